@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Format check, lint, strict types, layer contracts and tests.
+#   scripts/check-dev.sh            everything, full suite
+#   scripts/check-dev.sh --changed  lint/types on files changed against main, and the related tests
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=.venv/bin
+changed=0
+if [ "${1:-}" = "--changed" ]; then changed=1; shift; fi
+
+if [ "$changed" = 1 ]; then
+  base=$(git merge-base HEAD main 2>/dev/null || git rev-parse HEAD)
+  mapfile -t files < <( { git diff --name-only "$base"; git ls-files --others --exclude-standard; } \
+    | sort -u | grep -E '\.py$' | while read -r f; do [ -f "$f" ] && echo "$f"; done)
+  if [ "${#files[@]}" = 0 ]; then echo "check-dev: no Python files changed against main"; exit 0; fi
+  "$BIN/ruff" format --check "${files[@]}"
+  "$BIN/ruff" check "${files[@]}"
+  "$BIN/mypy" "${files[@]}"
+  "$BIN/lint-imports"
+  # Related tests: changed tests, plus the test folder named after each changed package.
+  tests=()
+  for f in "${files[@]}"; do
+    case "$f" in
+      tests/*) tests+=("$f") ;;
+      src/vtcode/*)
+        pkg=$(echo "$f" | cut -d/ -f3)
+        [ -d "tests/$pkg" ] && tests+=("tests/$pkg") ;;
+    esac
+  done
+  if [ "${#tests[@]}" = 0 ]; then echo "check-dev: no related tests"; exit 0; fi
+  mapfile -t tests < <(printf '%s\n' "${tests[@]}" | sort -u)
+  exec "$BIN/pytest" -q "${tests[@]}" "$@"
+fi
+
+"$BIN/ruff" format --check .
+"$BIN/ruff" check .
+"$BIN/mypy"
+"$BIN/lint-imports"
+exec "$BIN/pytest" -q "$@"

@@ -1,0 +1,113 @@
+"""The error tree: one root, a subtree per boundary, each with an exit code and a user hint."""
+
+from __future__ import annotations
+
+import enum
+
+
+class ExitCode(enum.IntEnum):
+    """Process exit codes of SPEC section 2."""
+
+    OK = 0
+    AGENT_FAILED = 1
+    USAGE = 2
+    QUEUE_FULL = 3
+    PROVIDER = 4
+    INTERRUPTED = 130
+
+
+class VtcodeError(Exception):
+    """Root of every error vtcode raises on purpose; the CLI prints `message` and `hint`, never a traceback."""
+
+    exit_code: ExitCode = ExitCode.AGENT_FAILED
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def user_text(self) -> str:
+        """The one or two lines a user sees."""
+        if self.hint:
+            return f"{self.message}\nhint: {self.hint}"
+        return self.message
+
+
+class UsageError(VtcodeError):
+    """Bad command-line usage."""
+
+    exit_code = ExitCode.USAGE
+
+
+class ConfigError(VtcodeError):
+    """Invalid configuration: `file:key: what is wrong, what is expected`."""
+
+    exit_code = ExitCode.USAGE
+
+
+class ProviderErrorKind(enum.StrEnum):
+    """How a provider failure is classified, once, at the adapter; callers branch on this."""
+
+    AUTH = "auth"
+    QUOTA = "quota"
+    RATE_LIMIT = "rate_limit"
+    CONTEXT_OVERFLOW = "context_overflow"
+    BAD_REQUEST = "bad_request"
+    SERVER = "server"
+    NETWORK = "network"
+    INVALID_RESPONSE = "invalid_response"
+
+
+class ProviderError(VtcodeError):
+    """A model request failed after retries (or without them, when retrying could not help)."""
+
+    exit_code = ExitCode.PROVIDER
+
+    def __init__(
+        self,
+        kind: ProviderErrorKind,
+        message: str,
+        *,
+        hint: str | None = None,
+        status: int | None = None,
+        provider: str = "",
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.kind = kind
+        self.status = status
+        self.provider = provider
+
+    @property
+    def retryable(self) -> bool:
+        """Whether the same request may succeed later without any change."""
+        return self.kind in {
+            ProviderErrorKind.RATE_LIMIT,
+            ProviderErrorKind.SERVER,
+            ProviderErrorKind.NETWORK,
+        }
+
+
+class ToolError(VtcodeError):
+    """A tool could not run; returned to the model as an error result, never raised to the user."""
+
+
+class StoreError(VtcodeError):
+    """Session storage could not be read or written."""
+
+
+class QueueFullError(VtcodeError):
+    """The steering queue already holds its maximum of pending intents."""
+
+    exit_code = ExitCode.QUEUE_FULL
+
+
+class AgentFailedError(VtcodeError):
+    """The agent could not finish the task (a loop limit, a failed compaction)."""
+
+    exit_code = ExitCode.AGENT_FAILED
+
+
+class InterruptedByUser(VtcodeError):
+    """The user interrupted the turn (Ctrl-C)."""
+
+    exit_code = ExitCode.INTERRUPTED

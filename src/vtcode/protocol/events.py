@@ -1,0 +1,182 @@
+"""Thread events (SPEC section 2): the one stream the TUI, `exec`, `exec --json` and tests consume."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from vtcode.protocol.messages import Usage
+
+EVENT_SCHEMA_VERSION = 1
+
+
+class _Item(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    id: str
+
+
+class AgentMessageItem(_Item, tag="agent_message"):
+    """Answer text from the model."""
+
+    text: str = ""
+
+
+class ReasoningItem(_Item, tag="reasoning"):
+    """Reasoning text, shown apart from the answer."""
+
+    text: str = ""
+
+
+ItemStatus = Literal["in_progress", "completed", "failed", "declined"]
+
+
+class CommandExecutionItem(_Item, tag="command_execution"):
+    """A shell command run by the agent."""
+
+    command: str
+    status: ItemStatus = "in_progress"
+    aggregated_output: str = ""
+    exit_code: int | None = None
+
+
+class FileChange(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One file touched by an edit."""
+
+    path: str
+    kind: Literal["add", "update", "delete", "move"]
+    move_to: str | None = None
+
+
+class FileChangeItem(_Item, tag="file_change"):
+    """An edit applied to the workspace."""
+
+    changes: tuple[FileChange, ...] = ()
+    status: ItemStatus = "completed"
+
+
+class ToolCallItem(_Item, tag="tool_call"):
+    """Any other tool call."""
+
+    name: str
+    arguments: str = ""
+    status: ItemStatus = "in_progress"
+    result: str | None = None
+
+
+class ErrorItem(_Item, tag="error"):
+    """A non-fatal error shown in the stream."""
+
+    message: str
+
+
+Item = (
+    AgentMessageItem | ReasoningItem | CommandExecutionItem | FileChangeItem | ToolCallItem | ErrorItem
+)
+
+
+class _Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    schema_version: int = EVENT_SCHEMA_VERSION
+
+
+class ThreadStarted(_Event, tag="thread.started"):
+    """A session started or resumed."""
+
+    thread_id: str = ""
+    workspace: str = ""
+    resumed: bool = False
+
+
+class TurnStarted(_Event, tag="turn.started"):
+    """A user turn began."""
+
+
+class ItemStarted(_Event, tag="item.started"):
+    """An item began."""
+
+    item: Item | None = None
+
+
+class ItemUpdated(_Event, tag="item.updated"):
+    """An item changed while in progress."""
+
+    item: Item | None = None
+
+
+class ItemCompleted(_Event, tag="item.completed"):
+    """An item finished."""
+
+    item: Item | None = None
+
+
+CompactionTrigger = Literal["auto", "manual", "recovery"]
+
+
+class ThreadCompacted(_Event, tag="thread.compacted"):
+    """The history was compacted."""
+
+    trigger: CompactionTrigger = "auto"
+    before_messages: int = 0
+    after_messages: int = 0
+    before_tokens: int = 0
+    after_tokens: int = 0
+    artifact_path: str | None = None
+
+
+class IntentQueued(_Event, tag="intent.queued"):
+    """A steering intent was durably queued."""
+
+    intent_id: str = ""
+
+
+class IntentApplied(_Event, tag="intent.applied"):
+    """A steering intent's tagged user message was durably checkpointed."""
+
+    intent_id: str = ""
+
+
+class Notice(_Event, tag="notice"):
+    """Something the user should know that is not an error (an unknown model's default window, a retry)."""
+
+    level: Literal["info", "warning"] = "info"
+    message: str = ""
+
+
+class TurnCompleted(_Event, tag="turn.completed"):
+    """The turn finished."""
+
+    usage: Usage = Usage()
+
+
+class TurnFailed(_Event, tag="turn.failed"):
+    """The turn failed; `kind` is a provider error kind or a runtime failure name."""
+
+    kind: str = ""
+    message: str = ""
+
+
+Event = (
+    ThreadStarted
+    | TurnStarted
+    | ItemStarted
+    | ItemUpdated
+    | ItemCompleted
+    | ThreadCompacted
+    | IntentQueued
+    | IntentApplied
+    | Notice
+    | TurnCompleted
+    | TurnFailed
+)
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(Event)
+
+
+def encode_event(event: Event) -> bytes:
+    """One JSON line (without the newline) for `exec --json` and events.jsonl."""
+    return _encoder.encode(event)
+
+
+def decode_event(line: bytes | str) -> Event:
+    """Parse one JSON event line."""
+    return _decoder.decode(line)
