@@ -17,7 +17,7 @@ class ExitCode(enum.IntEnum):
 
 
 class VtcodeError(Exception):
-    """Root of every error vtcode raises on purpose; the CLI prints `message` and `hint`, never a traceback."""
+    """Root of the errors vtcode raises on purpose; the CLI prints `message` and `hint`, no traceback."""
 
     exit_code: ExitCode = ExitCode.AGENT_FAILED
 
@@ -71,15 +71,20 @@ class ProviderError(VtcodeError):
         hint: str | None = None,
         status: int | None = None,
         provider: str = "",
+        retry_after: float | None = None,
     ) -> None:
         super().__init__(message, hint=hint)
         self.kind = kind
         self.status = status
         self.provider = provider
+        # Seconds the server asked us to wait before retrying, when it said so.
+        self.retry_after = retry_after
 
     @property
     def retryable(self) -> bool:
         """Whether the same request may succeed later without any change."""
+        if self.status in (408, 409, 529):
+            return True
         return self.kind in {
             ProviderErrorKind.RATE_LIMIT,
             ProviderErrorKind.SERVER,

@@ -15,13 +15,13 @@ class _Item(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields
     id: str
 
 
-class AgentMessageItem(_Item, tag="agent_message"):
+class AgentMessageItem(_Item, frozen=True, tag="agent_message"):
     """Answer text from the model."""
 
     text: str = ""
 
 
-class ReasoningItem(_Item, tag="reasoning"):
+class ReasoningItem(_Item, frozen=True, tag="reasoning"):
     """Reasoning text, shown apart from the answer."""
 
     text: str = ""
@@ -30,7 +30,7 @@ class ReasoningItem(_Item, tag="reasoning"):
 ItemStatus = Literal["in_progress", "completed", "failed", "declined"]
 
 
-class CommandExecutionItem(_Item, tag="command_execution"):
+class CommandExecutionItem(_Item, frozen=True, tag="command_execution"):
     """A shell command run by the agent."""
 
     command: str
@@ -47,14 +47,14 @@ class FileChange(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     move_to: str | None = None
 
 
-class FileChangeItem(_Item, tag="file_change"):
+class FileChangeItem(_Item, frozen=True, tag="file_change"):
     """An edit applied to the workspace."""
 
     changes: tuple[FileChange, ...] = ()
     status: ItemStatus = "completed"
 
 
-class ToolCallItem(_Item, tag="tool_call"):
+class ToolCallItem(_Item, frozen=True, tag="tool_call"):
     """Any other tool call."""
 
     name: str
@@ -63,22 +63,20 @@ class ToolCallItem(_Item, tag="tool_call"):
     result: str | None = None
 
 
-class ErrorItem(_Item, tag="error"):
+class ErrorItem(_Item, frozen=True, tag="error"):
     """A non-fatal error shown in the stream."""
 
     message: str
 
 
-Item = (
-    AgentMessageItem | ReasoningItem | CommandExecutionItem | FileChangeItem | ToolCallItem | ErrorItem
-)
+Item = AgentMessageItem | ReasoningItem | CommandExecutionItem | FileChangeItem | ToolCallItem | ErrorItem
 
 
 class _Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
     schema_version: int = EVENT_SCHEMA_VERSION
 
 
-class ThreadStarted(_Event, tag="thread.started"):
+class ThreadStarted(_Event, frozen=True, tag="thread.started"):
     """A session started or resumed."""
 
     thread_id: str = ""
@@ -86,23 +84,23 @@ class ThreadStarted(_Event, tag="thread.started"):
     resumed: bool = False
 
 
-class TurnStarted(_Event, tag="turn.started"):
+class TurnStarted(_Event, frozen=True, tag="turn.started"):
     """A user turn began."""
 
 
-class ItemStarted(_Event, tag="item.started"):
+class ItemStarted(_Event, frozen=True, tag="item.started"):
     """An item began."""
 
     item: Item | None = None
 
 
-class ItemUpdated(_Event, tag="item.updated"):
+class ItemUpdated(_Event, frozen=True, tag="item.updated"):
     """An item changed while in progress."""
 
     item: Item | None = None
 
 
-class ItemCompleted(_Event, tag="item.completed"):
+class ItemCompleted(_Event, frozen=True, tag="item.completed"):
     """An item finished."""
 
     item: Item | None = None
@@ -111,7 +109,7 @@ class ItemCompleted(_Event, tag="item.completed"):
 CompactionTrigger = Literal["auto", "manual", "recovery"]
 
 
-class ThreadCompacted(_Event, tag="thread.compacted"):
+class ThreadCompacted(_Event, frozen=True, tag="thread.compacted"):
     """The history was compacted."""
 
     trigger: CompactionTrigger = "auto"
@@ -122,32 +120,32 @@ class ThreadCompacted(_Event, tag="thread.compacted"):
     artifact_path: str | None = None
 
 
-class IntentQueued(_Event, tag="intent.queued"):
+class IntentQueued(_Event, frozen=True, tag="intent.queued"):
     """A steering intent was durably queued."""
 
     intent_id: str = ""
 
 
-class IntentApplied(_Event, tag="intent.applied"):
+class IntentApplied(_Event, frozen=True, tag="intent.applied"):
     """A steering intent's tagged user message was durably checkpointed."""
 
     intent_id: str = ""
 
 
-class Notice(_Event, tag="notice"):
+class Notice(_Event, frozen=True, tag="notice"):
     """Something the user should know that is not an error (an unknown model's default window, a retry)."""
 
     level: Literal["info", "warning"] = "info"
     message: str = ""
 
 
-class TurnCompleted(_Event, tag="turn.completed"):
+class TurnCompleted(_Event, frozen=True, tag="turn.completed"):
     """The turn finished."""
 
     usage: Usage = Usage()
 
 
-class TurnFailed(_Event, tag="turn.failed"):
+class TurnFailed(_Event, frozen=True, tag="turn.failed"):
     """The turn failed; `kind` is a provider error kind or a runtime failure name."""
 
     kind: str = ""

@@ -43,9 +43,7 @@ class ToolCall(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_def
     item_id: str | None = None
 
 
-class SystemMessage(
-    msgspec.Struct, frozen=True, tag="system", tag_field="role", forbid_unknown_fields=True
-):
+class SystemMessage(msgspec.Struct, frozen=True, tag="system", tag_field="role", forbid_unknown_fields=True):
     """A system message inside the history (rare: the system prompt itself travels separately)."""
 
     content: str
@@ -101,7 +99,6 @@ class Usage(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaul
             input_tokens=self.input_tokens + other.input_tokens,
             output_tokens=self.output_tokens + other.output_tokens,
             cached_input_tokens=self.cached_input_tokens + other.cached_input_tokens,
-            cache_creation_input_tokens=self.cache_creation_input_tokens
-            + other.cache_creation_input_tokens,
+            cache_creation_input_tokens=self.cache_creation_input_tokens + other.cache_creation_input_tokens,
             reasoning_tokens=self.reasoning_tokens + other.reasoning_tokens,
         )

@@ -1,0 +1,119 @@
+"""Classify every provider failure once, here, into a ProviderErrorKind that the runtime branches on."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from vtcode.protocol.errors import ProviderError, ProviderErrorKind
+
+_OVERFLOW = re.compile(
+    r"context[_ ]length|maximum context|context window|prompt is too long|too many tokens|"
+    r"input is too long|exceeds? the (?:model'?s? )?(?:context|maximum)|reduce the length|"
+    r"request too large|token limit",
+    re.IGNORECASE,
+)
+_QUOTA = re.compile(r"insufficient_quota|quota|billing|credit balance|exceeded your current", re.I)
+
+
+def error_message(body: str) -> str:
+    """The human message inside an OpenAI/Anthropic-style error body, else the body trimmed."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return _one_line(body) or "(empty response body)"
+    if isinstance(data, dict):
+        err = data.get("error", data)
+        if isinstance(err, dict):
+            message = err.get("message")
+            if isinstance(message, str) and message:
+                return _one_line(message)
+        elif isinstance(err, str):
+            return _one_line(err)
+    return _one_line(body)
+
+
+def classify_status(status: int, body: str, *, provider: str, api_key_env: str | None) -> ProviderError:
+    """Turn an HTTP error status and body into a classified ProviderError."""
+    message = error_message(body)
+    head = f"{provider}: HTTP {status}: {message}"
+    if status in (401, 403):
+        hint = f"check the API key in {api_key_env}" if api_key_env else "check the provider credentials"
+        return ProviderError(ProviderErrorKind.AUTH, head, hint=hint, status=status, provider=provider)
+    if status in {429, 402}:
+        if status == 402 or _QUOTA.search(body):
+            return ProviderError(
+                ProviderErrorKind.QUOTA,
+                head,
+                hint="the account is out of quota or credit; check billing with the provider",
+                status=status,
+                provider=provider,
+            )
+        return ProviderError(
+            ProviderErrorKind.RATE_LIMIT,
+            head,
+            hint="rate limited; wait and try again",
+            status=status,
+            provider=provider,
+        )
+    if status in (400, 413, 422) and _OVERFLOW.search(body):
+        return ProviderError(
+            ProviderErrorKind.CONTEXT_OVERFLOW,
+            head,
+            hint="the conversation is larger than the model's context window; compact or start anew",
+            status=status,
+            provider=provider,
+        )
+    if status in (408, 409) or status >= 500:
+        return ProviderError(
+            ProviderErrorKind.SERVER,
+            head,
+            hint="the provider failed; try again later",
+            status=status,
+            provider=provider,
+        )
+    hint = "check the model name" if status == 404 else "the provider rejected the request"
+    return ProviderError(ProviderErrorKind.BAD_REQUEST, head, hint=hint, status=status, provider=provider)
+
+
+def stream_error(error_type: str, message: str, *, provider: str, api_key_env: str | None) -> ProviderError:
+    """Classify an error delivered inside a stream (Anthropic `event: error`, OpenAI `error` chunks)."""
+    status = {
+        "overloaded_error": 529,
+        "api_error": 500,
+        "server_error": 500,
+        "rate_limit_error": 429,
+        "authentication_error": 401,
+        "permission_error": 403,
+        "invalid_request_error": 400,
+        "request_too_large": 413,
+        "insufficient_quota": 429,
+    }.get(error_type, 500)
+    body = json.dumps({"error": {"type": error_type, "message": message}})
+    return classify_status(status, body, provider=provider, api_key_env=api_key_env)
+
+
+def invalid_response(provider: str, detail: str) -> ProviderError:
+    """A reply that does not follow the wire format (garbled SSE, bad JSON)."""
+    return ProviderError(
+        ProviderErrorKind.INVALID_RESPONSE,
+        f"{provider}: malformed streaming response: {detail}",
+        hint="the server does not speak this wire format correctly; check --base-url and the provider",
+        provider=provider,
+    )
+
+
+def network_error(provider: str, detail: str, *, partial: bool = False) -> ProviderError:
+    """Connection failures, timeouts and streams that ended before completion."""
+    what = "the stream broke after partial output" if partial else "network error"
+    return ProviderError(
+        ProviderErrorKind.NETWORK,
+        f"{provider}: {what}: {detail}",
+        hint="check the network and the provider's base URL",
+        provider=provider,
+    )
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

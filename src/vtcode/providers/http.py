@@ -1,0 +1,137 @@
+"""The HTTP path shared by every adapter: one POST that streams SSE, and the retry loop around attempts."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+
+import httpx2
+
+from vtcode.core.retry import RetryPolicy, backoff_delay, may_retry, parse_retry_after
+from vtcode.protocol.errors import ProviderError
+from vtcode.protocol.model import Completed, StreamEvent
+from vtcode.providers.errors import classify_status, network_error
+from vtcode.providers.sse import SseEvent, iter_sse
+
+log = logging.getLogger(__name__)
+
+Sleep = Callable[[float], Awaitable[None]]
+Notify = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where and how to reach one provider."""
+
+    provider: str
+    base_url: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    # The environment variable that holds the key, named in auth error hints.
+    api_key_env: str | None = None
+    connect_timeout: float = 10.0
+    # Longest silence allowed between two chunks of a stream.
+    idle_timeout: float = 300.0
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+
+    def url(self, path: str) -> str:
+        """Join the base URL and an API path without doubling slashes."""
+        return self.base_url.rstrip("/") + "/" + path.lstrip("/")
+
+
+class SseTransport:
+    """Sends one streaming request per call; maps every transport failure to a ProviderError."""
+
+    def __init__(self, endpoint: Endpoint, client: httpx2.AsyncClient | None = None) -> None:
+        self.endpoint = endpoint
+        self._client = client or httpx2.AsyncClient(
+            timeout=httpx2.Timeout(
+                connect=endpoint.connect_timeout,
+                read=endpoint.idle_timeout,
+                write=endpoint.idle_timeout,
+                pool=endpoint.connect_timeout,
+            ),
+            follow_redirects=True,
+        )
+
+    async def aclose(self) -> None:
+        """Close pooled connections."""
+        await self._client.aclose()
+
+    async def events(self, path: str, body: bytes) -> AsyncIterator[SseEvent]:
+        """POST `body` as JSON and yield the SSE events of the reply."""
+        ep = self.endpoint
+        headers = {
+            "content-type": "application/json",
+            "accept": "text/event-stream",
+            **ep.headers,
+        }
+        try:
+            async with self._client.stream("POST", ep.url(path), content=body, headers=headers) as response:
+                if response.status_code >= 400:
+                    raw = await response.aread()
+                    error = classify_status(
+                        response.status_code,
+                        raw.decode("utf-8", "replace"),
+                        provider=ep.provider,
+                        api_key_env=ep.api_key_env,
+                    )
+                    error.retry_after = parse_retry_after(dict(response.headers), time.time())
+                    raise error
+                async for event in iter_sse(response.aiter_bytes()):
+                    yield event
+        except httpx2.TimeoutException as exc:
+            raise network_error(ep.provider, f"timed out ({type(exc).__name__})") from exc
+        except httpx2.TransportError as exc:
+            detail = str(exc) or type(exc).__name__
+            raise network_error(ep.provider, detail) from exc
+
+
+def _is_output(event: StreamEvent) -> bool:
+    return not isinstance(event, Completed)
+
+
+async def retrying(
+    attempt: Callable[[], AsyncIterator[StreamEvent]],
+    policy: RetryPolicy,
+    *,
+    sleep: Sleep = asyncio.sleep,
+    rng: random.Random | None = None,
+    notify: Notify | None = None,
+) -> AsyncIterator[StreamEvent]:
+    """Run `attempt` until it completes, retrying retryable failures that happen before any output.
+
+    Once a delta has been yielded the caller has shown it; a later failure is raised (marked partial)
+    instead of replaying the answer behind the user's back.
+    """
+    rng = rng or random.Random()
+    waited = 0.0
+    tries = 0
+    while True:
+        emitted = False
+        try:
+            async for event in attempt():
+                emitted = emitted or _is_output(event)
+                yield event
+            return
+        except ProviderError as error:
+            if emitted:
+                if error.retryable:
+                    raise network_error(error.provider, error.message, partial=True) from error
+                raise
+            tries += 1
+            if not error.retryable:
+                raise
+            delay = backoff_delay(policy, tries, error.retry_after, rng.random())
+            if not may_retry(policy, tries, delay, waited):
+                if tries > 1:
+                    error.message = f"{error.message} (after {tries - 1} retries)"
+                raise
+            log.info("retrying %s in %.2fs: %s", error.provider, delay, error.message)
+            if notify is not None:
+                notify(f"{error.message}; retrying in {delay:.1f}s (attempt {tries + 1})")
+            waited += delay
+            await sleep(delay)

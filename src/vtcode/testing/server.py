@@ -1,0 +1,189 @@
+"""A loopback HTTP server base that plays a script of replies as SSE streams and records requests.
+
+Each wire format subclasses `WireServer` and turns a `Reply` into frames; faults (HTTP errors, delays,
+dropped connections, malformed chunks) are injected here, the same way for every format.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+
+from vtcode.testing.script import HttpError, RecordedRequest, Reply, Step
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One SSE frame: an optional `event:` name and the `data:` payload."""
+
+    data: str
+    event: str | None = None
+
+    def encode(self) -> bytes:
+        """The frame as bytes on the wire."""
+        head = f"event: {self.event}\n" if self.event else ""
+        return f"{head}data: {self.data}\n\n".encode()
+
+
+class WireServer:
+    """Base loopback server; use as a context manager and point a client at `base_url`."""
+
+    #: Paths (POST) this format answers, e.g. "/v1/chat/completions".
+    paths: tuple[str, ...] = ()
+
+    def __init__(self, script: Sequence[Step] = (), *, host: str = "127.0.0.1") -> None:
+        self._script: list[Step] = list(script)
+        self._lock = threading.Lock()
+        self.requests: list[RecordedRequest] = []
+        self._httpd = ThreadingHTTPServer((host, 0), self._handler_class())
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    # -- subclass hooks -------------------------------------------------------------------------
+
+    def render(self, reply: Reply, request: RecordedRequest) -> Iterable[Frame]:
+        """The SSE frames of a successful reply."""
+        raise NotImplementedError
+
+    def error_body(self, error: HttpError) -> dict[str, object]:
+        """The JSON body of an error response in this format."""
+        raise NotImplementedError
+
+    def models_body(self) -> dict[str, object]:
+        """The body of `GET .../models`."""
+        return {"object": "list", "data": [{"id": "fake-model", "object": "model"}]}
+
+    # -- public API -----------------------------------------------------------------------------
+
+    @property
+    def base_url(self) -> str:
+        """The URL clients use, including the `/v1` prefix."""
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    def add(self, *steps: Step) -> None:
+        """Append steps to the script."""
+        with self._lock:
+            self._script.extend(steps)
+
+    @property
+    def remaining(self) -> int:
+        """Steps not yet played."""
+        with self._lock:
+            return len(self._script)
+
+    def start(self) -> WireServer:
+        """Start serving in a background thread."""
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and close the socket."""
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def __enter__(self) -> WireServer:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    # -- serving --------------------------------------------------------------------------------
+
+    def _next(self) -> Step | None:
+        with self._lock:
+            return self._script.pop(0) if self._script else None
+
+    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: object) -> None:
+                return
+
+            def do_GET(self) -> None:
+                if self.path.rstrip("/").endswith("/models") or self.path.startswith("/api/tags"):
+                    self._json(200, server.models_body())
+                else:
+                    self._json(404, {"error": {"message": f"no route {self.path}"}})
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                body = self.rfile.read(length)
+                recorded = RecordedRequest(
+                    method="POST",
+                    path=self.path,
+                    headers={k.lower(): v for k, v in self.headers.items()},
+                    body=body,
+                    received_at=time.monotonic(),
+                )
+                with server._lock:
+                    server.requests.append(recorded)
+                if self.path.split("?")[0] not in server.paths:
+                    self._json(404, {"error": {"message": f"no route {self.path}"}})
+                    return
+                step = server._next()
+                if step is None:
+                    self._json(500, {"error": {"message": "loopback script exhausted"}})
+                    return
+                if step.delay_before:
+                    time.sleep(step.delay_before)
+                if isinstance(step, HttpError):
+                    self._json(step.status, server.error_body(step), step.headers)
+                    return
+                self._stream(step, server.render(step, recorded))
+
+            def _json(self, status: int, payload: object, headers: dict[str, str] | None = None) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                for key, value in (headers or {}).items():
+                    self.send_header(key, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _stream(self, reply: Reply, frames: Iterable[Frame]) -> None:
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.send_header("cache-control", "no-cache")
+                # No content-length: the stream ends when we close the connection.
+                self.send_header("connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                try:
+                    for sent, frame in enumerate(frames):
+                        if reply.drop_after is not None and sent >= reply.drop_after:
+                            self._drop()
+                            return
+                        if reply.malformed_after is not None and sent == reply.malformed_after:
+                            self.wfile.write(b'data: {"choices": [{"delta": {"content": "x"\n\n')
+                        self.wfile.write(frame.encode())
+                        self.wfile.flush()
+                        if reply.delay_between:
+                            time.sleep(reply.delay_between)
+                except (BrokenPipeError, ConnectionResetError):
+                    return
+
+            def _drop(self) -> None:
+                # RST rather than FIN, so the client sees a broken connection, not a clean end.
+                self.wfile.flush()
+                self.connection.setsockopt(
+                    socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00"
+                )
+                self.connection.close()
+
+        return Handler
