@@ -1,1 +1,1 @@
-"""exec layer."""
+"""Processes: every subprocess, process group and signal of vtcode lives here."""

@@ -1,0 +1,79 @@
+"""Entry point: parse arguments, dispatch, and turn every failure into a message and an exit code."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Sequence
+
+from vtcode.cli.parser import build_parser
+from vtcode.protocol.errors import ExitCode, VtcodeError
+
+log = logging.getLogger("vtcode")
+
+
+def _configure_logging() -> None:
+    # Library code logs; only VTCODE_DEBUG makes it visible (with tracebacks) on stderr.
+    debug = os.environ.get("VTCODE_DEBUG", "") not in ("", "0", "false")
+    logging.basicConfig(
+        level=logging.DEBUG if debug else logging.WARNING,
+        format="vtcode %(levelname)s %(name)s: %(message)s",
+    )
+
+
+def _dispatch(argv: Sequence[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    overrides = [*args.global_config, *getattr(args, "config", [])]
+    if args.command == "exec":
+        from vtcode.cli.exec_cmd import run_exec
+
+        return run_exec(args, overrides)
+    if args.command == "sessions":
+        from vtcode.cli.sessions_cmd import run_sessions
+
+        return run_sessions(args, overrides, parser)
+    if args.command == "completions":
+        from vtcode.cli.docs_cmd import completion_script
+
+        sys.stdout.write(completion_script(args.shell))
+        return ExitCode.OK
+    if args.command == "man":
+        from vtcode.cli.docs_cmd import man_page
+
+        sys.stdout.write(man_page())
+        return ExitCode.OK
+    # The interactive TUI is a later capability; until then the bare command explains itself.
+    parser.print_help(sys.stderr)
+    sys.stderr.write("\nThe interactive TUI is not available yet; use `vtcode exec PROMPT`.\n")
+    return ExitCode.USAGE
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run vtcode and return its exit code (console script entry point)."""
+    _configure_logging()
+    try:
+        code = _dispatch(sys.argv[1:] if argv is None else argv)
+    except VtcodeError as exc:
+        log.debug("failed", exc_info=True)
+        sys.stderr.write(f"vtcode: {exc.user_text()}\n")
+        code = int(exc.exit_code)
+    except KeyboardInterrupt:
+        sys.stderr.write("vtcode: interrupted\n")
+        code = ExitCode.INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`); nothing more to say to it.
+        code = ExitCode.OK
+    except Exception as exc:  # the last line of defence: never show a traceback to a user
+        log.debug("internal error", exc_info=True)
+        sys.stderr.write(
+            f"vtcode: internal error: {type(exc).__name__}: {exc}\n"
+            "hint: rerun with VTCODE_DEBUG=1 for details and report it\n"
+        )
+        code = ExitCode.AGENT_FAILED
+    return int(code)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,107 @@
+"""The argparse tree: the single source of `--help`, the man page and the shell completions.
+
+Kept free of heavy imports so `vtcode --version` and `--help` stay fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from vtcode import __version__
+
+PROFILES = ("default", "minimal", "lightweight", "specialized")
+APPROVALS = ("read-only", "ask", "auto-edit", "full-auto")
+
+DESCRIPTION = """\
+vtcode is a terminal coding agent: it runs an LLM (OpenAI, Anthropic, Gemini, Ollama or any
+OpenAI-compatible server) in a loop with tools inside your workspace."""
+
+EPILOG = """\
+exit codes: 0 done, 1 the agent failed or hit a loop limit, 2 usage or configuration error,
+3 steering queue full, 4 provider error after retries, 130 interrupted.
+
+Configuration: $VTCODE_HOME/vtcode.toml (default ~/.vtcode), then the workspace's vtcode.toml or
+.vtcode/vtcode.toml, then environment, then -c KEY=VALUE and flags. Set VTCODE_DEBUG=1 to log
+tracebacks."""
+
+
+def _add_config_option(parser: argparse.ArgumentParser, dest: str) -> None:
+    parser.add_argument(
+        "-c",
+        "--config",
+        dest=dest,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a config key by its dotted path, e.g. -c context.max_context_tokens=30000 "
+        "(VALUE is TOML, else a string); repeatable",
+    )
+
+
+def add_agent_options(parser: argparse.ArgumentParser) -> None:
+    """Options shared by the interactive mode and `exec`."""
+    parser.add_argument("--provider", metavar="NAME", help="openai, anthropic, gemini, ollama, ...")
+    parser.add_argument("--model", metavar="NAME", help="model name, e.g. gpt-5 or claude-sonnet-4-5")
+    parser.add_argument(
+        "--base-url", metavar="URL", help="send requests to this endpoint (a local server or proxy)"
+    )
+    parser.add_argument("--profile", choices=PROFILES, help="system prompt profile (default: default)")
+    parser.add_argument(
+        "--workspace", "-C", metavar="DIR", help="the workspace directory (default: the current one)"
+    )
+    parser.add_argument(
+        "--approval",
+        choices=APPROVALS,
+        help="what may run without asking (exec default: auto-edit; commands need full-auto or an "
+        "allow rule)",
+    )
+    parser.add_argument(
+        "--max-turns", type=int, metavar="N", help="model requests allowed in one turn (default 100)"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command-line interface."""
+    parser = argparse.ArgumentParser(
+        prog="vtcode",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"vtcode {__version__}")
+    _add_config_option(parser, "global_config")
+    add_agent_options(parser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    exec_p = commands.add_parser(
+        "exec",
+        help="run one turn headless and print the final answer",
+        description="Run one user turn without the TUI. Progress goes to stderr and the final answer "
+        "to stdout; --json prints one JSON event per line instead.",
+    )
+    _add_config_option(exec_p, "config")
+    add_agent_options(exec_p)
+    exec_p.add_argument("--json", action="store_true", help="print one JSON event per line")
+    resume = exec_p.add_mutually_exclusive_group()
+    resume.add_argument("--resume", metavar="ID", help="continue the stored session ID")
+    resume.add_argument(
+        "--continue",
+        dest="continue_last",
+        action="store_true",
+        help="continue the most recent session of this workspace",
+    )
+    exec_p.add_argument("prompt", nargs="?", metavar="PROMPT", help="the task; - reads stdin")
+
+    sessions = commands.add_parser("sessions", help="list or show stored sessions")
+    _add_config_option(sessions, "config")
+    sessions_cmd = sessions.add_subparsers(dest="sessions_command", metavar="ACTION")
+    sessions_list = sessions_cmd.add_parser("list", help="stored sessions, most recent first")
+    sessions_list.add_argument("--json", action="store_true", help="print JSON")
+    sessions_show = sessions_cmd.add_parser("show", help="one session and its history")
+    sessions_show.add_argument("id", metavar="ID", help="session id (a unique prefix is enough)")
+    sessions_show.add_argument("--json", action="store_true", help="print JSON")
+
+    completions = commands.add_parser("completions", help="print a shell completion script")
+    completions.add_argument("shell", choices=("bash", "zsh", "fish"))
+    commands.add_parser("man", help="print the man page (roff)")
+    return parser

@@ -1,0 +1,93 @@
+"""Renderers of the event stream for `vtcode exec`: JSON lines, or human progress plus the answer."""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from vtcode.protocol.events import (
+    AgentMessageItem,
+    CommandExecutionItem,
+    ErrorItem,
+    Event,
+    FileChangeItem,
+    ItemCompleted,
+    ItemStarted,
+    Notice,
+    ThreadCompacted,
+    ToolCallItem,
+    TurnCompleted,
+    TurnFailed,
+    encode_event,
+)
+
+
+class JsonRenderer:
+    """One JSON object per line on stdout, flushed so a reader sees each event as it happens."""
+
+    def __init__(self, out: TextIO | None = None) -> None:
+        self.out = out or sys.stdout
+
+    def __call__(self, event: Event) -> None:
+        self.out.write(encode_event(event).decode("utf-8") + "\n")
+        self.out.flush()
+
+
+class HumanRenderer:
+    """Progress on stderr; the final answer on stdout (streamed live when stdout is a terminal)."""
+
+    def __init__(self, out: TextIO | None = None, err: TextIO | None = None) -> None:
+        self.out = out or sys.stdout
+        self.err = err or sys.stderr
+        self.live = self.out.isatty()
+        self._last_text = ""
+        self._streamed_ids: set[str] = set()
+
+    def delta(self, item_id: str, kind: str, text: str) -> None:
+        """Live text fragments (terminal only)."""
+        if self.live and kind == "text":
+            self._streamed_ids.add(item_id)
+            self.out.write(text)
+            self.out.flush()
+
+    def __call__(self, event: Event) -> None:
+        match event:
+            case ItemStarted(item=CommandExecutionItem(command=command)):
+                self._note(f"$ {command}")
+            case ItemCompleted(item=CommandExecutionItem(status=status, exit_code=code)):
+                if status == "declined":
+                    self._note("  (not run: approval required)")
+                elif code is not None:
+                    self._note(f"  exit {code}")
+            case ItemCompleted(item=FileChangeItem(changes=changes)):
+                for change in changes:
+                    self._note(f"{change.kind}: {change.path}")
+            case ItemCompleted(item=ToolCallItem(name=name, status=status)):
+                self._note(f"{name} ({status})")
+            case ItemCompleted(item=AgentMessageItem(id=item_id, text=text)):
+                if item_id in self._streamed_ids:
+                    self.out.write("\n")
+                    self.out.flush()
+                elif self._last_text:
+                    # An earlier message was not the final one: it was progress.
+                    self._note(self._last_text)
+                self._last_text = "" if item_id in self._streamed_ids else text
+            case ItemCompleted(item=ErrorItem(message=message)):
+                self._note(f"error: {message}")
+            case Notice(message=message, level=level):
+                self._note(f"{level}: {message}")
+            case ThreadCompacted(before_messages=before, after_messages=after):
+                self._note(f"history compacted: {before} -> {after} messages")
+            case TurnCompleted():
+                if self._last_text:
+                    self.out.write(self._last_text.rstrip("\n") + "\n")
+                    self.out.flush()
+                    self._last_text = ""
+            case TurnFailed():
+                pass
+            case _:
+                pass
+
+    def _note(self, text: str) -> None:
+        self.err.write(text.rstrip("\n") + "\n")
+        self.err.flush()

@@ -1,0 +1,89 @@
+"""`vtcode sessions list|show`."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import msgspec
+
+from vtcode.config.environment import os_environ, resolve_home
+from vtcode.config.loader import load_settings
+from vtcode.protocol.errors import ExitCode
+from vtcode.protocol.messages import AssistantMessage, Message, ToolResultMessage, UserMessage
+from vtcode.store.session import SessionStore
+
+
+def _when(timestamp: float) -> str:
+    return dt.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
+
+
+def _store(overrides: list[str]) -> SessionStore:
+    env = os_environ()
+    # Validate configuration the same way as every other command, so errors surface consistently.
+    load_settings(workspace=Path.cwd(), env=env, overrides=overrides)
+    return SessionStore(resolve_home(env), time.time, lambda: str(uuid.uuid4()))
+
+
+def run_sessions(args: argparse.Namespace, overrides: list[str], parser: argparse.ArgumentParser) -> int:
+    """List sessions or show one."""
+    store = _store(overrides)
+    if args.sessions_command == "show":
+        handle = store.open(args.id)
+        history = handle.load()
+        if args.json:
+            payload = {
+                "info": msgspec.to_builtins(handle.info),
+                "messages": msgspec.to_builtins(history.messages),
+                "notices": history.notices,
+            }
+            sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+            return ExitCode.OK
+        info = handle.info
+        sys.stdout.write(
+            f"session   {info.id}\nworkspace {info.workspace}\ncreated   {_when(info.created_at)}\n"
+            f"updated   {_when(info.updated_at)}\nturns     {info.turns}\nmodel     "
+            f"{info.provider}/{info.model}\ntitle     {info.title}\n\n"
+        )
+        for message in history.messages:
+            sys.stdout.write(_describe(message) + "\n")
+        for notice in history.notices:
+            sys.stderr.write(f"notice: {notice}\n")
+        return ExitCode.OK
+    if args.sessions_command != "list":
+        parser.parse_args(["sessions", "--help"])
+    sessions = store.list()
+    if getattr(args, "json", False):
+        sys.stdout.write(json.dumps(msgspec.to_builtins(sessions), ensure_ascii=False, indent=2) + "\n")
+        return ExitCode.OK
+    if not sessions:
+        sys.stderr.write("no stored sessions\n")
+        return ExitCode.OK
+    for info in sessions:
+        pending = f"  pending:{info.pending_intents}" if info.pending_intents else ""
+        sys.stdout.write(
+            f"{info.id}  {_when(info.updated_at)}  turns:{info.turns}{pending}  "
+            f"{info.workspace}  {info.title}\n"
+        )
+    return ExitCode.OK
+
+
+def _describe(message: Message) -> str:
+    match message:
+        case UserMessage(content=content):
+            return f"user: {content}"
+        case AssistantMessage(content=content, tool_calls=calls):
+            shown = [content] if content else []
+            shown += [f"[call {c.name} {c.arguments}]" for c in calls]
+            return "assistant: " + " ".join(shown)
+        case ToolResultMessage(name=name, content=content, is_error=is_error):
+            flag = " (error)" if is_error else ""
+            first = content.splitlines()[0] if content else ""
+            return f"tool {name}{flag}: {first[:120]}"
+        case _:
+            return f"system: {message.content[:120]}"

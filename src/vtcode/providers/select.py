@@ -1,0 +1,173 @@
+"""Which provider to talk to, where, with which key and wire format (SPEC section 3)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+import httpx2
+
+from vtcode.protocol.errors import ConfigError
+
+WireApi = Literal["chat", "responses", "anthropic"]
+
+OLLAMA_DEFAULT_HOST = "http://localhost:11434"
+
+
+@dataclass(frozen=True)
+class BuiltinProvider:
+    """Defaults of a provider vtcode knows by name."""
+
+    base_url: str
+    api_key_env: str | None
+    wire_api: WireApi
+    default_model: str
+    key_required: bool = True
+
+
+BUILTIN: Mapping[str, BuiltinProvider] = {
+    "openai": BuiltinProvider("https://api.openai.com/v1", "OPENAI_API_KEY", "responses", "gpt-5"),
+    "anthropic": BuiltinProvider(
+        "https://api.anthropic.com/v1", "ANTHROPIC_API_KEY", "anthropic", "claude-sonnet-4-5"
+    ),
+    "gemini": BuiltinProvider(
+        "https://generativelanguage.googleapis.com/v1beta/openai",
+        "GEMINI_API_KEY",
+        "chat",
+        "gemini-2.5-flash",
+    ),
+    "ollama": BuiltinProvider(OLLAMA_DEFAULT_HOST + "/v1", None, "chat", "gpt-oss:20b", key_required=False),
+    # Any OpenAI-compatible server (vLLM, LM Studio, llama.cpp, OpenRouter) reached by --base-url.
+    "openai-compatible": BuiltinProvider("", "OPENAI_API_KEY", "chat", "default", key_required=False),
+}
+
+
+@dataclass(frozen=True)
+class CustomProvider:
+    """A `[providers.<name>]` entry from config."""
+
+    base_url: str | None = None
+    api_key_env: str | None = None
+    wire_api: WireApi | None = None
+    default_model: str | None = None
+
+
+@dataclass(frozen=True)
+class ProviderRequest:
+    """Everything selection looks at; built by the runtime from config, environment and flags."""
+
+    provider: str | None
+    model: str | None
+    base_url: str | None
+    wire_api: WireApi | None
+    env: Mapping[str, str]
+    custom: Mapping[str, CustomProvider] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ProviderChoice:
+    """The resolved provider."""
+
+    name: str
+    wire_api: WireApi
+    base_url: str
+    model: str
+    api_key: str | None
+    api_key_env: str | None
+
+    def headers(self) -> dict[str, str]:
+        """Authentication and version headers for this provider's wire format."""
+        if self.wire_api == "anthropic":
+            headers = {"anthropic-version": "2023-06-01"}
+            if self.api_key:
+                headers["x-api-key"] = self.api_key
+            return headers
+        return {"authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+
+
+NO_PROVIDER_HINT = (
+    "set ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY, start Ollama on localhost:11434, "
+    "or pass --provider NAME with --base-url URL"
+)
+
+
+def ollama_available(host: str, timeout: float = 0.3) -> bool:
+    """Whether an Ollama server answers at `host` (a quick local probe)."""
+    try:
+        response = httpx2.get(host.rstrip("/") + "/api/tags", timeout=timeout)
+    except httpx2.HTTPError:
+        return False
+    return response.status_code == 200
+
+
+def auto_provider(env: Mapping[str, str]) -> str | None:
+    """The first provider whose credentials are present (SPEC section 3 order), else a live Ollama."""
+    for name, var in (
+        ("anthropic", "ANTHROPIC_API_KEY"),
+        ("openai", "OPENAI_API_KEY"),
+        ("gemini", "GEMINI_API_KEY"),
+    ):
+        if env.get(var):
+            return name
+    if ollama_available(env.get("OLLAMA_HOST") or OLLAMA_DEFAULT_HOST):
+        return "ollama"
+    return None
+
+
+def select_provider(request: ProviderRequest) -> ProviderChoice:
+    """Resolve the provider, or raise ConfigError (exit 2) saying what to set."""
+    env = request.env
+    name = request.provider or auto_provider(env)
+    if name is None:
+        raise ConfigError("no model provider is configured", hint=NO_PROVIDER_HINT)
+    custom = request.custom.get(name)
+    builtin = BUILTIN.get(name)
+    if custom is None and builtin is None:
+        known = ", ".join([*BUILTIN, *request.custom])
+        raise ConfigError(
+            f"unknown provider {name!r}", hint=f"use one of: {known}, or add [providers.{name}]"
+        )
+    base_url = request.base_url or (custom.base_url if custom else None)
+    if base_url is None:
+        base_url = _env_base_url(name, env) or (builtin.base_url if builtin else "")
+    if not base_url:
+        raise ConfigError(
+            f"provider {name!r} needs a base URL", hint="pass --base-url URL or set OPENAI_BASE_URL"
+        )
+    key_env = (custom.api_key_env if custom else None) or (builtin.api_key_env if builtin else None)
+    api_key = env.get(key_env) if key_env else None
+    if builtin is not None and builtin.key_required and custom is None and not api_key:
+        raise ConfigError(
+            f"provider {name!r} needs an API key but {key_env} is not set",
+            hint=f"export {key_env}=... or choose another provider with --provider",
+        )
+    wire = request.wire_api or (custom.wire_api if custom else None)
+    if wire is None:
+        wire = builtin.wire_api if builtin else "chat"
+        # A custom base URL for "openai" usually means a compatible server, which speaks Chat
+        # Completions; the Responses API stays the default only for OpenAI itself.
+        if name == "openai" and base_url != BUILTIN["openai"].base_url:
+            wire = "chat"
+    model = request.model or (custom.default_model if custom else None)
+    model = model or (builtin.default_model if builtin else "default")
+    return ProviderChoice(
+        name=name,
+        wire_api=wire,
+        base_url=base_url,
+        model=model,
+        api_key=api_key or None,
+        api_key_env=key_env,
+    )
+
+
+def _env_base_url(name: str, env: Mapping[str, str]) -> str | None:
+    if name in ("openai", "openai-compatible"):
+        return env.get("OPENAI_BASE_URL") or None
+    if name == "anthropic":
+        return env.get("ANTHROPIC_BASE_URL") or None
+    if name == "ollama" and env.get("OLLAMA_HOST"):
+        host = env["OLLAMA_HOST"]
+        host = host if host.startswith("http") else f"http://{host}"
+        return host.rstrip("/") + "/v1"
+    return None

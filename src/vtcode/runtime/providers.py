@@ -1,0 +1,77 @@
+"""Build the model client for the configured provider (adapters are imported only when needed)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from vtcode.config.schema import Settings
+from vtcode.core.retry import RetryPolicy
+from vtcode.providers.base import ModelClient
+from vtcode.providers.catalog import ModelInfo, ModelOverride, lookup
+from vtcode.providers.http import Endpoint
+from vtcode.providers.select import (
+    CustomProvider,
+    ProviderChoice,
+    ProviderRequest,
+    select_provider,
+)
+
+
+def choose_provider(settings: Settings, env: Mapping[str, str]) -> ProviderChoice:
+    """Resolve provider, endpoint, key and model from settings and the environment."""
+    agent = settings.agent
+    custom = {
+        name: CustomProvider(
+            base_url=p.base_url,
+            api_key_env=p.api_key_env,
+            wire_api=p.wire_api,
+            default_model=p.default_model,
+        )
+        for name, p in settings.providers.items()
+    }
+    return select_provider(
+        ProviderRequest(
+            provider=agent.provider,
+            model=agent.model,
+            base_url=agent.base_url,
+            wire_api=agent.wire_api,
+            env=env,
+            custom=custom,
+        )
+    )
+
+
+def model_info(settings: Settings, model: str) -> ModelInfo:
+    """Catalog facts about the model, with `[models."<name>"]` overrides applied."""
+    overrides = {
+        name: ModelOverride(context_window=m.context_window, max_output_tokens=m.max_output_tokens)
+        for name, m in settings.models.items()
+    }
+    return lookup(model, overrides)
+
+
+def build_client(
+    choice: ProviderChoice, settings: Settings, notify: Callable[[str], None] | None = None
+) -> ModelClient:
+    """The adapter for the provider's wire format."""
+    net = settings.network
+    endpoint = Endpoint(
+        provider=choice.name,
+        base_url=choice.base_url,
+        headers=choice.headers(),
+        api_key_env=choice.api_key_env,
+        connect_timeout=net.connect_timeout_seconds,
+        idle_timeout=net.stream_idle_timeout_seconds,
+        retry=RetryPolicy(max_retries=net.max_retries, max_total=net.max_retry_seconds),
+    )
+    if choice.wire_api == "anthropic":
+        from vtcode.providers.anthropic import AnthropicClient
+
+        return AnthropicClient(endpoint, notify=notify)
+    if choice.wire_api == "responses":
+        from vtcode.providers.openai_responses import OpenAIResponsesClient
+
+        return OpenAIResponsesClient(endpoint, notify=notify)
+    from vtcode.providers.openai_chat import OpenAIChatClient
+
+    return OpenAIChatClient(endpoint, notify=notify)

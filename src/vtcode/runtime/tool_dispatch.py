@@ -1,0 +1,182 @@
+"""Run the tool calls of one model reply: approval, execution, items, exactly one result per call."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from vtcode.core.approvals import ApprovalPolicy, CallKind, Decision, decide
+from vtcode.protocol.events import (
+    CommandExecutionItem,
+    FileChangeItem,
+    Item,
+    ItemCompleted,
+    ItemStarted,
+    ItemStatus,
+    ToolCallItem,
+)
+from vtcode.protocol.messages import Message, ToolCall, ToolResultMessage
+from vtcode.runtime.emitter import Emitter
+from vtcode.tools.base import Tool, ToolContext, ToolOutcome
+
+log = logging.getLogger(__name__)
+
+Commit = Callable[[Sequence[Message]], None]
+
+EDIT_TOOLS = frozenset({"write_file", "apply_patch"})
+COMMAND_TOOLS = frozenset({"exec_command"})
+INTERRUPTED = "interrupted by the user before this call finished"
+
+
+class ToolDispatcher:
+    """Executes tool calls under the approval policy and emits their items."""
+
+    def __init__(
+        self,
+        *,
+        tools: Sequence[Tool],
+        context: ToolContext,
+        policy: ApprovalPolicy,
+        emitter: Emitter,
+        on_touched: Callable[[Sequence[str]], None] | None = None,
+    ) -> None:
+        self.tools: Mapping[str, Tool] = {t.spec.name: t for t in tools}
+        self.context = context
+        self.policy = policy
+        self.emitter = emitter
+        self.on_touched = on_touched
+
+    async def run_calls(self, calls: Sequence[ToolCall], commit: Commit) -> list[ToolResultMessage]:
+        """Run `calls` (read-only ones in parallel batches) and commit their results in call order.
+
+        Cancellation still commits one result per call: finished ones as they are, the rest as
+        interrupted, so the stored history stays valid and resumable.
+        """
+        results: dict[str, ToolResultMessage] = {}
+        try:
+            for batch in self._batches(calls):
+                outcomes = await asyncio.gather(*(self._run_one(call) for call in batch))
+                for call, result in zip(batch, outcomes, strict=True):
+                    results[call.id] = result
+        except asyncio.CancelledError:
+            ordered = [
+                results.get(c.id)
+                or ToolResultMessage(call_id=c.id, name=c.name, content=INTERRUPTED, is_error=True)
+                for c in calls
+            ]
+            commit(ordered)
+            raise
+        ordered = [results[c.id] for c in calls]
+        commit(ordered)
+        return ordered
+
+    def _batches(self, calls: Sequence[ToolCall]) -> list[list[ToolCall]]:
+        batches: list[list[ToolCall]] = []
+        for call in calls:
+            tool = self.tools.get(call.name)
+            parallel = tool is not None and tool.read_only
+            if parallel and batches and all(self._is_read_only(c) for c in batches[-1]):
+                batches[-1].append(call)
+            else:
+                batches.append([call])
+        return batches
+
+    def _is_read_only(self, call: ToolCall) -> bool:
+        tool = self.tools.get(call.name)
+        return tool is not None and tool.read_only
+
+    async def _run_one(self, call: ToolCall) -> ToolResultMessage:
+        item_id = self.emitter.new_item_id()
+        try:
+            arguments = _parse_arguments(call.arguments)
+        except ValueError as exc:
+            return self._error(call, item_id, f"invalid JSON arguments for {call.name}: {exc}")
+        tool = self.tools.get(call.name)
+        if tool is None:
+            known = ", ".join(sorted(self.tools))
+            return self._error(call, item_id, f"unknown tool {call.name!r}; available: {known}")
+        decision = self._decide(call.name, arguments)
+        started = _item(call, item_id, arguments, status="in_progress")
+        if decision.action != "allow":
+            self.emitter.emit(ItemStarted(item=started))
+            declined = _item(call, item_id, arguments, status="declined", text=decision.reason)
+            self.emitter.emit(ItemCompleted(item=declined))
+            content = f"not run: {decision.reason}"
+            return ToolResultMessage(call_id=call.id, name=call.name, content=content, is_error=True)
+        self.emitter.emit(ItemStarted(item=started))
+        try:
+            outcome = await tool.run(arguments, self.context)
+        except asyncio.CancelledError:
+            failed = _item(call, item_id, arguments, status="failed", text=INTERRUPTED)
+            self.emitter.emit(ItemCompleted(item=failed))
+            raise
+        except Exception as exc:  # a tool bug must not end the session; the model sees the failure
+            log.debug("tool %s raised", call.name, exc_info=True)
+            outcome = ToolOutcome(content=f"{call.name} failed: {exc}", is_error=True)
+        if outcome.touched_paths and self.on_touched is not None:
+            self.on_touched(outcome.touched_paths)
+        status: ItemStatus = "failed" if outcome.is_error else "completed"
+        done = _item(call, item_id, arguments, status=status, text=outcome.content, outcome=outcome)
+        self.emitter.emit(ItemCompleted(item=done))
+        return ToolResultMessage(
+            call_id=call.id, name=call.name, content=outcome.content, is_error=outcome.is_error
+        )
+
+    def _decide(self, name: str, arguments: Mapping[str, Any]) -> Decision:
+        kind: CallKind
+        command = ""
+        if name in COMMAND_TOOLS:
+            kind = "command"
+            command = str(arguments.get("cmd", ""))
+        elif name in EDIT_TOOLS:
+            kind = "edit"
+        else:
+            kind = "read"
+        return decide(self.policy, kind, command)
+
+    def _error(self, call: ToolCall, item_id: str, message: str) -> ToolResultMessage:
+        item = ToolCallItem(
+            id=item_id, name=call.name, arguments=call.arguments, status="failed", result=message
+        )
+        self.emitter.emit(ItemStarted(item=item))
+        self.emitter.emit(ItemCompleted(item=item))
+        return ToolResultMessage(call_id=call.id, name=call.name, content=message, is_error=True)
+
+
+def _parse_arguments(raw: str) -> dict[str, Any]:
+    value = json.loads(raw or "{}")
+    if not isinstance(value, dict):
+        raise ValueError("arguments must be a JSON object")
+    return value
+
+
+def _item(
+    call: ToolCall,
+    item_id: str,
+    arguments: Mapping[str, Any],
+    *,
+    status: ItemStatus,
+    text: str = "",
+    outcome: ToolOutcome | None = None,
+) -> Item:
+    """The event item that shows this call: a command, a file change, or a generic tool call."""
+    if call.name in COMMAND_TOOLS:
+        return CommandExecutionItem(
+            id=item_id,
+            command=str(arguments.get("cmd", "")),
+            status=status,
+            aggregated_output=text,
+            exit_code=outcome.exit_code if outcome else None,
+        )
+    if call.name in EDIT_TOOLS and outcome is not None and outcome.changes:
+        return FileChangeItem(id=item_id, changes=outcome.changes, status=status)
+    return ToolCallItem(
+        id=item_id,
+        name=call.name,
+        arguments=call.arguments,
+        status=status,
+        result=text or None,
+    )
