@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 import sys
 from collections.abc import Sequence
 
@@ -14,8 +13,11 @@ log = logging.getLogger("vtcode")
 
 
 def _configure_logging() -> None:
-    # Library code logs; only VTCODE_DEBUG makes it visible (with tracebacks) on stderr.
-    debug = os.environ.get("VTCODE_DEBUG", "") not in ("", "0", "false")
+    # Library code logs; only VTCODE_DEBUG makes it visible (with tracebacks) on stderr. Imported here,
+    # after argument parsing, so `--version` and `--help` stay light.
+    from vtcode.config.environment import os_environ
+
+    debug = os_environ().get("VTCODE_DEBUG", "").lower() in ("1", "true", "yes", "on")
     logging.basicConfig(
         level=logging.DEBUG if debug else logging.WARNING,
         format="vtcode %(levelname)s %(name)s: %(message)s",
@@ -25,6 +27,7 @@ def _configure_logging() -> None:
 def _dispatch(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    _configure_logging()
     overrides = [*args.global_config, *getattr(args, "config", [])]
     if args.command == "exec":
         from vtcode.cli.exec_cmd import run_exec
@@ -52,7 +55,6 @@ def _dispatch(argv: Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run vtcode and return its exit code (console script entry point)."""
-    _configure_logging()
     try:
         code = _dispatch(sys.argv[1:] if argv is None else argv)
     except VtcodeError as exc:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vtcode.core.preview import HeadTailBuffer
+from vtcode.exec.exit_watch import wait_exited
 from vtcode.exec.process_group import register, terminate_group, unregister
 
 # How long output may keep flowing after the shell exited before the group is ended.
@@ -57,7 +58,7 @@ async def run_command(cmd: str, *, cwd: Path, time_limit: float, max_output_byte
     try:
         try:
             async with asyncio.timeout(time_limit):
-                await proc.wait()
+                await wait_exited(proc)
         except TimeoutError:
             timed_out = True
         # A background child may hold the pipe open after the shell exited; give it a moment to
@@ -66,8 +67,8 @@ async def run_command(cmd: str, *, cwd: Path, time_limit: float, max_output_byte
             await asyncio.wait_for(asyncio.shield(reader), DRAIN_GRACE_SECONDS)
         if not reader.done() or timed_out:
             await terminate_group(pgid)
-        await proc.wait()
         await reader
+        await proc.wait()
     except asyncio.CancelledError:
         reader.cancel()
         await asyncio.shield(terminate_group(pgid))

@@ -1,0 +1,112 @@
+"""Environment variables: the only module that touches `os.environ` (DESIGN section 1).
+
+Everything else takes the environment as a `Mapping[str, str]` so tests pass a plain dict; the front
+end calls `os_environ()` once and hands the result down. An empty variable counts as unset, as shells
+make `VAR=` the usual way to switch one off for a single command.
+
+Two kinds of variables: `VTCODE_*` settings form a layer above the config files (each named by its
+variable in error messages), while provider credentials and endpoints go to `ProviderEnv` and never
+into `Settings`, because they apply only once the provider is known (`OPENAI_BASE_URL` only for an
+OpenAI-style endpoint) and must not end up in `vtcode config show`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import msgspec
+
+from vtcode.config.layers import Layer, nest
+from vtcode.protocol.errors import ConfigError
+
+SETTINGS_VARIABLES: Mapping[str, tuple[str, ...]] = {
+    "VTCODE_PROVIDER": ("agent", "provider"),
+    "VTCODE_MODEL": ("agent", "model"),
+    "VTCODE_PROFILE": ("agent", "system_prompt_mode"),
+    "VTCODE_APPROVAL": ("agent", "approval"),
+}
+"""Variables that set a config key, in the order their layers apply."""
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+
+class ProviderEnv(msgspec.Struct, frozen=True, kw_only=True):
+    """Provider credentials and endpoints from the environment; None when unset or empty."""
+
+    openai_api_key: str | None = None
+    anthropic_api_key: str | None = None
+    gemini_api_key: str | None = None
+    ollama_host: str | None = None
+    openai_base_url: str | None = None
+    anthropic_base_url: str | None = None
+    debug: bool = False
+
+    def __repr__(self) -> str:
+        """Like the default repr, with API keys masked: this object may reach a log or traceback."""
+        shown = {
+            name: ("<set>" if value is not None and name.endswith("_api_key") else value)
+            for name, value in msgspec.structs.asdict(self).items()
+        }
+        return f"ProviderEnv({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
+
+
+def os_environ() -> Mapping[str, str]:
+    """The process environment, for the front end to pass to `load_settings`."""
+    return os.environ
+
+
+def resolve_home(env: Mapping[str, str]) -> Path:
+    """`$VTCODE_HOME` (a leading `~` is the env's HOME), else `<HOME>/.vtcode`."""
+    raw = env.get("VTCODE_HOME", "")
+    if not raw:
+        return _user_home(env) / ".vtcode"
+    path = _user_home(env) / raw[2:] if raw == "~" or raw.startswith("~/") else Path(raw)
+    if not path.is_absolute():
+        raise ConfigError(
+            f"VTCODE_HOME: got {json.dumps(raw)}, expected an absolute path or one starting with ~/"
+        )
+    return path
+
+
+def _user_home(env: Mapping[str, str]) -> Path:
+    """The user's home directory from HOME (USERPROFILE on Windows)."""
+    raw = env.get("HOME") or env.get("USERPROFILE") or ""
+    if not raw or not Path(raw).is_absolute():
+        raise ConfigError(
+            f"HOME: got {json.dumps(raw)}, expected the absolute path of the home directory",
+            hint="set HOME, or VTCODE_HOME to the directory holding vtcode.toml",
+        )
+    return Path(raw)
+
+
+def provider_env(env: Mapping[str, str]) -> ProviderEnv:
+    """Provider keys, hosts and base URLs, and `VTCODE_DEBUG`, read from `env`."""
+    return ProviderEnv(
+        openai_api_key=env.get("OPENAI_API_KEY") or None,
+        anthropic_api_key=env.get("ANTHROPIC_API_KEY") or None,
+        gemini_api_key=env.get("GEMINI_API_KEY") or None,
+        ollama_host=env.get("OLLAMA_HOST") or None,
+        openai_base_url=env.get("OPENAI_BASE_URL") or None,
+        anthropic_base_url=env.get("ANTHROPIC_BASE_URL") or None,
+        debug=_flag(env, "VTCODE_DEBUG"),
+    )
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    """A boolean variable: 1/true/yes/on or 0/false/no/off, any case; unset or empty is false."""
+    raw = env.get(name, "")
+    value = raw.strip().lower()
+    if not value or value in _FALSE:
+        return False
+    if value in _TRUE:
+        return True
+    raise ConfigError(f"{name}: got {json.dumps(raw)}, expected one of 1, true, yes, on, 0, false, no, off")
+
+
+def environment_layers(env: Mapping[str, str]) -> list[Layer]:
+    """One layer per `VTCODE_*` settings variable that is set, so an error names the variable."""
+    return [Layer(name, nest(path, env[name])) for name, path in SETTINGS_VARIABLES.items() if env.get(name)]

@@ -1,0 +1,80 @@
+"""Load the layered configuration of SPEC section 3 into one validated `Settings`.
+
+Layers, lowest to highest:
+
+1. built-in defaults (the `Settings` field defaults);
+2. `$VTCODE_HOME/vtcode.toml` (user);
+3. `<workspace>/.vtcode/vtcode.toml`, then `<workspace>/vtcode.toml` (both are read when both exist);
+4. environment variables (`VTCODE_PROVIDER`, `VTCODE_MODEL`, `VTCODE_PROFILE`, `VTCODE_APPROVAL`);
+5. `-c KEY=VALUE` overrides, in the order given (a later one wins);
+6. dedicated command-line flags (`--model`, `--approval`, ...).
+
+`-c` sits above the environment, as in Codex where it is a command-line layer, but below dedicated
+flags: `--model X` names one setting on purpose and is more specific than a generic `-c`, so
+`vtcode -c agent.model=a --model b` runs `b`.
+
+Each layer is validated on its own before merging, so an error names the file, variable or option that
+holds the bad value; cross-key rules (a provider name defined in another layer's `[providers]`) are
+checked once on the merged result, naming the layer that set the key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from vtcode.config.environment import ProviderEnv, environment_layers, provider_env, resolve_home
+from vtcode.config.layers import Layer, config_files, deep_merge, flags_layer, read_toml
+from vtcode.config.overrides import parse_override
+from vtcode.config.schema import Settings
+from vtcode.config.validation import to_settings, validate_layer, validate_provider
+
+_NO_FLAGS: Mapping[str, object] = MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class LoadedConfig:
+    """The effective settings and where they came from."""
+
+    settings: Settings
+    home: Path
+    # Config files actually read, lowest layer first.
+    sources: tuple[str, ...]
+    provider_env: ProviderEnv
+
+
+def load_settings(
+    *,
+    workspace: Path,
+    env: Mapping[str, str],
+    overrides: Sequence[str] = (),
+    flags: Mapping[str, object] = _NO_FLAGS,
+) -> LoadedConfig:
+    """Read, validate and merge every layer; any problem raises ConfigError (exit 2)."""
+    home = resolve_home(env)
+    files = config_files(home=home, workspace=workspace)
+    layers = [
+        *(Layer(str(path), read_toml(path)) for path in files),
+        *environment_layers(env),
+        *(parse_override(text) for text in overrides),
+        flags_layer(flags),
+    ]
+    merged: dict[str, Any] = {}
+    provider_source = None
+    for layer in layers:
+        table = validate_layer(layer.table, source=layer.source, value_hint=layer.value_hint)
+        if "provider" in table.get("agent", {}):
+            provider_source = layer.source
+        merged = deep_merge(merged, table)
+    settings = to_settings(merged)
+    if provider_source is not None:
+        validate_provider(settings, source=provider_source)
+    return LoadedConfig(
+        settings=settings,
+        home=home,
+        sources=tuple(str(path) for path in files),
+        provider_env=provider_env(env),
+    )

@@ -1,0 +1,173 @@
+"""The settings schema: every key of `vtcode.toml`, its type, range and default (SPEC section 3).
+
+The Structs are the single source of truth: the loader walks their type information to reject unknown
+keys, wrong types and out-of-range values with a message naming the file and key, so a constraint
+written here is enforced (and described to the user) without any other code knowing about it. A range
+that `msgspec.Meta` cannot express carries `extra={"accept": predicate, "expected": text}`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+from vtcode.protocol.model import ReasoningEffort
+
+BUILTIN_PROVIDERS: tuple[str, ...] = ("anthropic", "gemini", "ollama", "openai", "openai-compatible")
+"""Provider names that need no `[providers.<name>]` table."""
+
+SystemPromptMode = Literal["default", "minimal", "lightweight", "specialized"]
+ApprovalMode = Literal["read-only", "ask", "auto-edit", "full-auto"]
+WireApi = Literal["chat", "responses"]
+ProviderWireApi = Literal["chat", "responses", "anthropic"]
+
+NonNegativeInt = Annotated[int, msgspec.Meta(ge=0)]
+PositiveInt = Annotated[int, msgspec.Meta(ge=1)]
+PositiveFloat = Annotated[float, msgspec.Meta(gt=0)]
+
+
+def _zero_or_at_least_15(value: int) -> bool:
+    """Whether a long-running ceiling is 0 ("use the default ceiling") or a usable 15 s or more."""
+    return value == 0 or value >= 15
+
+
+# Below 15 s a "long-running" command would be cut off sooner than an ordinary one (reference
+# exec-spool-release.md, timeouts table); 0 keeps its meaning of "fall back to the default ceiling".
+LongRunningCeiling = Annotated[
+    int,
+    msgspec.Meta(
+        ge=0,
+        le=3600,
+        extra={"accept": _zero_or_at_least_15, "expected": "0 or an integer between 15 and 3600"},
+    ),
+]
+
+
+class HarnessSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[agent.harness]`: when and how the conversation is compacted (SPEC section 6)."""
+
+    auto_compaction_enabled: bool = True
+    # None derives the threshold from the model's context window and `context.max_context_tokens`.
+    auto_compaction_threshold_tokens: NonNegativeInt | None = None
+    auto_compaction_instructions: str | None = None
+    auto_compaction_pause_after: bool = False
+    compact_on_model_switch: bool = True
+
+
+class AgentSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[agent]`: which model runs, how it is prompted and what it may do without asking."""
+
+    provider: str | None = None
+    model: str | None = None
+    base_url: str | None = None
+    wire_api: WireApi | None = None
+    system_prompt_mode: SystemPromptMode = "default"
+    approval: ApprovalMode = "auto-edit"
+    max_turns: PositiveInt = 100
+    user_instructions: str | None = None
+    instruction_files: tuple[str, ...] = ()
+    instruction_excludes: tuple[str, ...] = ()
+    instruction_max_bytes: NonNegativeInt = 16384
+    # SPEC section 5 caps `@` import depth; 0 would make every import a diagnostic.
+    instruction_import_max_depth: PositiveInt = 5
+    reasoning_effort: ReasoningEffort | None = None
+    max_output_tokens: PositiveInt | None = None
+    include_temporal_context: bool = True
+    include_working_directory: bool = True
+    harness: HarnessSettings = msgspec.field(default_factory=HarnessSettings)
+
+
+class DynamicContextSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[context.dynamic]`: persisted history artifacts and tool-output spooling."""
+
+    enabled: bool = True
+    persist_history: bool = True
+    retained_user_messages: PositiveInt = 4
+    tool_output_threshold: Annotated[int, msgspec.Meta(ge=1024)] = 8192
+
+
+class ContextSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[context]`: the session's token budget."""
+
+    # 0 means "not configured": the model's context window alone decides.
+    max_context_tokens: NonNegativeInt = 160_000
+    dynamic: DynamicContextSettings = msgspec.field(default_factory=DynamicContextSettings)
+
+
+class TimeoutSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[timeouts]`: ceilings for tool calls and command sessions, in seconds."""
+
+    default_ceiling_seconds: NonNegativeInt = 180
+    long_running_command_ceiling_seconds: LongRunningCeiling = 3600
+    wait_default_seconds: Annotated[int, msgspec.Meta(ge=1, le=3600)] = 600
+
+
+class NetworkSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[network]`: provider connection timeouts and the retry budget."""
+
+    connect_timeout_seconds: PositiveFloat = 10.0
+    stream_idle_timeout_seconds: PositiveFloat = 300.0
+    max_retries: Annotated[int, msgspec.Meta(ge=0, le=20)] = 4
+    # Total wall-clock budget for all retries of one request, so backoff cannot stall a turn forever.
+    max_retry_seconds: PositiveFloat = 120.0
+
+
+class PtySettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[pty]`: command sessions run in pseudo-terminals (SPEC section 8)."""
+
+    enabled: bool = True
+    default_rows: PositiveInt = 24
+    default_cols: PositiveInt = 80
+    max_sessions: Annotated[int, msgspec.Meta(ge=1, le=256)] = 16
+    preferred_shell: str | None = None
+    spool_max_bytes: PositiveInt = 512 * 1024 * 1024
+
+
+class ApprovalSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[approvals]`: command prefixes or globs that run without asking, and ones that never run."""
+
+    allow: tuple[str, ...] = ()
+    deny: tuple[str, ...] = ()
+
+
+class InstructionSourceSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[instructions]`: switches for the cross-tool rule folders of SPEC section 5 item 8."""
+
+    claude_rules: bool = True
+    cursor_rules: bool = True
+    copilot_instructions: bool = True
+
+
+class ModelSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[models."<name>"]`: per-model overrides of the shipped model catalog."""
+
+    context_window: PositiveInt | None = None
+    max_output_tokens: PositiveInt | None = None
+
+
+class ProviderSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[providers.<name>]`: a named endpoint, or overrides for a built-in provider."""
+
+    base_url: str | None = None
+    api_key_env: str | None = None
+    wire_api: ProviderWireApi | None = None
+    default_model: str | None = None
+
+
+class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """The whole configuration after layering: what the rest of vtcode reads."""
+
+    agent: AgentSettings = msgspec.field(default_factory=AgentSettings)
+    context: ContextSettings = msgspec.field(default_factory=ContextSettings)
+    timeouts: TimeoutSettings = msgspec.field(default_factory=TimeoutSettings)
+    network: NetworkSettings = msgspec.field(default_factory=NetworkSettings)
+    pty: PtySettings = msgspec.field(default_factory=PtySettings)
+    approvals: ApprovalSettings = msgspec.field(default_factory=ApprovalSettings)
+    instructions: InstructionSourceSettings = msgspec.field(default_factory=InstructionSourceSettings)
+    models: dict[str, ModelSettings] = msgspec.field(default_factory=dict)
+    providers: dict[str, ProviderSettings] = msgspec.field(default_factory=dict)
+
+    def model_settings(self, model: str) -> ModelSettings:
+        """The overrides configured for `model`, or an empty override when there are none."""
+        return self.models.get(model, ModelSettings())

@@ -1,0 +1,51 @@
+"""Wait for a child process to exit without waiting for its pipes to close.
+
+`asyncio.subprocess.Process.wait()` only returns once every pipe is closed too, so a background child
+that inherited stdout makes it hang although the shell exited long ago. A pidfd becomes readable the
+moment the process exits, which gives an event-driven wake-up (SPEC section 8.2) on Linux.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+
+# Used only where pidfd_open is missing (non-Linux, old kernels): how often to look at the exit status.
+_FALLBACK_POLL_SECONDS = 0.02
+
+
+async def wait_exited(proc: asyncio.subprocess.Process) -> int:
+    """Return the exit code as soon as the process has exited, even if its pipes are still open."""
+    if proc.returncode is not None:
+        return proc.returncode
+    loop = asyncio.get_running_loop()
+    pidfd = _pidfd(proc.pid)
+    if pidfd is not None:
+        exited = loop.create_future()
+
+        def on_ready() -> None:
+            if not exited.done():
+                exited.set_result(None)
+
+        loop.add_reader(pidfd, on_ready)
+        try:
+            if proc.returncode is None:
+                await exited
+        finally:
+            loop.remove_reader(pidfd)
+            os.close(pidfd)
+    # The child watcher reaps the process and records the code a moment after the pidfd fires.
+    while proc.returncode is None:  # noqa: ASYNC110
+        await asyncio.sleep(0.001 if pidfd is not None else _FALLBACK_POLL_SECONDS)
+    return proc.returncode
+
+
+def _pidfd(pid: int) -> int | None:
+    opener = getattr(os, "pidfd_open", None)
+    if opener is None:
+        return None
+    with contextlib.suppress(OSError):
+        fd: int = opener(pid)
+        return fd
+    return None
