@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import logging
 import sys
 from collections.abc import Sequence
 
-from vtcode.cli.parser import build_parser
 from vtcode.protocol.errors import ExitCode, VtcodeError
-
-log = logging.getLogger("vtcode")
 
 
 def _configure_logging() -> None:
     # Library code logs; only VTCODE_DEBUG makes it visible (with tracebacks) on stderr. Imported here,
     # after argument parsing, so `--version` and `--help` stay light.
+    import logging
+
     from vtcode.config.environment import os_environ
 
     debug = os_environ().get("VTCODE_DEBUG", "").lower() in ("1", "true", "yes", "on")
@@ -24,7 +22,21 @@ def _configure_logging() -> None:
     )
 
 
+def _log_debug(message: str) -> None:
+    """Log with the traceback of the exception being handled; visible only with VTCODE_DEBUG."""
+    if "logging" in sys.modules:
+        sys.modules["logging"].getLogger("vtcode").debug(message, exc_info=True)
+
+
 def _dispatch(argv: Sequence[str]) -> int:
+    if list(argv) == ["--version"]:
+        # The most frequent scripted call skips building the parser.
+        from vtcode import __version__
+
+        sys.stdout.write(f"vtcode {__version__}\n")
+        return ExitCode.OK
+    from vtcode.cli.parser import build_parser
+
     parser = build_parser()
     args = parser.parse_args(argv)
     _configure_logging()
@@ -58,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = _dispatch(sys.argv[1:] if argv is None else argv)
     except VtcodeError as exc:
-        log.debug("failed", exc_info=True)
+        _log_debug("failed")
         sys.stderr.write(f"vtcode: {exc.user_text()}\n")
         code = int(exc.exit_code)
     except KeyboardInterrupt:
@@ -68,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (e.g. `| head`); nothing more to say to it.
         code = ExitCode.OK
     except Exception as exc:  # the last line of defence: never show a traceback to a user
-        log.debug("internal error", exc_info=True)
+        _log_debug("internal error")
         sys.stderr.write(
             f"vtcode: internal error: {type(exc).__name__}: {exc}\n"
             "hint: rerun with VTCODE_DEBUG=1 for details and report it\n"

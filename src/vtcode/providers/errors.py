@@ -88,6 +88,11 @@ def stream_error(error_type: str, message: str, *, provider: str, api_key_env: s
         "invalid_request_error": 400,
         "request_too_large": 413,
         "insufficient_quota": 429,
+        # OpenAI error codes (Responses `response.failed`, Chat Completions error chunks).
+        "context_length_exceeded": 400,
+        "rate_limit_exceeded": 429,
+        "invalid_prompt": 400,
+        "invalid_api_key": 401,
     }.get(error_type, 500)
     body = json.dumps({"error": {"type": error_type, "message": message}})
     return classify_status(status, body, provider=provider, api_key_env=api_key_env)

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 
 import httpx2
@@ -61,7 +61,7 @@ class SseTransport:
         """Close pooled connections."""
         await self._client.aclose()
 
-    async def events(self, path: str, body: bytes) -> AsyncIterator[SseEvent]:
+    async def events(self, path: str, body: bytes) -> AsyncGenerator[SseEvent, None]:
         """POST `body` as JSON and yield the SSE events of the reply."""
         ep = self.endpoint
         headers = {

@@ -10,6 +10,7 @@ from vtcode.protocol.model import (
     Completed,
     ModelRequest,
     ReasoningDelta,
+    StopReason,
     StreamEvent,
     TextDelta,
     ToolCallDelta,
@@ -74,7 +75,10 @@ def reply_events(reply: Reply) -> list[StreamEvent]:
         cached_input_tokens=reply.cached_input_tokens,
         reasoning_tokens=reply.reasoning_tokens,
     )
-    events.append(Completed(message, usage, "tool_use" if calls else "end_turn"))
+    stop: StopReason = "tool_use" if calls else "end_turn"
+    if reply.stop_reason in ("end_turn", "tool_use", "max_tokens", "content_filter", "other"):
+        stop = reply.stop_reason  # type: ignore[assignment]
+    events.append(Completed(message, usage, stop))
     return events
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
+from typing import Self
 
 from vtcode.testing.script import HttpError, RecordedRequest, Reply, Step
 
@@ -78,7 +79,7 @@ class WireServer:
         with self._lock:
             return len(self._script)
 
-    def start(self) -> WireServer:
+    def start(self) -> Self:
         """Start serving in a background thread."""
         self._thread.start()
         return self
@@ -88,7 +89,7 @@ class WireServer:
         self._httpd.shutdown()
         self._httpd.server_close()
 
-    def __enter__(self) -> WireServer:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(

@@ -1,0 +1,95 @@
+"""Start-up cost of `vtcode --version`, `vtcode --help` and `vtcode exec` to first byte on the wire.
+
+Figures are ratios to `python3 -c pass` measured in the same run (these machines are noisy).
+Run: .venv/bin/python bench/startup.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+_SCRIPT = Path(sys.executable).with_name("vtcode")
+# The installed console script is what users run; fall back to the module.
+VTCODE = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "vtcode"]
+
+
+def timed(argv: list[str], env: dict[str, str] | None = None) -> float:
+    started = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+    return time.perf_counter() - started
+
+
+def median_of(runs: int, argv: list[str], env: dict[str, str] | None = None) -> float:
+    timed(argv, env)  # warm the page cache and .pyc files
+    return statistics.median(timed(argv, env) for _ in range(runs))
+
+
+def first_byte(runs: int) -> float:
+    """Median time from spawning `vtcode exec` to the first request byte reaching a loopback server."""
+    samples: list[float] = []
+    home = tempfile.mkdtemp()
+    work = tempfile.mkdtemp()
+    for _ in range(runs + 1):
+        server = socket.socket()
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        port = server.getsockname()[1]
+        arrived: list[float] = []
+
+        def accept(srv: socket.socket = server, out: list[float] = arrived) -> None:
+            conn, _ = srv.accept()
+            conn.recv(1)
+            out.append(time.perf_counter())
+            conn.close()
+
+        thread = threading.Thread(target=accept, daemon=True)
+        thread.start()
+        env = dict(
+            os.environ,
+            HOME=home,
+            VTCODE_HOME=str(Path(home) / ".vtcode"),
+            OPENAI_API_KEY="bench",
+            OPENAI_BASE_URL=f"http://127.0.0.1:{port}/v1",
+        )
+        started = time.perf_counter()
+        proc = subprocess.Popen(
+            [*VTCODE, "exec", "-c", "network.max_retries=0", "hi"],
+            cwd=work,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        thread.join(30)
+        proc.kill()
+        proc.wait()
+        server.close()
+        if arrived:
+            samples.append(arrived[0] - started)
+    return statistics.median(samples[1:])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=15)
+    runs = parser.parse_args().runs
+    base = median_of(runs, [sys.executable, "-c", "pass"])
+    version = median_of(runs, [*VTCODE, "--version"])
+    help_ = median_of(runs, [*VTCODE, "--help"])
+    fb = first_byte(max(10, runs // 2))
+    print(f"python3 -c pass        {base * 1000:7.1f} ms  (baseline)")
+    print(f"vtcode --version       {version * 1000:7.1f} ms  {version / base:5.2f}x  (target <= 3x)")
+    print(f"vtcode --help          {help_ * 1000:7.1f} ms  {help_ / base:5.2f}x  (target <= 6x)")
+    print(f"exec -> first byte     {fb * 1000:7.1f} ms  {fb / base:5.2f}x  (reported)")
+
+
+if __name__ == "__main__":
+    main()

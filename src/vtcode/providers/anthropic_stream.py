@@ -1,0 +1,321 @@
+"""Decode the Anthropic Messages SSE stream into stream events and one assembled reply."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from vtcode.protocol.errors import ProviderError
+from vtcode.protocol.messages import AssistantMessage, Reasoning, ToolCall, Usage
+from vtcode.protocol.model import (
+    Completed,
+    ReasoningDelta,
+    StopReason,
+    StreamEvent,
+    TextDelta,
+    ToolCallDelta,
+    ToolCallStarted,
+)
+from vtcode.providers.errors import invalid_response, network_error, stream_error
+from vtcode.providers.sse import SseEvent
+
+# Wire shapes. Only the fields we read are declared; unknown fields are ignored because the API adds
+# fields (citations, containers, service tiers) all the time.
+
+
+class _Head(msgspec.Struct):
+    type: str
+
+
+class _OutputDetails(msgspec.Struct):
+    thinking_tokens: int | None = None
+
+
+class _Usage(msgspec.Struct):
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cache_read_input_tokens: int | None = None
+    cache_creation_input_tokens: int | None = None
+    output_tokens_details: _OutputDetails | None = None
+
+
+class _Message(msgspec.Struct):
+    id: str | None = None
+    usage: _Usage | None = None
+
+
+class _MessageStart(msgspec.Struct):
+    message: _Message
+
+
+class _Block(msgspec.Struct):
+    type: str
+    text: str | None = None
+    thinking: str | None = None
+    signature: str | None = None
+    data: str | None = None
+    id: str | None = None
+    name: str | None = None
+    input: msgspec.Raw = msgspec.Raw()
+
+
+class _BlockStart(msgspec.Struct):
+    index: int
+    content_block: _Block
+
+
+class _Delta(msgspec.Struct):
+    type: str
+    text: str | None = None
+    thinking: str | None = None
+    signature: str | None = None
+    partial_json: str | None = None
+
+
+class _BlockDelta(msgspec.Struct):
+    index: int
+    delta: _Delta
+
+
+class _BlockStop(msgspec.Struct):
+    index: int
+
+
+class _MessageDeltaBody(msgspec.Struct):
+    stop_reason: str | None = None
+
+
+class _MessageDelta(msgspec.Struct):
+    delta: _MessageDeltaBody
+    usage: _Usage | None = None
+
+
+class _ErrorBody(msgspec.Struct):
+    type: str = "api_error"
+    message: str = ""
+
+
+class _Error(msgspec.Struct):
+    error: _ErrorBody
+
+
+_HEAD = msgspec.json.Decoder(_Head)
+_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {
+    "message_start": msgspec.json.Decoder(_MessageStart),
+    "content_block_start": msgspec.json.Decoder(_BlockStart),
+    "content_block_delta": msgspec.json.Decoder(_BlockDelta),
+    "content_block_stop": msgspec.json.Decoder(_BlockStop),
+    "message_delta": msgspec.json.Decoder(_MessageDelta),
+    "error": msgspec.json.Decoder(_Error),
+}
+
+_STOP_REASONS: dict[str, StopReason] = {
+    "end_turn": "end_turn",
+    "stop_sequence": "end_turn",
+    "tool_use": "tool_use",
+    "max_tokens": "max_tokens",
+    # The reply was cut because the context window filled up: the same situation as max_tokens for a
+    # caller that wants to continue or compact.
+    "model_context_window_exceeded": "max_tokens",
+    "refusal": "content_filter",
+}
+
+
+@dataclass
+class _Open:
+    """A content block being assembled."""
+
+    kind: str
+    parts: list[str] = field(default_factory=list)
+    signature: str | None = None
+    data: str | None = None
+    call_index: int = -1
+    call_id: str = ""
+    name: str = ""
+    start_input: str = ""
+    emitted_arguments: bool = False
+
+
+class AnthropicStreamDecoder:
+    """Feed SSE events in order; get stream events out, ending with exactly one `Completed`."""
+
+    def __init__(self, provider: str, *, api_key_env: str | None = None) -> None:
+        self._provider = provider
+        self._api_key_env = api_key_env
+        self._blocks: dict[int, _Open] = {}
+        self._order: list[int] = []
+        self._calls = 0
+        self._response_id: str | None = None
+        self._usage = _Usage()
+        self._stop: str | None = None
+        self.done = False
+
+    def feed(self, sse: SseEvent) -> list[StreamEvent]:
+        """Decode one SSE event; raises ProviderError for in-stream errors and undecodable data."""
+        if self.done or sse.event == "ping" or not sse.data.strip():
+            return []
+        raw = sse.data.encode()
+        try:
+            kind = _HEAD.decode(raw).type
+            decoder = _DECODERS.get(kind)
+            if decoder is None:
+                return self._finish() if kind == "message_stop" else []
+            return self._dispatch(decoder.decode(raw))
+        except msgspec.DecodeError as exc:
+            raise invalid_response(self._provider, f"{exc} in {_excerpt(sse.data)}") from exc
+
+    def close(self) -> None:
+        """The byte stream ended: fail unless `message_stop` arrived."""
+        if not self.done:
+            raise network_error(self._provider, "stream ended before completion")
+
+    def _dispatch(self, event: msgspec.Struct) -> list[StreamEvent]:
+        match event:
+            case _MessageStart(message=message):
+                self._response_id = message.id
+                self._merge_usage(message.usage)
+                return []
+            case _BlockStart():
+                return self._start(event.index, event.content_block)
+            case _BlockDelta():
+                return self._delta(self._block(event.index), event.delta)
+            case _BlockStop():
+                return self._stop_block(self._block(event.index))
+            case _MessageDelta():
+                self._stop = event.delta.stop_reason or self._stop
+                self._merge_usage(event.usage)
+                return []
+            case _Error(error=error):
+                raise self._error(error)
+        return []
+
+    def _start(self, index: int, block: _Block) -> list[StreamEvent]:
+        opened = _Open(kind=block.type)
+        if index not in self._blocks:
+            self._order.append(index)
+        self._blocks[index] = opened
+        if block.type == "text":
+            return self._delta(opened, _Delta("text_delta", text=block.text))
+        if block.type == "thinking":
+            opened.signature = block.signature or None
+            return self._delta(opened, _Delta("thinking_delta", thinking=block.thinking))
+        if block.type == "redacted_thinking":
+            opened.data = block.data
+        elif block.type == "tool_use":
+            opened.call_index = self._calls
+            self._calls += 1
+            opened.call_id = block.id or ""
+            opened.name = block.name or ""
+            # Some gateways send the whole input in the start block and no deltas; `{}` is the usual
+            # placeholder that the deltas replace.
+            start_input = bytes(block.input).decode()
+            opened.start_input = "" if start_input.strip() in ("", "{}", "null") else start_input
+            return [ToolCallStarted(opened.call_index, opened.call_id, opened.name)]
+        return []
+
+    def _delta(self, block: _Open, delta: _Delta) -> list[StreamEvent]:
+        if delta.type == "text_delta" and delta.text and block.kind == "text":
+            block.parts.append(delta.text)
+            return [TextDelta(delta.text)]
+        if delta.type == "thinking_delta" and delta.thinking and block.kind == "thinking":
+            block.parts.append(delta.thinking)
+            return [ReasoningDelta(delta.thinking)]
+        if delta.type == "signature_delta" and delta.signature:
+            block.signature = delta.signature
+        elif delta.type == "input_json_delta" and delta.partial_json and block.kind == "tool_use":
+            block.parts.append(delta.partial_json)
+            block.emitted_arguments = True
+            return [ToolCallDelta(block.call_index, delta.partial_json)]
+        return []
+
+    def _stop_block(self, block: _Open) -> list[StreamEvent]:
+        if block.kind != "tool_use" or block.emitted_arguments:
+            return []
+        # A call without arguments streams no fragment (or only empty ones); its arguments are still an
+        # object, and the fragments a consumer saw must add up to the final arguments.
+        arguments = block.start_input or "{}"
+        block.parts.append(arguments)
+        block.emitted_arguments = True
+        return [ToolCallDelta(block.call_index, arguments)]
+
+    def _finish(self) -> list[StreamEvent]:
+        self.done = True
+        text: list[str] = []
+        reasoning: list[Reasoning] = []
+        calls: list[tuple[int, ToolCall]] = []
+        for index in self._order:
+            block = self._blocks[index]
+            if block.kind == "text":
+                text += block.parts
+            elif block.kind == "thinking":
+                reasoning.append(Reasoning(text="".join(block.parts), signature=block.signature))
+            elif block.kind == "redacted_thinking" and block.data:
+                reasoning.append(Reasoning(redacted=block.data))
+            elif block.kind == "tool_use":
+                # A stream may end a tool block without content_block_stop; arguments are still an object.
+                arguments = "".join(block.parts) or block.start_input or "{}"
+                calls.append((block.call_index, ToolCall(block.call_id, block.name, arguments)))
+        calls.sort(key=lambda pair: pair[0])
+        message = AssistantMessage(
+            content="".join(text),
+            reasoning=tuple(reasoning),
+            tool_calls=tuple(call for _, call in calls),
+        )
+        return [Completed(message, self._final_usage(), self._stop_reason(bool(calls)), self._response_id)]
+
+    def _stop_reason(self, has_calls: bool) -> StopReason:
+        if self._stop is None:
+            return "tool_use" if has_calls else "end_turn"
+        return _STOP_REASONS.get(self._stop, "other")
+
+    def _merge_usage(self, usage: _Usage | None) -> None:
+        # message_delta counts are cumulative totals: a present field replaces, an absent one keeps the
+        # message_start value.
+        if usage is None:
+            return
+        current = self._usage
+        self._usage = _Usage(
+            input_tokens=_pick(usage.input_tokens, current.input_tokens),
+            output_tokens=_pick(usage.output_tokens, current.output_tokens),
+            cache_read_input_tokens=_pick(usage.cache_read_input_tokens, current.cache_read_input_tokens),
+            cache_creation_input_tokens=_pick(
+                usage.cache_creation_input_tokens, current.cache_creation_input_tokens
+            ),
+            output_tokens_details=usage.output_tokens_details or current.output_tokens_details,
+        )
+
+    def _final_usage(self) -> Usage:
+        wire = self._usage
+        cached = wire.cache_read_input_tokens or 0
+        created = wire.cache_creation_input_tokens or 0
+        details = wire.output_tokens_details
+        return Usage(
+            # Anthropic's input_tokens counts only the uncached tail; ours is the whole prompt, as in the
+            # OpenAI formats, so context-size decisions read the same number from every provider.
+            input_tokens=(wire.input_tokens or 0) + cached + created,
+            output_tokens=wire.output_tokens or 0,
+            cached_input_tokens=cached,
+            cache_creation_input_tokens=created,
+            reasoning_tokens=(details.thinking_tokens or 0) if details else 0,
+        )
+
+    def _block(self, index: int) -> _Open:
+        block = self._blocks.get(index)
+        if block is None:
+            raise invalid_response(self._provider, f"event for content block {index} before its start")
+        return block
+
+    def _error(self, error: _ErrorBody) -> ProviderError:
+        return stream_error(
+            error.type, error.message or error.type, provider=self._provider, api_key_env=self._api_key_env
+        )
+
+
+def _pick(new: int | None, old: int | None) -> int | None:
+    return old if new is None else new
+
+
+def _excerpt(data: str, limit: int = 120) -> str:
+    return repr(data if len(data) <= limit else data[: limit - 1] + "…")

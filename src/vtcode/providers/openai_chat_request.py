@@ -1,0 +1,118 @@
+"""Build the body of a streaming Chat Completions request (`POST /v1/chat/completions`), pure and exact.
+
+The same body serves OpenAI and the OpenAI-compatible servers (Ollama, vLLM, LM Studio, llama.cpp,
+OpenRouter, Gemini's OpenAI endpoint); the few fields only OpenAI understands are sent only when the
+endpoint's provider is "openai".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from vtcode.protocol.messages import (
+    AssistantMessage,
+    Message,
+    SystemMessage,
+    ToolResultMessage,
+    UserMessage,
+)
+from vtcode.protocol.model import ModelRequest, ToolSpec
+
+OPENAI = "openai"
+#: Prefix of a failed tool result's content: Chat Completions has no error flag on tool messages.
+ERROR_PREFIX = "ERROR: "
+
+
+def build_chat_request(request: ModelRequest, *, provider: str) -> dict[str, Any]:
+    """The JSON body for `request`, as the provider will see it."""
+    official = provider == OPENAI
+    body: dict[str, Any] = {
+        "model": request.model,
+        "messages": _system_messages(request) + [_message(m, provider) for m in request.messages],
+        "stream": True,
+        # Without it no usage arrives at all in a streamed reply.
+        "stream_options": {"include_usage": True},
+    }
+    if request.tools:
+        body["tools"] = [_tool(tool) for tool in request.tools]
+    if request.max_output_tokens is not None:
+        # OpenAI deprecated max_tokens (reasoning models reject it); many compatible servers only know it.
+        key = "max_completion_tokens" if official else "max_tokens"
+        body[key] = request.max_output_tokens
+    if request.reasoning_effort is not None:
+        body["reasoning_effort"] = request.reasoning_effort
+    if request.temperature is not None:
+        body["temperature"] = request.temperature
+    if official and request.cache_key:
+        body["prompt_cache_key"] = request.cache_key
+    return body
+
+
+def encode_chat_request(request: ModelRequest, *, provider: str) -> bytes:
+    """The request body as JSON bytes."""
+    return msgspec.json.encode(build_chat_request(request, provider=provider))
+
+
+def _system_messages(request: ModelRequest) -> list[dict[str, Any]]:
+    # Two messages rather than one joined text: the first stays byte-identical across the session, so the
+    # provider's prefix cache covers it even after the project appendix changes.
+    messages: list[dict[str, Any]] = [{"role": "system", "content": request.system.static}]
+    if request.system.appendix:
+        messages.append({"role": "system", "content": request.system.appendix})
+    return messages
+
+
+def _message(message: Message, provider: str) -> dict[str, Any]:
+    match message:
+        case SystemMessage(content=content):
+            return {"role": "system", "content": content}
+        case UserMessage(content=content):
+            return {"role": "user", "content": content}
+        case AssistantMessage():
+            return _assistant(message, provider)
+        case ToolResultMessage(call_id=call_id, content=content, is_error=is_error):
+            text = ERROR_PREFIX + content if is_error else content
+            return {"role": "tool", "tool_call_id": call_id, "content": text}
+
+
+def _assistant(message: AssistantMessage, provider: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"role": "assistant"}
+    if message.tool_calls:
+        # The spec makes content optional next to tool_calls; null is what OpenAI itself returns there.
+        out["content"] = message.content or None
+        out["tool_calls"] = [
+            {
+                "id": call.id,
+                "type": "function",
+                # Servers that render chat templates (vLLM, llama.cpp) parse the arguments; "" is not JSON.
+                "function": {"name": call.name, "arguments": call.arguments or "{}"},
+            }
+            for call in message.tool_calls
+        ]
+    else:
+        out["content"] = message.content
+    reasoning = "".join(block.text for block in message.reasoning)
+    field = _reasoning_field(provider)
+    if reasoning and field is not None:
+        out[field] = reasoning
+    return out
+
+
+def _reasoning_field(provider: str) -> str | None:
+    """Where earlier reasoning goes back to the server, or None when the server takes none."""
+    if provider == OPENAI:
+        # OpenAI never streams reasoning text on this API and validates message fields.
+        return None
+    if provider == "ollama":
+        return "reasoning"
+    # DeepSeek requires it back inside a tool-calling turn; vLLM and llama.cpp feed it to the template.
+    return "reasoning_content"
+
+
+def _tool(tool: ToolSpec) -> dict[str, Any]:
+    return {
+        "type": "function",
+        "function": {"name": tool.name, "description": tool.description, "parameters": tool.parameters},
+    }
