@@ -39,7 +39,7 @@ class CommandExecutionItem(_Item, frozen=True, tag="command_execution"):
     exit_code: int | None = None
 
 
-class FileChange(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class FileChange(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """One file touched by an edit."""
 
     path: str

@@ -135,7 +135,7 @@ class ToolDispatcher:
             kind = "edit"
         else:
             kind = "read"
-        return decide(self.policy, kind, command)
+        return decide(self.policy, kind, command, tool=name)
 
     def _error(self, call: ToolCall, item_id: str, message: str) -> ToolResultMessage:
         item = ToolCallItem(
@@ -171,8 +171,9 @@ def _item(
             aggregated_output=text,
             exit_code=outcome.exit_code if outcome else None,
         )
-    if call.name in EDIT_TOOLS and outcome is not None and outcome.changes:
-        return FileChangeItem(id=item_id, changes=outcome.changes, status=status)
+    if call.name in EDIT_TOOLS:
+        changes = outcome.changes if outcome is not None else ()
+        return FileChangeItem(id=item_id, changes=changes, status=status)
     return ToolCallItem(
         id=item_id,
         name=call.name,

@@ -1,0 +1,151 @@
+"""Approval decisions for tool calls: allow, ask the user, or deny, with a reason the model can read.
+
+| kind      | read-only | ask                 | auto-edit           | full-auto |
+| --------- | --------- | ------------------- | ------------------- | --------- |
+| read      | allow     | allow               | allow               | allow     |
+| edit      | deny      | ask                 | allow               | allow     |
+| command   | deny      | allow rule, or ask  | allow rule, or ask  | allow     |
+
+A deny rule wins over everything, full-auto included. Rules come only from config and flags: nothing a
+workspace file says changes a decision (SPEC section 5, decision 9). Headless runs cannot ask, so
+`resolve_headless` (applied by `decide` for a headless policy) turns "ask" into "deny" with a reason that
+says how to allow the call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal
+
+from vtcode.core.command_match import match_allow, match_deny
+
+ApprovalMode = Literal["read-only", "ask", "auto-edit", "full-auto"]
+APPROVAL_MODES: tuple[ApprovalMode, ...] = ("read-only", "ask", "auto-edit", "full-auto")
+CallKind = Literal["read", "edit", "command"]
+Action = Literal["allow", "ask", "deny"]
+
+TOOL_KINDS: Mapping[str, CallKind] = MappingProxyType(
+    {
+        "read_file": "read",
+        "list_files": "read",
+        "grep_files": "read",
+        "write_file": "edit",
+        "apply_patch": "edit",
+        "exec_command": "command",
+    }
+)
+
+_SHOWN_COMMAND_CHARS = 200
+
+
+@dataclass(frozen=True)
+class ApprovalPolicy:
+    """The approval mode and `[approvals]` rules from config and flags; `headless` when nobody can answer.
+
+    Rules are word prefixes (`git status`) or, with `*?[`, globs over a whole simple command.
+    """
+
+    mode: ApprovalMode
+    allow: tuple[str, ...] = ()
+    deny: tuple[str, ...] = ()
+    headless: bool = False
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The verdict on one tool call; `reason` is a sentence for the model (and the user).
+
+    `headless_reason` is the reason to give instead when an "ask" cannot be put to anyone.
+    """
+
+    action: Action
+    reason: str
+    headless_reason: str = ""
+
+
+def decide(policy: ApprovalPolicy, kind: CallKind, command: str = "", *, tool: str = "") -> Decision:
+    """Decide whether a call of `kind` (for commands: the `command` line) may run under `policy`.
+
+    `tool` only names the call in reasons. Headless policies never return "ask".
+    """
+    match kind:
+        case "read":
+            decision = Decision("allow", f"{_subject(tool, 'a read')} is allowed in every approval mode")
+        case "edit":
+            decision = _decide_edit(policy.mode, _subject(tool, "a file edit"))
+        case "command":
+            decision = _decide_command(policy, command)
+    return resolve_headless(decision) if policy.headless else decision
+
+
+def resolve_headless(decision: Decision) -> Decision:
+    """For runs nobody can answer (`vtcode exec`): "ask" becomes "deny", saying how to allow it."""
+    if decision.action != "ask":
+        return decision
+    reason = decision.headless_reason or (f"{decision.reason}; nobody can approve it in a headless run")
+    return Decision("deny", reason)
+
+
+def _subject(tool: str, kind: str) -> str:
+    return f"`{tool}` ({kind})" if tool else kind
+
+
+def _decide_edit(mode: ApprovalMode, edit: str) -> Decision:
+    match mode:
+        case "read-only":
+            return Decision(
+                "deny",
+                f"{edit} is not allowed in read-only mode; describe the change instead, or ask the "
+                "user to rerun with --approval auto-edit",
+            )
+        case "ask":
+            return Decision(
+                "ask",
+                f"{edit} needs the user's approval in ask mode",
+                headless_reason=f"{edit} is not allowed in ask mode without the user's approval; "
+                "ask the user to rerun with --approval auto-edit",
+            )
+        case "auto-edit" | "full-auto":
+            return Decision("allow", f"{edit} is allowed in {mode} mode")
+
+
+def _decide_command(policy: ApprovalPolicy, command: str) -> Decision:
+    mode = policy.mode
+    shown = _shown(command)
+    denied_by = match_deny(command, policy.deny)
+    if denied_by is not None:
+        return Decision(
+            "deny",
+            f"command `{shown}` matches the deny rule `{denied_by}` in the [approvals] config, "
+            "which blocks it in every approval mode; do not retry it, find another way or ask "
+            "the user",
+        )
+    if mode == "full-auto":
+        return Decision("allow", f"command `{shown}` is allowed: full-auto mode runs commands")
+    if mode == "read-only":
+        return Decision(
+            "deny",
+            f"command `{shown}` is not allowed in read-only mode, which runs no commands; "
+            "ask the user to rerun with --approval ask, auto-edit or full-auto",
+        )
+    allowed = match_allow(command, policy.allow)
+    if allowed.allowed:
+        names = ", ".join(f"`{rule}`" for rule in allowed.rules)
+        plural = "s" if len(allowed.rules) > 1 else ""
+        return Decision("allow", f"command `{shown}` matches the [approvals] allow rule{plural} {names}")
+    return Decision(
+        "ask",
+        f"command `{shown}` needs the user's approval in {mode} mode: "
+        + (allowed.blocker or "no [approvals] allow rule matches it"),
+        headless_reason=f"command `{shown}` is not allowed in {mode} mode without an allow rule"
+        + (f" ({allowed.blocker})" if allowed.blocker else "")
+        + "; ask the user to rerun with --approval full-auto or add an [approvals] allow rule",
+    )
+
+
+def _shown(command: str) -> str:
+    if len(command) <= _SHOWN_COMMAND_CHARS:
+        return command
+    return command[: _SHOWN_COMMAND_CHARS - 1] + "…"

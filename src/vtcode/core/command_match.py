@@ -1,0 +1,313 @@
+"""Match shell command lines against approval rules, one simple command at a time.
+
+A rule is either a word prefix (`git status` matches `git status -s`, not `git statusx`) or, when it
+contains `*`, `?` or `[`, a glob matched with `fnmatch` against a whole simple command. A command line is
+split into simple commands at `;`, `&`, `&&`, `|`, `||`, newlines and parentheses; the bodies of `$(...)`,
+backticks and `<(...)`/`>(...)` are simple commands of their own. An allow rule must match every simple
+command; a line that cannot be parsed matches no allow rule. A redirection that writes a file (anything
+but `/dev/null` or a file-descriptor copy) is not covered by allow rules either: allowing `echo` is not
+allowing `echo x > ~/.bashrc`.
+
+Deny rules are a guard rail, not a sandbox: they match anywhere in a simple command's words (so
+`sudo rm -rf /` and `xargs rm -rf` hit `rm -rf`), also in a quote-blind split of the line (so
+`bash -c "rm -rf /"` does too), and globs also against the whole line.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+
+_OPERATOR_CHARS = "();<>&|"
+# Quoted or escaped operator characters are swapped for private-use characters before shlex sees the
+# line, so a token made only of operator characters is always a real operator (`";"` is a word).
+_NEUTRAL = {ch: chr(0xE000 + i) for i, ch in enumerate(_OPERATOR_CHARS)}
+_RESTORE = str.maketrans({v: k for k, v in _NEUTRAL.items()})
+# Stands for the output of a command substitution; matches no rule word.
+_SUBSTITUTION = "\x00"
+_RESERVED = re.compile("[\x00\ue000-\ue006]")
+
+_INPUT_REDIRECTS = {"<", "<<<"}
+_FD_COPIES = {">&", "<&"}
+_OUTPUT_REDIRECTS = {">", ">>", "&>", "&>>", ">|", "<>"}
+_GLOB_CHARS = "*?["
+_LENIENT_SPLIT = re.compile(r"[;&|()\n`]|\$\(")
+
+
+class _Unparsable(Exception):
+    """The line is not something we can split with confidence."""
+
+
+@dataclass(frozen=True)
+class SimpleCommand:
+    """One simple command: its words (quotes removed) and whether it redirects output to a file."""
+
+    words: tuple[str, ...]
+    writes_files: bool = False
+
+    @property
+    def text(self) -> str:
+        """The words joined by single spaces, what glob rules are matched against."""
+        return " ".join(self.words)
+
+
+@dataclass(frozen=True)
+class AllowMatch:
+    """The allow rules that cover every simple command of a line, or why none do."""
+
+    rules: tuple[str, ...] = ()
+    blocker: str = ""
+
+    @property
+    def allowed(self) -> bool:
+        """Whether every simple command matched an allow rule."""
+        return bool(self.rules)
+
+
+def split_command(line: str) -> tuple[SimpleCommand, ...] | None:
+    """Every simple command in a shell command line, substitutions included; None if unparsable."""
+    if _RESERVED.search(line):
+        return None
+    try:
+        return tuple(_split(line))
+    except _Unparsable:
+        return None
+
+
+def match_allow(line: str, rules: Sequence[str]) -> AllowMatch:
+    """Which allow rules cover `line`: all of its simple commands must match one.
+
+    When none do, `blocker` says why in a clause for a reason sentence; it is empty when the line is
+    one simple command that simply matches no rule.
+    """
+    commands = split_command(line)
+    if commands is None:
+        return AllowMatch(blocker="it does not parse as a shell command line, so no allow rule can match")
+    if not commands:
+        return AllowMatch(blocker="it is empty")
+    subject = "its part `{}`" if len(commands) > 1 else "it"
+    used: dict[str, None] = {}
+    for command in commands:
+        if command.writes_files:
+            return AllowMatch(
+                blocker=subject.format(_shown(command))
+                + " redirects output to a file, which allow rules do not cover"
+            )
+        rule = next((r for r in rules if _allow_matches(r, command)), None)
+        if rule is None:
+            if len(commands) == 1:
+                return AllowMatch()
+            return AllowMatch(
+                blocker=subject.format(_shown(command))
+                + " matches no allow rule, and every part of a compound command must"
+            )
+        used[rule] = None
+    return AllowMatch(rules=tuple(used))
+
+
+def match_deny(line: str, rules: Sequence[str]) -> str | None:
+    """The first deny rule that matches anywhere in `line`, or None."""
+    parsed = split_command(line) or ()
+    commands = (*parsed, *_lenient_split(line))
+    whole = " ".join(line.split())
+    for rule in rules:
+        if _is_glob(rule) and fnmatchcase(whole, _glob(rule)):
+            return rule
+        if any(_deny_matches(rule, command) for command in commands):
+            return rule
+    return None
+
+
+def _allow_matches(rule: str, command: SimpleCommand) -> bool:
+    if _is_glob(rule):
+        return fnmatchcase(command.text, _glob(rule))
+    words = _rule_words(rule)
+    return bool(words) and command.words[: len(words)] == words
+
+
+def _deny_matches(rule: str, command: SimpleCommand) -> bool:
+    if _is_glob(rule):
+        return fnmatchcase(command.text, _glob(rule))
+    words = _rule_words(rule)
+    if not words:
+        return False
+    # `/bin/rm` runs the same program as `rm`.
+    seen = tuple(w.rsplit("/", 1)[-1] if i == 0 else w for i, w in enumerate(words))
+    for start in range(len(command.words) - len(words) + 1):
+        window = command.words[start : start + len(words)]
+        candidate = (window[0].rsplit("/", 1)[-1], *window[1:])
+        if candidate == seen:
+            return True
+    return False
+
+
+def _is_glob(rule: str) -> bool:
+    return any(ch in rule for ch in _GLOB_CHARS)
+
+
+def _glob(rule: str) -> str:
+    return " ".join(rule.split())
+
+
+def _rule_words(rule: str) -> tuple[str, ...]:
+    try:
+        return tuple(shlex.split(rule))
+    except ValueError:
+        return tuple(rule.split())
+
+
+def _shown(command: SimpleCommand) -> str:
+    return command.text.replace(_SUBSTITUTION, "$(...)")
+
+
+def _split(line: str) -> list[SimpleCommand]:
+    outer, bodies = _lift_substitutions(line)
+    commands = _split_simple(outer)
+    for body in bodies:
+        commands.extend(_split(body))
+    return commands
+
+
+def _lift_substitutions(line: str) -> tuple[str, list[str]]:
+    """Replace substitutions by a placeholder and collect their bodies; neutralize quoted operators."""
+    out: list[str] = []
+    bodies: list[str] = []
+    quote = ""
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if quote == "'":
+            if ch == "'":
+                quote = ""
+            out.append(_NEUTRAL.get(ch, ch))
+            i += 1
+        elif ch == "\\":
+            nxt = line[i + 1 : i + 2]
+            if nxt != "\n":  # backslash-newline is a line continuation: both vanish
+                out.append("\\" + _NEUTRAL.get(nxt, nxt))
+            i += 2
+        elif ch == "`":
+            end = _closing_backtick(line, i + 1)
+            bodies.append(line[i + 1 : end].replace("\\`", "`"))
+            out.append(_SUBSTITUTION)
+            i = end + 1
+        elif line.startswith("$(", i) or (not quote and line[i : i + 2] in ("<(", ">(")):
+            end = _closing_paren(line, i + 2)
+            bodies.append(line[i + 2 : end])
+            out.append(_SUBSTITUTION)
+            i = end + 1
+        else:
+            if ch == '"':
+                quote = "" if quote else '"'
+            elif ch == "'" and not quote:
+                quote = "'"
+            elif ch == "\n" and not quote:
+                ch = ";"
+            elif quote:
+                ch = _NEUTRAL.get(ch, ch)
+            out.append(ch)
+            i += 1
+    if quote:
+        raise _Unparsable
+    return "".join(out), bodies
+
+
+def _closing_backtick(line: str, start: int) -> int:
+    i = start
+    while i < len(line):
+        if line[i] == "\\":
+            i += 2
+            continue
+        if line[i] == "`":
+            return i
+        i += 1
+    raise _Unparsable
+
+
+def _closing_paren(line: str, start: int) -> int:
+    """Index of the `)` closing a `(` just before `start`, skipping quotes and nested substitutions."""
+    depth = 1
+    quote = ""
+    i = start
+    while i < len(line):
+        ch = line[i]
+        if quote == "'":
+            if ch == "'":
+                quote = ""
+        elif ch == "\\":
+            i += 1
+        elif ch == "`":
+            i = _closing_backtick(line, i + 1)
+        elif line.startswith("$(", i):
+            i = _closing_paren(line, i + 2)
+        elif ch == '"':
+            quote = "" if quote else '"'
+        elif ch == "'" and not quote:
+            quote = "'"
+        elif not quote and ch == "(":
+            depth += 1
+        elif not quote and ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    raise _Unparsable
+
+
+def _split_simple(text: str) -> list[SimpleCommand]:
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    # `#` only starts a comment at the start of a word in a shell; treating it as a word is stricter.
+    lexer.commenters = ""
+    try:
+        tokens = list(lexer)
+    except ValueError as err:
+        raise _Unparsable from err
+    commands: list[SimpleCommand] = []
+    words: list[str] = []
+    writes = False
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if not _is_operator(token):
+            words.append(token.translate(_RESTORE))
+            i += 1
+            continue
+        if "<" not in token and ">" not in token:
+            if words:
+                commands.append(SimpleCommand(tuple(words), writes))
+            words, writes = [], False
+            i += 1
+            continue
+        target = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if not target or _is_operator(target):
+            raise _Unparsable
+        writes = writes or _writes_file(token, target.translate(_RESTORE))
+        i += 2
+    if words:
+        commands.append(SimpleCommand(tuple(words), writes))
+    return commands
+
+
+def _is_operator(token: str) -> bool:
+    return bool(token) and all(ch in _OPERATOR_CHARS for ch in token)
+
+
+def _writes_file(operator: str, target: str) -> bool:
+    if operator in _INPUT_REDIRECTS:
+        return False
+    if operator in _FD_COPIES:
+        return not (target.isdigit() or target == "-")
+    if operator in _OUTPUT_REDIRECTS:
+        return target != "/dev/null"
+    # Here-documents and operator runs we do not model (`<<`, `>;`) get no benefit of the doubt.
+    raise _Unparsable
+
+
+def _lenient_split(line: str) -> list[SimpleCommand]:
+    """A quote-blind split for deny rules: catches commands hidden in `bash -c "..."` strings."""
+    pieces = _LENIENT_SPLIT.split(line.replace("\\", "").replace('"', "").replace("'", ""))
+    return [SimpleCommand(tuple(piece.split())) for piece in pieces if piece.split()]

@@ -1,0 +1,47 @@
+"""Translate `OSError` from the file system into a `StoreError` a user can act on."""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+
+from vtcode.protocol.errors import StoreError
+
+# errno -> (what went wrong, how to fix it); `{dir}` is the directory vtcode was writing to.
+_KNOWN: dict[int, tuple[str, str]] = {
+    errno.ENOSPC: (
+        "no space left on the device",
+        "free some disk space on the file system holding {dir}, then retry",
+    ),
+    errno.EDQUOT: (
+        "disk quota exceeded",
+        "free some space within your quota, or set VTCODE_HOME to a directory on another disk",
+    ),
+    errno.EFBIG: (
+        "file too large for the file size limit of this process",
+        "raise the file size limit (`ulimit -f`) or start a new session",
+    ),
+    errno.EACCES: (
+        "permission denied",
+        "check the permissions of {dir}, or set VTCODE_HOME to a directory you can write",
+    ),
+    errno.EPERM: (
+        "operation not permitted",
+        "check the permissions of {dir}, or set VTCODE_HOME to a directory you can write",
+    ),
+    errno.EROFS: (
+        "the file system is read-only",
+        "set VTCODE_HOME to a directory on a writable file system",
+    ),
+}
+
+
+def store_error(err: OSError, action: str, path: Path) -> StoreError:
+    """A `StoreError` saying what could not be done to `path`, why, and what to do about it."""
+    known = _KNOWN.get(err.errno) if err.errno is not None else None
+    if known is not None:
+        reason, hint = known
+    else:
+        reason = err.strerror or str(err)
+        hint = "check that {dir} exists and is writable"
+    return StoreError(f"could not {action} {path}: {reason}", hint=hint.format(dir=path.parent))

@@ -1,0 +1,147 @@
+"""The records of `history.jsonl` and their replay into the conversation a session resumes with."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import msgspec
+
+from vtcode.protocol.errors import StoreError
+from vtcode.protocol.messages import Message
+from vtcode.store.jsonl import JsonlLog
+
+HISTORY_SCHEMA_VERSION = 1
+HISTORY_FILE = "history.jsonl"
+
+
+class MessageRecord(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    tag="message",
+    tag_field="type",
+    forbid_unknown_fields=True,
+):
+    """One message appended to the conversation at a checkpoint."""
+
+    schema_version: int = HISTORY_SCHEMA_VERSION
+    seq: int
+    ts: float
+    message: Message
+
+
+class CompactionRecord(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    tag="compaction",
+    tag_field="type",
+    forbid_unknown_fields=True,
+):
+    """A compaction: `messages` (summary and kept tail) replace every message up to `replaced_through_seq`.
+
+    `artifact_path` is relative to the session directory (`archive/...`) so a session folder can move.
+    """
+
+    schema_version: int = HISTORY_SCHEMA_VERSION
+    seq: int
+    ts: float
+    replaced_through_seq: int
+    summary: str
+    messages: list[Message]
+    artifact_path: str | None = None
+
+
+HistoryRecord = MessageRecord | CompactionRecord
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(HistoryRecord)
+
+
+@dataclass(frozen=True)
+class LoadedHistory:
+    """A replayed history: the conversation as of the last complete record.
+
+    `intent_ids` lists every steering intent id tagged in any record, including messages a compaction
+    replaced, so recovery can tell applied intents from pending ones (SPEC section 7).
+    """
+
+    messages: list[Message]
+    notices: list[str]
+    last_seq: int
+    intent_ids: tuple[str, ...] = field(default=())
+
+
+def encode_record(record: HistoryRecord) -> bytes:
+    """One history line, without the newline."""
+    return _encoder.encode(record)
+
+
+def decode_record(line: bytes) -> HistoryRecord:
+    """Parse one history line; raises `msgspec.DecodeError`."""
+    return _decoder.decode(line)
+
+
+def history_log(path: Path) -> JsonlLog[HistoryRecord]:
+    """The JSONL log of history records at `path`."""
+    return JsonlLog(path, encode=encode_record, decode=decode_record)
+
+
+def load_history(session_dir: Path) -> LoadedHistory:
+    """Replay `history.jsonl` of a session directory; a missing file is an empty history."""
+    path = session_dir / HISTORY_FILE
+    loaded = history_log(path).load()
+    return replay(loaded.records, loaded.notices, path)
+
+
+def replay(records: list[HistoryRecord], notices: list[str], path: Path) -> LoadedHistory:
+    """Apply records in order; `path` only names the file in errors (record i is on line i + 1)."""
+    # Each entry keeps the seq of its MessageRecord; messages a compaction brought in have none.
+    entries: list[tuple[int | None, Message]] = []
+    intent_ids: dict[str, None] = {}
+    last_seq = 0
+    for line, record in enumerate(records, start=1):
+        _check_order(record, last_seq, path, line)
+        match record:
+            case MessageRecord(message=message):
+                entries.append((record.seq, message))
+                _collect_intent(message, intent_ids)
+            case CompactionRecord(replaced_through_seq=through, messages=messages):
+                replaced: list[tuple[int | None, Message]] = [(None, m) for m in messages]
+                entries = replaced + [(s, m) for s, m in entries if s is not None and s > through]
+                for message in messages:
+                    _collect_intent(message, intent_ids)
+        last_seq = record.seq
+    return LoadedHistory(
+        messages=[message for _, message in entries],
+        notices=notices,
+        last_seq=last_seq,
+        intent_ids=tuple(intent_ids),
+    )
+
+
+def _check_order(record: HistoryRecord, last_seq: int, path: Path, line: int) -> None:
+    if record.schema_version > HISTORY_SCHEMA_VERSION:
+        raise StoreError(
+            f"{path}:{line}: record has schema_version {record.schema_version}, "
+            f"this vtcode reads up to {HISTORY_SCHEMA_VERSION}",
+            hint="the session was written by a newer vtcode; upgrade vtcode to resume it",
+        )
+    if record.seq <= last_seq:
+        raise StoreError(
+            f"{path}:{line}: record seq {record.seq} does not follow seq {last_seq}",
+            hint="the session log was written by two processes or edited by hand; "
+            "fix that line or start a new session",
+        )
+    if isinstance(record, CompactionRecord) and record.replaced_through_seq > last_seq:
+        raise StoreError(
+            f"{path}:{line}: compaction replaces messages through seq "
+            f"{record.replaced_through_seq}, but the log only reaches seq {last_seq}",
+            hint="the session log is damaged; fix that line or start a new session",
+        )
+
+
+def _collect_intent(message: Message, intent_ids: dict[str, None]) -> None:
+    if message.meta.intent_id is not None:
+        intent_ids[message.meta.intent_id] = None

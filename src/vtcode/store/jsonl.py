@@ -1,0 +1,202 @@
+"""An append-only JSONL log: one record per line, fsync at checkpoints, tolerant of a torn last line.
+
+A crash can leave the last line incomplete (no trailing newline, or bytes that are not JSON). Loading
+ignores that line and reports it as a notice; opening for append truncates it first, so the next record
+starts on a fresh line and a torn write never turns into corruption in the middle of the file. Any other
+line that does not decode is a `StoreError` naming the file and line. One process appends at a time: the
+writer holds an exclusive `flock` on the file while it is open.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Generic, Self, TypeVar
+
+import msgspec
+
+from vtcode.protocol.errors import StoreError
+from vtcode.store.atomic import fsync_dir, write_all
+from vtcode.store.errors import store_error
+
+T = TypeVar("T")
+
+_BLOCK = 64 * 1024
+
+
+@dataclass(frozen=True)
+class JsonlLoad(Generic[T]):
+    """The records of a log in file order, and notices about what was skipped (a torn last line)."""
+
+    records: list[T]
+    notices: list[str]
+
+
+class JsonlLog(Generic[T]):
+    """One JSONL file; `encode`/`decode` turn a record into one line (without newline) and back."""
+
+    def __init__(self, path: Path, *, encode: Callable[[T], bytes], decode: Callable[[bytes], T]) -> None:
+        self.path = path
+        self._encode = encode
+        self._decode = decode
+        self._fd: int | None = None
+
+    def load(self) -> JsonlLoad[T]:
+        """Read every complete record; a missing file is an empty log."""
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return JsonlLoad([], [])
+        except OSError as err:
+            raise store_error(err, "read", self.path) from err
+        lines = data.split(b"\n")
+        # After the final newline: b"" for a cleanly ended file, else the bytes of a torn write.
+        tail = lines.pop()
+        records: list[T] = []
+        notices: list[str] = []
+        for number, line in enumerate(lines, start=1):
+            try:
+                records.append(self._decode(line))
+            except msgspec.DecodeError as err:
+                is_last = number == len(lines) and not tail
+                if is_last and not _is_json(line):
+                    notices.append(self._torn_notice(number, len(line) + 1))
+                    break
+                raise self._corrupt(number, line, err) from err
+        if tail:
+            notices.append(self._torn_notice(len(lines) + 1, len(tail)))
+        return JsonlLoad(records, notices)
+
+    def append(self, records: Sequence[T], *, sync: bool = True) -> None:
+        """Append records as lines in one write; with `sync`, fsync before returning (a checkpoint).
+
+        On failure the file is cut back to its previous length, so a retry cannot duplicate records.
+        """
+        if not records:
+            return
+        payload = b"".join(self._encode(record) + b"\n" for record in records)
+        fd = self._open()
+        start = os.fstat(fd).st_size
+        try:
+            write_all(fd, payload)
+            if sync:
+                os.fsync(fd)
+        except OSError as err:
+            try:
+                os.ftruncate(fd, start)
+            except OSError:
+                # Reopening repairs a torn tail; complete lines of this batch may remain.
+                self.close()
+            raise store_error(err, "append to", self.path) from err
+
+    def close(self) -> None:
+        """Release the file and its writer lock; a later `append` reopens it."""
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            os.close(fd)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _open(self) -> int:
+        if self._fd is not None:
+            return self._fd
+        flags = os.O_RDWR | os.O_APPEND | os.O_CLOEXEC
+        try:
+            try:
+                fd = os.open(self.path, flags | os.O_CREAT | os.O_EXCL, 0o600)
+                created = True
+            except FileExistsError:
+                fd = os.open(self.path, flags)
+                created = False
+        except OSError as err:
+            raise store_error(err, "open", self.path) from err
+        try:
+            _lock(fd, self.path)
+            _cut_torn_tail(fd)
+            if created:
+                # A new file's directory entry is part of the first checkpoint's durability.
+                fsync_dir(self.path.parent)
+        except OSError as err:
+            os.close(fd)
+            raise store_error(err, "open", self.path) from err
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd = fd
+        return fd
+
+    def _torn_notice(self, number: int, size: int) -> str:
+        return (
+            f"{self.path}: ignored an incomplete last line (line {number}, {size} bytes) "
+            "left by an interrupted write"
+        )
+
+    def _corrupt(self, number: int, line: bytes, err: msgspec.DecodeError) -> StoreError:
+        what = "invalid record" if _is_json(line) else "invalid JSON"
+        return StoreError(
+            f"{self.path}:{number}: {what}: {err}",
+            hint="the session log is damaged; fix or remove that line, or start a new session",
+        )
+
+
+def _lock(fd: int, path: Path) -> None:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as err:
+        if err.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+            raise StoreError(
+                f"{path} is being written by another vtcode process",
+                hint="finish or stop the other vtcode process using this session, then retry",
+            ) from err
+        raise
+
+
+def _cut_torn_tail(fd: int) -> None:
+    """Truncate whatever `JsonlLog.load` would ignore as a torn last line."""
+    size = os.fstat(fd).st_size
+    if size == 0:
+        return
+    last_newline = _rfind_newline(fd, size)
+    if last_newline != size - 1:
+        end = last_newline + 1
+    else:
+        start = _rfind_newline(fd, size - 1) + 1
+        line = os.pread(fd, size - 1 - start, start)
+        end = size if _is_json(line) else start
+    if end < size:
+        os.ftruncate(fd, end)
+        os.fsync(fd)
+
+
+def _rfind_newline(fd: int, before: int) -> int:
+    """Offset of the last newline strictly before `before`, or -1."""
+    end = before
+    while end > 0:
+        start = max(0, end - _BLOCK)
+        found = os.pread(fd, end - start, start).rfind(b"\n")
+        if found >= 0:
+            return start + found
+        end = start
+    return -1
+
+
+def _is_json(line: bytes) -> bool:
+    with contextlib.suppress(msgspec.DecodeError):
+        msgspec.json.decode(line)
+        return True
+    return False
