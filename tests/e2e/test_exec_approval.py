@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from tests.conftest import VtcodeRunner
 from tests.e2e.harness import events
@@ -14,7 +15,7 @@ from vtcode.testing.wire import cli_args, cli_env, server_for
 TOUCH = Reply(tool_calls=(ScriptToolCall("exec_command", json.dumps({"cmd": "touch ran.txt"}), id="c1"),))
 
 
-def _run(vtcode: VtcodeRunner, ws: Path, *extra: str) -> tuple[int, list[dict[str, object]], str]:
+def _run(vtcode: VtcodeRunner, ws: Path, *extra: str) -> tuple[int, list[dict[str, Any]], str]:
     with server_for("chat", [TOUCH, Reply(text="ok")]) as server:
         result = vtcode.run(
             "exec", "--json", *extra, *cli_args("chat"), "touch it", cwd=ws, env=cli_env("chat", server)

@@ -43,7 +43,7 @@ def test_event_name_without_data_is_not_dispatched() -> None:
 
 
 _payload = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), max_size=30
+    alphabet=st.characters(exclude_categories=["Cs"], exclude_characters="\r\n"), max_size=30
 )
 
 

@@ -80,6 +80,10 @@ class ProviderError(VtcodeError):
         # Seconds the server asked us to wait before retrying, when it said so.
         self.retry_after = retry_after
 
+    def user_text(self) -> str:
+        """One line: provider failures are often read in CI logs, one per run."""
+        return f"{self.message} ({self.hint})" if self.hint else self.message
+
     @property
     def retryable(self) -> bool:
         """Whether the same request may succeed later without any change."""

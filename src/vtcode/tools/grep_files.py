@@ -1,0 +1,150 @@
+"""`grep_files`: regex search over the workspace's non-ignored text files, as `path:line:text`."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shutil
+from typing import Annotated, Any
+
+import msgspec
+
+from vtcode.protocol.errors import ToolError
+from vtcode.protocol.model import ToolSpec
+from vtcode.tools.arguments import parse_arguments
+from vtcode.tools.base import ToolContext, ToolOutcome
+from vtcode.tools.file_set import compile_glob, visible_files
+from vtcode.tools.grep_engines import GrepMatch, python_search, ripgrep_search
+from vtcode.tools.output_limit import clip_utf8, fit_lines
+from vtcode.tools.workspace import resolve, workspace_root
+
+DEFAULT_MAX_RESULTS = 200
+MAX_RESULTS_CEILING = 5_000
+# A minified line would otherwise spend the whole budget on one match.
+MAX_LINE_BYTES = 400
+
+_SPEC = ToolSpec(
+    name="grep_files",
+    description=(
+        "Search the contents of the workspace's files with a regular expression (Python `re` "
+        "syntax, matched against each line separately; prefix `(?i)` for case-insensitive). "
+        "Returns one `path:line:text` per matching line, sorted by path then line number. Files "
+        "ignored by .gitignore, .git/ and binary files are skipped. Narrow the search with `path` "
+        "(a directory or a single file) and `glob` (e.g. `*.py`, `src/**/*.{ts,tsx}`)."
+    ),
+    parameters={
+        "type": "object",
+        "properties": {
+            "pattern": {
+                "type": "string",
+                "minLength": 1,
+                "description": "Regular expression to search for, e.g. `def \\w+_handler` or `TODO`.",
+            },
+            "path": {
+                "type": "string",
+                "description": (
+                    "Directory or file to search, relative to the workspace root (default: the root)."
+                ),
+            },
+            "glob": {
+                "type": "string",
+                "description": "Only search files whose path matches this glob, e.g. `*.py`.",
+            },
+            "max_results": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": MAX_RESULTS_CEILING,
+                "description": f"Maximum number of matching lines to return (default {DEFAULT_MAX_RESULTS}).",
+            },
+        },
+        "required": ["pattern"],
+        "additionalProperties": False,
+    },
+)
+
+
+class _Args(msgspec.Struct, forbid_unknown_fields=True):
+    pattern: Annotated[str, msgspec.Meta(min_length=1)]
+    path: str | None = None
+    glob: str | None = None
+    max_results: Annotated[int, msgspec.Meta(ge=1, le=MAX_RESULTS_CEILING)] | None = None
+
+
+class GrepFilesTool:
+    """Regex search over workspace files with ripgrep, or a Python scan that gives the same lines."""
+
+    def __init__(self, *, ripgrep: str | None = None, use_ripgrep: bool = True) -> None:
+        # `ripgrep` pins an executable; otherwise `rg` is looked up on PATH at each call.
+        self._ripgrep = ripgrep
+        self._use_ripgrep = use_ripgrep
+
+    @property
+    def spec(self) -> ToolSpec:
+        """Name, description and JSON Schema parameters."""
+        return _SPEC
+
+    @property
+    def read_only(self) -> bool:
+        """Searching never changes the workspace."""
+        return True
+
+    async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
+        """Return the matching lines, or an error outcome the model can correct."""
+        try:
+            args = parse_arguments(arguments, _Args)
+            regex = _compile(args.pattern)
+            root = workspace_root(ctx.workspace)
+            base = resolve(ctx.workspace, args.path or ".")
+            files = await visible_files(root, base)
+            if args.glob:
+                accepts = compile_glob(args.glob, base.display)
+                files = [path for path in files if accepts(path)]
+        except ToolError as exc:
+            return ToolOutcome(content=f"grep_files: {exc.message}", is_error=True)
+        except OSError as exc:
+            # The workspace changing under the call (a file removed, a permission) is data too.
+            return ToolOutcome(content=f"grep_files: {exc}", is_error=True)
+        matches: list[GrepMatch] | None = None
+        engine = "python"
+        rg = self._ripgrep_executable()
+        if rg is not None:
+            matches = await ripgrep_search(rg, root, files, args.pattern)
+            engine = "ripgrep"
+        if matches is None:
+            matches = await asyncio.to_thread(python_search, root, files, regex)
+            engine = "python"
+        extra: dict[str, Any] = {"engine": engine, "matches": len(matches)}
+        if not matches:
+            where = "the workspace" if base.display == "." else base.display
+            content = f"No matches for {args.pattern!r} in {where}."
+            return ToolOutcome(content=content, touched_paths=(base.display,), extra=extra)
+        content = fit_lines(
+            [format_match(match) for match in matches],
+            max_items=args.max_results or DEFAULT_MAX_RESULTS,
+            max_bytes=ctx.max_output_bytes,
+            more_note=lambda hidden: (
+                f"[{hidden} more matches not shown; narrow the search with path, glob "
+                "or a more specific pattern]"
+            ),
+        )
+        return ToolOutcome(content=content, touched_paths=(base.display,), extra=extra)
+
+    def _ripgrep_executable(self) -> str | None:
+        if not self._use_ripgrep:
+            return None
+        return self._ripgrep or shutil.which("rg")
+
+
+def format_match(match: GrepMatch) -> str:
+    """The `path:line:text` line a model sees for one match, with very long lines cut."""
+    return f"{match.path}:{match.line}:{clip_utf8(match.text, MAX_LINE_BYTES)}"
+
+
+def _compile(pattern: str) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern)
+    except re.error as exc:
+        raise ToolError(
+            f"invalid regular expression {pattern!r}: {exc} (Python `re` syntax; "
+            "escape literal characters such as ( [ . * + ? with a backslash)"
+        ) from None

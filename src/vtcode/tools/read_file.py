@@ -1,0 +1,183 @@
+"""`read_file`: a numbered window of a text file, sized to the model's output budget."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, BinaryIO
+
+import msgspec
+
+from vtcode.protocol.errors import ToolError
+from vtcode.protocol.model import ToolSpec
+from vtcode.tools.arguments import parse_arguments
+from vtcode.tools.base import ToolContext, ToolOutcome
+from vtcode.tools.output_limit import NOTE_RESERVE_BYTES, clip_utf8
+from vtcode.tools.workspace import resolve
+
+DEFAULT_LIMIT = 2000
+# Same window as git and ripgrep use to call a file binary.
+BINARY_SNIFF_BYTES = 8192
+
+_SPEC = ToolSpec(
+    name="read_file",
+    description=(
+        "Read a text file from the workspace. Lines come back numbered like `cat -n` "
+        "(line number, a tab, then the line); the numbers are not part of the file, so never copy "
+        "them into an edit. By default up to 2000 lines from the start are returned; for a large file "
+        "pass `offset` (1-based first line) and `limit` (number of lines). When the output is cut, "
+        "its last line says which offset to use to continue. Binary files are refused."
+    ),
+    parameters={
+        "type": "object",
+        "properties": {
+            "path": {
+                "type": "string",
+                "description": "File path relative to the workspace root (or absolute inside it).",
+            },
+            "offset": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "1-based line number to start from (default 1).",
+            },
+            "limit": {
+                "type": "integer",
+                "minimum": 1,
+                "description": f"Maximum number of lines to return (default {DEFAULT_LIMIT}).",
+            },
+        },
+        "required": ["path"],
+        "additionalProperties": False,
+    },
+)
+
+
+class _Args(msgspec.Struct, forbid_unknown_fields=True):
+    path: str
+    offset: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    limit: Annotated[int, msgspec.Meta(ge=1)] | None = None
+
+
+@dataclass(frozen=True)
+class _Page:
+    text: str
+    first: int
+    last: int
+    total: int
+
+
+class ReadFileTool:
+    """Reads a window of a workspace text file with `cat -n` style line numbers."""
+
+    @property
+    def spec(self) -> ToolSpec:
+        """Name, description and JSON Schema parameters."""
+        return _SPEC
+
+    @property
+    def read_only(self) -> bool:
+        """Reading never changes the workspace."""
+        return True
+
+    async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
+        """Return the requested lines, or an error outcome the model can correct."""
+        try:
+            args = parse_arguments(arguments, _Args)
+            target = resolve(ctx.workspace, args.path)
+            offset = args.offset or 1
+            limit = args.limit or DEFAULT_LIMIT
+            page = await asyncio.to_thread(
+                _read_page, target.real, target.display, offset, limit, ctx.max_output_bytes
+            )
+        except ToolError as exc:
+            return ToolOutcome(content=f"read_file: {exc.message}", is_error=True)
+        except OSError as exc:
+            # The workspace changing under the call (a file removed, a permission) is data too.
+            return ToolOutcome(content=f"read_file: {exc}", is_error=True)
+        extra = {"offset": page.first, "end_line": page.last, "total_lines": page.total}
+        return ToolOutcome(content=page.text, touched_paths=(target.display,), extra=extra)
+
+
+def _read_page(real: Path, display: str, offset: int, limit: int, max_bytes: int) -> _Page:
+    try:
+        with open(real, "rb") as handle:
+            return _page_of(handle, display, offset, limit, max_bytes)
+    except FileNotFoundError:
+        raise ToolError(f"file not found: {display} (use list_files to find the path)") from None
+    except IsADirectoryError:
+        raise ToolError(f"{display} is a directory; use list_files to see its files") from None
+    except OSError as exc:
+        raise ToolError(f"cannot read {display}: {exc.strerror}") from None
+
+
+def _page_of(handle: BinaryIO, display: str, offset: int, limit: int, max_bytes: int) -> _Page:
+    if b"\0" in handle.read(BINARY_SNIFF_BYTES):
+        size = os.fstat(handle.fileno()).st_size
+        raise ToolError(f"{display}: binary file, {size} bytes; read_file shows text files only")
+    handle.seek(0)
+    budget = max(1, max_bytes - NOTE_RESERVE_BYTES)
+    shown: list[str] = []
+    used = 0
+    last = offset - 1
+    number = 0
+    for number, raw in enumerate(handle, start=1):
+        if number < offset:
+            continue
+        if number >= offset + limit:
+            break
+        prefix = f"{number:>6}\t"
+        text = _decode_line(raw)
+        size = len(prefix.encode()) + len(text.encode("utf-8", errors="surrogatepass")) + 1
+        if used + size > budget:
+            if not shown:
+                # A single line larger than the budget (minified code) still shows its head.
+                shown.append(prefix + clip_utf8(text, budget - len(prefix), suffix=" …[line cut]"))
+                last = number
+            break
+        shown.append(prefix + text)
+        used += size
+        last = number
+    else:
+        # The whole rest of the file was consumed: `number` is the line count.
+        return _finish(display, shown, offset, last, number)
+    total = number + _count_remaining_lines(handle)
+    return _finish(display, shown, offset, last, total)
+
+
+def _finish(display: str, shown: list[str], offset: int, last: int, total: int) -> _Page:
+    if total == 0:
+        return _Page(text=f"[{display} is empty: 0 lines]", first=1, last=0, total=0)
+    if offset > total:
+        raise ToolError(
+            f"offset {offset} is past the end of {display}, which has {total} lines; "
+            f"use an offset between 1 and {total}"
+        )
+    text = "\n".join(shown)
+    if last < total:
+        text += (
+            f"\n[truncated: showing lines {offset}-{last} of {total}; "
+            f"call read_file with offset={last + 1} to continue]"
+        )
+    return _Page(text=text, first=offset, last=last, total=total)
+
+
+def _decode_line(raw: bytes) -> str:
+    if raw.endswith(b"\n"):
+        raw = raw[:-1]
+    if raw.endswith(b"\r"):
+        raw = raw[:-1]
+    return raw.decode("utf-8", errors="replace")
+
+
+def _count_remaining_lines(handle: BinaryIO) -> int:
+    # Counting newlines in big blocks is far cheaper than iterating the rest line by line.
+    count = 0
+    tail = b""
+    while chunk := handle.read(1 << 20):
+        count += chunk.count(b"\n")
+        tail = chunk
+    if tail and not tail.endswith(b"\n"):
+        count += 1
+    return count

@@ -1,0 +1,97 @@
+"""Confinement of model-supplied paths to the workspace; every file tool resolves its paths here first.
+
+A path is accepted only when its *real* location (every symlink resolved, including intermediate
+directories and a dangling final link) is the workspace root or below it. Paths that do not exist yet
+are resolved as far as they exist; the missing tail cannot contain a symlink, so creating it stays
+inside the workspace. Writes are additionally refused inside any `.git` directory.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from vtcode.protocol.errors import ToolError
+
+
+class ConfinementError(ToolError):
+    """A path names something outside the workspace, or a place the agent may not write."""
+
+
+@dataclass(frozen=True)
+class WorkspacePath:
+    """A path the model named, resolved to a real location inside the workspace."""
+
+    # Absolute, symlinks resolved, inside the workspace: the place I/O happens.
+    real: Path
+    # The path as named (normalized, symlinks *not* resolved), used to inspect the link itself.
+    lexical: Path
+    # Workspace-relative POSIX form of `real`, shown to the model ("." for the root).
+    display: str
+
+
+def workspace_root(workspace: Path) -> Path:
+    """The workspace with every symlink resolved; a workspace that is not a directory is an error."""
+    root = Path(os.path.realpath(workspace))
+    if not root.is_dir():
+        raise ToolError(f"the workspace {workspace} is not a directory")
+    return root
+
+
+def display_path(root: Path, real: Path) -> str:
+    """The workspace-relative POSIX form of a real path inside `root`."""
+    relative = real.relative_to(root).as_posix()
+    return relative or "."
+
+
+def is_inside(root: Path, real: Path) -> bool:
+    """Whether the real path `real` is `root` itself or below it."""
+    return real == root or real.is_relative_to(root)
+
+
+def resolve(workspace: Path, raw: str, *, for_write: bool = False) -> WorkspacePath:
+    """Resolve a model-supplied path (relative to the workspace, or absolute) to a confined real path."""
+    root = workspace_root(workspace)
+    relative = _lexical_relative(workspace, root, raw)
+    lexical = root / relative
+    real = Path(os.path.realpath(lexical))
+    if not is_inside(root, real):
+        raise ConfinementError(
+            f"'{raw}' goes through a symbolic link that points outside the workspace; "
+            "only files inside the workspace can be used"
+        )
+    display = display_path(root, real)
+    if for_write:
+        _check_writable(raw, PurePosixPath(relative), PurePosixPath(display))
+    return WorkspacePath(real=real, lexical=lexical, display=display)
+
+
+def _lexical_relative(workspace: Path, root: Path, raw: str) -> str:
+    if not raw.strip():
+        raise ToolError("the path is empty; give a path relative to the workspace root")
+    if "\0" in raw:
+        raise ToolError("the path contains a NUL character")
+    normalized = os.path.normpath(raw)
+    if os.path.isabs(normalized):
+        # The model may echo back either the workspace as configured or its resolved form.
+        for base in (Path(os.path.normpath(os.path.abspath(workspace))), root):
+            if Path(normalized).is_relative_to(base):
+                return str(Path(normalized).relative_to(base))
+        raise ConfinementError(
+            f"'{raw}' is outside the workspace {root}; use a path relative to the workspace root"
+        )
+    if normalized == ".." or normalized.startswith(".." + os.sep):
+        raise ConfinementError(
+            f"'{raw}' climbs out of the workspace with '..'; "
+            "paths are relative to the workspace root and must stay inside it"
+        )
+    return normalized
+
+
+def _check_writable(raw: str, lexical: PurePosixPath, real: PurePosixPath) -> None:
+    if str(real) == ".":
+        raise ConfinementError(f"'{raw}' is the workspace root itself, not a file")
+    # Git's object store and refs are never edited by hand; a broken `.git` loses the user's history.
+    if ".git" in lexical.parts or ".git" in real.parts:
+        raise ConfinementError(f"'{raw}' is inside a .git directory, which the agent may not modify")

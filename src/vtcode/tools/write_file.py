@@ -1,0 +1,105 @@
+"""`write_file`: create or overwrite one workspace file with given text, atomically."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+from vtcode.protocol.errors import ToolError
+from vtcode.protocol.events import FileChange
+from vtcode.protocol.model import ToolSpec
+from vtcode.tools.arguments import parse_arguments
+from vtcode.tools.atomic_write import file_mode, write_atomic
+from vtcode.tools.base import ToolContext, ToolOutcome
+from vtcode.tools.workspace import WorkspacePath, resolve
+
+_SPEC = ToolSpec(
+    name="write_file",
+    description=(
+        "Write a whole file in the workspace: create it (with any missing parent directories) or "
+        "replace all of its content. The file is replaced atomically. Prefer apply_patch for "
+        "changing part of an existing file; use write_file for new files or complete rewrites."
+    ),
+    parameters={
+        "type": "object",
+        "properties": {
+            "path": {
+                "type": "string",
+                "description": "File path relative to the workspace root (or absolute inside it).",
+            },
+            "content": {
+                "type": "string",
+                "description": "The complete new content of the file.",
+            },
+        },
+        "required": ["path", "content"],
+        "additionalProperties": False,
+    },
+)
+
+
+class _Args(msgspec.Struct, forbid_unknown_fields=True):
+    path: str
+    content: str
+
+
+class WriteFileTool:
+    """Creates or replaces a workspace file atomically, creating parent directories."""
+
+    @property
+    def spec(self) -> ToolSpec:
+        """Name, description and JSON Schema parameters."""
+        return _SPEC
+
+    @property
+    def read_only(self) -> bool:
+        """Writing changes the workspace."""
+        return False
+
+    async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
+        """Write the file and report it as a `FileChange`, or return an error outcome."""
+        try:
+            args = parse_arguments(arguments, _Args)
+            target = resolve(ctx.workspace, args.path, for_write=True)
+            data = _encode(args.content)
+            kind = await asyncio.to_thread(_write, target, data)
+        except ToolError as exc:
+            return ToolOutcome(content=f"write_file: {exc.message}", is_error=True)
+        except OSError as exc:
+            # The workspace changing under the call (a file removed, a permission) is data too.
+            return ToolOutcome(content=f"write_file: {exc}", is_error=True)
+        verb = "Created" if kind == "add" else "Updated"
+        lines = args.content.count("\n") + (0 if args.content.endswith("\n") or not data else 1)
+        return ToolOutcome(
+            content=f"{verb} {target.display} ({len(data)} bytes, {lines} lines).",
+            touched_paths=(target.display,),
+            changes=(FileChange(path=target.display, kind=kind),),
+        )
+
+
+def _encode(content: str) -> bytes:
+    try:
+        return content.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ToolError(f"content is not valid Unicode text: {exc.reason}") from None
+
+
+def _write(target: WorkspacePath, data: bytes) -> Literal["add", "update"]:
+    real: Path = target.real
+    if real.is_dir():
+        raise ToolError(f"{target.display} is a directory; give a file path")
+    try:
+        mode = file_mode(real)
+        os.makedirs(real.parent, exist_ok=True)
+        write_atomic(real, data, mode=mode)
+    except (FileExistsError, NotADirectoryError):
+        raise ToolError(
+            f"cannot create {target.display}: one of its parent paths is a file, not a directory"
+        ) from None
+    except OSError as exc:
+        raise ToolError(f"cannot write {target.display}: {exc.strerror or exc}") from None
+    return "add" if mode is None else "update"
