@@ -20,11 +20,10 @@ from vtcode.providers.base import ModelClient
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.providers import build_client, choose_provider, model_info
 from vtcode.runtime.tool_dispatch import ToolDispatcher
+from vtcode.runtime.toolset import build_toolset
 from vtcode.runtime.turn import ConversationState, TurnOutcome, TurnRunner
 from vtcode.store.session import SessionHandle, SessionStore
-from vtcode.tools.base import Tool, ToolContext
-from vtcode.tools.exec_command import ExecCommandTool
-from vtcode.tools.registry import workspace_tools
+from vtcode.tools.base import ToolContext
 
 
 @dataclass(frozen=True)
@@ -39,11 +38,6 @@ class AgentOptions:
     continue_last: bool = False
     # Headless runs cannot ask: "ask" decisions become denials with the reason given to the model.
     headless: bool = True
-
-
-def build_tools(settings: Settings) -> list[Tool]:
-    """Every tool the model is offered."""
-    return [*workspace_tools(), ExecCommandTool(default_time_limit=settings.timeouts.default_ceiling_seconds)]
 
 
 class Agent:
@@ -85,7 +79,8 @@ class Agent:
             self._resumed = True
             for notice in loaded.notices:
                 self._notice(notice)
-        tools = build_tools(settings)
+        self.toolset = build_toolset(settings, options.workspace, emitter)
+        tools = self.toolset.tools
         self.tool_specs = [t.spec for t in tools]
         profile = prompts.profile_text(settings.agent.system_prompt_mode)
         static = compose_static(profile, prompts.runtime_guidance())
@@ -155,7 +150,8 @@ class Agent:
         return await self.runner.run(prompt)
 
     async def aclose(self) -> None:
-        """Release the provider connection and the store."""
+        """Release command sessions, the provider connection and the store."""
+        await self.toolset.aclose()
         await self.client.aclose()
         if self.handle is not None:
             self.handle.close()
