@@ -42,9 +42,7 @@ def test_event_name_without_data_is_not_dispatched() -> None:
     assert _parse([b"event: lonely\n\ndata: x\n\n"]) == [SseEvent(None, "x")]
 
 
-_payload = st.text(
-    alphabet=st.characters(exclude_categories=["Cs"], exclude_characters="\r\n"), max_size=30
-)
+_payload = st.text(alphabet=st.characters(exclude_categories=["Cs"], exclude_characters="\r\n"), max_size=30)
 
 
 @given(
