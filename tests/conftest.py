@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,6 +88,6 @@ class VtcodeRunner:
 
 
 @pytest.fixture
-def vtcode(isolated_home: Path) -> Iterator[VtcodeRunner]:
+def vtcode(isolated_home: Path) -> VtcodeRunner:
     """A runner for the vtcode CLI."""
-    yield VtcodeRunner(isolated_home)
+    return VtcodeRunner(isolated_home)

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from tests.conftest import VtcodeRunner
+
 from vtcode import __version__
 
 HEAVY = ("httpx2", "vtcode.providers.openai_chat", "vtcode.providers.anthropic", "textual", "msgspec")
@@ -83,7 +83,8 @@ def test_config_option_before_and_after_the_subcommand(vtcode: VtcodeRunner, tmp
 def test_completions_mention_subcommands(vtcode: VtcodeRunner, shell: str) -> None:
     result = vtcode.run("completions", shell)
     assert result.code == 0
-    assert "exec" in result.stdout and "sessions" in result.stdout
+    assert "exec" in result.stdout
+    assert "sessions" in result.stdout
 
 
 def test_man_page_is_roff_with_every_command(vtcode: VtcodeRunner) -> None:

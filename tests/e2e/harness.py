@@ -32,7 +32,8 @@ def events(stdout: str) -> list[dict[str, Any]]:
     """Parse `exec --json` output; every line must be one JSON object with a type and schema_version."""
     parsed = [json.loads(line) for line in stdout.splitlines() if line.strip()]
     for event in parsed:
-        assert isinstance(event.get("type"), str) and event.get("schema_version") == 1, event
+        assert isinstance(event.get("type"), str), event
+        assert event.get("schema_version") == 1, event
     return parsed
 
 

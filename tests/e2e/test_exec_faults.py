@@ -44,8 +44,11 @@ def test_persistent_500_exits_4_with_one_line(vtcode: VtcodeRunner, tmp_path: Pa
     assert len(requests) == 3
     *retries, final = result.stderr.strip().splitlines()
     # Each retry is announced (never silent); the failure itself is one line.
-    assert len(retries) == 2 and all("retrying in" in line for line in retries), result.stderr
-    assert final.startswith("vtcode: ") and "HTTP 500" in final and "upstream exploded" in final
+    assert len(retries) == 2, result.stderr
+    assert all("retrying in" in line for line in retries), result.stderr
+    assert final.startswith("vtcode: ")
+    assert "HTTP 500" in final
+    assert "upstream exploded" in final
     assert "after 2 retries" in final
 
 

@@ -98,7 +98,8 @@ def test_sigint_during_a_command_kills_its_group(vtcode: VtcodeRunner, tmp_path:
     _wait_for(lambda: not _group_alive(pgid), timeout=5)
     history = _history(vtcode, _session_id(out))
     assert [m["role"] for m in history] == ["user", "assistant", "tool"]
-    assert history[2]["call_id"] == "c1" and history[2]["is_error"] is True
+    assert history[2]["call_id"] == "c1"
+    assert history[2]["is_error"] is True
     with server_for("chat", [Reply(text="ok")]) as server:
         result = vtcode.run(
             "exec", "--continue", *cli_args("chat"), "again", cwd=tmp_path, env=cli_env("chat", server)

@@ -43,7 +43,8 @@ async def test_time_limit_kills_the_whole_group(tmp_path: Path) -> None:
     result = await run_command(
         f"sleep 60 & echo $! > {pidfile}; wait", cwd=tmp_path, time_limit=0.5, max_output_bytes=1000
     )
-    assert result.timed_out and result.exit_code is None
+    assert result.timed_out
+    assert result.exit_code is None
     assert time.monotonic() - started < 10
     child = int(pidfile.read_text())
     await asyncio.sleep(0.1)
@@ -56,7 +57,8 @@ async def test_background_child_holding_the_pipe_does_not_hang(tmp_path: Path) -
     result = await run_command(
         f"(sleep 60 & echo $! > {pidfile}); echo done", cwd=tmp_path, time_limit=30, max_output_bytes=1000
     )
-    assert result.exit_code == 0 and "done" in result.output
+    assert result.exit_code == 0
+    assert "done" in result.output
     assert time.monotonic() - started < 10
     assert not _alive(int(pidfile.read_text()))
 
