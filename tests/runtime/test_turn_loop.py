@@ -87,7 +87,7 @@ async def test_every_call_gets_exactly_one_result_in_order(tmp_path: Path) -> No
         ("c2", True),
         ("c3", False),
     ]
-    assert "unknown tool 'nope'" in results[1].content  # type: ignore[union-attr]
+    assert "unknown tool 'nope'" in results[1].content
     # The model saw the whole history in the second request.
     assert len(model.requests[1].messages) == 3 + 4 - 1
 
