@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import codecs
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True)
@@ -39,19 +42,19 @@ class SseParser:
 
     def _drain(self, *, final: bool) -> list[SseEvent]:
         events: list[SseEvent] = []
+        buffer = self._buffer
+        pos = 0
+        # Scan with a moving position and cut the buffer once: slicing per line made large reads
+        # (64 KiB) quadratic in the number of lines they hold.
         while True:
-            cut = _line_end(self._buffer)
-            if cut is None:
-                if final and self._buffer:
-                    line, self._buffer = self._buffer, ""
-                    self._field(line)
-                return events
-            end, width = cut
+            match = _LINE_END.search(buffer, pos)
+            if match is None:
+                break
             # A lone trailing "\r" may be the first half of "\r\n" still in flight.
-            if not final and width == 1 and self._buffer[end] == "\r" and end + 1 == len(self._buffer):
-                return events
-            line = self._buffer[:end]
-            self._buffer = self._buffer[end + width :]
+            if not final and match.group() == "\r" and match.end() == len(buffer):
+                break
+            line = buffer[pos : match.start()]
+            pos = match.end()
             if line == "":
                 if self._data:
                     events.append(self._dispatch())
@@ -59,6 +62,12 @@ class SseParser:
                     self._event = None
                 continue
             self._field(line)
+        rest = buffer[pos:]
+        if final and rest:
+            self._field(rest)
+            rest = ""
+        self._buffer = rest
+        return events
 
     def _field(self, line: str) -> None:
         if line.startswith(":"):
@@ -75,19 +84,6 @@ class SseParser:
         self._event = None
         self._data = []
         return event
-
-
-def _line_end(text: str) -> tuple[int, int] | None:
-    """Index and width of the first line terminator (CRLF, LF or CR)."""
-    lf = text.find("\n")
-    cr = text.find("\r")
-    if cr == -1 and lf == -1:
-        return None
-    if cr == -1 or (lf != -1 and lf < cr):
-        return lf, 1
-    if cr + 1 < len(text) and text[cr + 1] == "\n":
-        return cr, 2
-    return cr, 1
 
 
 async def iter_sse(chunks: AsyncIterator[bytes]) -> AsyncIterator[SseEvent]:
