@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import msgspec
@@ -183,8 +182,9 @@ def tool_input(arguments: str) -> dict[str, Any]:
     if not arguments.strip():
         return {}
     try:
-        value = json.loads(arguments)
-    except ValueError:
+        # Every past call is re-sent on every request; msgspec decodes about twice as fast as json.
+        value = msgspec.json.decode(arguments)
+    except msgspec.DecodeError:
         return {"_raw": arguments}
     return value if isinstance(value, dict) else {"_raw": arguments}
 
