@@ -1,0 +1,79 @@
+"""The `exec --json` / events.jsonl format: a golden file of every event type must keep loading."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vtcode.protocol.events import decode_event, encode_event
+from vtcode.protocol.messages import (
+    AssistantMessage,
+    Message,
+    MessageMeta,
+    Reasoning,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+
+GOLDEN = Path(__file__).parent / "fixtures" / "events_v1.jsonl"
+
+
+def test_every_golden_event_decodes_and_re_encodes_to_the_same_json() -> None:
+    lines = GOLDEN.read_text().splitlines()
+    types = set()
+    for line in lines:
+        event = decode_event(line)
+        types.add(json.loads(line)["type"])
+        assert json.loads(encode_event(event)) == json.loads(line)
+    assert types == {
+        "thread.started",
+        "turn.started",
+        "item.started",
+        "item.updated",
+        "item.completed",
+        "thread.compacted",
+        "intent.queued",
+        "intent.applied",
+        "notice",
+        "turn.completed",
+        "turn.failed",
+    }
+
+
+def test_unknown_fields_are_rejected_rather_than_silently_dropped() -> None:
+    with pytest.raises(msgspec.ValidationError):
+        decode_event('{"type":"turn.started","schema_version":1,"surprise":1}')
+
+
+_text = st.text(max_size=40)
+_meta = st.builds(MessageMeta, intent_id=st.none() | st.uuids().map(str), turn=st.none() | st.integers(0, 9))
+_message = st.one_of(
+    st.builds(UserMessage, content=_text, meta=_meta),
+    st.builds(
+        AssistantMessage,
+        content=_text,
+        reasoning=st.lists(st.builds(Reasoning, text=_text, signature=st.none() | _text), max_size=2).map(
+            tuple
+        ),
+        tool_calls=st.lists(st.builds(ToolCall, id=_text, name=_text, arguments=_text), max_size=3).map(
+            tuple
+        ),
+        meta=_meta,
+    ),
+    st.builds(
+        ToolResultMessage, call_id=_text, name=_text, content=_text, is_error=st.booleans(), meta=_meta
+    ),
+)
+
+
+@given(_message)
+def test_messages_round_trip_with_their_intent_id(message: Message) -> None:
+    decoded = msgspec.json.decode(msgspec.json.encode(message), type=Message)
+    assert decoded == message
+    assert decoded.meta.intent_id == message.meta.intent_id
