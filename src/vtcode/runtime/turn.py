@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -28,8 +26,6 @@ from vtcode.protocol.model import (
 from vtcode.providers.base import ModelClient
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.tool_dispatch import ToolDispatcher
-
-log = logging.getLogger(__name__)
 
 Checkpoint = Callable[[Sequence[Message], int], None]
 
@@ -110,8 +106,7 @@ class TurnRunner:
             if not message.tool_calls:
                 self.emitter.emit(TurnCompleted(usage=usage))
                 return TurnOutcome(message.content, usage, request_no)
-            results = await self.dispatcher.run_calls(message.tool_calls, self._commit)
-            del results
+            await self.dispatcher.run_calls(message.tool_calls, self._commit)
         raise AgentFailedError(
             f"stopped after {self.max_requests} model requests in one turn without a final answer",
             hint="raise --max-turns, or continue the session with --continue",
@@ -165,14 +160,3 @@ class TurnRunner:
         if text_id is not None:
             self.emitter.emit(ItemCompleted(item=AgentMessageItem(id=text_id, text=message.content)))
         return completed
-
-
-async def cancel_safely(task: asyncio.Task[TurnOutcome]) -> None:
-    """Cancel a running turn and wait until its cleanup (tool results, killed groups) is done."""
-    task.cancel()
-    try:
-        await task
-    except asyncio.CancelledError:
-        pass
-    except Exception:
-        log.debug("turn ended with an error while cancelling", exc_info=True)
