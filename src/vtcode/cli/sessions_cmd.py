@@ -64,11 +64,14 @@ def run_sessions(args: argparse.Namespace, overrides: list[str], parser: argpars
     if not sessions:
         sys.stderr.write("no stored sessions\n")
         return ExitCode.OK
+    sys.stdout.write(
+        "ID                                    CREATED           UPDATED           TURNS  WORKSPACE  TITLE\n"
+    )
     for info in sessions:
-        pending = f"  pending:{info.pending_intents}" if info.pending_intents else ""
+        pending = f" (+{info.pending_intents} pending)" if info.pending_intents else ""
         sys.stdout.write(
-            f"{info.id}  {_when(info.updated_at)}  turns:{info.turns}{pending}  "
-            f"{info.workspace}  {info.title}\n"
+            f"{info.id:<36}  {_when(info.created_at)}  {_when(info.updated_at)}  {info.turns:>5}  "
+            f"{info.workspace}  {info.title}{pending}\n"
         )
     return ExitCode.OK
 
