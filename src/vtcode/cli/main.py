@@ -49,6 +49,14 @@ def _dispatch(argv: Sequence[str]) -> int:
         from vtcode.cli.sessions_cmd import run_sessions
 
         return run_sessions(args, overrides, parser)
+    if args.command == "prompt":
+        from vtcode.cli.prompt_cmd import run_prompt
+
+        return run_prompt(args, overrides)
+    if args.command == "instructions":
+        from vtcode.cli.instructions_cmd import run_instructions
+
+        return run_instructions(args, overrides)
     if args.command == "completions":
         from vtcode.cli.docs_cmd import completion_script
 

@@ -60,6 +60,25 @@ def add_agent_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_instruction_options(parser: argparse.ArgumentParser) -> None:
+    """Options of `prompt` and `instructions`: where, which files count as touched, and JSON."""
+    parser.add_argument(
+        "--workspace",
+        "-C",
+        metavar="DIR",
+        default=argparse.SUPPRESS,
+        help="the workspace directory (default: the current one)",
+    )
+    parser.add_argument(
+        "--path",
+        action="append",
+        metavar="FILE",
+        help="a file or folder the agent touched (repeatable, most recent first): the AGENTS.md files "
+        "of its folders and the rules matching it apply",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole command-line interface."""
     parser = argparse.ArgumentParser(
@@ -100,6 +119,30 @@ def build_parser() -> argparse.ArgumentParser:
     sessions_show = sessions_cmd.add_parser("show", help="one session and its history")
     sessions_show.add_argument("id", metavar="ID", help="session id (a unique prefix is enough)")
     sessions_show.add_argument("--json", action="store_true", help="print JSON")
+
+    prompt_p = commands.add_parser(
+        "prompt",
+        help="print the assembled system prompt and its parts",
+        description="Print the system prompt a session in this workspace would send: the static part "
+        "(profile or .vtcode/prompts/system.md, append layers, runtime guidance), the project "
+        "instruction appendix, estimated tokens and the static cache key.",
+    )
+    _add_config_option(prompt_p, "config")
+    # SUPPRESS keeps a value given before the subcommand (`vtcode --profile minimal prompt`).
+    prompt_p.add_argument(
+        "--profile", choices=PROFILES, default=argparse.SUPPRESS, help="system prompt profile"
+    )
+    _add_instruction_options(prompt_p)
+
+    instructions_p = commands.add_parser(
+        "instructions",
+        help="list the instruction sources that apply, with diagnostics",
+        description="List the AGENTS.md, CLAUDE.md, rule and extra instruction files that apply, in "
+        "precedence order (lowest first), with scope, kind, bytes, truncation and matched rules, and "
+        "why other files are skipped, excluded, shadowed, unparsable or never matching.",
+    )
+    _add_config_option(instructions_p, "config")
+    _add_instruction_options(instructions_p)
 
     completions = commands.add_parser("completions", help="print a shell completion script")
     completions.add_argument("shell", choices=("bash", "zsh", "fish"))

@@ -8,17 +8,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from vtcode import prompts
 from vtcode.config.schema import Settings
 from vtcode.core.approvals import ApprovalPolicy
-from vtcode.core.prompt import compose_static, static_cache_key
+from vtcode.core.instructions_model import Diagnostic
 from vtcode.protocol.errors import UsageError
 from vtcode.protocol.events import Event, Notice, ThreadStarted
 from vtcode.protocol.messages import Message
-from vtcode.protocol.model import SystemPrompt
 from vtcode.providers.base import ModelClient
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.providers import build_client, choose_provider, model_info
+from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.toolset import build_toolset
 from vtcode.runtime.turn import ConversationState, TurnOutcome, TurnRunner
@@ -82,10 +81,17 @@ class Agent:
         self.toolset = build_toolset(settings, options.workspace, emitter)
         tools = self.toolset.tools
         self.tool_specs = [t.spec for t in tools]
-        profile = prompts.profile_text(settings.agent.system_prompt_mode)
-        static = compose_static(profile, prompts.runtime_guidance())
-        self._system = SystemPrompt(static=static)
-        self.cache_key = static_cache_key(static, self.tool_specs)
+        # The static prompt is composed once here; the appendix follows the instruction files and the
+        # paths the tools touch, re-checked before every model request (SPEC sections 4 and 5).
+        self.prompt = SystemPromptBuilder(
+            workspace=options.workspace,
+            home=options.home,
+            settings=settings,
+            tools=self.tool_specs,
+            user_home=user_home(options.env),
+            on_diagnostics=self._instruction_diagnostics,
+        )
+        self.cache_key = self.prompt.cache_key
         self.dispatcher = ToolDispatcher(
             tools=tools,
             context=ToolContext(workspace=options.workspace),
@@ -96,11 +102,12 @@ class Agent:
                 headless=options.headless,
             ),
             emitter=emitter,
+            on_touched=self.prompt.note_touched,
         )
         self.runner = TurnRunner(
             model_client=self.client,
             model=self.model,
-            system=lambda: self._system,
+            system=self.prompt.build,
             tools=self.tool_specs,
             dispatcher=self.dispatcher,
             emitter=emitter,
@@ -115,6 +122,10 @@ class Agent:
 
     def _notice(self, message: str) -> None:
         self.emitter.emit(Notice(level="warning", message=message))
+
+    def _instruction_diagnostics(self, found: Sequence[Diagnostic]) -> None:
+        for diagnostic in found:
+            self._notice(f"instructions: {diagnostic.path}: {diagnostic.reason}")
 
     def _record_event(self, event: Event) -> None:
         if self.handle is not None:

@@ -1,0 +1,126 @@
+"""`vtcode instructions [--path FILE]... [--json]`: which instruction sources apply, and why not others.
+
+Also home to what `vtcode prompt` shares with it: the workspace, the settings and a prompt builder set
+up exactly as a session would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+import msgspec
+
+from vtcode.config.environment import os_environ
+from vtcode.config.loader import load_settings
+from vtcode.config.schema import Settings
+from vtcode.instructions import InstructionsReport
+from vtcode.protocol.errors import ExitCode, UsageError
+from vtcode.protocol.model import ToolSpec
+from vtcode.runtime.emitter import Emitter
+from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
+from vtcode.runtime.toolset import build_toolset
+
+
+def workspace_of(args: argparse.Namespace) -> Path:
+    """The workspace (`--workspace`, else the current directory) as a real, existing directory."""
+    value = getattr(args, "workspace", None)
+    path = (Path(value).expanduser() if value else Path.cwd()).resolve()
+    if not path.is_dir():
+        raise UsageError(f"workspace {path} is not a directory")
+    return path
+
+
+def active_paths(values: Sequence[str] | None, workspace: Path) -> list[str]:
+    """`--path` values as workspace-relative paths (most recent first, as given).
+
+    A relative value is taken from the current directory when it exists there, else from the workspace.
+    """
+    paths: list[str] = []
+    for value in values or ():
+        path = Path(value).expanduser()
+        if not path.is_absolute():
+            here = Path.cwd() / path
+            path = here if here.exists() else workspace / path
+        absolute = path.resolve()
+        paths.append(
+            absolute.relative_to(workspace).as_posix()
+            if absolute.is_relative_to(workspace)
+            else str(absolute)
+        )
+    return paths
+
+
+def tool_specs(settings: Settings, workspace: Path) -> list[ToolSpec]:
+    """The tool schemas a session in `workspace` offers (they are part of the static cache key)."""
+    toolset = build_toolset(settings, workspace, Emitter())
+    try:
+        return [tool.spec for tool in toolset.tools]
+    finally:
+        asyncio.run(toolset.aclose())
+
+
+def prompt_builder(
+    args: argparse.Namespace, overrides: list[str], *, profile: str | None = None
+) -> SystemPromptBuilder:
+    """A builder configured like a session in the chosen workspace, with `--path` values as active."""
+    workspace = workspace_of(args)
+    env = os_environ()
+    flags = {"agent.system_prompt_mode": profile} if profile else {}
+    loaded = load_settings(workspace=workspace, env=env, overrides=overrides, flags=flags)
+    builder = SystemPromptBuilder(
+        workspace=workspace,
+        home=loaded.home,
+        settings=loaded.settings,
+        tools=tool_specs(loaded.settings, workspace),
+        user_home=user_home(env),
+    )
+    builder.note_touched(active_paths(getattr(args, "path", None), workspace))
+    return builder
+
+
+def write_json(payload: msgspec.Struct, out: TextIO) -> None:
+    """`payload` as indented JSON on `out`."""
+    out.write(json.dumps(msgspec.to_builtins(payload), ensure_ascii=False, indent=2) + "\n")
+
+
+def run_instructions(args: argparse.Namespace, overrides: list[str], *, out: TextIO | None = None) -> int:
+    """List the instruction sources that apply, in precedence order, with diagnostics."""
+    out = out or sys.stdout
+    report = prompt_builder(args, overrides).instructions_report()
+    if getattr(args, "json", False):
+        write_json(report, out)
+    else:
+        out.write(format_report(report))
+    return ExitCode.OK
+
+
+def format_report(report: InstructionsReport) -> str:
+    """The report as text for a person."""
+    used = sum(source.bytes for source in report.sources)
+    lines = [
+        f"project root  {report.project_root}",
+        f"active paths  {', '.join(report.active_paths)}",
+        f"budget        {used:,} of {report.budget_bytes:,} bytes used (agent.instruction_max_bytes)",
+        "",
+    ]
+    if report.sources:
+        lines.append("sources, lowest to highest precedence:")
+        for number, source in enumerate(report.sources, 1):
+            notes = [f"{source.bytes:,} bytes"]
+            if source.truncated:
+                notes.append("TRUNCATED" if source.bytes else "OMITTED (over budget)")
+            if source.matched_by:
+                notes.append("matched by " + ", ".join(source.matched_by))
+            lines.append(f"  {number}. {source.path}  ({source.label})  {'; '.join(notes)}")
+    else:
+        lines.append("no instruction sources apply")
+    if report.diagnostics:
+        lines += ["", "diagnostics:"]
+        lines += [f"  {d.severity:<8} {d.path}: {d.reason}" for d in report.diagnostics]
+    return "\n".join(lines) + "\n"

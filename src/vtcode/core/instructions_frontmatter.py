@@ -1,0 +1,118 @@
+"""The scoping keys of a rule's frontmatter (pure): `paths`, `globs` (Cursor), `applyTo` (Copilot).
+
+Strict YAML rejects what people write (`paths: **/*.ts` reads as an alias), so when YAML fails a
+line-based reader takes over for the keys that matter here; only when that fails too is the rule
+unparsable. Each key accepts a string (comma-separated, commas inside braces kept) or a list of strings.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, NamedTuple
+
+import yaml
+
+from vtcode.core.instructions_globs import split_patterns
+
+SCOPE_KEYS = ("paths", "globs", "applyTo")
+_ALWAYS = "alwaysApply"
+# libyaml's loader is several times faster; the pure-Python one is the fallback where it is missing.
+_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class FrontmatterError(ValueError):
+    """Frontmatter whose scoping keys cannot be read; the rule is skipped with this message."""
+
+
+class RuleScope(NamedTuple):
+    """Where a rule applies: its patterns, Cursor's `alwaysApply`, and whether any scoping key was set."""
+
+    patterns: tuple[str, ...] = ()
+    always_apply: bool | None = None
+    scoped: bool = False
+
+
+@functools.lru_cache(maxsize=4096)
+def parse_rule_scope(block: str | None) -> RuleScope:
+    """The scope declared by a frontmatter block (None: no frontmatter, an unconditional rule).
+
+    Cached by text: every rebuild of a session parses the same blocks again.
+    """
+    if block is None or not block.strip():
+        return RuleScope()
+    try:
+        data = yaml.load(block, Loader=_LOADER)  # a safe loader: plain data only
+    except yaml.YAMLError as exc:
+        data = _read_lines(block, _first_line(exc))
+    if data is None:
+        return RuleScope()
+    if not isinstance(data, dict):
+        raise FrontmatterError("frontmatter is not a mapping of keys to values")
+    patterns: list[str] = []
+    scoped = False
+    for key in SCOPE_KEYS:
+        if key in data:
+            scoped = True
+            patterns.extend(_patterns(key, data[key]))
+    return RuleScope(tuple(patterns), _flag(data.get(_ALWAYS)), scoped)
+
+
+def _patterns(key: str, value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return split_patterns(value)
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return [pattern for item in value for pattern in split_patterns(item)]
+    raise FrontmatterError(f"`{key}` must be a string or a list of strings")
+
+
+def _flag(value: Any) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    return None
+
+
+def _first_line(exc: yaml.YAMLError) -> str:
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def _read_lines(block: str, yaml_problem: str) -> dict[str, Any]:
+    """The scoping keys by lines: `key: value`, `key: [a, b]`, or `key:` then `- item` lines."""
+    data: dict[str, Any] = {}
+    key: str | None = None
+    for raw in block.splitlines():
+        line = raw.rstrip()
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if line[0] not in " \t-":
+            name, sep, value = line.partition(":")
+            key = name.strip()
+            if not sep:
+                raise FrontmatterError(f"frontmatter is not valid YAML ({yaml_problem})")
+            if key in SCOPE_KEYS or key == _ALWAYS:
+                data[key] = _inline_value(key, value.strip(), yaml_problem)
+        elif stripped.startswith("-") and key in SCOPE_KEYS:
+            items = data.get(key)
+            item = _unquote(stripped[1:].strip())
+            data[key] = [*items, item] if isinstance(items, list) else [item]
+    return data
+
+
+def _inline_value(key: str, value: str, yaml_problem: str) -> Any:
+    if not value:
+        return None
+    if value.startswith("["):
+        if not value.endswith("]"):
+            raise FrontmatterError(f"`{key}` is not valid YAML ({yaml_problem})")
+        return [_unquote(item) for item in split_patterns(value[1:-1])]
+    return _unquote(value)
+
+
+def _unquote(value: str) -> str:
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value

@@ -1,0 +1,117 @@
+"""Text processing of instruction files (pure): frontmatter, HTML comments, fences and `@` import tokens.
+
+These reproduce the original's line-based rules (reference section 5.8 and 5.11) so that what reaches
+the model is predictable: comments are authors' notes, fenced code is quoted verbatim, and an `@path`
+token outside fences imports that file.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+# Characters trimmed from both ends of an `@` token: punctuation around a reference in prose.
+_IMPORT_TRIM = ")([]{},;:"
+_COMMENT_OPEN = "<!--"
+_COMMENT_CLOSE = "-->"
+
+
+class Frontmatter(NamedTuple):
+    """A file split at its YAML frontmatter; `block` is None when there is none (or it is unclosed)."""
+
+    block: str | None
+    body: str
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as Rust's `str::lines` yields them: split on `\\n`, a trailing `\\r` dropped, no last empty."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
+
+
+def is_fence(line: str) -> bool:
+    """Whether `line` opens or closes a fenced code block (any ``` or ~~~ fence toggles)."""
+    stripped = line.strip()
+    return stripped.startswith("```") or stripped.startswith("~~~")
+
+
+def split_frontmatter(text: str) -> Frontmatter:
+    """Split a leading `---` block closed by `---` or `...`; an unclosed block is ordinary text."""
+    lines = text.splitlines(keepends=True)
+    if not lines or lines[0].rstrip() != "---":
+        return Frontmatter(None, text)
+    for index in range(1, len(lines)):
+        if lines[index].rstrip() in ("---", "..."):
+            return Frontmatter("".join(lines[1:index]), "".join(lines[index + 1 :]))
+    return Frontmatter(None, text)
+
+
+def strip_html_comments(text: str) -> str:
+    """Remove `<!-- ... -->` outside fenced code; an unclosed comment removes the rest of the file.
+
+    Every output line ends with `\\n` (CRLF becomes LF); a line that was all comment becomes empty.
+    """
+    out: list[str] = []
+    in_fence = False
+    in_comment = False
+    for line in split_lines(text):
+        if not in_comment and is_fence(line):
+            in_fence = not in_fence
+            out.append(line)
+            continue
+        if in_fence:
+            out.append(line)
+            continue
+        kept, in_comment = _strip_line(line, in_comment)
+        out.append(kept)
+    return "".join(f"{line}\n" for line in out)
+
+
+def _strip_line(line: str, in_comment: bool) -> tuple[str, bool]:
+    kept: list[str] = []
+    rest = line
+    while rest:
+        if in_comment:
+            end = rest.find(_COMMENT_CLOSE)
+            if end < 0:
+                return "".join(kept), True
+            rest = rest[end + len(_COMMENT_CLOSE) :]
+            in_comment = False
+        else:
+            start = rest.find(_COMMENT_OPEN)
+            if start < 0:
+                kept.append(rest)
+                break
+            kept.append(rest[:start])
+            rest = rest[start + len(_COMMENT_OPEN) :]
+            in_comment = True
+    return "".join(kept), in_comment
+
+
+def import_tokens(line: str) -> list[str]:
+    """The `@path` references of one line, outside fences, in order.
+
+    A whitespace-separated token is a reference when, after trimming surrounding punctuation, it
+    starts with `@`; the path is what follows, trimmed again and without trailing dots
+    (`See (@docs/a.md).` names `docs/a.md`). Only tokens that look like paths (containing `/` or `.`,
+    or starting with `~`) count, so `@username` mentions are left alone. An e-mail address never
+    counts: its token does not start with `@`.
+    """
+    found: list[str] = []
+    for token in line.split():
+        cleaned = token.strip(_IMPORT_TRIM)
+        if not cleaned.startswith("@"):
+            continue
+        target = _trim_reference(cleaned[1:])
+        if target and ("/" in target or "." in target or target.startswith("~")):
+            found.append(target)
+    return found
+
+
+def _trim_reference(target: str) -> str:
+    previous = None
+    while previous != target:
+        previous = target
+        target = target.strip(_IMPORT_TRIM).rstrip(".")
+    return target

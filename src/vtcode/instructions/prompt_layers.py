@@ -1,0 +1,56 @@
+"""The `system.md` and `append-system.md` prompt layers (SPEC section 4; reference section 4).
+
+| layer    | workspace                              | user                                   |
+| -------- | -------------------------------------- | -------------------------------------- |
+| override | `<workspace>/.vtcode/prompts/system.md` | `$VTCODE_HOME/prompts/system.md`       |
+| append   | `<workspace>/.vtcode/prompts/append-system.md` | `$VTCODE_HOME/prompts/append-system.md` |
+
+The workspace override wins over the user one; a whitespace-only file counts as absent, so a blank
+workspace `system.md` falls back to the user's (the original let it mask the user's file). Appends
+apply user first, then workspace. A file that cannot be read is absent, with a diagnostic.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+from vtcode.core.instructions_model import Diagnostic
+from vtcode.instructions.reader import SourceReader, Unreadable
+
+SYSTEM_NAME = "system.md"
+APPEND_NAME = "append-system.md"
+
+
+class PromptLayers(NamedTuple):
+    """The override text (None: use the profile), the append texts in order, and read problems."""
+
+    override: str | None
+    appends: tuple[str, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def read_prompt_layers(
+    workspace: Path, vtcode_home: Path, *, reader: SourceReader | None = None
+) -> PromptLayers:
+    """Read the four layer files once (the static prompt is computed once per session)."""
+    reader = reader or SourceReader()
+    diagnostics: list[Diagnostic] = []
+    workspace_dir = workspace / ".vtcode" / "prompts"
+    user_dir = vtcode_home / "prompts"
+
+    def text(path: Path, shown: str) -> str | None:
+        result = reader.read(path)
+        if isinstance(result, Unreadable):
+            diagnostics.append(Diagnostic(shown, "error", f"{result.reason}; prompt layer ignored"))
+            return None
+        return result if result is not None and result.strip() else None
+
+    override = text(workspace_dir / SYSTEM_NAME, ".vtcode/prompts/system.md")
+    if override is None:
+        override = text(user_dir / SYSTEM_NAME, f"{user_dir / SYSTEM_NAME}")
+    appends = [
+        text(user_dir / APPEND_NAME, f"{user_dir / APPEND_NAME}"),
+        text(workspace_dir / APPEND_NAME, ".vtcode/prompts/append-system.md"),
+    ]
+    return PromptLayers(override, tuple(a for a in appends if a is not None), tuple(diagnostics))

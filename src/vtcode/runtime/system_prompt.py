@@ -1,0 +1,203 @@
+"""The system prompt of a session: a static part computed once, and an appendix kept up to date.
+
+The static part (profile or `system.md` override, appends, runtime guidance) is composed when the session
+starts and is the same string object in every request, so provider prefix caches hit; its cache key also
+covers the tool schemas. The project appendix is rediscovered only when a re-check (one `stat` per
+watched path) sees a change or the agent touched a new path, and it is replaced only when its text
+changed (SPEC section 4).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+import msgspec
+
+from vtcode import prompts
+from vtcode.config.schema import Settings
+from vtcode.core.instructions_model import Diagnostic
+from vtcode.core.instructions_render import appendix_block
+from vtcode.core.prompt import compose_static, estimate_tokens_bytes, static_cache_key
+from vtcode.instructions import (
+    InstructionOptions,
+    InstructionsReport,
+    InstructionsResult,
+    MatchProbe,
+    Snapshot,
+    SourceReader,
+    instructions_report,
+    load_instructions,
+    read_prompt_layers,
+)
+from vtcode.protocol.model import SystemPrompt, ToolSpec
+
+DiagnosticsSink = Callable[[Sequence[Diagnostic]], None]
+
+
+class TokenEstimates(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Estimated tokens (UTF-8 bytes / 4, rounded up) of each part of the prompt."""
+
+    static: int
+    runtime_guidance: int
+    appendix: int
+
+
+class PromptReport(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Everything `vtcode prompt` shows."""
+
+    profile: str
+    static: str
+    runtime_guidance: str
+    appendix: str
+    estimated_tokens: TokenEstimates
+    cache_key: str
+
+
+def user_home(env: Mapping[str, str]) -> Path | None:
+    """The user's home folder from the environment the front end was given."""
+    raw = env.get("HOME") or env.get("USERPROFILE")
+    return Path(raw) if raw else None
+
+
+def instruction_options(
+    settings: Settings, *, workspace: Path, home: Path, user_home: Path | None
+) -> InstructionOptions:
+    """Instruction discovery options from configuration (and nothing from any instruction file)."""
+    agent = settings.agent
+    base = InstructionOptions.for_workspace(workspace, vtcode_home=home, user_home=user_home)
+    return InstructionOptions(
+        workspace=base.workspace,
+        project_root=base.project_root,
+        vtcode_home=base.vtcode_home,
+        user_home=base.user_home,
+        extra_patterns=agent.instruction_files,
+        excludes=agent.instruction_excludes,
+        max_bytes=agent.instruction_max_bytes,
+        import_max_depth=agent.instruction_import_max_depth,
+        user_instructions=agent.user_instructions,
+        claude_rules=settings.instructions.claude_rules,
+        cursor_rules=settings.instructions.cursor_rules,
+        copilot_instructions=settings.instructions.copilot_instructions,
+    )
+
+
+class SystemPromptBuilder:
+    """Builds the `SystemPrompt` of every request of one session."""
+
+    def __init__(
+        self,
+        *,
+        workspace: Path,
+        home: Path,
+        settings: Settings,
+        tools: Sequence[ToolSpec],
+        user_home: Path | None = None,
+        profile: str | None = None,
+        on_diagnostics: DiagnosticsSink | None = None,
+        clock: Callable[[], int] = time.time_ns,
+    ) -> None:
+        self.profile = prompts.parse_profile(profile or settings.agent.system_prompt_mode)
+        self.runtime_guidance = prompts.runtime_guidance()
+        self._clock = clock
+        self._reader = SourceReader(clock=clock)
+        layers = read_prompt_layers(workspace, home, reader=self._reader)
+        self.static = compose_static(
+            prompts.profile_text(self.profile),
+            self.runtime_guidance,
+            override=layers.override,
+            appends=layers.appends,
+        )
+        self.cache_key = static_cache_key(self.static, tools)
+        self.options = instruction_options(settings, workspace=workspace, home=home, user_home=user_home)
+        self._on_diagnostics = on_diagnostics
+        self._probe = MatchProbe()
+        self._touched: dict[str, None] = {}
+        self._layer_diagnostics = layers.diagnostics
+        self._result: InstructionsResult | None = None
+        self._snapshot: Snapshot | None = None
+        self._built_for: frozenset[str] | None = None
+        self._system = SystemPrompt(static=self.static)
+        self._reported: set[Diagnostic] = set()
+        self.rebuilds = 0
+        """How many times discovery ran (tests and the benchmark check change detection with it)."""
+
+    @property
+    def active_paths(self) -> tuple[str, ...]:
+        """The paths the agent touched, most recent first (the workspace root is always active too)."""
+        return tuple(reversed(self._touched))
+
+    def note_touched(self, paths: Sequence[str]) -> None:
+        """Record workspace-relative paths a tool call read, wrote or ran in (the first is most recent)."""
+        for path in reversed(paths):
+            text = path.strip()
+            if text:
+                self._touched.pop(text, None)
+                self._touched[text] = None
+
+    def build(self, active_paths: Sequence[str] | None = None) -> SystemPrompt:
+        """The prompt for the next request; `active_paths` (if given) replace the touched paths.
+
+        The static string is the same object every time; the appendix is recomputed only when a watched
+        source changed or the set of active paths changed, and the returned `SystemPrompt` is the same
+        object as long as the appendix text is unchanged.
+        """
+        if active_paths is not None:
+            self._touched = {}
+            self.note_touched(active_paths)
+        wanted = frozenset(self._touched)
+        # The stat re-check runs only when nothing else already forces a rebuild.
+        fresh = self._snapshot is not None and wanted == self._built_for and not self._snapshot.changed()
+        if self._result is None or not fresh:
+            self._rebuild(wanted)
+        return self._system
+
+    def _rebuild(self, wanted: frozenset[str]) -> None:
+        self.rebuilds += 1
+        result = load_instructions(self.options, self.active_paths, reader=self._reader, probe=self._probe)
+        self._result = result
+        self._built_for = wanted
+        self._snapshot = Snapshot.take(result.watch, self._clock)
+        appendix = appendix_block(result.appendix)
+        if appendix != self._system.appendix:
+            self._system = SystemPrompt(static=self.static, appendix=appendix)
+        fresh = [d for d in self.diagnostics if d not in self._reported]
+        self._reported.update(fresh)
+        if fresh and self._on_diagnostics is not None:
+            self._on_diagnostics(fresh)
+
+    @property
+    def result(self) -> InstructionsResult:
+        """The latest pipeline run (building the prompt first if it was never built)."""
+        if self._result is None:
+            self.build()
+        assert self._result is not None
+        return self._result
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        """Prompt-layer problems and the diagnostics of the latest instruction discovery."""
+        found = self._result.diagnostics if self._result is not None else ()
+        return (*self._layer_diagnostics, *found)
+
+    def instructions_report(self) -> InstructionsReport:
+        """What `vtcode instructions` shows (prompt-layer problems included in the diagnostics)."""
+        report = instructions_report(self.result)
+        return msgspec.structs.replace(report, diagnostics=self.diagnostics)
+
+    def prompt_report(self) -> PromptReport:
+        """What `vtcode prompt` shows."""
+        appendix = self.build().appendix
+        return PromptReport(
+            profile=self.profile,
+            static=self.static,
+            runtime_guidance=self.runtime_guidance,
+            appendix=appendix,
+            estimated_tokens=TokenEstimates(
+                static=estimate_tokens_bytes(self.static),
+                runtime_guidance=estimate_tokens_bytes(self.runtime_guidance),
+                appendix=estimate_tokens_bytes(appendix),
+            ),
+            cache_key=self.cache_key,
+        )
