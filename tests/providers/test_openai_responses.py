@@ -190,7 +190,7 @@ def test_unknown_events_and_items_are_ignored() -> None:
     ]
     events = [e for frame in frames for e in decoder.feed(SseEvent(None, json.dumps(frame)))]
     events += decoder.feed(SseEvent(None, "[DONE]"))
-    decoder.finish()
+    decoder.close()
     assert events == [
         TextDelta("hi"),
         Completed(AssistantMessage(content="hi"), Usage(), "end_turn", "resp_9"),
@@ -201,7 +201,7 @@ def test_stream_closed_before_the_terminal_event_is_a_retryable_network_error() 
     decoder = ResponsesStreamDecoder("openai")
     decoder.feed(SseEvent("response.created", '{"type": "response.created", "response": {"id": "r"}}'))
     with pytest.raises(ProviderError) as caught:
-        decoder.finish()
+        decoder.close()
     assert caught.value.kind is ProviderErrorKind.NETWORK
     assert "stream ended before completion" in caught.value.message
     assert caught.value.retryable
@@ -545,7 +545,7 @@ def decode(chunks: list[bytes]) -> list[StreamEvent]:
             events += decoder.feed(sse)
     for sse in parser.close():
         events += decoder.feed(sse)
-    decoder.finish()
+    decoder.close()
     return events
 
 

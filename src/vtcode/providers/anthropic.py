@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import aclosing
-
-import httpx2
-
-from vtcode.protocol.model import ModelRequest, StreamEvent
+from vtcode.protocol.model import ModelRequest
 from vtcode.providers.anthropic_request import encode_request
 from vtcode.providers.anthropic_stream import AnthropicStreamDecoder
-from vtcode.providers.http import Endpoint, SseTransport, retrying
+from vtcode.providers.streaming_client import StreamingClient
 
 
 def messages_path(base_url: str) -> str:
@@ -21,50 +15,20 @@ def messages_path(base_url: str) -> str:
     return "messages" if base_url.rstrip("/").endswith("/v1") else "v1/messages"
 
 
-class AnthropicClient:
+class AnthropicClient(StreamingClient):
     """A ModelClient for `POST /v1/messages` with `stream: true`.
 
     Authentication (`x-api-key`) and `anthropic-version` travel in `endpoint.headers`, set by the caller.
     """
 
-    def __init__(
-        self,
-        endpoint: Endpoint,
-        *,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-        notify: Callable[[str], None] | None = None,
-        client: httpx2.AsyncClient | None = None,
-    ) -> None:
-        self._endpoint = endpoint
-        self._sleep = sleep
-        self._notify = notify
-        self._transport = SseTransport(endpoint, client)
-        self._path = messages_path(endpoint.base_url)
+    def path(self) -> str:
+        """`messages` or `v1/messages`, depending on the base URL."""
+        return messages_path(self.endpoint.base_url)
 
-    @property
-    def provider(self) -> str:
-        """Provider name from the endpoint."""
-        return self._endpoint.provider
+    def encode(self, request: ModelRequest) -> bytes:
+        """The Messages body with cache breakpoints on the tools and the static system block."""
+        return encode_request(request)
 
-    def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
-        """Send one request and stream the reply, retrying failures that happen before any output."""
-        return retrying(
-            lambda: self._attempt(request), self._endpoint.retry, sleep=self._sleep, notify=self._notify
-        )
-
-    async def aclose(self) -> None:
-        """Close pooled connections."""
-        await self._transport.aclose()
-
-    async def _attempt(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
-        decoder = AnthropicStreamDecoder(self._endpoint.provider, api_key_env=self._endpoint.api_key_env)
-        # Closing the event generator at once releases the connection when we stop reading early.
-        async with aclosing(self._transport.events(self._path, encode_request(request))) as events:
-            async for sse in events:
-                for event in decoder.feed(sse):
-                    yield event
-                if decoder.done:
-                    # Stop reading at message_stop: a connection reset after it must not turn a complete
-                    # reply into a failure.
-                    return
-        decoder.close()
+    def decoder(self) -> AnthropicStreamDecoder:
+        """A decoder for one stream."""
+        return AnthropicStreamDecoder(self.provider, api_key_env=self.endpoint.api_key_env)

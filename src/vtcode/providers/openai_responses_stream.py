@@ -206,7 +206,7 @@ class ResponsesStreamDecoder:
             raise invalid_response(self.provider, f"undecodable event data ({exc})") from exc
         return self._handle(event, item)
 
-    def finish(self) -> None:
+    def close(self) -> None:
         """The byte stream ended: raise unless the terminal event arrived."""
         if not self.done:
             raise network_error(self.provider, "stream ended before completion")

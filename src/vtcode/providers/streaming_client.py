@@ -1,0 +1,88 @@
+"""What every wire adapter shares: one streaming POST per attempt, decoded, inside the retry loop."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import aclosing
+from typing import Protocol
+
+import httpx2
+
+from vtcode.protocol.model import ModelRequest, StreamEvent
+from vtcode.providers.http import Endpoint, SseTransport, retrying
+from vtcode.providers.sse import SseEvent
+
+
+class StreamDecoder(Protocol):
+    """Turns one response's SSE events into stream events ending with `Completed`."""
+
+    @property
+    def done(self) -> bool:
+        """True once the terminal event arrived."""
+        ...
+
+    def feed(self, sse: SseEvent) -> list[StreamEvent]:
+        """Decode one SSE event."""
+        ...
+
+    def close(self) -> None:
+        """The byte stream ended; raise a retryable network error unless `done`."""
+        ...
+
+
+class StreamingClient:
+    """A ModelClient for one wire format; subclasses say where to POST, what, and how to decode."""
+
+    def __init__(
+        self,
+        endpoint: Endpoint,
+        *,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        notify: Callable[[str], None] | None = None,
+        client: httpx2.AsyncClient | None = None,
+    ) -> None:
+        self.endpoint = endpoint
+        self._sleep = sleep
+        self._notify = notify
+        self._transport = SseTransport(endpoint, client)
+
+    @property
+    def provider(self) -> str:
+        """Provider name of the endpoint (e.g. "openai", "ollama", "anthropic")."""
+        return self.endpoint.provider
+
+    def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+        """Send one request and stream the reply, retrying failures that happen before any output."""
+        return retrying(
+            lambda: self._attempt(request), self.endpoint.retry, sleep=self._sleep, notify=self._notify
+        )
+
+    async def aclose(self) -> None:
+        """Close pooled connections."""
+        await self._transport.aclose()
+
+    def path(self) -> str:
+        """The API path relative to the endpoint's base URL."""
+        raise NotImplementedError
+
+    def encode(self, request: ModelRequest) -> bytes:
+        """The JSON request body."""
+        raise NotImplementedError
+
+    def decoder(self) -> StreamDecoder:
+        """A fresh decoder for one response."""
+        raise NotImplementedError
+
+    async def _attempt(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+        decoder = self.decoder()
+        # Closing the event generator releases the connection as soon as we stop reading.
+        async with aclosing(self._transport.events(self.path(), self.encode(request))) as events:
+            async for sse in events:
+                for event in decoder.feed(sse):
+                    yield event
+                if decoder.done:
+                    # Stop at the terminal event: a connection reset after it must not turn a
+                    # complete reply into a failure.
+                    return
+        decoder.close()
