@@ -79,6 +79,7 @@ def test_tool_kinds() -> None:
         "write_file": "edit",
         "apply_patch": "edit",
         "exec_command": "command",
+        "write_stdin": "read",
     }
 
 

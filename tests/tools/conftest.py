@@ -100,3 +100,20 @@ def git_commit_all() -> Callable[[Path], None]:
         _git(repo, "commit", "-q", "-m", "fixture")
 
     return commit
+
+
+@pytest.fixture(params=["plain", "untracked", "committed"])
+def repository(
+    request: pytest.FixtureRequest,
+    git_init: Callable[[Path], None],
+    git_commit_all: Callable[[Path], None],
+) -> Callable[[Path], None]:
+    """A function leaving a tree as it is, making it a repository with nothing tracked, or committing it."""
+
+    def setup(repo: Path) -> None:
+        if request.param != "plain":
+            git_init(repo)
+        if request.param == "committed":
+            git_commit_all(repo)
+
+    return setup

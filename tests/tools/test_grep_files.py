@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Callable
+import subprocess
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
 
 from vtcode.tools.base import ToolContext, ToolOutcome
-from vtcode.tools.file_set import visible_files
-from vtcode.tools.grep_engines import GrepMatch, python_search, ripgrep_search
+from vtcode.tools.file_set import FileBatch, visible_file_batches, visible_files
+from vtcode.tools.grep_engines import (
+    GrepMatch,
+    argv_batches,
+    python_search,
+    ripgrep_search,
+    ripgrep_search_batches,
+)
 from vtcode.tools.grep_files import GrepFilesTool
 from vtcode.tools.workspace import resolve, workspace_root
 
@@ -200,3 +207,150 @@ async def test_empty_pattern_is_refused(ctx: ToolContext) -> None:
         content="grep_files: invalid arguments: Expected `str` of length >= 1 - at `$.pattern`",
         is_error=True,
     )
+
+
+def _file_set_cases_tree(root: Path, outside: Path) -> None:
+    """Files that reach rg in each of its ways: by name, in a directory read whole, through a link."""
+    files: dict[str, bytes] = {
+        ".gitignore": b"*.log\nbuild/\n",
+        "top.py": b"needle top\n",
+        # Read whole by rg: its own filters (.rgignore, .ignore, hidden files) must not apply.
+        "leaf/.rgignore": b"*\n",
+        "leaf/.ignore": b"*.txt\n",
+        "leaf/.dot": b"needle dot\n",
+        "leaf/a.txt": b"needle a\r\nax\r\n",
+        "leaf/b.txt": b"no\nneedle$ b\n",
+        # A NUL far past rg's first buffer still makes the file binary.
+        "bin/late.dat": b"needle\n" * 10 + b"y" * 300_000 + b"\n\x00needle\n",
+        "bin/text.txt": b"needle text\n",
+        "mixed/a.txt": b"needle mixed\n",
+        "mixed/skip.log": b"needle ignored\n",
+        "build/gen.py": b"needle generated\n",
+    }
+    for relative, data in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    (root / "mixed" / "link.txt").symlink_to("../top.py")
+    (root / "mixed" / "out.txt").symlink_to(outside / "secret.txt")
+    # Nothing here but a file and a link to a file: rg would skip the link in a directory it reads.
+    (root / "linked").mkdir()
+    (root / "linked" / "a.txt").write_bytes(b"needle linked\n")
+    (root / "linked" / "b.txt").symlink_to("../top.py")
+
+
+@needs_rg
+@pytest.mark.parametrize("pattern", ["needle", "needle$", r"^ax.$", "(?i)NEEDLE [a-z]+", "SECRET"])
+async def test_engines_agree_on_every_way_rg_reads_files(
+    ctx: ToolContext,
+    workspace: Path,
+    outside: Path,
+    repository: Callable[[Path], None],
+    pattern: str,
+) -> None:
+    _file_set_cases_tree(workspace, outside)
+    repository(workspace)
+    assert RG is not None
+    fallback = await GrepFilesTool(use_ripgrep=False).run({"pattern": pattern}, ctx)
+    ripgrep = await GrepFilesTool(ripgrep=RG).run({"pattern": pattern}, ctx)
+    assert ripgrep.content == fallback.content
+    assert ripgrep.extra == {**fallback.extra, "engine": "ripgrep"}
+    if pattern == "needle":
+        assert fallback.content.split("\n") == [
+            "bin/text.txt:1:needle text",
+            "leaf/.dot:1:needle dot",
+            "leaf/a.txt:1:needle a",
+            "leaf/b.txt:2:needle$ b",
+            "linked/a.txt:1:needle linked",
+            "linked/b.txt:1:needle top",
+            "mixed/a.txt:1:needle mixed",
+            "mixed/link.txt:1:needle top",
+            "top.py:1:needle top",
+        ]
+
+
+@needs_rg
+async def test_tracked_but_ignored_files_are_searched_by_both_engines(
+    ctx: ToolContext, workspace: Path, git_init: Callable[[Path], None]
+) -> None:
+    _fixture_tree(workspace)
+    git_init(workspace)
+    _force_add(workspace, "debug.log", "ignored/skip.py")
+    assert RG is not None
+    for grep in (GrepFilesTool(use_ripgrep=False), GrepFilesTool(ripgrep=RG)):
+        outcome = await grep.run({"pattern": "^needle$"}, ctx)
+        assert outcome.content.split("\n") == [
+            "b/c.txt:3:needle",
+            "debug.log:1:needle",
+            "ignored/skip.py:1:needle",
+        ]
+
+
+@needs_rg
+@pytest.mark.parametrize("batch_files", [1, 2, 1000])
+async def test_ripgrep_over_batches_equals_one_python_scan(
+    workspace: Path, outside: Path, repository: Callable[[Path], None], batch_files: int
+) -> None:
+    _file_set_cases_tree(workspace, outside)
+    _fixture_tree(workspace)
+    repository(workspace)
+    root = workspace_root(workspace)
+    base = resolve(workspace, ".")
+    assert RG is not None
+    found = await ripgrep_search_batches(
+        RG, root, await visible_file_batches(root, base, batch_files), "needle"
+    )
+    assert found == python_search(root, await visible_files(root, base), re.compile("needle"))
+
+
+@needs_rg
+async def test_a_whole_directory_yields_only_its_listed_files(workspace: Path) -> None:
+    # A file created after the listing is in the directory rg reads but not in the file set.
+    (workspace / "d").mkdir()
+    (workspace / "d" / "listed.txt").write_text("needle\n")
+    (workspace / "d" / "created-later.txt").write_text("needle\n")
+    assert RG is not None
+    batch = FileBatch(["d/listed.txt"], ["d"])
+    assert await ripgrep_search_batches(RG, workspace_root(workspace), _stream([batch]), "needle") == [
+        GrepMatch("d/listed.txt", 1, "needle")
+    ]
+
+
+@needs_rg
+async def test_a_pattern_rg_rejects_still_reads_every_batch(workspace: Path) -> None:
+    _fixture_tree(workspace)
+    root = workspace_root(workspace)
+    batches = await visible_file_batches(root, resolve(workspace, "."), 1)
+    seen: list[str] = []
+
+    async def recorded() -> AsyncIterator[FileBatch]:
+        async for batch in batches:
+            seen.extend(batch.files)
+            yield batch
+
+    assert RG is not None
+    # The caller falls back to Python over the files it collected, so none may be missed.
+    assert await ripgrep_search_batches(RG, root, recorded(), r"needle(?= )") is None
+    assert sorted(seen) == await visible_files(root, resolve(workspace, "."))
+
+
+def test_argv_batches_fit_the_budget_and_keep_the_order() -> None:
+    files = [f"dir/file-{n:04}.txt" for n in range(1000)] + ["ünïcode/ö.txt"]
+    cost = sum(len(name.encode()) + 1 + 8 for name in files)
+    assert argv_batches(files, cost) == [files]
+    for budget in (cost // 3, cost // 7, 100):
+        batches = argv_batches(files, budget)
+        assert [name for batch in batches for name in batch] == files
+        sizes = [sum(len(name.encode()) + 1 + 8 for name in batch) for batch in batches]
+        assert max(sizes) <= budget
+        # Equal shares, not full runs and a small rest: sizes differ by less than two names.
+        assert max(sizes) - min(sizes) < 2 * max(len(name.encode()) + 9 for name in files)
+
+
+async def _stream(batches: list[FileBatch]) -> AsyncIterator[FileBatch]:
+    for batch in batches:
+        yield batch
+
+
+def _force_add(repo: Path, *paths: str) -> None:
+    subprocess.run(["git", "add", "-f", "--", *paths], cwd=repo, check=True, capture_output=True)

@@ -108,7 +108,10 @@ async def _run(agent: Agent, prompt: str, emitter: Emitter) -> int:
         emitter.emit(TurnFailed(kind=type(exc).__name__, message=exc.message))
         raise
     finally:
+        # A second signal during cleanup must not cut the kill grace of command groups short.
         for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(signum)
+            loop.add_signal_handler(signum, signalled.append, signum)
         with contextlib.suppress(Exception):
             await agent.aclose()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(signum)

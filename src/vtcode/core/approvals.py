@@ -34,6 +34,9 @@ TOOL_KINDS: Mapping[str, CallKind] = MappingProxyType(
         "write_file": "edit",
         "apply_patch": "edit",
         "exec_command": "command",
+        # Input, polls, waits and kills only reach a session whose command was approved when it
+        # started: no new program runs, so nothing new is asked.
+        "write_stdin": "read",
     }
 )
 

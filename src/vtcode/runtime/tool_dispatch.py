@@ -8,7 +8,8 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from vtcode.core.approvals import ApprovalPolicy, CallKind, Decision, decide
+from vtcode.core.approvals import TOOL_KINDS, ApprovalPolicy, CallKind, Decision, decide
+from vtcode.exec.progress import ExecProgress, ProgressSink, reporting_progress
 from vtcode.protocol.events import (
     CommandExecutionItem,
     FileChangeItem,
@@ -16,11 +17,13 @@ from vtcode.protocol.events import (
     ItemCompleted,
     ItemStarted,
     ItemStatus,
+    ItemUpdated,
     ToolCallItem,
 )
 from vtcode.protocol.messages import Message, ToolCall, ToolResultMessage
 from vtcode.runtime.emitter import Emitter
 from vtcode.tools.base import Tool, ToolContext, ToolOutcome
+from vtcode.tools.write_stdin import WriteStdinTool
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +31,10 @@ Commit = Callable[[Sequence[Message]], None]
 
 EDIT_TOOLS = frozenset({"write_file", "apply_patch"})
 COMMAND_TOOLS = frozenset({"exec_command"})
+# Calls on a running command session; shown as `command_execution` items like the command itself.
+SESSION_TOOLS = frozenset({"write_stdin"})
+# Characters of live output carried by each `item.updated` (the tail of what the command printed).
+LIVE_OUTPUT_CHARS = 8192
 INTERRUPTED = "interrupted by the user before this call finished"
 
 
@@ -99,18 +106,21 @@ class ToolDispatcher:
             known = ", ".join(sorted(self.tools))
             return self._error(call, item_id, f"unknown tool {call.name!r}; available: {known}")
         decision = self._decide(call.name, arguments)
-        started = _item(call, item_id, arguments, status="in_progress")
+        shown = _shown_arguments(tool, arguments)
+        started = _item(call, item_id, shown, status="in_progress")
         if decision.action != "allow":
             self.emitter.emit(ItemStarted(item=started))
-            declined = _item(call, item_id, arguments, status="declined", text=decision.reason)
+            declined = _item(call, item_id, shown, status="declined", text=decision.reason)
             self.emitter.emit(ItemCompleted(item=declined))
             content = f"not run: {decision.reason}"
             return ToolResultMessage(call_id=call.id, name=call.name, content=content, is_error=True)
         self.emitter.emit(ItemStarted(item=started))
+        live = self._live_output(item_id) if call.name in COMMAND_TOOLS | SESSION_TOOLS else None
         try:
-            outcome = await tool.run(arguments, self.context)
+            with reporting_progress(live):
+                outcome = await tool.run(arguments, self.context)
         except asyncio.CancelledError:
-            failed = _item(call, item_id, arguments, status="failed", text=INTERRUPTED)
+            failed = _item(call, item_id, shown, status="failed", text=INTERRUPTED)
             self.emitter.emit(ItemCompleted(item=failed))
             raise
         except Exception as exc:  # a tool bug must not end the session; the model sees the failure
@@ -119,22 +129,28 @@ class ToolDispatcher:
         if outcome.touched_paths and self.on_touched is not None:
             self.on_touched(outcome.touched_paths)
         status: ItemStatus = "failed" if outcome.is_error else "completed"
-        done = _item(call, item_id, arguments, status=status, text=outcome.content, outcome=outcome)
+        done = _item(call, item_id, shown, status=status, text=outcome.content, outcome=outcome)
         self.emitter.emit(ItemCompleted(item=done))
         return ToolResultMessage(
             call_id=call.id, name=call.name, content=outcome.content, is_error=outcome.is_error
         )
 
+    def _live_output(self, item_id: str) -> ProgressSink:
+        """Turn a running command's output into `item.updated` events for its item."""
+        shown = ""
+
+        def update(progress: ExecProgress) -> None:
+            nonlocal shown
+            shown = (shown + progress.text)[-LIVE_OUTPUT_CHARS:]
+            item = CommandExecutionItem(id=item_id, command=progress.command, aggregated_output=shown)
+            self.emitter.emit(ItemUpdated(item=item))
+
+        return update
+
     def _decide(self, name: str, arguments: Mapping[str, Any]) -> Decision:
-        kind: CallKind
-        command = ""
-        if name in COMMAND_TOOLS:
-            kind = "command"
-            command = str(arguments.get("cmd", ""))
-        elif name in EDIT_TOOLS:
-            kind = "edit"
-        else:
-            kind = "read"
+        # A tool the table does not know is treated as the most restricted kind, a command.
+        kind: CallKind = TOOL_KINDS.get(name, "command")
+        command = str(arguments.get("cmd", "")) if kind == "command" else ""
         return decide(self.policy, kind, command, tool=name)
 
     def _error(self, call: ToolCall, item_id: str, message: str) -> ToolResultMessage:
@@ -153,6 +169,14 @@ def _parse_arguments(raw: str) -> dict[str, Any]:
     return value
 
 
+def _shown_arguments(tool: Tool, arguments: dict[str, Any]) -> Mapping[str, Any]:
+    """The arguments an item shows; a `write_stdin` call shows the command of its session as `cmd`."""
+    if isinstance(tool, WriteStdinTool):
+        command = tool.command_for(arguments) or f"write_stdin {arguments.get('session_id', '')}"
+        return {**arguments, "cmd": command}
+    return arguments
+
+
 def _item(
     call: ToolCall,
     item_id: str,
@@ -163,7 +187,7 @@ def _item(
     outcome: ToolOutcome | None = None,
 ) -> Item:
     """The event item that shows this call: a command, a file change, or a generic tool call."""
-    if call.name in COMMAND_TOOLS:
+    if call.name in COMMAND_TOOLS or call.name in SESSION_TOOLS:
         return CommandExecutionItem(
             id=item_id,
             command=str(arguments.get("cmd", "")),

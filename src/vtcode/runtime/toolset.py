@@ -5,25 +5,53 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from vtcode.config.environment import os_environ
 from vtcode.config.schema import Settings
+from vtcode.core.exec_wait import wait_ceiling
+from vtcode.exec.manager import ExecSettings, SessionManager
 from vtcode.runtime.emitter import Emitter
 from vtcode.tools.base import Tool
 from vtcode.tools.exec_command import ExecCommandTool
 from vtcode.tools.registry import workspace_tools
+from vtcode.tools.write_stdin import WriteStdinTool
 
 
 @dataclass
 class Toolset:
-    """Every tool of a session; `aclose` releases what they hold (e.g. kills command sessions)."""
+    """Every tool of a session; `aclose` releases what they hold (kills command sessions)."""
 
     tools: list[Tool] = field(default_factory=list)
+    sessions: SessionManager | None = None
 
     async def aclose(self) -> None:
-        """Release resources held by the tools."""
+        """Terminate every command session's process group (vtcode exits: normally, SIGINT, SIGTERM)."""
+        if self.sessions is not None:
+            await self.sessions.aclose()
+
+
+def exec_settings(settings: Settings) -> ExecSettings:
+    """Command-session limits and defaults from the configuration."""
+    ceiling = wait_ceiling(
+        settings.timeouts.long_running_command_ceiling_seconds, settings.timeouts.default_ceiling_seconds
+    )
+    pty = settings.pty
+    return ExecSettings(
+        max_sessions=pty.max_sessions,
+        spool_max_bytes=pty.spool_max_bytes,
+        pty_enabled=pty.enabled,
+        rows=pty.default_rows,
+        cols=pty.default_cols,
+        shell=pty.preferred_shell,
+        spool_references=settings.context.dynamic.enabled,
+        spool_threshold=settings.context.dynamic.tool_output_threshold,
+        wait_default_seconds=min(settings.timeouts.wait_default_seconds, ceiling),
+        wait_ceiling_seconds=ceiling,
+    )
 
 
 def build_toolset(settings: Settings, workspace: Path, emitter: Emitter) -> Toolset:
-    """The tools for a session in `workspace`."""
-    del workspace, emitter  # used once command sessions stream progress and spool to the workspace
-    exec_tool = ExecCommandTool(default_time_limit=settings.timeouts.default_ceiling_seconds)
-    return Toolset(tools=[*workspace_tools(), exec_tool])
+    """The tools for a session in `workspace`; command sessions spool into its `.vtcode` folder."""
+    del emitter  # live command output reaches the emitter through the dispatcher (exec.progress)
+    sessions = SessionManager(workspace, os_environ(), exec_settings(settings))
+    tools: list[Tool] = [*workspace_tools(), ExecCommandTool(sessions), WriteStdinTool(sessions)]
+    return Toolset(tools=tools, sessions=sessions)

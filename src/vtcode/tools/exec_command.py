@@ -1,32 +1,48 @@
-"""`exec_command` in its run-to-completion form: a shell command with a time limit and bounded output.
+"""`exec_command`: start a shell command as a session and return after a short yield or at its exit.
 
-The session/wait/spool machinery of SPEC section 8 replaces the executor later; the name and the
-parameters the model sees stay the same.
+A command that outlives the yield keeps running; the model follows it with `write_stdin` (action
+`wait` to block until it ends). Its whole output is spooled to a file the result points at once it is
+safe to read (SPEC section 8).
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
 from typing import Any
 
 import msgspec
 
-from vtcode.exec.run import run_command
+from vtcode.config.environment import os_environ
+from vtcode.core.exec_result import CallKind, CallView, build_result, encode, error_result
+from vtcode.core.exec_wait import (
+    BYTES_PER_TOKEN,
+    EXEC_YIELD_DEFAULT_MS,
+    MAX_OUTPUT_TOKENS_DEFAULT,
+    clamp_yield_ms,
+    max_output_tokens,
+)
+from vtcode.exec.manager import SessionManager
+from vtcode.exec.progress import progress_sink
+from vtcode.exec.session import CallReport, CommandSession, SessionError
 from vtcode.protocol.errors import ToolError
 from vtcode.protocol.model import ToolSpec
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import ToolContext, ToolOutcome
-from vtcode.tools.workspace import resolve
+from vtcode.tools.workspace import WorkspacePath, resolve
 
-DEFAULT_MAX_OUTPUT_TOKENS = 10_000
+NAME = "exec_command"
 
 _SPEC = ToolSpec(
-    name="exec_command",
+    name=NAME,
     description=(
-        "Run a shell command (bash -c) in the workspace and return its exit code and merged "
-        "stdout/stderr. Long output is cut in the middle: the start and the end are kept. The command "
-        "runs without a terminal and without stdin; it is stopped (with its whole process group) "
-        "when it exceeds the time limit. Use read_file/list_files/grep_files for reading files."
+        "Start a shell command (bash -c) in the workspace as a command session, with stdout and stderr "
+        "merged. It returns when the command exits or after yield_time_ms (default 10000, 250-30000), "
+        "whichever comes first; a command still running keeps running (is_exited: false). To follow it, "
+        "call write_stdin with the result's next_wait_args: action wait blocks until the command "
+        "finishes or the deadline passes (default 600 s) and never kills it. Prefer one wait over "
+        "repeated polls. Use tty: true only for programs that need a terminal. The preview keeps the "
+        "start and the end of long output; the complete output is in the file named by spool_path "
+        "(read it with rg, sed -n or tail). Use read_file/list_files/grep_files to read files."
     ),
     parameters={
         "type": "object",
@@ -36,15 +52,22 @@ _SPEC = ToolSpec(
                 "type": "string",
                 "description": "Directory to run in, relative to the workspace (default: its root).",
             },
+            "tty": {
+                "type": "boolean",
+                "description": "Run in a pseudo-terminal (for interactive programs). Default false.",
+            },
             "yield_time_ms": {
                 "type": "integer",
                 "minimum": 0,
-                "description": "Time limit in milliseconds (default: the configured ceiling).",
+                "default": EXEC_YIELD_DEFAULT_MS,
+                "description": "How long to wait for the command before returning (250-30000 ms).",
             },
             "max_output_tokens": {
                 "type": "integer",
                 "minimum": 1,
-                "description": "Bound on the returned output, in tokens (about 4 bytes each).",
+                "maximum": 50000,
+                "default": MAX_OUTPUT_TOKENS_DEFAULT,
+                "description": "Bound on the returned output preview, in tokens (about 4 bytes each).",
             },
         },
         "required": ["cmd"],
@@ -56,15 +79,86 @@ _SPEC = ToolSpec(
 class _Args(msgspec.Struct, forbid_unknown_fields=True):
     cmd: str
     workdir: str | None = None
+    tty: bool = False
     yield_time_ms: int | None = None
-    max_output_tokens: int | None = None
+    # Checked by hand: lax argument parsing would accept "100" or 1.5, which the reference refuses.
+    max_output_tokens: Any = None
+
+
+def preview_limit(value: object) -> int:
+    """The preview budget in bytes for a `max_output_tokens` argument (ToolError when invalid)."""
+    try:
+        return max_output_tokens(value) * BYTES_PER_TOKEN
+    except ValueError as exc:
+        raise ToolError(str(exc)) from None
+
+
+def error_outcome(tool_name: str, message: str) -> ToolOutcome:
+    """A failed call as a JSON error object."""
+    return ToolOutcome(content=encode(error_result(tool_name, message)), is_error=True)
+
+
+def outcome(
+    manager: SessionManager,
+    session: CommandSession,
+    kind: CallKind,
+    report: CallReport,
+    *,
+    touched: tuple[str, ...] = (),
+    waited: bool = False,
+    wait_deadline: float | None = None,
+) -> ToolOutcome:
+    """The tool outcome of a session call; the session is collected if its end was just reported."""
+    manager.collect(session)
+    call = CallView(
+        kind=kind,
+        wall_time=report.wall_time,
+        preview=report.preview,
+        wait_hint_seconds=manager.settings.wait_default_seconds,
+        waited_seconds=report.wall_time if waited else None,
+        wait_deadline_seconds=wait_deadline,
+    )
+    result = build_result(report.view, call)
+    failed = result.is_exited and result.exit_code != 0 and kind != "kill"
+    return ToolOutcome(
+        content=encode(result),
+        is_error=failed,
+        touched_paths=touched,
+        exit_code=result.exit_code,
+        extra={"session_id": session.id, "command": session.info.command},
+    )
+
+
+def resolve_workdir(ctx: ToolContext, raw: str | None) -> WorkspacePath:
+    """The working directory inside the workspace, with the reference's error wording."""
+    name = raw or "."
+    try:
+        workdir = resolve(ctx.workspace, name)
+    except ToolError as exc:
+        raise ToolError(f"workdir '{name}' escapes the workspace root: {exc.message}") from None
+    if not workdir.real.exists():
+        raise ToolError(f"workdir '{name}' does not exist")
+    if not workdir.real.is_dir():
+        raise ToolError(f"workdir '{name}' is not a directory")
+    return workdir
 
 
 class ExecCommandTool:
-    """Runs one command to completion in its own process group."""
+    """Starts command sessions."""
 
-    def __init__(self, default_time_limit: float = 180.0) -> None:
-        self.default_time_limit = default_time_limit or 180.0
+    def __init__(
+        self, manager: SessionManager | None = None, *, default_time_limit: float | None = None
+    ) -> None:
+        # Without a manager (stand-alone use in tests) one is made for the first workspace it runs in;
+        # `default_time_limit` is accepted for older callers: sessions have no time limit, only yields.
+        del default_time_limit
+        self._manager = manager
+
+    def manager_for(self, ctx: ToolContext) -> SessionManager:
+        """The session manager (created on first use when none was given)."""
+        if self._manager is None:
+            self._manager = SessionManager(ctx.workspace, os_environ())
+        return self._manager
 
     @property
     def spec(self) -> ToolSpec:
@@ -77,33 +171,32 @@ class ExecCommandTool:
         return False
 
     async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
-        """Run the command and report exit code, wall time and a bounded preview."""
+        """Start the command and report after the yield window or its exit."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
         try:
             args = parse_arguments(arguments, _Args)
             if not args.cmd.strip():
-                raise ToolError("cmd is empty")
-            workdir = resolve(ctx.workspace, args.workdir or ".")
-            if not workdir.real.is_dir():
-                raise ToolError(f"workdir {workdir.display!r} is not a directory")
-        except ToolError as exc:
-            return ToolOutcome(content=exc.message, is_error=True)
-        limit = self.default_time_limit
-        if args.yield_time_ms:
-            limit = min(limit, max(0.1, args.yield_time_ms / 1000))
-        max_bytes = 4 * (args.max_output_tokens or DEFAULT_MAX_OUTPUT_TOKENS)
-        result = await run_command(args.cmd, cwd=workdir.real, time_limit=limit, max_output_bytes=max_bytes)
-        payload = {
-            "exit_code": result.exit_code,
-            "wall_time": round(result.wall_time, 3),
-            "output": result.output,
-            "total_output_bytes": result.total_bytes,
-            "timed_out": result.timed_out,
-        }
-        if result.timed_out:
-            payload["note"] = f"stopped after {limit:g} s; the whole process group was terminated"
-        return ToolOutcome(
-            content=json.dumps(payload, ensure_ascii=False),
-            is_error=result.timed_out or result.exit_code != 0,
-            touched_paths=(workdir.display,),
-            exit_code=result.exit_code,
-        )
+                raise ToolError("Command cannot be empty")
+            limit = preview_limit(args.max_output_tokens)
+            workdir = resolve_workdir(ctx, args.workdir)
+            manager = self.manager_for(ctx)
+            session = await manager.start(
+                args.cmd, cwd=workdir.real, working_directory=workdir.display, tty=args.tty
+            )
+        except (ToolError, SessionError) as exc:
+            return error_outcome(NAME, exc.message)
+        yield_seconds = clamp_yield_ms(args.yield_time_ms, EXEC_YIELD_DEFAULT_MS) / 1000
+        try:
+            report = await session.call(
+                "start",
+                started=started,
+                deadline=started + yield_seconds,
+                limit=limit,
+                sink=progress_sink.get(),
+            )
+        except asyncio.CancelledError:
+            # The model never learned this session's id, so nothing could ever wait on or kill it.
+            await asyncio.shield(manager.discard(session))
+            raise
+        return outcome(manager, session, "start", report, touched=(workdir.display,))

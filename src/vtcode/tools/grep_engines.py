@@ -1,7 +1,9 @@
 """The two engines behind `grep_files`: ripgrep when installed, a Python scan otherwise.
 
-Both search the same explicit file list (from `file_set`), one line at a time, and agree exactly:
-a file containing a NUL byte anywhere is binary and skipped (rg reports it as `binary_offset`);
+Both search the same file set (from `file_set`), one line at a time, and agree exactly: rg gets
+the files by name, or a directory the file set found to hold nothing but listed regular files, read
+whole with every filter of rg's own turned off. A file containing a NUL byte anywhere is binary and
+skipped (rg reports it as `binary_offset`);
 line text is decoded as UTF-8 with replacement characters; a trailing CR is not part of the line
 (`$` matches before CRLF). One known difference stays: on bytes that are not valid UTF-8, Python's
 `.` matches the replacement character while rg's `.` matches nothing.
@@ -9,23 +11,25 @@ line text is decoded as UTF-8 with replacement characters; a trailing CR is not 
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import contextlib
 import logging
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
 
 from vtcode.tools.command_output import run_command
+from vtcode.tools.file_set import FileBatch
 from vtcode.tools.read_file import BINARY_SNIFF_BYTES
 
 log = logging.getLogger(__name__)
 
-# Kept well under the kernel's argument-list limit; a big repository is searched in several runs.
-_ARGV_BATCH_BYTES = 100_000
+_POINTER_BYTES = 8
 
 
 @dataclass(frozen=True, order=True)
@@ -105,30 +109,68 @@ _type_decoder = msgspec.json.Decoder(_Other)
 
 async def ripgrep_search(rg: str, root: Path, files: Sequence[str], pattern: str) -> list[GrepMatch] | None:
     """Search `files` with ripgrep; None when rg cannot run this pattern (the caller falls back)."""
+    return await ripgrep_search_batches(rg, root, _one_batch(FileBatch(list(files), [])), pattern)
+
+
+async def ripgrep_search_batches(
+    rg: str, root: Path, batches: AsyncIterable[FileBatch], pattern: str
+) -> list[GrepMatch] | None:
+    """Search each batch of files as soon as it arrives, several rg processes at a time.
+
+    Sorted by path, then line; None when rg cannot run this pattern. `batches` is always read to its
+    end, so a caller collecting the files as they pass has all of them for the Python fallback.
+    """
+    slots = _Slots(_cores())
+    searches: list[asyncio.Task[list[GrepMatch] | None]] = []
+    try:
+        async for batch in batches:
+            if any(search.done() and search.result() is None for search in searches):
+                continue  # rg rejected the pattern: the answer comes from the Python engine
+            # A whole directory may gain a file between the listing and rg reading it; only the
+            # listed files count, exactly as when each is named.
+            listed = frozenset(batch.files) if batch.whole_directories else None
+            for paths in argv_batches(_arguments(batch), _argv_budget()):
+                job = _ripgrep_batch(rg, root, paths, pattern, slots=slots, listed=listed)
+                searches.append(asyncio.create_task(job))
+        found = [await search for search in searches]
+    finally:
+        # On an error or a cancelled call no rg process may outlive the search.
+        for search in searches:
+            search.cancel()
+        await asyncio.gather(*searches, return_exceptions=True)
     matches: list[GrepMatch] = []
-    for batch in _batches(files):
-        found = await _ripgrep_batch(rg, root, batch, pattern)
-        if found is None:
+    for batch_matches in found:
+        if batch_matches is None:
             return None
-        matches.extend(found)
+        matches.extend(batch_matches)
     matches.sort()
     return matches
 
 
-async def _ripgrep_batch(rg: str, root: Path, files: Sequence[str], pattern: str) -> list[GrepMatch] | None:
-    command = [
-        rg,
-        "--json",
-        "--no-config",  # a user's RIPGREP_CONFIG_PATH must not change what the model sees
-        "--crlf",  # `$` matches before "\r\n", as in the Python engine, which strips the CR
-        "--encoding",
-        "none",  # no UTF-16 BOM sniffing: bytes are bytes, as in the Python engine
-        "--regexp",
-        pattern,
-        "--",
-        *files,
-    ]
-    result = await run_command(command, root)
+async def _one_batch(batch: FileBatch) -> AsyncIterator[FileBatch]:
+    yield batch
+
+
+def _arguments(batch: FileBatch) -> Sequence[str]:
+    """The batch's whole directories, then its files that are not in one of them."""
+    if not batch.whole_directories:
+        return batch.files
+    whole = set(batch.whole_directories)
+    rest = [path for path in batch.files if path.rpartition("/")[0] not in whole]
+    return [*batch.whole_directories, *rest]
+
+
+async def _ripgrep_batch(
+    rg: str,
+    root: Path,
+    paths: Sequence[str],
+    pattern: str,
+    *,
+    slots: _Slots,
+    listed: frozenset[str] | None,
+) -> list[GrepMatch] | None:
+    async with slots.taken() as threads:
+        result = await run_command(_command(rg, paths, pattern, threads), root)
     if result is None:
         log.warning("ripgrep could not start; using the Python engine")
         return None
@@ -138,10 +180,64 @@ async def _ripgrep_batch(rg: str, root: Path, files: Sequence[str], pattern: str
         log.info("ripgrep failed: %s", result.stderr.decode(errors="replace").strip())
         return None
     try:
-        return _parse_json_lines(result.stdout)
+        matches = _parse_json_lines(result.stdout)
     except msgspec.DecodeError as exc:
         log.warning("unexpected ripgrep output (%s); using the Python engine", exc)
         return None
+    if listed is not None:
+        matches = [match for match in matches if match.path in listed]
+    return matches
+
+
+def _cores() -> int:
+    # The cores this process may run on (a container or taskset may allow fewer than the machine has).
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+class _Slots:
+    """How many rg processes run at once (one per core), and how many threads each may use."""
+
+    def __init__(self, cores: int) -> None:
+        self._free = asyncio.Semaphore(cores)
+        self._running = 0
+
+    @contextlib.asynccontextmanager
+    async def taken(self) -> AsyncIterator[int | None]:
+        """Hold a slot; yields rg's thread count: 1 beside other rg processes, rg's default alone."""
+        async with self._free:
+            # rg's threads coordinate through shared queues, which costs more than it gains when
+            # other rg processes already keep every core busy; alone, rg uses every core itself.
+            threads = 1 if self._running else None
+            self._running += 1
+            try:
+                yield threads
+            finally:
+                self._running -= 1
+
+
+def _command(rg: str, paths: Sequence[str], pattern: str, threads: int | None) -> list[str]:
+    command = [
+        rg,
+        "--json",
+        "--no-config",  # a user's RIPGREP_CONFIG_PATH must not change what the model sees
+        "--crlf",  # `$` matches before "\r\n", as in the Python engine, which strips the CR
+        "--encoding",
+        "none",  # no UTF-16 BOM sniffing: bytes are bytes, as in the Python engine
+        # A directory read whole yields every file in it (the file set already left out what is
+        # ignored), dot files included. A NUL byte there stops rg at once where a named file would
+        # be read on, but both report `binary_offset`, so the file is dropped either way.
+        "--no-ignore",
+        "--hidden",
+        "--regexp",
+        pattern,
+        "--",
+        *paths,
+    ]
+    if threads is not None:
+        command[1:1] = ["--threads", str(threads)]
+    return command
 
 
 def _parse_json_lines(stdout: bytes) -> list[GrepMatch]:
@@ -181,17 +277,39 @@ def _decode_path(data: _Data) -> str:
     return os.fsdecode(base64.b64decode(data.bytes or ""))
 
 
-def _batches(files: Sequence[str]) -> list[list[str]]:
-    batches: list[list[str]] = []
-    current: list[str] = []
-    size = 0
-    for name in files:
-        cost = len(os.fsencode(name)) + 1
-        if current and size + cost > _ARGV_BATCH_BYTES:
-            batches.append(current)
-            current, size = [], 0
-        current.append(name)
-        size += cost
-    if current:
-        batches.append(current)
+def argv_batches(files: Sequence[str], budget: int) -> list[Sequence[str]]:
+    """`files` in order, cut into runs of about equal size whose arguments take at most `budget` bytes."""
+    # The kernel counts each argument's bytes, its NUL and its pointer in the argument vector; a
+    # character takes at most 4 bytes, which settles the usual case without encoding every name.
+    if 4 * sum(map(len, files)) + (1 + _POINTER_BYTES) * len(files) <= budget:
+        return [files]
+    costs = [len(os.fsencode(name)) + 1 + _POINTER_BYTES for name in files]
+    total = sum(costs)
+    if total <= budget:
+        return [files]
+    # Equal shares rather than full runs and a small rest, so the processes finish together: cut
+    # where the running cost crosses k/n of the total. A run then exceeds its share by less than
+    # one name, which the choice of n leaves room for.
+    count = -(-total // max(1, budget - max(costs)))
+    batches: list[Sequence[str]] = []
+    start = running = 0
+    for index, cost in enumerate(costs):
+        if index > start and (running + cost) * count > (len(batches) + 1) * total:
+            batches.append(files[start:index])
+            start = index
+        running += cost
+    batches.append(files[start:])
     return batches
+
+
+def _argv_budget() -> int:
+    """Bytes of file arguments one rg command line may carry."""
+    try:
+        limit = os.sysconf("SC_ARG_MAX")
+    except (AttributeError, ValueError, OSError):
+        limit = -1
+    if limit <= 0:
+        # No sysconf (Windows): its command line holds 32,767 characters in all.
+        return 16_000
+    # Half the limit leaves room for the environment, which counts against it too, and for the flags.
+    return limit // 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 import shutil
+from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 import msgspec
@@ -13,8 +14,8 @@ from vtcode.protocol.errors import ToolError
 from vtcode.protocol.model import ToolSpec
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import ToolContext, ToolOutcome
-from vtcode.tools.file_set import compile_glob, visible_files
-from vtcode.tools.grep_engines import GrepMatch, python_search, ripgrep_search
+from vtcode.tools.file_set import FileBatch, PathFilter, compile_glob, visible_file_batches
+from vtcode.tools.grep_engines import GrepMatch, python_search, ripgrep_search_batches
 from vtcode.tools.output_limit import clip_utf8, fit_lines
 from vtcode.tools.workspace import resolve, workspace_root
 
@@ -95,21 +96,24 @@ class GrepFilesTool:
             regex = _compile(args.pattern)
             root = workspace_root(ctx.workspace)
             base = resolve(ctx.workspace, args.path or ".")
-            files = await visible_files(root, base)
-            if args.glob:
-                accepts = compile_glob(args.glob, base.display)
-                files = [path for path in files if accepts(path)]
+            batches = await visible_file_batches(root, base)
+            accepts = compile_glob(args.glob, base.display) if args.glob else None
+            # Collected while ripgrep already searches the first batches, for the Python engine.
+            files: list[str] = []
+            searched = _collect(batches, accepts, files)
+            matches: list[GrepMatch] | None = None
+            rg = self._ripgrep_executable()
+            if rg is None:
+                async for _ in searched:
+                    pass
+            else:
+                matches = await ripgrep_search_batches(rg, root, searched, args.pattern)
         except ToolError as exc:
             return ToolOutcome(content=f"grep_files: {exc.message}", is_error=True)
         except OSError as exc:
             # The workspace changing under the call (a file removed, a permission) is data too.
             return ToolOutcome(content=f"grep_files: {exc}", is_error=True)
-        matches: list[GrepMatch] | None = None
-        engine = "python"
-        rg = self._ripgrep_executable()
-        if rg is not None:
-            matches = await ripgrep_search(rg, root, files, args.pattern)
-            engine = "ripgrep"
+        engine = "ripgrep"
         if matches is None:
             matches = await asyncio.to_thread(python_search, root, files, regex)
             engine = "python"
@@ -133,6 +137,17 @@ class GrepFilesTool:
         if not self._use_ripgrep:
             return None
         return self._ripgrep or shutil.which("rg")
+
+
+async def _collect(
+    batches: AsyncIterator[FileBatch], accepts: PathFilter | None, files: list[str]
+) -> AsyncIterator[FileBatch]:
+    """Pass on the batches narrowed by the glob, appending their files to `files` on the way."""
+    async for batch in batches:
+        kept = batch if accepts is None else batch.narrowed(accepts)
+        if kept.files:
+            files.extend(kept.files)
+            yield kept
 
 
 def format_match(match: GrepMatch) -> str:

@@ -1,0 +1,216 @@
+"""The command sessions of one vtcode process: start, look up, collect, and end them all at exit.
+
+Sessions outlive the call that started them and the turn too; they end when their command finishes
+and the model has seen the end, when the model kills them, or when vtcode exits (SPEC section 8.5).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from vtcode.core.exec_wait import WAIT_CEILING_SECONDS, WAIT_DEFAULT_SECONDS
+from vtcode.exec.process_group import enable_subreaper, group_alive, register, unregister
+from vtcode.exec.session import CommandSession, SessionError, SessionInfo
+from vtcode.exec.spawn import SpawnRequest, default_shell, session_env, spawn
+from vtcode.exec.spool import SPOOL_DIR, SpoolWriter, remove_expired_spools
+from vtcode.exec.terminate import reap_adopted, terminate_session
+
+log = logging.getLogger(__name__)
+
+_ID_ATTEMPTS = 8
+# A command that reads a spool must not get a spool reference of its own (a copy of a copy).
+_SPOOL_MARKER = SPOOL_DIR.as_posix()
+
+
+@dataclass(frozen=True)
+class ExecSettings:
+    """Limits and defaults of command sessions (from `[pty]`, `[timeouts]`, `[context.dynamic]`)."""
+
+    max_sessions: int = 16
+    spool_max_bytes: int = 512 * 1024 * 1024
+    pty_enabled: bool = True
+    rows: int = 24
+    cols: int = 80
+    shell: str | None = None
+    spool_references: bool = True
+    spool_threshold: int = 8192
+    wait_default_seconds: int = WAIT_DEFAULT_SECONDS
+    wait_ceiling_seconds: int = WAIT_CEILING_SECONDS
+    subreaper: bool = True
+
+
+def random_session_id() -> str:
+    """`run-` and eight hex digits."""
+    return f"run-{os.urandom(4).hex()}"
+
+
+@dataclass(frozen=True)
+class _Leftover:
+    """A collected session whose group still had members (a daemon it started): killed at exit."""
+
+    pgid: int
+    marker: str
+
+
+class SessionManager:
+    """Every command session of one workspace in this process."""
+
+    def __init__(
+        self,
+        workspace: Path,
+        env: Mapping[str, str],
+        settings: ExecSettings | None = None,
+        *,
+        new_id: Callable[[], str] = random_session_id,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.workspace = Path(os.path.realpath(workspace))
+        self.settings = settings or ExecSettings()
+        self._env = dict(env)
+        self._new_id = new_id
+        self._sessions: dict[str, CommandSession] = {}
+        self._leftovers: list[_Leftover] = []
+        self._known_groups: set[int] = set()
+        self._closed = False
+        for path in remove_expired_spools(self.workspace, clock()):
+            log.info("removed old command output %s", path)
+
+    @property
+    def sessions(self) -> Mapping[str, CommandSession]:
+        """Sessions not collected yet, by id."""
+        return self._sessions
+
+    def live(self) -> list[CommandSession]:
+        """Sessions whose command runs or whose output is still open."""
+        return [s for s in self._sessions.values() if not s.finished]
+
+    async def start(self, command: str, *, cwd: Path, working_directory: str, tty: bool) -> CommandSession:
+        """Start `command` in a new session; SessionError when a limit forbids it or it cannot start."""
+        if self._closed:
+            raise SessionError("command sessions are shut down")
+        settings = self.settings
+        if tty and not settings.pty_enabled:
+            raise SessionError("PTY sessions are disabled (pty.enabled = false); run the command without tty")
+        live = self.live()
+        if len(live) >= settings.max_sessions:
+            running = ", ".join(f"{s.id} ({_short(s.info.command)})" for s in live)
+            raise SessionError(
+                f"Maximum command sessions ({settings.max_sessions}) reached; still running: {running}. "
+                "Wait for one to finish (write_stdin action wait) or end one (write_stdin action kill)."
+            )
+        session_id = self._fresh_id()
+        marker = f"{os.getpid()}:{session_id}"
+        shell = default_shell(settings.shell)
+        env = session_env(
+            self._env, self.workspace, marker, shell=shell, tty=tty, rows=settings.rows, cols=settings.cols
+        )
+        request = SpawnRequest(
+            command=command, cwd=cwd, env=env, shell=shell, tty=tty, rows=settings.rows, cols=settings.cols
+        )
+        if settings.subreaper:
+            # Before the first spawn, so even its earliest orphans are re-parented to vtcode.
+            enable_subreaper()
+        spool = SpoolWriter(self.workspace, session_id, settings.spool_max_bytes)
+        spool.open()
+        try:
+            spawned = spawn(request)
+        except OSError as exc:
+            spool.abandon("the command did not start")
+            spool.path.unlink(missing_ok=True)
+            raise SessionError(f"could not start the command: {exc.strerror or exc}") from None
+        register(spawned.pgid, marker)
+        self._known_groups.add(spawned.pgid)
+        info = SessionInfo(
+            session_id=session_id,
+            command=command,
+            working_directory=working_directory,
+            marker=marker,
+            spool_advertise=settings.spool_references and _SPOOL_MARKER not in command,
+            spool_threshold=settings.spool_threshold,
+            rows=settings.rows if tty else None,
+            cols=settings.cols if tty else None,
+        )
+        session = CommandSession(asyncio.get_running_loop(), info, spawned, spool)
+        self._sessions[session_id] = session
+        return session
+
+    def get(self, session_id: str) -> CommandSession:
+        """The session with this id; SessionError when there is none (never started, or collected)."""
+        session = self._sessions.get(session_id)
+        if session is None:
+            raise SessionError(
+                f"exec session '{session_id}' not found: it never existed or it finished and its end was "
+                "already reported"
+            )
+        return session
+
+    def collect(self, session: CommandSession) -> None:
+        """Drop a session once it finished and its end was reported; a daemon it left keeps running.
+
+        Collecting never kills: a background server started with `&` and its own log outlives the
+        session that started it (reference quirk Q9), and is ended when vtcode exits.
+        """
+        if not (session.finished and session.exit_reported) or session.id not in self._sessions:
+            return
+        del self._sessions[session.id]
+        session.close()
+        # Until shown empty, the group counts as a leftover (killed at exit). The check runs after the
+        # result is out: scanning for adopted zombies first costs a millisecond or two.
+        leftover = _Leftover(session.pgid, session.info.marker)
+        self._leftovers.append(leftover)
+        asyncio.get_running_loop().call_soon(self._release_group, leftover)
+
+    def _release_group(self, leftover: _Leftover) -> None:
+        self._sweep()
+        if leftover in self._leftovers and not group_alive(leftover.pgid):
+            self._leftovers.remove(leftover)
+            unregister(leftover.pgid)
+
+    async def discard(self, session: CommandSession) -> None:
+        """End a session nobody can reach any more (its starting call was interrupted)."""
+        self._sessions.pop(session.id, None)
+        await session.terminate()
+        session.close()
+        unregister(session.pgid)
+        self._sweep()
+
+    def _sweep(self) -> None:
+        leaders = {s.pid for s in self._sessions.values() if s.returncode is None}
+        reap_adopted(self._known_groups, leaders)
+
+    def _fresh_id(self) -> str:
+        candidate = ""
+        for _ in range(_ID_ATTEMPTS):
+            candidate = self._new_id()
+            spool = self.workspace / SPOOL_DIR / f"{candidate}.log"
+            if candidate not in self._sessions and not spool.exists():
+                return candidate
+        raise SessionError(f"exec session '{candidate}' already exists")
+
+    async def aclose(self) -> None:
+        """Terminate every session and leftover group (vtcode is exiting); safe to call twice."""
+        self._closed = True
+        sessions = list(self._sessions.values())
+        self._sessions.clear()
+        leftovers, self._leftovers = self._leftovers, []
+        await asyncio.gather(
+            *(s.terminate() for s in sessions),
+            *(terminate_session(left.pgid, left.marker, leader=None) for left in leftovers),
+            return_exceptions=True,
+        )
+        for session in sessions:
+            session.close()
+            unregister(session.pgid)
+        for left in leftovers:
+            unregister(left.pgid)
+        reap_adopted(self._known_groups, ())
+
+
+def _short(command: str, limit: int = 40) -> str:
+    return command if len(command) <= limit else command[: limit - 1] + "…"

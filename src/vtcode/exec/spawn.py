@@ -1,0 +1,159 @@
+"""Starting a command session's shell: pipes by default, a pseudo-terminal with `tty`.
+
+Pipes are about ten times faster than a PTY (reference python-stack.md section 5), so a PTY is used only
+when asked for. Either way the shell leads a new session and process group, stdout and stderr are one
+stream, and stdin stays open for `write_stdin`. The child is started by `subprocess.Popen`, whose
+fork+exec runs no Python code in the child (safe in a threaded process).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import shutil
+import struct
+import subprocess
+import termios
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from vtcode.core.exec_result import Backend
+from vtcode.exec.process_group import SESSION_ENV
+
+# Bigger pipe buffers mean fewer wake-ups per megabyte (the kernel caps this at pipe-max-size).
+_PIPE_SIZE = 1 << 20
+_F_SETPIPE_SZ = 1031
+
+# `setsid --ctty` makes the PTY the shell's controlling terminal, so Ctrl-C (`\x03`), job control and
+# programs that open /dev/tty behave as in a real terminal.
+_SETSID = next((p for p in ("/usr/bin/setsid", "/bin/setsid") if os.access(p, os.X_OK)), None)
+
+
+@dataclass(frozen=True)
+class SpawnRequest:
+    """Everything needed to start one session's shell."""
+
+    command: str
+    cwd: Path
+    env: Mapping[str, str]
+    shell: str
+    tty: bool = False
+    rows: int = 24
+    cols: int = 80
+
+
+@dataclass
+class Spawned:
+    """A started shell and the descriptors vtcode keeps: output to read, input to write."""
+
+    popen: subprocess.Popen[bytes]
+    output_fd: int
+    input_fd: int
+    backend: Backend
+
+    @property
+    def pgid(self) -> int:
+        """The shell leads its own process group."""
+        return self.popen.pid
+
+
+def default_shell(preferred: str | None) -> str:
+    """The configured shell, else bash, else sh."""
+    if preferred:
+        found = shutil.which(preferred) if os.sep not in preferred else preferred
+        if found:
+            return found
+    return "/bin/bash" if os.path.exists("/bin/bash") else "/bin/sh"
+
+
+def session_env(
+    base: Mapping[str, str], workspace: Path, marker: str, *, shell: str, tty: bool, rows: int, cols: int
+) -> dict[str, str]:
+    """The child's environment: the parent's, plus pagers and colours off and the session marker."""
+    env = dict(base)
+    env.update(
+        {
+            "WORKSPACE_DIR": str(workspace),
+            "PAGER": "cat",
+            "GIT_PAGER": "cat",
+            "NO_COLOR": "1",
+            "CARGO_TERM_COLOR": "never",
+            "SHELL": shell,
+        }
+    )
+    if tty:
+        env.update(
+            {
+                "TERM": "xterm-256color",
+                "COLUMNS": str(cols),
+                "LINES": str(rows),
+                "LESS": "R",
+                "CLICOLOR": "0",
+                "CLICOLOR_FORCE": "0",
+                "LS_COLORS": "",
+            }
+        )
+    env[SESSION_ENV] = marker
+    return env
+
+
+def spawn(request: SpawnRequest) -> Spawned:
+    """Start the shell running `request.command`; raises OSError when it cannot be started."""
+    return _spawn_pty(request) if request.tty else _spawn_pipes(request)
+
+
+def _spawn_pipes(request: SpawnRequest) -> Spawned:
+    out_read, out_write = os.pipe2(os.O_CLOEXEC)
+    in_read, in_write = os.pipe2(os.O_CLOEXEC)
+    with contextlib.suppress(OSError):
+        fcntl.fcntl(out_read, _F_SETPIPE_SZ, _PIPE_SIZE)
+    try:
+        popen = subprocess.Popen(
+            [request.shell, "-c", request.command],
+            stdin=in_read,
+            stdout=out_write,
+            stderr=out_write,
+            cwd=request.cwd,
+            env=dict(request.env),
+            start_new_session=True,
+        )
+    except BaseException:
+        for fd in (out_read, out_write, in_read, in_write):
+            os.close(fd)
+        raise
+    # Only the child may hold the write end, or end of file never comes.
+    os.close(out_write)
+    os.close(in_read)
+    os.set_blocking(out_read, False)
+    os.set_blocking(in_write, False)
+    return Spawned(popen=popen, output_fd=out_read, input_fd=in_write, backend="pipe")
+
+
+def _spawn_pty(request: SpawnRequest) -> Spawned:
+    master, slave = os.openpty()
+    try:
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", request.rows, request.cols, 0, 0))
+        argv = [request.shell, "-c", request.command]
+        if _SETSID is not None:
+            # setsid(1) only forks when it already leads a group, so the child must start in ours
+            # and become a session leader (and take the terminal) itself, before running the shell.
+            argv = [_SETSID, "--ctty", *argv]
+        popen = subprocess.Popen(
+            argv,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            cwd=request.cwd,
+            env=dict(request.env),
+            start_new_session=_SETSID is None,
+        )
+    except BaseException:
+        os.close(master)
+        os.close(slave)
+        raise
+    os.close(slave)
+    os.set_blocking(master, False)
+    os.set_inheritable(master, False)
+    return Spawned(popen=popen, output_fd=master, input_fd=master, backend="pty")

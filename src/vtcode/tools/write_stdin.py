@@ -1,0 +1,182 @@
+"""`write_stdin`: talk to a running command session: send input, poll, wait for its end, or kill it.
+
+`wait` is the primitive for long commands: it blocks until the command exits or its deadline passes,
+never kills, and returns only the output produced since the previous call (SPEC section 8.2).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any, Literal
+
+import msgspec
+
+from vtcode.core.exec_result import CallKind
+from vtcode.core.exec_wait import (
+    MAX_OUTPUT_TOKENS_DEFAULT,
+    POLL_YIELD_DEFAULT_MS,
+    WRITE_YIELD_DEFAULT_MS,
+    clamp_yield_ms,
+    wait_deadline,
+)
+from vtcode.exec.manager import SessionManager
+from vtcode.exec.progress import progress_sink
+from vtcode.exec.session import SessionError
+from vtcode.protocol.errors import ToolError
+from vtcode.protocol.model import ToolSpec
+from vtcode.tools.arguments import parse_arguments
+from vtcode.tools.base import ToolContext, ToolOutcome
+from vtcode.tools.exec_command import error_outcome, outcome, preview_limit
+
+NAME = "write_stdin"
+
+Action = Literal["write", "poll", "wait", "kill"]
+_ACTIONS: tuple[Action, ...] = ("write", "poll", "wait", "kill")
+_SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,128}")
+
+_SPEC = ToolSpec(
+    name=NAME,
+    description=(
+        "Interact with a command session started by exec_command. action: write sends chars verbatim "
+        "to its input (no newline is added; include \\n to press Enter); poll returns new output after "
+        "yield_time_ms; wait blocks until the command exits or wait_timeout_seconds pass (default 600, "
+        "at most 3600) and never kills it; kill ends the command and every process it started. Without "
+        "action: write when chars is non-empty, else poll. Every call returns only the output produced "
+        "since the previous call. For a long build, test run or server start, use one wait (pass the "
+        "previous result's next_wait_args) instead of repeated polls: polling wastes turns and tokens."
+    ),
+    parameters={
+        "type": "object",
+        "properties": {
+            "session_id": {"type": "string", "description": "The session_id from exec_command."},
+            "action": {"type": "string", "enum": list(_ACTIONS), "description": "What to do (see above)."},
+            "chars": {"type": "string", "description": "Input to send (action write)."},
+            "wait_timeout_seconds": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 3600,
+                "default": 600,
+                "description": "Deadline of a wait, in seconds; the command keeps running after it.",
+            },
+            "yield_time_ms": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "How long write (default 250) and poll (default 1000) collect output.",
+            },
+            "max_output_tokens": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 50000,
+                "default": MAX_OUTPUT_TOKENS_DEFAULT,
+                "description": "Bound on the returned output preview, in tokens (about 4 bytes each).",
+            },
+        },
+        "required": ["session_id"],
+        "additionalProperties": False,
+    },
+)
+
+
+class _Args(msgspec.Struct, forbid_unknown_fields=True):
+    session_id: str
+    action: str | None = None
+    chars: str | None = None
+    wait_timeout_seconds: float | None = None
+    # The reference's alias for wait_timeout_seconds.
+    timeout_seconds: float | None = None
+    yield_time_ms: int | None = None
+    max_output_tokens: Any = None
+
+
+def _action(args: _Args) -> Action:
+    if args.action is None or not args.action.strip():
+        return "write" if args.chars else "poll"
+    name = args.action.strip().lower()
+    for action in _ACTIONS:
+        if name == action:
+            if args.chars and action != "write":
+                raise ToolError(f"chars is only sent with action write, not {action}")
+            return action
+    raise ToolError(f"unknown action {args.action!r}; use one of: {', '.join(_ACTIONS)}")
+
+
+def _session_id(raw: str) -> str:
+    session_id = raw.strip()
+    if _SESSION_ID.fullmatch(session_id) is None:
+        raise ToolError(
+            f"Invalid session_id for write_stdin: '{raw}'. "
+            "Expected an ASCII token (letters, digits, '-', '_')."
+        )
+    return session_id
+
+
+class WriteStdinTool:
+    """Writes to, polls, waits on and kills command sessions."""
+
+    def __init__(self, manager: SessionManager) -> None:
+        self.manager = manager
+
+    @property
+    def spec(self) -> ToolSpec:
+        """The model-facing schema."""
+        return _SPEC
+
+    @property
+    def read_only(self) -> bool:
+        """Input can make a program change anything."""
+        return False
+
+    def command_for(self, arguments: dict[str, Any]) -> str | None:
+        """The command line of the session a call addresses (for its `command_execution` item)."""
+        raw = arguments.get("session_id")
+        session = self.manager.sessions.get(raw.strip()) if isinstance(raw, str) else None
+        return session.info.command if session is not None else None
+
+    async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
+        """Carry out the action and report the session's state and new output."""
+        del ctx
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        try:
+            args = parse_arguments(arguments, _Args)
+            session_id = _session_id(args.session_id)
+            action = _action(args)
+            limit = preview_limit(args.max_output_tokens)
+            session = self.manager.get(session_id)
+        except (ToolError, SessionError) as exc:
+            return error_outcome(NAME, exc.message)
+        settings = self.manager.settings
+        deadline_seconds: float | None = None
+        kind: CallKind = action
+        if action == "wait":
+            requested = (
+                args.wait_timeout_seconds if args.wait_timeout_seconds is not None else args.timeout_seconds
+            )
+            deadline_seconds = wait_deadline(
+                requested, settings.wait_default_seconds, settings.wait_ceiling_seconds
+            )
+            window = deadline_seconds
+        elif action == "write":
+            window = clamp_yield_ms(args.yield_time_ms, WRITE_YIELD_DEFAULT_MS) / 1000
+        else:
+            window = clamp_yield_ms(args.yield_time_ms, POLL_YIELD_DEFAULT_MS) / 1000
+        try:
+            report = await session.call(
+                kind,
+                started=started,
+                deadline=started + window,
+                limit=limit,
+                sink=progress_sink.get(),
+                chars=(args.chars or "") if action == "write" else "",
+            )
+        except SessionError as exc:
+            return error_outcome(NAME, exc.message)
+        return outcome(
+            self.manager,
+            session,
+            kind,
+            report,
+            waited=action == "wait",
+            wait_deadline=deadline_seconds,
+        )
