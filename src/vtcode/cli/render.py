@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import TextIO
 
@@ -20,6 +21,19 @@ from vtcode.protocol.events import (
     TurnFailed,
     encode_event,
 )
+
+
+def _argument_summary(arguments: str) -> str:
+    """The arguments a person wants to see for a tool call: paths and patterns, briefly."""
+    try:
+        values = json.loads(arguments or "{}")
+    except ValueError:
+        return ""
+    if not isinstance(values, dict):
+        return ""
+    shown = [str(values[key]) for key in ("path", "pattern", "glob") if values.get(key)]
+    text = " ".join(shown)
+    return text if len(text) <= 80 else text[:79] + "…"
 
 
 class JsonRenderer:
@@ -62,8 +76,9 @@ class HumanRenderer:
             case ItemCompleted(item=FileChangeItem(changes=changes)):
                 for change in changes:
                     self._note(f"{change.kind}: {change.path}")
-            case ItemCompleted(item=ToolCallItem(name=name, status=status)):
-                self._note(f"{name} ({status})")
+            case ItemCompleted(item=ToolCallItem(name=name, arguments=arguments, status=status)):
+                failed = "" if status == "completed" else f"  ({status})"
+                self._note(f"• {name} {_argument_summary(arguments)}".rstrip() + failed)
             case ItemCompleted(item=AgentMessageItem(id=item_id, text=text)):
                 if item_id in self._streamed_ids:
                     self.out.write("\n")
