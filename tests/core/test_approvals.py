@@ -196,3 +196,14 @@ def test_long_commands_are_shortened_in_reasons() -> None:
         f"command `echo {'x' * 194}…` needs the user's approval in ask mode: no [approvals] allow "
         "rule matches it"
     )
+
+
+def test_input_to_a_session_is_checked_against_deny_rules() -> None:
+    from vtcode.core.approvals import decide_input
+
+    policy = ApprovalPolicy("full-auto", deny=("rm",))
+    assert decide_input(policy, "ls -la\n").action == "allow"
+    denied = decide_input(policy, "echo hi\nrm victim.txt\n")
+    assert denied.action == "deny"
+    assert "rm victim.txt" in denied.reason
+    assert "deny rule `rm`" in denied.reason

@@ -147,3 +147,19 @@ async def test_refused_command_reason_reaches_the_model(tmp_path: Path) -> None:
     assert result.is_error
     assert result.content.startswith("not run:")
     assert not (tmp_path / "x").exists()
+
+
+async def test_a_failing_event_sink_still_leaves_one_result_per_call(tmp_path: Path) -> None:
+    model = ScriptedModel([_calls(("list_files", {}), ("read_file", {"path": "x"}))])
+    runner, checkpoints, _ = _runner(tmp_path, model)
+
+    def broken(event: Event) -> None:
+        if type(event).__name__ == "ItemCompleted":
+            raise OSError("disk full")
+
+    runner.emitter.subscribe(broken)
+    with pytest.raises(OSError, match="disk full"):
+        await runner.run("go")
+    results = [m for m in checkpoints[-1] if isinstance(m, ToolResultMessage)]
+    assert [(r.call_id, r.is_error) for r in results] == [("c0", True), ("c1", True)]
+    assert all(r.content == "not run: disk full" for r in results)

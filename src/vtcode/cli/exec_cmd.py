@@ -23,7 +23,12 @@ def read_prompt(value: str | None) -> str:
     """The prompt argument, or stdin for `-`."""
     if value is None:
         raise UsageError("exec needs a PROMPT", hint="vtcode exec 'fix the failing test'  (or - for stdin)")
-    text = sys.stdin.read() if value == "-" else value
+    if value == "-":
+        # Bytes, decoded leniently: a stray invalid byte in piped input must not end the run.
+        text = sys.stdin.buffer.read().decode("utf-8", "replace")
+    else:
+        # argv carries undecodable bytes as lone surrogates, which nothing downstream can encode.
+        text = value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     if not text.strip():
         raise UsageError("the prompt is empty")
     return text

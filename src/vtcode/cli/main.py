@@ -40,7 +40,11 @@ def _dispatch(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     _configure_logging()
-    overrides = [*args.global_config, *getattr(args, "config", [])]
+    overrides = [
+        *args.global_config,
+        *getattr(args, "config", []),
+        *getattr(args, "sessions_config", []),
+    ]
     if args.command == "exec":
         from vtcode.cli.exec_cmd import run_exec
 

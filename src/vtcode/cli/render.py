@@ -36,23 +36,46 @@ def _argument_summary(arguments: str) -> str:
     return text if len(text) <= 80 else text[:79] + "…"
 
 
+class _Output:
+    """A text stream that goes quiet when its reader leaves: a closed pipe must not stop the agent
+    mid-batch (the session would keep a tool call without its result)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.closed = False
+
+    def write(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (BrokenPipeError, ValueError):
+            self.closed = True
+
+    def isatty(self) -> bool:
+        try:
+            return self.stream.isatty()
+        except ValueError:
+            return False
+
+
 class JsonRenderer:
     """One JSON object per line on stdout, flushed so a reader sees each event as it happens."""
 
     def __init__(self, out: TextIO | None = None) -> None:
-        self.out = out or sys.stdout
+        self.out = _Output(out or sys.stdout)
 
     def __call__(self, event: Event) -> None:
         self.out.write(encode_event(event).decode("utf-8") + "\n")
-        self.out.flush()
 
 
 class HumanRenderer:
     """Progress on stderr; the final answer on stdout (streamed live when stdout is a terminal)."""
 
     def __init__(self, out: TextIO | None = None, err: TextIO | None = None) -> None:
-        self.out = out or sys.stdout
-        self.err = err or sys.stderr
+        self.out = _Output(out or sys.stdout)
+        self.err = _Output(err or sys.stderr)
         self.live = self.out.isatty()
         self._last_text = ""
         self._streamed_ids: set[str] = set()
@@ -62,7 +85,6 @@ class HumanRenderer:
         if self.live and kind == "text":
             self._streamed_ids.add(item_id)
             self.out.write(text)
-            self.out.flush()
 
     def __call__(self, event: Event) -> None:
         match event:
@@ -82,7 +104,6 @@ class HumanRenderer:
             case ItemCompleted(item=AgentMessageItem(id=item_id, text=text)):
                 if item_id in self._streamed_ids:
                     self.out.write("\n")
-                    self.out.flush()
                 elif self._last_text:
                     # An earlier message was not the final one: it was progress.
                     self._note(self._last_text)
@@ -96,7 +117,6 @@ class HumanRenderer:
             case TurnCompleted():
                 if self._last_text:
                     self.out.write(self._last_text.rstrip("\n") + "\n")
-                    self.out.flush()
                     self._last_text = ""
             case TurnFailed():
                 pass
@@ -105,4 +125,3 @@ class HumanRenderer:
 
     def _note(self, text: str) -> None:
         self.err.write(text.rstrip("\n") + "\n")
-        self.err.flush()

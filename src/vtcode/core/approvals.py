@@ -152,3 +152,20 @@ def _shown(command: str) -> str:
     if len(command) <= _SHOWN_COMMAND_CHARS:
         return command
     return command[: _SHOWN_COMMAND_CHARS - 1] + "…"
+
+
+def decide_input(policy: ApprovalPolicy, chars: str, *, tool: str = "write_stdin") -> Decision:
+    """Input typed into a running session: allowed, unless it holds a command a deny rule names.
+
+    The session's own command was approved when it started, but a shell session would otherwise let
+    denied commands through as typed input.
+    """
+    for line in chars.splitlines() or [chars]:
+        denied_by = match_deny(line, policy.deny)
+        if denied_by is not None:
+            return Decision(
+                "deny",
+                f"input `{_shown(line)}` to `{tool}` runs a command matching the deny rule "
+                f"`{denied_by}`, which blocks it in every approval mode",
+            )
+    return Decision("allow", f"input to `{tool}` goes to an already approved session")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import urllib.parse
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
@@ -135,6 +136,7 @@ def select_provider(request: ProviderRequest) -> ProviderChoice:
         raise ConfigError(
             f"provider {name!r} needs a base URL", hint="pass --base-url URL or set OPENAI_BASE_URL"
         )
+    _check_base_url(base_url)
     key_env = (custom.api_key_env if custom else None) or (builtin.api_key_env if builtin else None)
     api_key = env.get(key_env) if key_env else None
     if builtin is not None and builtin.key_required and custom is None and not api_key:
@@ -171,3 +173,13 @@ def _env_base_url(name: str, env: Mapping[str, str]) -> str | None:
         host = host if host.startswith("http") else f"http://{host}"
         return host.rstrip("/") + "/v1"
     return None
+
+
+def _check_base_url(base_url: str) -> None:
+    """An endpoint must be an http(s) URL with a host; anything else would only fail after retries."""
+    parsed = urllib.parse.urlsplit(base_url)
+    if parsed.scheme not in ("http", "https") or not parsed.netloc:
+        raise ConfigError(
+            f"invalid base URL {base_url!r}",
+            hint="use an http:// or https:// URL, e.g. http://localhost:11434/v1",
+        )

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from vtcode.config.schema import Settings
 from vtcode.core.approvals import ApprovalPolicy
+from vtcode.core.history_repair import missing_results
 from vtcode.core.instructions_model import Diagnostic
 from vtcode.protocol.errors import UsageError
 from vtcode.protocol.events import Event, Notice, ThreadStarted
@@ -78,6 +79,14 @@ class Agent:
             self._resumed = True
             for notice in loaded.notices:
                 self._notice(notice)
+            repairs = missing_results(self.state.messages)
+            if repairs:
+                self._checkpoint(repairs, self.state.turns)
+                self.state.messages.extend(repairs)
+                self._notice(
+                    f"the last session stopped while {len(repairs)} tool call(s) ran; they are recorded "
+                    "as not finished"
+                )
         self.toolset = build_toolset(settings, options.workspace, emitter)
         tools = self.toolset.tools
         self.tool_specs = [t.spec for t in tools]
@@ -115,7 +124,9 @@ class Agent:
             checkpoint=self._checkpoint,
             clock=clock,
             max_requests=settings.agent.max_turns,
-            max_output_tokens=settings.agent.max_output_tokens,
+            max_output_tokens=settings.agent.max_output_tokens
+            or settings.model_settings(self.model).max_output_tokens,
+            reasoning_effort=settings.agent.reasoning_effort,
             cache_key=self.cache_key,
         )
         emitter.subscribe(self._record_event)

@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from vtcode.core.approvals import TOOL_KINDS, ApprovalPolicy, CallKind, Decision, decide
+from vtcode.core.approvals import TOOL_KINDS, ApprovalPolicy, CallKind, Decision, decide, decide_input
 from vtcode.exec.progress import ExecProgress, ProgressSink, reporting_progress
 from vtcode.protocol.events import (
     CommandExecutionItem,
@@ -59,19 +59,19 @@ class ToolDispatcher:
     async def run_calls(self, calls: Sequence[ToolCall], commit: Commit) -> list[ToolResultMessage]:
         """Run `calls` (read-only ones in parallel batches) and commit their results in call order.
 
-        Cancellation still commits one result per call: finished ones as they are, the rest as
-        interrupted, so the stored history stays valid and resumable.
+        Cancellation, or any failure on the way, still commits one result per call: finished ones as
+        they are, the rest as not run, so the stored history stays valid and resumable (providers
+        reject a tool call without its result).
         """
         results: dict[str, ToolResultMessage] = {}
         try:
             for batch in self._batches(calls):
-                outcomes = await asyncio.gather(*(self._run_one(call) for call in batch))
-                for call, result in zip(batch, outcomes, strict=True):
-                    results[call.id] = result
-        except asyncio.CancelledError:
+                await self._run_batch(batch, results)
+        except BaseException as exc:
+            reason = INTERRUPTED if isinstance(exc, asyncio.CancelledError) else f"not run: {exc}"
             ordered = [
                 results.get(c.id)
-                or ToolResultMessage(call_id=c.id, name=c.name, content=INTERRUPTED, is_error=True)
+                or ToolResultMessage(call_id=c.id, name=c.name, content=reason, is_error=True)
                 for c in calls
             ]
             commit(ordered)
@@ -79,6 +79,21 @@ class ToolDispatcher:
         ordered = [results[c.id] for c in calls]
         commit(ordered)
         return ordered
+
+    async def _run_batch(self, batch: Sequence[ToolCall], results: dict[str, ToolResultMessage]) -> None:
+        """Run calls concurrently; if one fails, stop the others before the failure propagates."""
+        tasks = [asyncio.ensure_future(self._run_one(call)) for call in batch]
+        try:
+            await asyncio.gather(*tasks)
+        except BaseException:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
+        finally:
+            for call, task in zip(batch, tasks, strict=True):
+                if task.done() and not task.cancelled() and task.exception() is None:
+                    results[call.id] = task.result()
 
     def _batches(self, calls: Sequence[ToolCall]) -> list[list[ToolCall]]:
         batches: list[list[ToolCall]] = []
@@ -149,6 +164,8 @@ class ToolDispatcher:
 
     def _decide(self, name: str, arguments: Mapping[str, Any]) -> Decision:
         # A tool the table does not know is treated as the most restricted kind, a command.
+        if name in SESSION_TOOLS and arguments.get("chars"):
+            return decide_input(self.policy, str(arguments["chars"]), tool=name)
         kind: CallKind = TOOL_KINDS.get(name, "command")
         command = str(arguments.get("cmd", "")) if kind == "command" else ""
         return decide(self.policy, kind, command, tool=name)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,9 +50,19 @@ def exec_settings(settings: Settings) -> ExecSettings:
     )
 
 
+def command_environment(env: Mapping[str, str], settings: Settings) -> dict[str, str]:
+    """The environment commands inherit: everything but provider credentials.
+
+    A command's output reaches the model, the session files and the spool; an `env` run (or a
+    prompt-injected one) must not put the user's API keys there.
+    """
+    secret = {p.api_key_env for p in settings.providers.values() if p.api_key_env}
+    return {k: v for k, v in env.items() if not (k.endswith("_API_KEY") or k in secret)}
+
+
 def build_toolset(settings: Settings, workspace: Path, emitter: Emitter) -> Toolset:
     """The tools for a session in `workspace`; command sessions spool into its `.vtcode` folder."""
     del emitter  # live command output reaches the emitter through the dispatcher (exec.progress)
-    sessions = SessionManager(workspace, os_environ(), exec_settings(settings))
+    sessions = SessionManager(workspace, command_environment(os_environ(), settings), exec_settings(settings))
     tools: list[Tool] = [*workspace_tools(), ExecCommandTool(sessions), WriteStdinTool(sessions)]
     return Toolset(tools=tools, sessions=sessions)

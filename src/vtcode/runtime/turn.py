@@ -10,6 +10,7 @@ from vtcode.protocol.events import (
     AgentMessageItem,
     ItemCompleted,
     ItemStarted,
+    Notice,
     ReasoningItem,
     TurnCompleted,
     TurnStarted,
@@ -19,6 +20,7 @@ from vtcode.protocol.model import (
     Completed,
     ModelRequest,
     ReasoningDelta,
+    ReasoningEffort,
     SystemPrompt,
     TextDelta,
     ToolSpec,
@@ -64,6 +66,7 @@ class TurnRunner:
         clock: Callable[[], float],
         max_requests: int,
         max_output_tokens: int | None = None,
+        reasoning_effort: ReasoningEffort | None = None,
         cache_key: str | None = None,
     ) -> None:
         self.client = model_client
@@ -77,6 +80,7 @@ class TurnRunner:
         self.clock = clock
         self.max_requests = max_requests
         self.max_output_tokens = max_output_tokens
+        self.reasoning_effort = reasoning_effort
         self.cache_key = cache_key
 
     def _commit(self, messages: Sequence[Message]) -> None:
@@ -120,6 +124,7 @@ class TurnRunner:
             messages=tuple(self.state.messages),
             tools=self.tools,
             max_output_tokens=self.max_output_tokens,
+            reasoning_effort=self.reasoning_effort,
             cache_key=self.cache_key,
         )
 
@@ -159,4 +164,11 @@ class TurnRunner:
             self.emitter.emit(ItemStarted(item=AgentMessageItem(id=text_id)))
         if text_id is not None:
             self.emitter.emit(ItemCompleted(item=AgentMessageItem(id=text_id, text=message.content)))
+        if completed.stop_reason in ("max_tokens", "content_filter"):
+            why = (
+                "reached the output token limit (agent.max_output_tokens)"
+                if completed.stop_reason == "max_tokens"
+                else "was stopped by the provider's content filter"
+            )
+            self.emitter.emit(Notice(level="warning", message=f"the model's reply {why}; it may be cut off"))
         return completed

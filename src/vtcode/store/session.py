@@ -17,7 +17,7 @@ from typing import Self
 
 import msgspec
 
-from vtcode.protocol.errors import StoreError
+from vtcode.protocol.errors import ExitCode, StoreError
 from vtcode.protocol.events import Event, decode_event, encode_event
 from vtcode.protocol.messages import Message
 from vtcode.store.atomic import fsync_dir
@@ -43,6 +43,12 @@ ARCHIVE_DIR = "archive"
 _ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 Clock = Callable[[], float]
+
+
+class UnknownSessionError(StoreError):
+    """The id names no stored session (or several): a usage error, not a broken store."""
+
+    exit_code = ExitCode.USAGE
 
 
 class SessionHandle:
@@ -225,7 +231,8 @@ class SessionStore:
         except OSError as err:
             _remove_empty_session(directory)
             raise store_error(err, "create", directory) from err
-        except StoreError:
+        except BaseException:
+            # Whatever failed, no half-created session may be left for `sessions list` to trip on.
             _remove_empty_session(directory)
             raise
         return SessionHandle(directory, info, self._clock, last_seq=0)
@@ -245,12 +252,12 @@ class SessionStore:
         if len(matches) == 1:
             return matches[0]
         if not matches:
-            raise StoreError(
+            raise UnknownSessionError(
                 f"no stored session has the id {session_id!r}",
                 hint="run `vtcode sessions list` to see the stored sessions",
             )
         shown = ", ".join(matches[:5]) + (", ..." if len(matches) > 5 else "")
-        raise StoreError(
+        raise UnknownSessionError(
             f"{session_id!r} is the start of {len(matches)} session ids: {shown}",
             hint="give more characters of the id; `vtcode sessions list` shows them",
         )
