@@ -156,9 +156,14 @@ def test_tables_merge_key_by_key_across_layers(tmp_path: Path) -> None:
 
 def test_a_list_replaces_the_lower_list(tmp_path: Path) -> None:
     _write(tmp_path / "vthome" / "vtcode.toml", '[approvals]\nallow = ["git status", "ls"]\n')
-    _write(tmp_path / "ws" / "vtcode.toml", '[approvals]\nallow = ["pytest"]\n')
-    loaded = load_settings(workspace=tmp_path / "ws", env=_env(tmp_path))
+    _write(tmp_path / "ws" / "vtcode.toml", '[agent]\ninstruction_files = ["docs/a.md"]\n')
+    loaded = load_settings(
+        workspace=tmp_path / "ws",
+        env=_env(tmp_path),
+        overrides=['approvals.allow=["pytest"]', 'agent.instruction_files=["docs/b.md"]'],
+    )
     assert loaded.settings.approvals == ApprovalSettings(allow=("pytest",))
+    assert loaded.settings.agent.instruction_files == ("docs/b.md",)
 
 
 def test_workspace_at_home_reads_the_user_file_once(tmp_path: Path) -> None:

@@ -6,17 +6,20 @@ variable, a `-c` option, the command line), so that a validation error can name 
 Workspace files: both `<workspace>/.vtcode/vtcode.toml` and `<workspace>/vtcode.toml` are read when
 they exist, `.vtcode/vtcode.toml` first, so a key in the visible top-level `vtcode.toml` wins. A file
 reached twice (the workspace is the home directory, so `.vtcode/vtcode.toml` *is* the user file) is read
-once, at its first and lowest place.
+once, at its first and lowest place, as the user file. Workspace files come with the repository, not
+from the user, so their layers are marked `workspace` and `workspace_trust` limits what they may set.
 
 Merging is a deep merge of tables: a table merges key by key, anything else (a list included) replaces
-the lower value whole, so `-c approvals.allow=[...]` says exactly what is allowed.
+the lower value whole, so `-c approvals.allow=[...]` says exactly what is allowed. The one exception is
+a workspace file's `approvals.deny`, which `workspace_trust` adds to the deny rules below it, so that a
+repository can deny more but never lift a denial.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,25 +43,40 @@ class Layer:
     table: Mapping[str, Any]
     # Attached to errors about a value from this layer, e.g. how to quote a `-c` value.
     value_hint: str | None = None
+    # A file of the workspace: it may tighten policy but never loosen it or route credentials.
+    workspace: bool = False
 
 
-def config_files(*, home: Path, workspace: Path) -> list[Path]:
+@dataclass(frozen=True)
+class ConfigFile:
+    """A config file that exists, and whether it is one of the workspace's (untrusted) files."""
+
+    path: Path
+    workspace: bool
+
+
+def config_files(*, home: Path, workspace: Path) -> list[ConfigFile]:
     """The config files that exist, lowest layer first: user, then workspace `.vtcode/`, then root."""
     candidates = [
-        home / CONFIG_FILE_NAME,
-        workspace / ".vtcode" / CONFIG_FILE_NAME,
-        workspace / CONFIG_FILE_NAME,
+        ConfigFile(home / CONFIG_FILE_NAME, workspace=False),
+        ConfigFile(workspace / ".vtcode" / CONFIG_FILE_NAME, workspace=True),
+        ConfigFile(workspace / CONFIG_FILE_NAME, workspace=True),
     ]
-    found: list[Path] = []
+    found: list[ConfigFile] = []
     seen: set[Path] = set()
-    for path in candidates:
-        if not path.exists():
+    for candidate in candidates:
+        if not candidate.path.exists():
             continue
-        real = path.resolve()
+        real = candidate.path.resolve()
         if real not in seen:
             seen.add(real)
-            found.append(path)
+            found.append(candidate)
     return found
+
+
+def file_layer(file: ConfigFile) -> Layer:
+    """A config file read as a layer named by its path."""
+    return Layer(str(file.path), read_toml(file.path), workspace=file.workspace)
 
 
 def read_toml(path: Path) -> dict[str, Any]:
@@ -124,6 +142,15 @@ def deep_merge(lower: Mapping[str, Any], higher: Mapping[str, Any]) -> dict[str,
         else:
             merged[key] = value
     return merged
+
+
+def leaf_keys(table: Mapping[str, Any], prefix: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    """The dotted key of every non-table value in `table`: what a layer sets, as `deep_merge` sees it."""
+    for key, value in table.items():
+        if isinstance(value, Mapping):
+            yield from leaf_keys(value, (*prefix, key))
+        else:
+            yield (*prefix, key)
 
 
 def flags_layer(flags: Mapping[str, object]) -> Layer:

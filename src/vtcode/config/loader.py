@@ -4,7 +4,8 @@ Layers, lowest to highest:
 
 1. built-in defaults (the `Settings` field defaults);
 2. `$VTCODE_HOME/vtcode.toml` (user);
-3. `<workspace>/.vtcode/vtcode.toml`, then `<workspace>/vtcode.toml` (both are read when both exist);
+3. `<workspace>/.vtcode/vtcode.toml`, then `<workspace>/vtcode.toml` (both are read when both exist),
+   restricted by `workspace_trust` because they come with the repository rather than from the user;
 4. environment variables (`VTCODE_PROVIDER`, `VTCODE_MODEL`, `VTCODE_PROFILE`, `VTCODE_APPROVAL`);
 5. `-c KEY=VALUE` overrides, in the order given (a later one wins);
 6. dedicated command-line flags (`--model`, `--approval`, ...).
@@ -16,6 +17,9 @@ flags: `--model X` names one setting on purpose and is more specific than a gene
 Each layer is validated on its own before merging, so an error names the file, variable or option that
 holds the bad value; cross-key rules (a provider name defined in another layer's `[providers]`) are
 checked once on the merged result, naming the layer that set the key.
+
+The workspace files come with the repository, so they may tighten policy but never loosen it or choose
+where requests and API keys go; `workspace_trust` checks each one against the layers below it.
 """
 
 from __future__ import annotations
@@ -27,10 +31,11 @@ from types import MappingProxyType
 from typing import Any
 
 from vtcode.config.environment import ProviderEnv, environment_layers, provider_env, resolve_home
-from vtcode.config.layers import Layer, config_files, deep_merge, flags_layer, read_toml
+from vtcode.config.layers import Layer, config_files, deep_merge, file_layer, flags_layer, leaf_keys
 from vtcode.config.overrides import parse_override
 from vtcode.config.schema import Settings
-from vtcode.config.validation import to_settings, validate_layer, validate_provider
+from vtcode.config.validation import KeyPath, to_settings, validate_layer, validate_provider
+from vtcode.config.workspace_trust import check_provider_switch, restrict_workspace_layer
 
 _NO_FLAGS: Mapping[str, object] = MappingProxyType({})
 
@@ -57,24 +62,40 @@ def load_settings(
     home = resolve_home(env)
     files = config_files(home=home, workspace=workspace)
     layers = [
-        *(Layer(str(path), read_toml(path)) for path in files),
+        *(file_layer(file) for file in files),
         *environment_layers(env),
         *(parse_override(text) for text in overrides),
         flags_layer(flags),
     ]
     merged: dict[str, Any] = {}
-    provider_source = None
+    origins: dict[KeyPath, str] = {}
+    provider_layer: Layer | None = None
+    # agent.provider as the user's own file left it, before any workspace file had a say.
+    trusted_provider: str | None = None
+    in_workspace = False
     for layer in layers:
         table = validate_layer(layer.table, source=layer.source, value_hint=layer.value_hint)
+        if layer.workspace:
+            if not in_workspace:
+                in_workspace = True
+                trusted_provider = merged.get("agent", {}).get("provider")
+            table = restrict_workspace_layer(
+                table, source=layer.source, below=merged, origins=origins, workspace=workspace
+            )
         if "provider" in table.get("agent", {}):
-            provider_source = layer.source
+            provider_layer = layer
         merged = deep_merge(merged, table)
+        origins.update((key, layer.source) for key in leaf_keys(table))
     settings = to_settings(merged)
-    if provider_source is not None:
-        validate_provider(settings, source=provider_source)
+    if provider_layer is not None:
+        validate_provider(settings, source=provider_layer.source)
+        if provider_layer.workspace:
+            check_provider_switch(
+                settings, source=provider_layer.source, below_provider=trusted_provider, origins=origins
+            )
     return LoadedConfig(
         settings=settings,
         home=home,
-        sources=tuple(str(path) for path in files),
+        sources=tuple(str(file.path) for file in files),
         provider_env=provider_env(env),
     )

@@ -3,7 +3,14 @@
 A path is accepted only when its *real* location (every symlink resolved, including intermediate
 directories and a dangling final link) is the workspace root or below it. Paths that do not exist yet
 are resolved as far as they exist; the missing tail cannot contain a symlink, so creating it stays
-inside the workspace. Writes are additionally refused inside any `.git` directory.
+inside the workspace. Writes are additionally refused inside any `.git` directory, and to vtcode's own
+files at the workspace root: `vtcode.toml` and everything under `.vtcode/`.
+
+vtcode's own files are refused because an agent allowed to edit files (auto-edit) could otherwise widen
+its own permissions for the next run, or replace its system prompt (`.vtcode/prompts/system.md`);
+they are edited by the user, not the agent. `.vtcode/context/` is refused too: vtcode writes its command
+output spools there itself (not through tools), and the agent rewriting them, or the `.gitignore` that
+keeps them out of commits, serves no task. Reading any of these stays allowed.
 """
 
 from __future__ import annotations
@@ -13,6 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from vtcode.protocol.errors import ToolError
+
+CONFIG_FILE_NAME = "vtcode.toml"
+STATE_DIR_NAME = ".vtcode"
+SPOOL_DIR_NAME = "context"
+_OWN_CONFIG = (
+    "'{raw}' is part of vtcode's own configuration (vtcode.toml and .vtcode/ at the workspace root), "
+    "which the agent may not modify: vtcode's own configuration is edited by the user, not the agent"
+)
 
 
 class ConfinementError(ToolError):
@@ -64,6 +79,7 @@ def resolve(workspace: Path, raw: str, *, for_write: bool = False) -> WorkspaceP
     display = display_path(root, real)
     if for_write:
         _check_writable(raw, PurePosixPath(relative), PurePosixPath(display))
+        _check_not_vtcode_own(raw, root, real, PurePosixPath(relative), PurePosixPath(display))
     return WorkspacePath(real=real, lexical=lexical, display=display)
 
 
@@ -95,3 +111,36 @@ def _check_writable(raw: str, lexical: PurePosixPath, real: PurePosixPath) -> No
     # Git's object store and refs are never edited by hand; a broken `.git` loses the user's history.
     if ".git" in lexical.parts or ".git" in real.parts:
         raise ConfinementError(f"'{raw}' is inside a .git directory, which the agent may not modify")
+
+
+def _check_not_vtcode_own(
+    raw: str, root: Path, real: Path, lexical: PurePosixPath, shown: PurePosixPath
+) -> None:
+    """Refuse a write to `vtcode.toml` at the root or below `.vtcode/`, however the path is spelled.
+
+    Names compare case-insensitively (on macOS `VTCODE.TOML` is the same file), and the real locations
+    the config loader reads are compared too, so a link such as `.vtcode -> cfg` does not leave
+    `cfg/vtcode.toml` writable.
+    """
+    named = (_folded(lexical), _folded(shown))
+    if real == Path(os.path.realpath(root / CONFIG_FILE_NAME)) or (CONFIG_FILE_NAME,) in named:
+        raise ConfinementError(_OWN_CONFIG.format(raw=raw))
+    state = Path(os.path.realpath(root / STATE_DIR_NAME))
+    # A `.vtcode` linked to the root itself (or above it) would make every file "vtcode's own".
+    state_in_workspace = state != root and is_inside(root, state)
+    if not (
+        (state_in_workspace and is_inside(state, real)) or any(p[:1] == (STATE_DIR_NAME,) for p in named)
+    ):
+        return
+    spool = (STATE_DIR_NAME, SPOOL_DIR_NAME)
+    if (state_in_workspace and is_inside(state / SPOOL_DIR_NAME, real)) or any(p[:2] == spool for p in named):
+        raise ConfinementError(
+            f"'{raw}' is inside .vtcode/context, where vtcode itself keeps command output; "
+            "the agent may not modify it (reading it is fine)"
+        )
+    raise ConfinementError(_OWN_CONFIG.format(raw=raw))
+
+
+def _folded(path: PurePosixPath) -> tuple[str, ...]:
+    """The parts of a workspace-relative path, case-folded."""
+    return tuple(part.casefold() for part in path.parts)

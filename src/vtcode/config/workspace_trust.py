@@ -1,0 +1,203 @@
+"""What a workspace config file may set: it may tighten policy, never loosen it, never route credentials.
+
+`<workspace>/vtcode.toml` and `<workspace>/.vtcode/vtcode.toml` arrive with `git clone`, so they are
+written by whoever wrote the repository, not by the user. Left with full authority, a repository could
+send the user's API key to its own server (`[agent] base_url`, `[providers.x]`) or run commands without
+asking (`agent.approval = "full-auto"`, `[approvals] allow = ["*"]`). So each workspace layer is checked
+against the merged layers below it (defaults, the user file and, for the top-level file, the `.vtcode/`
+one), and a key it may not set is a ConfigError (exit 2), never silently dropped:
+
+| key                         | in a workspace file                                                      |
+| --------------------------- | ------------------------------------------------------------------------ |
+| `agent.base_url`            | refused: it decides where requests, and the API key with them, are sent  |
+| `[providers.*]` (any key)   | refused, for the same reason (so a workspace cannot define a provider)   |
+| `agent.provider`            | a built-in name, or one the user defined; see `check_provider_switch`    |
+| `agent.approval`            | only as strict as the value below or stricter                            |
+| `approvals.allow`           | refused                                                                  |
+| `approvals.deny`            | added to the deny rules below, never replacing them                      |
+| `agent.instruction_files`   | only paths inside the workspace: no `~`, no `..`, absolute only inside   |
+| `pty.preferred_shell`       | refused: every approved command would run through that program           |
+
+Everything else (model, prompt profile, context budget, timeouts, ...) a repository may set as before.
+The environment, `-c` and flags are the user's own, and `$VTCODE_HOME/vtcode.toml` is the user's file:
+all of those keep full authority, and being higher layers they still override anything a workspace sets.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from vtcode.config.layers import FLAGS_SOURCE
+from vtcode.config.schema import AgentSettings, Settings
+from vtcode.config.validation import KeyPath, describe_value, format_key
+from vtcode.core.approvals import APPROVAL_MODES
+from vtcode.protocol.errors import ConfigError
+
+_USER_FILE = "$VTCODE_HOME/vtcode.toml"
+_DEFAULT_ORIGIN = "the default"
+
+_CREDENTIALS_HINT = (
+    "a repository's config could otherwise send your API key to a server of its choosing; "
+    "remove the key from this file"
+)
+_SEPARATORS = re.compile(r"[\\/]")
+
+
+def restrict_workspace_layer(
+    table: Mapping[str, Any],
+    *,
+    source: str,
+    below: Mapping[str, Any],
+    origins: Mapping[KeyPath, str],
+    workspace: Path,
+) -> dict[str, Any]:
+    """The validated table of a workspace file as it may be merged; a key it may not set raises ConfigError.
+
+    `below` is the merged table of the layers under this one and `origins` names the layer that set
+    each of its keys, so an error can say whose value a workspace tried to loosen.
+    """
+    _check_endpoints(table, source=source)
+    agent: Mapping[str, Any] = table.get("agent", {})
+    if "approval" in agent:
+        _check_approval(agent["approval"], source=source, below=below, origins=origins)
+    for entry in agent.get("instruction_files", ()):
+        _check_instruction_file(entry, source=source, workspace=workspace)
+    _check_commands(table, source=source)
+    return _with_deny_added(table, below=below)
+
+
+def check_provider_switch(
+    settings: Settings,
+    *,
+    source: str,
+    below_provider: str | None,
+    origins: Mapping[KeyPath, str],
+) -> None:
+    """Refuse a workspace `agent.provider` that would pair another provider's key with a configured URL.
+
+    A built-in name normally sends requests to that provider's own endpoint with its own key. But
+    `agent.base_url` (from the user file, `-c` or `--base-url`) applies to whichever provider is
+    chosen: it was set for the provider the user picked, so a workspace switching to another one would
+    send that provider's key to the user's URL. Keeping `below_provider`, the provider the user file
+    (the trusted layers below the workspace files) chose, is fine.
+    """
+    provider = settings.agent.provider
+    base_url = settings.agent.base_url
+    if base_url is None or provider == below_provider:
+        return
+    chosen = json.dumps(below_provider) if below_provider else "the provider chosen from your API keys"
+    origin = origins.get(("agent", "base_url"), FLAGS_SOURCE)
+    raise ConfigError(
+        f"{source}:agent.provider: got {describe_value(provider)}, but {origin} sets agent.base_url "
+        f"{json.dumps(base_url)} for {chosen}: a workspace config cannot switch the provider while a "
+        "base URL is configured, as the new provider's API key would be sent to that URL",
+        hint=f"set agent.provider in {_USER_FILE}, with -c or --provider, or remove it from this file",
+    )
+
+
+def _check_endpoints(table: Mapping[str, Any], *, source: str) -> None:
+    """Refuse `agent.base_url` and any `[providers.*]` table: they decide where API keys are sent."""
+    if "base_url" in table.get("agent", {}):
+        raise ConfigError(
+            f"{source}:agent.base_url: a workspace config cannot choose where requests (and API keys) "
+            f"are sent; set it in {_USER_FILE}, with -c or --base-url",
+            hint=_CREDENTIALS_HINT,
+        )
+    if "providers" in table:
+        path = _first_key(table["providers"], ("providers",))
+        name = f"[providers.{format_key(path[1:2])}]" if len(path) > 1 else "[providers.<name>]"
+        raise ConfigError(
+            f"{source}:{format_key(path)}: a workspace config cannot choose where requests (and API keys) "
+            f"are sent; set {name} in {_USER_FILE} or with -c",
+            hint=_CREDENTIALS_HINT,
+        )
+
+
+def _check_commands(table: Mapping[str, Any], *, source: str) -> None:
+    """Refuse `approvals.allow` and `pty.preferred_shell`: both decide what runs without the user."""
+    if "allow" in table.get("approvals", {}):
+        raise ConfigError(
+            f"{source}:approvals.allow: a workspace config cannot let commands run without approval",
+            hint=f"put allow rules in {_USER_FILE} or pass -c 'approvals.allow=[\"...\"]', "
+            "and remove them from this file",
+        )
+    if "preferred_shell" in table.get("pty", {}):
+        raise ConfigError(
+            f"{source}:pty.preferred_shell: a workspace config cannot choose the program that runs "
+            f"commands; set it in {_USER_FILE} or with -c",
+            hint="every command you approve would run through that program; remove the key from this file",
+        )
+
+
+def _with_deny_added(table: Mapping[str, Any], *, below: Mapping[str, Any]) -> dict[str, Any]:
+    """`table` with its `approvals.deny` rules appended to those below, so a repository cannot lift one."""
+    approvals: Mapping[str, Any] = table.get("approvals", {})
+    if "deny" not in approvals:
+        return dict(table)
+    lower: tuple[str, ...] = tuple(below.get("approvals", {}).get("deny", ()))
+    added = (rule for rule in dict.fromkeys(approvals["deny"]) if rule not in lower)
+    return {**table, "approvals": {**approvals, "deny": [*lower, *added]}}
+
+
+def _check_approval(
+    value: str, *, source: str, below: Mapping[str, Any], origins: Mapping[KeyPath, str]
+) -> None:
+    """Refuse an approval mode looser than the one in effect below (strictest first: APPROVAL_MODES)."""
+    lower: str = below.get("agent", {}).get("approval", AgentSettings().approval)
+    if APPROVAL_MODES.index(value) <= APPROVAL_MODES.index(lower):
+        return
+    allowed = ", ".join(json.dumps(mode) for mode in APPROVAL_MODES[: APPROVAL_MODES.index(lower) + 1])
+    origin = origins.get(("agent", "approval"), _DEFAULT_ORIGIN)
+    raise ConfigError(
+        f"{source}:agent.approval: got {describe_value(value)}, expected one of {allowed}: "
+        f"a workspace config cannot loosen the approval mode {json.dumps(lower)} set by {origin}",
+        hint=f"strictest first: {', '.join(APPROVAL_MODES)}; to loosen approval, set agent.approval "
+        f"in {_USER_FILE}, with -c or --approval, and remove it from this file",
+    )
+
+
+def _check_instruction_file(entry: str, *, source: str, workspace: Path) -> None:
+    """Refuse an `agent.instruction_files` entry that can name a file outside the workspace.
+
+    Relative entries are read from the project root (the workspace, or the git repository holding it),
+    so without `..` they stay in the repository; `~` and other absolute paths would read the user's own
+    files (keys, credentials) into the prompt.
+    """
+    text = entry.strip()
+    if not text:
+        return
+    problem = None
+    if ".." in _SEPARATORS.split(text):
+        problem = 'climbs out of the workspace with ".."'
+    elif text == "~" or text.startswith("~/"):
+        problem = "names a file in the home folder"
+    elif text.startswith("/") and not _inside(text, workspace):
+        problem = "is an absolute path outside the workspace"
+    if problem is None:
+        return
+    raise ConfigError(
+        f"{source}:agent.instruction_files: {json.dumps(entry, ensure_ascii=False)} {problem}, "
+        "expected a path inside the workspace",
+        hint=f"a workspace config may only name instruction files inside the workspace; list others in "
+        f"{_USER_FILE} or with -c",
+    )
+
+
+def _inside(text: str, workspace: Path) -> bool:
+    """Whether the absolute path `text` is the workspace or below it, as given or with links resolved."""
+    path = Path(os.path.normpath(text))
+    bases = {Path(os.path.normpath(os.path.abspath(workspace))), Path(os.path.realpath(workspace))}
+    return any(path.is_relative_to(base) for base in bases)
+
+
+def _first_key(value: object, path: KeyPath) -> KeyPath:
+    """The dotted key of the first value in `value` (a table's first leaf), for naming it in errors."""
+    while isinstance(value, Mapping) and value:
+        key, value = next(iter(value.items()))
+        path = (*path, key)
+    return path
