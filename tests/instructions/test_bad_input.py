@@ -178,3 +178,21 @@ def test_rule_folder_linked_from_the_vtcode_home_is_allowed(tmp_path: Path) -> N
     (layout.root / ".vtcode" / "rules").mkdir(parents=True)
     os.symlink(shared, layout.root / ".vtcode" / "rules" / "team")
     assert bodies(layout.load()) == ["- team"]
+
+
+def test_relative_extra_file_linking_outside_the_project_is_refused(tmp_path: Path) -> None:
+    layout = make_layout(tmp_path)
+    secret = layout.user(".aws/credentials", "aws_secret_access_key = SECRET")
+    layout.write("docs/ok.md", "- ok")
+    os.symlink(secret, layout.root / "docs" / "notes.md")
+    result = layout.load(extra_patterns=("docs/*.md",))
+    assert bodies(result) == ["- ok"]
+    assert "SECRET" not in (result.appendix or "")
+    shown = secret.resolve().as_posix()
+    assert reasons(result) == [("docs/notes.md", "error", f"links outside the project ({shown}); skipped")]
+
+
+def test_users_home_extra_file_is_the_users_choice(tmp_path: Path) -> None:
+    layout = make_layout(tmp_path)
+    layout.user("notes/team.md", "- team")
+    assert bodies(layout.load(extra_patterns=("~/notes/team.md",))) == ["- team"]

@@ -214,7 +214,15 @@ class _Discoverer:
                 self._diagnose(pattern, "warning", f"agent.instruction_files entry {expansion.problem}")
             elif not expansion.files:
                 self._diagnose(pattern, "warning", "agent.instruction_files entry matches no file")
+            # A project-relative entry names project files; a committed symlink must not make it read
+            # a private file outside (the same rule as for AGENTS.md), while `~/` and absolute
+            # entries are the user's own choice.
+            relative = not (pattern.startswith("~") or os.path.isabs(pattern))
             for file in expansion.files:
+                target = real(file)
+                if relative and not any(is_within(target, root) for root in self.roots):
+                    self._diagnose(file, "error", f"links outside the project ({target.as_posix()}); skipped")
+                    continue
                 self._add(self._take(file, "custom", "extra", TIER_EXTRA))
 
     def _rules(self, folders: Sequence[RuleFolder], scope: Scope) -> None:
