@@ -230,3 +230,15 @@ def test_arbitrary_text_never_raises(line: str, rules: list[str]) -> None:
     split_command(line)
     match_allow(line, rules)
     match_deny(line, rules)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["git -C . push", "git -c core.x=1 push origin", "git --no-pager push", "git --git-dir .git push -f"],
+)
+def test_deny_rules_see_through_git_global_options(line: str) -> None:
+    assert match_deny(line, ["git push"]) == "git push"
+
+
+def test_git_global_options_do_not_widen_allow_rules() -> None:
+    assert not match_allow("git -c core.pager=evil status", ["git status"]).allowed

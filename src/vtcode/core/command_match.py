@@ -112,6 +112,8 @@ def match_deny(line: str, rules: Sequence[str]) -> str | None:
     """The first deny rule that matches anywhere in `line`, or None."""
     parsed = split_command(line) or ()
     commands = (*parsed, *_lenient_split(line))
+    # `git -C dir push` and `git -c k=v push` run `git push`: deny rules see through git's global options.
+    commands = (*commands, *(_without_git_options(c) for c in commands if c.words[:1] == ("git",)))
     whole = " ".join(line.split())
     for rule in rules:
         if _is_glob(rule) and fnmatchcase(whole, _glob(rule)):
@@ -311,3 +313,17 @@ def _lenient_split(line: str) -> list[SimpleCommand]:
     """A quote-blind split for deny rules: catches commands hidden in `bash -c "..."` strings."""
     pieces = _LENIENT_SPLIT.split(line.replace("\\", "").replace('"', "").replace("'", ""))
     return [SimpleCommand(tuple(piece.split())) for piece in pieces if piece.split()]
+
+
+# git options that come before the subcommand and take a separate value.
+_GIT_OPTIONS_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"})
+
+
+def _without_git_options(command: SimpleCommand) -> SimpleCommand:
+    """`git` followed directly by its subcommand, the global options before it dropped."""
+    words = list(command.words[1:])
+    while words and words[0].startswith("-"):
+        option = words.pop(0)
+        if option in _GIT_OPTIONS_WITH_VALUE and words:
+            words.pop(0)
+    return SimpleCommand(("git", *words))
