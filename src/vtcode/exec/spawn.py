@@ -71,8 +71,12 @@ def default_shell(preferred: str | None) -> str:
 def session_env(
     base: Mapping[str, str], workspace: Path, marker: str, *, shell: str, tty: bool, rows: int, cols: int
 ) -> dict[str, str]:
-    """The child's environment: the parent's, plus pagers and colours off and the session marker."""
-    env = dict(base)
+    """The child's environment: the parent's without API keys, pagers and colours off, the marker.
+
+    A command's output reaches the model, the session files and the spool; an `env` run (or a
+    prompt-injected one) must not put the user's provider keys there.
+    """
+    env = {key: value for key, value in base.items() if not key.endswith("_API_KEY")}
     env.update(
         {
             "WORKSPACE_DIR": str(workspace),

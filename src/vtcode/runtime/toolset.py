@@ -51,13 +51,13 @@ def exec_settings(settings: Settings) -> ExecSettings:
 
 
 def command_environment(env: Mapping[str, str], settings: Settings) -> dict[str, str]:
-    """The environment commands inherit: everything but provider credentials.
+    """The environment commands inherit, without the keys of configured providers.
 
-    A command's output reaches the model, the session files and the spool; an `env` run (or a
-    prompt-injected one) must not put the user's API keys there.
+    `*_API_KEY` variables are dropped for every command by `exec.spawn`; a `[providers.X] api_key_env`
+    may use any name, so those are dropped here.
     """
     secret = {p.api_key_env for p in settings.providers.values() if p.api_key_env}
-    return {k: v for k, v in env.items() if not (k.endswith("_API_KEY") or k in secret)}
+    return {k: v for k, v in env.items() if k not in secret}
 
 
 def build_toolset(settings: Settings, workspace: Path, emitter: Emitter) -> Toolset:
