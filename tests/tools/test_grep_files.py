@@ -16,7 +16,6 @@ from vtcode.tools.grep_engines import (
     GrepMatch,
     argv_batches,
     python_search,
-    ripgrep_search,
     ripgrep_search_batches,
 )
 from vtcode.tools.grep_files import GrepFilesTool
@@ -67,7 +66,7 @@ async def _engines(workspace: Path, pattern: str) -> tuple[list[GrepMatch], list
     files = await visible_files(root, resolve(workspace, "."))
     python = python_search(root, files, re.compile(pattern))
     assert RG is not None
-    return python, await ripgrep_search(RG, root, files, pattern)
+    return python, await ripgrep_search_batches(RG, root, _stream([FileBatch(list(files), [])]), pattern)
 
 
 async def test_python_engine_on_the_fixture_tree(ctx: ToolContext, workspace: Path) -> None:

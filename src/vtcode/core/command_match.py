@@ -15,6 +15,7 @@ Deny rules are a guard rail, not a sandbox: they match anywhere in a simple comm
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 from collections.abc import Sequence
@@ -154,6 +155,8 @@ def _glob(rule: str) -> str:
     return " ".join(rule.split())
 
 
+# Every tool call matches every configured rule; the rules come from config, so they are few and fixed.
+@functools.lru_cache(maxsize=1024)
 def _rule_words(rule: str) -> tuple[str, ...]:
     try:
         return tuple(shlex.split(rule))

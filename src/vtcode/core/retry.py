@@ -7,8 +7,6 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
-
 
 @dataclass(frozen=True)
 class RetryPolicy:

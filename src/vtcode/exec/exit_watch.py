@@ -17,32 +17,6 @@ from collections.abc import Callable
 _FALLBACK_POLL_SECONDS = 0.02
 
 
-async def wait_exited(proc: asyncio.subprocess.Process) -> int:
-    """Return the exit code as soon as the process has exited, even if its pipes are still open."""
-    if proc.returncode is not None:
-        return proc.returncode
-    loop = asyncio.get_running_loop()
-    pidfd = _pidfd(proc.pid)
-    if pidfd is not None:
-        exited = loop.create_future()
-
-        def on_ready() -> None:
-            if not exited.done():
-                exited.set_result(None)
-
-        loop.add_reader(pidfd, on_ready)
-        try:
-            if proc.returncode is None:
-                await exited
-        finally:
-            loop.remove_reader(pidfd)
-            os.close(pidfd)
-    # The child watcher reaps the process and records the code a moment after the pidfd fires.
-    while proc.returncode is None:  # noqa: ASYNC110
-        await asyncio.sleep(0.001 if pidfd is not None else _FALLBACK_POLL_SECONDS)
-    return proc.returncode
-
-
 def _pidfd(pid: int) -> int | None:
     opener = getattr(os, "pidfd_open", None)
     if opener is None:

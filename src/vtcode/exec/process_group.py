@@ -8,7 +8,6 @@ vtcode instead of init and stay findable among its own descendants (reference py
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import os
@@ -25,8 +24,8 @@ SESSION_ENV = "VTCODE_EXEC_SESSION"
 
 _PR_SET_CHILD_SUBREAPER = 36
 
-# Live groups, each with the marker of its session (None for run-to-completion commands).
-_live_groups: dict[int, str | None] = {}
+# Live groups, each with the marker of its session.
+_live_groups: dict[int, str] = {}
 
 
 class _Subreaper:
@@ -35,7 +34,7 @@ class _Subreaper:
     enabled = False
 
 
-def register(pgid: int, marker: str | None = None) -> None:
+def register(pgid: int, marker: str) -> None:
     """Track a group so `kill_all_groups` can reach it (and its marked escapees) at exit."""
     _live_groups[pgid] = marker
 
@@ -131,25 +130,11 @@ def session_processes(pgid: int, marker: str | None) -> set[int]:
     return found
 
 
-async def terminate_group(pgid: int, grace: float = KILL_GRACE_SECONDS) -> None:
-    """SIGTERM the group, then SIGKILL whatever is left after `grace` seconds."""
-    if not _signal_group(pgid, signal.SIGTERM):
-        unregister(pgid)
-        return
-    deadline = asyncio.get_running_loop().time() + grace
-    # The group has no exit notification we can await (its members are not all our children),
-    # so poll briefly within the grace period.
-    while group_alive(pgid) and asyncio.get_running_loop().time() < deadline:  # noqa: ASYNC110
-        await asyncio.sleep(0.02)
-    _signal_group(pgid, signal.SIGKILL)
-    unregister(pgid)
-
-
 def kill_all_groups() -> None:
     """SIGKILL every tracked group and its marked escapees; for exit paths where no event loop runs."""
     groups = dict(_live_groups)
     for pgid, marker in groups.items():
-        escapees = session_processes(pgid, marker) if marker is not None else set()
+        escapees = session_processes(pgid, marker)
         with contextlib.suppress(OSError):
             signal_processes(pgid, escapees, signal.SIGKILL)
         unregister(pgid)

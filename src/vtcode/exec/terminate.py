@@ -24,10 +24,8 @@ _KILL_SETTLE_SECONDS = 1.0
 _FALLBACK_POLL_SECONDS = 0.02
 
 
-async def terminate_session(
-    pgid: int, marker: str | None, *, leader: int | None, grace: float = KILL_GRACE_SECONDS
-) -> None:
-    """TERM the session's group and escapees, KILL what is left after `grace`, reap adopted ones.
+async def terminate_session(pgid: int, marker: str | None, *, leader: int | None) -> None:
+    """TERM the session's group and escapees, KILL what is left after the grace period, reap adopted ones.
 
     `leader` is the shell's pid while it has not been reaped; it is signalled on its own too, because
     a PTY shell joins its group a moment after it starts.
@@ -35,7 +33,7 @@ async def terminate_session(
     own = {leader} if leader is not None else set()
     targets = session_processes(pgid, marker) | own
     signal_processes(pgid, targets, signal.SIGTERM)
-    await wait_all_exited(targets, grace)
+    await wait_all_exited(targets, KILL_GRACE_SECONDS)
     # Processes forked during the grace period: the group signal reaches members, a rescan escapees.
     targets |= session_processes(pgid, marker)
     signal_processes(pgid, targets, signal.SIGKILL)

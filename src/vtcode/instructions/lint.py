@@ -21,8 +21,7 @@ MAX_ENTRIES = 250_000
 class MatchProbe:
     """Answers "does any file below `base` match this pattern?", once per pattern and base."""
 
-    def __init__(self, *, max_entries: int = MAX_ENTRIES) -> None:
-        self._max_entries = max_entries
+    def __init__(self) -> None:
         self._answers: dict[tuple[Path, str], bool] = {}
         self.walks = 0
         """How many walks were needed (the rest were answered from the cache)."""
@@ -60,7 +59,7 @@ class MatchProbe:
                 continue
             for entry in entries:
                 seen += 1
-                if seen > self._max_entries:
+                if seen > MAX_ENTRIES:
                     return True
                 if entry.name == ".git":
                     continue

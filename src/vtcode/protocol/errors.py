@@ -105,7 +105,7 @@ class StoreError(VtcodeError):
 
 
 class QueueFullError(VtcodeError):
-    """The steering queue already holds its maximum of pending intents."""
+    """The steering queue already holds its maximum of pending intents (`vtcode steer`, exit 3)."""
 
     exit_code = ExitCode.QUEUE_FULL
 

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 import msgspec
-
-SCHEMA_VERSION = 1
 
 
 class MessageMeta(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -81,8 +77,6 @@ class ToolResultMessage(
 
 
 Message = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage
-
-Role = Literal["system", "user", "assistant", "tool"]
 
 
 class Usage(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):

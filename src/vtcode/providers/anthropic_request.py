@@ -41,7 +41,7 @@ _EPHEMERAL: dict[str, str] = {"type": "ephemeral"}
 _EMPTY_ERROR_RESULT = "(the tool failed without output)"
 
 
-def build_request(request: ModelRequest, *, stream: bool = True) -> dict[str, Any]:
+def build_request(request: ModelRequest) -> dict[str, Any]:
     """The JSON body of `POST /v1/messages` for `request`."""
     max_tokens, budget = output_limits(request.max_output_tokens, request.reasoning_effort)
     body: dict[str, Any] = {"model": request.model, "max_tokens": max_tokens}
@@ -56,8 +56,7 @@ def build_request(request: ModelRequest, *, stream: bool = True) -> dict[str, An
     elif request.temperature is not None:
         # The API refuses any temperature other than the default while thinking is enabled.
         body["temperature"] = request.temperature
-    if stream:
-        body["stream"] = True
+    body["stream"] = True
     return body
 
 

@@ -33,6 +33,8 @@ EDIT_TOOLS = frozenset({"write_file", "apply_patch"})
 COMMAND_TOOLS = frozenset({"exec_command"})
 # Calls on a running command session; shown as `command_execution` items like the command itself.
 SESSION_TOOLS = frozenset({"write_stdin"})
+# Tools whose calls are shown as `command_execution` items, with live output while they run.
+_COMMAND_ITEM_TOOLS = COMMAND_TOOLS | SESSION_TOOLS
 # Characters of live output carried by each `item.updated` (the tail of what the command printed).
 LIVE_OUTPUT_CHARS = 8192
 INTERRUPTED = "interrupted by the user before this call finished"
@@ -130,7 +132,7 @@ class ToolDispatcher:
             content = f"not run: {decision.reason}"
             return ToolResultMessage(call_id=call.id, name=call.name, content=content, is_error=True)
         self.emitter.emit(ItemStarted(item=started))
-        live = self._live_output(item_id) if call.name in COMMAND_TOOLS | SESSION_TOOLS else None
+        live = self._live_output(item_id) if call.name in _COMMAND_ITEM_TOOLS else None
         try:
             with reporting_progress(live):
                 outcome = await tool.run(arguments, self.context)
@@ -204,7 +206,7 @@ def _item(
     outcome: ToolOutcome | None = None,
 ) -> Item:
     """The event item that shows this call: a command, a file change, or a generic tool call."""
-    if call.name in COMMAND_TOOLS or call.name in SESSION_TOOLS:
+    if call.name in _COMMAND_ITEM_TOOLS:
         return CommandExecutionItem(
             id=item_id,
             command=str(arguments.get("cmd", "")),

@@ -32,6 +32,15 @@ from vtcode.tools.workspace import WorkspacePath, resolve
 
 NAME = "exec_command"
 
+# Shared with `write_stdin`, whose calls take the same preview bound (checked by `preview_limit`).
+MAX_OUTPUT_TOKENS_PARAMETER: dict[str, Any] = {
+    "type": "integer",
+    "minimum": 1,
+    "maximum": 50000,
+    "default": MAX_OUTPUT_TOKENS_DEFAULT,
+    "description": "Bound on the returned output preview, in tokens (about 4 bytes each).",
+}
+
 _SPEC = ToolSpec(
     name=NAME,
     description=(
@@ -62,13 +71,7 @@ _SPEC = ToolSpec(
                 "default": EXEC_YIELD_DEFAULT_MS,
                 "description": "How long to wait for the command before returning (250-30000 ms).",
             },
-            "max_output_tokens": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 50000,
-                "default": MAX_OUTPUT_TOKENS_DEFAULT,
-                "description": "Bound on the returned output preview, in tokens (about 4 bytes each).",
-            },
+            "max_output_tokens": MAX_OUTPUT_TOKENS_PARAMETER,
         },
         "required": ["cmd"],
         "additionalProperties": False,

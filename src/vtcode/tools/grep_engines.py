@@ -107,11 +107,6 @@ _event_decoder = msgspec.json.Decoder(_Match | _End)
 _type_decoder = msgspec.json.Decoder(_Other)
 
 
-async def ripgrep_search(rg: str, root: Path, files: Sequence[str], pattern: str) -> list[GrepMatch] | None:
-    """Search `files` with ripgrep; None when rg cannot run this pattern (the caller falls back)."""
-    return await ripgrep_search_batches(rg, root, _one_batch(FileBatch(list(files), [])), pattern)
-
-
 async def ripgrep_search_batches(
     rg: str, root: Path, batches: AsyncIterable[FileBatch], pattern: str
 ) -> list[GrepMatch] | None:
@@ -145,10 +140,6 @@ async def ripgrep_search_batches(
         matches.extend(batch_matches)
     matches.sort()
     return matches
-
-
-async def _one_batch(batch: FileBatch) -> AsyncIterator[FileBatch]:
-    yield batch
 
 
 def _arguments(batch: FileBatch) -> Sequence[str]:

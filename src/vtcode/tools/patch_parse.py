@@ -62,11 +62,6 @@ class Hunk:
         """The lines that must be found in the file (context and removed)."""
         return tuple(line.text for line in self.lines if line.kind != "+")
 
-    @property
-    def new_lines(self) -> tuple[str, ...]:
-        """The lines that replace them (context and added)."""
-        return tuple(line.text for line in self.lines if line.kind != "-")
-
 
 @dataclass(frozen=True)
 class AddFile:

@@ -14,7 +14,6 @@ import msgspec
 
 from vtcode.core.exec_result import CallKind
 from vtcode.core.exec_wait import (
-    MAX_OUTPUT_TOKENS_DEFAULT,
     POLL_YIELD_DEFAULT_MS,
     WRITE_YIELD_DEFAULT_MS,
     clamp_yield_ms,
@@ -27,7 +26,7 @@ from vtcode.protocol.errors import ToolError
 from vtcode.protocol.model import ToolSpec
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import ToolContext, ToolOutcome
-from vtcode.tools.exec_command import error_outcome, outcome, preview_limit
+from vtcode.tools.exec_command import MAX_OUTPUT_TOKENS_PARAMETER, error_outcome, outcome, preview_limit
 
 NAME = "write_stdin"
 
@@ -64,13 +63,7 @@ _SPEC = ToolSpec(
                 "minimum": 0,
                 "description": "How long write (default 250) and poll (default 1000) collect output.",
             },
-            "max_output_tokens": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 50000,
-                "default": MAX_OUTPUT_TOKENS_DEFAULT,
-                "description": "Bound on the returned output preview, in tokens (about 4 bytes each).",
-            },
+            "max_output_tokens": MAX_OUTPUT_TOKENS_PARAMETER,
         },
         "required": ["session_id"],
         "additionalProperties": False,
