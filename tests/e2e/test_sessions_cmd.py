@@ -63,3 +63,25 @@ def test_continue_without_a_session_is_a_usage_error(vtcode: VtcodeRunner, tmp_p
         )
     assert result.code == 2
     assert "no stored session" in result.stderr
+
+
+def test_resuming_in_another_workspace_says_so(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    first = tmp_path / "one"
+    other = tmp_path / "two"
+    first.mkdir()
+    other.mkdir()
+    session = _run(vtcode, first, "start here")
+    with server_for("chat", [Reply(text="ok")]) as server:
+        result = vtcode.run(
+            "exec",
+            "--json",
+            "--resume",
+            session,
+            *cli_args("chat"),
+            "go on",
+            cwd=other,
+            env=cli_env("chat", server),
+        )
+    assert result.code == 0, result.stderr
+    notices = [e["message"] for e in events(result.stdout) if e["type"] == "notice"]
+    assert any(f"ran in {first.resolve()}" in n for n in notices), notices

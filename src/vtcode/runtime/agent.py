@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -77,6 +78,11 @@ class Agent:
             loaded = self.handle.load()
             self.state = ConversationState(messages=list(loaded.messages), turns=self.handle.info.turns)
             self._resumed = True
+            if os.path.realpath(self.handle.info.workspace) != os.path.realpath(options.workspace):
+                self._notice(
+                    f"session {self.handle.info.id} ran in {self.handle.info.workspace}; it continues here "
+                    f"in {options.workspace}, so paths in its history may not match"
+                )
             for notice in loaded.notices:
                 self._notice(notice)
             repairs = missing_results(self.state.messages)
