@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tests.conftest import VtcodeRunner
 from tests.e2e.harness import events
-from vtcode.testing.script import Reply
+from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import cli_args, cli_env, server_for
 
 
@@ -85,3 +85,25 @@ def test_resuming_in_another_workspace_says_so(vtcode: VtcodeRunner, tmp_path: P
     assert result.code == 0, result.stderr
     notices = [e["message"] for e in events(result.stdout) if e["type"] == "notice"]
     assert any(f"ran in {first.resolve()}" in n for n in notices), notices
+
+
+def test_resumed_session_keeps_nested_instructions_of_files_it_touched(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    (tmp_path / "src" / "deep").mkdir(parents=True)
+    (tmp_path / "src" / "deep" / "x.py").write_text("x = 1\n")
+    (tmp_path / "src" / "deep" / "AGENTS.md").write_text("Deep rule: keep x small.\n")
+    read = Reply(tool_calls=(ScriptToolCall("read_file", '{"path": "src/deep/x.py"}', id="r"),))
+    with server_for("chat", [read, Reply(text="read it")]) as server:
+        first = vtcode.run(
+            "exec", "--json", *cli_args("chat"), "look", cwd=tmp_path, env=cli_env("chat", server)
+        )
+    assert first.code == 0, first.stderr
+    session = str(events(first.stdout)[0]["thread_id"])
+    with server_for("chat", [Reply(text="ok")]) as server:
+        resumed = vtcode.run(
+            "exec", "--resume", session, *cli_args("chat"), "again", cwd=tmp_path, env=cli_env("chat", server)
+        )
+        system = [m["content"] for m in server.requests[0].json()["messages"] if m["role"] == "system"]
+    assert resumed.code == 0, resumed.stderr
+    assert "Deep rule: keep x small." in "\n".join(system)

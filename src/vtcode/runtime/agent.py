@@ -13,6 +13,7 @@ from vtcode.config.schema import Settings
 from vtcode.core.approvals import ApprovalPolicy
 from vtcode.core.history_repair import missing_results
 from vtcode.core.instructions_model import Diagnostic
+from vtcode.core.touched_paths import touched_paths
 from vtcode.protocol.errors import UsageError
 from vtcode.protocol.events import Event, Notice, ThreadStarted
 from vtcode.protocol.messages import Message
@@ -107,6 +108,8 @@ class Agent:
             on_diagnostics=self._instruction_diagnostics,
         )
         self.cache_key = self.prompt.cache_key
+        # A resumed session keeps the instruction scope of the files it already worked on.
+        self.prompt.note_touched(touched_paths(self.state.messages, str(options.workspace)))
         self.dispatcher = ToolDispatcher(
             tools=tools,
             context=ToolContext(workspace=options.workspace),
