@@ -255,7 +255,8 @@ async def test_request_body_snapshot() -> None:
                         "content": "invalid JSON arguments",
                         "is_error": True,
                     },
-                    {"type": "text", "text": "Also check the docs."},
+                    # The moving conversation breakpoint sits on the newest block.
+                    {"type": "text", "text": "Also check the docs.", "cache_control": {"type": "ephemeral"}},
                 ],
             },
         ],
@@ -297,7 +298,7 @@ def test_plain_request_sends_temperature_and_default_max_tokens() -> None:
                 "content": [
                     {"type": "text", "text": "one"},
                     {"type": "text", "text": "two"},
-                    {"type": "text", "text": "three"},
+                    {"type": "text", "text": "three", "cache_control": {"type": "ephemeral"}},
                 ],
             }
         ],
@@ -551,3 +552,27 @@ def test_byte_splits_decode_like_the_whole_stream(reply: Reply, data: st.DataObj
     whole = _decode([wire])
     assert _decode(pieces) == whole
     assert _as_scripted(whole) == reply_events(reply)
+
+
+def test_at_most_three_cache_breakpoints_and_the_last_on_the_newest_block() -> None:
+    request = ModelRequest(
+        model="claude-sonnet-4-5",
+        system=SystemPrompt(static="static", appendix="appendix"),
+        messages=(
+            UserMessage("go"),
+            AssistantMessage(tool_calls=(ToolCall("t1", "read_file", '{"path": "a"}'),)),
+            ToolResultMessage("t1", "read_file", "contents"),
+        ),
+        tools=(ToolSpec("read_file", "Read a file.", READ_SCHEMA),),
+    )
+    body = build_request(request)
+    assert json.dumps(body).count('"cache_control"') == 3
+    assert body["messages"][-1]["content"][-1] == {
+        "type": "tool_result",
+        "tool_use_id": "t1",
+        "content": "contents",
+        "is_error": False,
+        "cache_control": {"type": "ephemeral"},
+    }
+    # Earlier messages stay unmarked, so their bytes do not change from one request to the next.
+    assert "cache_control" not in json.dumps(body["messages"][:-1])

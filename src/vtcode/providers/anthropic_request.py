@@ -49,6 +49,7 @@ def build_request(request: ModelRequest) -> dict[str, Any]:
     if system:
         body["system"] = system
     body["messages"] = convert_messages(request.messages)
+    _mark_conversation_breakpoint(body["messages"])
     if request.tools:
         body["tools"] = tool_blocks(request.tools)
     if budget is not None:
@@ -105,6 +106,16 @@ def tool_blocks(tools: tuple[ToolSpec, ...]) -> list[dict[str, Any]]:
     # switch) still hit it. The static system block's breakpoint then extends the same prefix.
     blocks[-1]["cache_control"] = _EPHEMERAL
     return blocks
+
+
+def _mark_conversation_breakpoint(messages: list[dict[str, Any]]) -> None:
+    # A third, moving breakpoint on the newest block caches the conversation itself: the next request
+    # (the same history plus new messages) reads it back instead of paying for it again. Three of the
+    # four breakpoints the API allows are used: tools, static system, conversation.
+    if messages and messages[-1]["content"]:
+        last = messages[-1]["content"][-1]
+        if last["type"] in ("text", "tool_result", "tool_use"):
+            messages[-1]["content"][-1] = {**last, "cache_control": _EPHEMERAL}
 
 
 def convert_messages(messages: tuple[Message, ...]) -> list[dict[str, Any]]:
