@@ -102,3 +102,15 @@ def test_max_turns_limit_exits_1(vtcode: VtcodeRunner, tmp_path: Path) -> None:
     assert result.code == 1
     assert "stopped after 2 model requests" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_local_ollama_is_found_and_its_installed_model_used(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    # No API key anywhere: vtcode finds the Ollama server on OLLAMA_HOST and picks an installed model.
+    with server_for("chat", [Reply(text="hello from ollama")]) as server:
+        server.model_names = ("qwen3-coder:30b",)
+        host = server.base_url.removesuffix("/v1")
+        result = vtcode.run("exec", "hi", cwd=tmp_path, env={"OLLAMA_HOST": host})
+        body = server.requests[0].json()
+    assert result.code == 0, result.stderr
+    assert result.stdout == "hello from ollama\n"
+    assert body["model"] == "qwen3-coder:30b"

@@ -55,6 +55,20 @@ def test_running_ollama_is_selected_when_no_key_is_set() -> None:
     assert choice == ProviderChoice("ollama", "chat", f"{host}/v1", "qwen3-coder", None, None)
 
 
+def test_ollama_without_a_model_uses_an_installed_one() -> None:
+    with OpenAIChatServer(model_names=("llama3.1:8b", "qwen3-coder:30b")) as server:
+        host = server.base_url.removesuffix("/v1")
+        choice = select_provider(ProviderRequest(None, None, None, None, {"OLLAMA_HOST": host}))
+    assert (choice.name, choice.model) == ("ollama", "llama3.1:8b")
+
+
+def test_ollama_default_model_is_kept_when_installed() -> None:
+    with OpenAIChatServer(model_names=("llama3.1:8b", "gpt-oss:20b")) as server:
+        host = server.base_url.removesuffix("/v1")
+        choice = select_provider(ProviderRequest("ollama", None, None, None, {"OLLAMA_HOST": host}))
+    assert choice.model == "gpt-oss:20b"
+
+
 def test_nothing_available_is_a_config_error_listing_the_options() -> None:
     with pytest.raises(ConfigError) as error:
         select_provider(ProviderRequest(None, None, None, None, NO_OLLAMA))

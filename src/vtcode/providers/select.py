@@ -95,11 +95,22 @@ NO_PROVIDER_HINT = (
 
 def ollama_available(host: str, timeout: float = 0.3) -> bool:
     """Whether an Ollama server answers at `host` (a quick local probe)."""
+    return ollama_models(host, timeout) is not None
+
+
+def ollama_models(host: str, timeout: float = 0.3) -> list[str] | None:
+    """The models installed in the Ollama server at `host`, or None when it does not answer."""
     try:
         response = httpx2.get(host.rstrip("/") + "/api/tags", timeout=timeout)
     except httpx2.HTTPError:
-        return False
-    return response.status_code == 200
+        return None
+    if response.status_code != 200:
+        return None
+    try:
+        models = response.json().get("models", [])
+        return [str(m["name"]) for m in models if isinstance(m, dict) and m.get("name")]
+    except (ValueError, AttributeError):
+        return []
 
 
 def auto_provider(env: Mapping[str, str]) -> str | None:
@@ -152,6 +163,11 @@ def select_provider(request: ProviderRequest) -> ProviderChoice:
         if name == "openai" and base_url != BUILTIN["openai"].base_url:
             wire = "chat"
     model = request.model or (custom.default_model if custom else None)
+    if model is None and name == "ollama":
+        # Without --model, use what is installed: the default may not be pulled on this machine.
+        installed = ollama_models(base_url.removesuffix("/").removesuffix("/v1")) or []
+        if installed and BUILTIN["ollama"].default_model not in installed:
+            model = installed[0]
     model = model or (builtin.default_model if builtin else "default")
     return ProviderChoice(
         name=name,

@@ -38,8 +38,16 @@ class WireServer:
     #: Paths (POST) this format answers, e.g. "/v1/chat/completions".
     paths: tuple[str, ...] = ()
 
-    def __init__(self, script: Sequence[Step] = (), *, host: str = "127.0.0.1") -> None:
+    def __init__(
+        self,
+        script: Sequence[Step] = (),
+        *,
+        host: str = "127.0.0.1",
+        model_names: Sequence[str] = ("fake-model",),
+    ) -> None:
         self._script: list[Step] = list(script)
+        #: What `GET /v1/models` and Ollama's `GET /api/tags` list.
+        self.model_names = tuple(model_names)
         self._lock = threading.Lock()
         self.requests: list[RecordedRequest] = []
         self._httpd = ThreadingHTTPServer((host, 0), self._handler_class())
@@ -58,7 +66,7 @@ class WireServer:
 
     def models_body(self) -> dict[str, object]:
         """The body of `GET .../models`."""
-        return {"object": "list", "data": [{"id": "fake-model", "object": "model"}]}
+        return {"object": "list", "data": [{"id": name, "object": "model"} for name in self.model_names]}
 
     # -- public API -----------------------------------------------------------------------------
 
@@ -116,7 +124,11 @@ class WireServer:
                 return
 
             def do_GET(self) -> None:
-                if self.path.rstrip("/").endswith("/models") or self.path.startswith("/api/tags"):
+                if self.path.startswith("/api/tags"):
+                    # Ollama's native listing, which vtcode reads to pick an installed model.
+                    names = server.model_names
+                    self._json(200, {"models": [{"name": name, "model": name} for name in names]})
+                elif self.path.rstrip("/").endswith("/models"):
                     self._json(200, server.models_body())
                 else:
                     self._json(404, {"error": {"message": f"no route {self.path}"}})
