@@ -10,6 +10,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Timings vary a lot on these 2-core machines: no per-example deadline, and no health check that fails a
+# test for being slow. Properties are still checked on every example.
+settings.register_profile(
+    "vtcode", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.load_profile("vtcode")
 
 _PROVIDER_VARS = (
     "OPENAI_API_KEY",
