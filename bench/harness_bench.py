@@ -21,9 +21,9 @@ import asyncio
 import json
 import random
 import statistics
-import subprocess
-import sys
 import time
+
+from loopback_process import ServerProcess
 
 from vtcode.core.retry import RetryPolicy
 from vtcode.prompts import profile_text, runtime_guidance
@@ -115,33 +115,6 @@ def realistic_history(count: int, seed: int = 7) -> list[Message]:
     return out[:count]
 
 
-class ServerProcess:
-    """The loopback chat server in a child process."""
-
-    def __init__(self, replies: int) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", _SERVER, str(replies)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert self.proc.stdout is not None
-        self.base_url = self.proc.stdout.readline().strip()
-        if not self.base_url.startswith("http://127.0.0.1:"):
-            self.close()
-            raise RuntimeError(f"server did not start: {self.base_url!r}")
-
-    def close(self) -> None:
-        """Close stdin (the child's signal to stop) and reap it."""
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-
-
 async def round_trip(
     client: OpenAIChatClient, system: SystemPrompt, history: list[Message], tools: tuple[ToolSpec, ...]
 ) -> float:
@@ -192,7 +165,7 @@ async def measure(runs: dict[int, int]) -> dict[int, tuple[float, float, float, 
         f"{profile_text('default')}\n\n{runtime_guidance()}", appendix="# AGENTS.md\nBe terse."
     )
     tools = tuple(tool.spec for tool in workspace_tools())
-    server = ServerProcess(sum(runs.values()) + 2 * len(runs) + 5)
+    server = ServerProcess(_SERVER, str(sum(runs.values()) + 2 * len(runs) + 5))
     client = OpenAIChatClient(Endpoint("openai", server.base_url, retry=RetryPolicy(max_retries=0)))
     results: dict[int, tuple[float, float, float, int]] = {}
     try:

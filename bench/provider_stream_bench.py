@@ -27,13 +27,12 @@ import functools
 import json
 import random
 import statistics
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
 import httpx2
+from loopback_process import ServerProcess
 
 from vtcode.core.retry import RetryPolicy
 from vtcode.prompts import profile_text, runtime_guidance
@@ -77,33 +76,6 @@ threading.Thread(target=trim, daemon=True).start()
 sys.stdin.read()
 server.stop()
 """
-
-
-class ServerProcess:
-    """A loopback wire server in a child process (so its CPU is not ours)."""
-
-    def __init__(self, wire: str, chunks: int, count: int) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", _SERVER, wire, str(chunks), str(CHUNK_SIZE), str(count)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert self.proc.stdout is not None
-        self.base_url = self.proc.stdout.readline().strip()
-        if not self.base_url.startswith("http://127.0.0.1:"):
-            self.close()
-            raise RuntimeError(f"server did not start: {self.base_url!r}")
-
-    def close(self) -> None:
-        """Close stdin (the child's signal to stop) and reap it."""
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
 
 
 def make_client(wire: str, base_url: str) -> Any:
@@ -179,7 +151,7 @@ async def stream_part(chunks: int, runs: int) -> None:
         f" {'raw CPU us/chk':>15} {'parsed CPU us/chk':>18} {'CPU ratio':>9} {'MB':>6}"
     )
     for wire in WIRES:
-        server = ServerProcess(wire, chunks, count=2 * runs + 2)
+        server = ServerProcess(_SERVER, wire, str(chunks), str(CHUNK_SIZE), str(2 * runs + 2))
         raw_http = httpx2.AsyncClient(timeout=httpx2.Timeout(60.0))
         adapter = make_client(wire, server.base_url)
         try:
