@@ -6,6 +6,7 @@ import dataclasses
 from pathlib import Path
 
 from tests.instructions.helpers import make_layout
+from vtcode.config.loader import load_settings
 from vtcode.config.schema import Settings
 from vtcode.core.approvals import ApprovalPolicy, decide
 from vtcode.instructions import InstructionsResult
@@ -28,7 +29,9 @@ def _policy(settings: Settings) -> ApprovalPolicy:
 
 
 def _decisions(workspace: Path, home: Path, user_home: Path) -> list[object]:
-    settings = Settings()
+    # Settings come through the real loader, which reads every layer of this workspace and home.
+    env = {"HOME": str(user_home), "VTCODE_HOME": str(home)}
+    settings = load_settings(workspace=workspace, env=env).settings
     builder = SystemPromptBuilder(
         workspace=workspace, home=home, settings=settings, tools=[], user_home=user_home
     )
