@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vtcode.config.environment import os_environ
 from vtcode.config.schema import Settings
 from vtcode.core.exec_wait import wait_ceiling
 from vtcode.exec.manager import ExecSettings, SessionManager
-from vtcode.runtime.emitter import Emitter
 from vtcode.tools.base import Tool
-from vtcode.tools.exec_command import ExecCommandTool
-from vtcode.tools.registry import workspace_tools
-from vtcode.tools.write_stdin import WriteStdinTool
+from vtcode.tools.registry import builtin_tools
 
 
 @dataclass
@@ -60,9 +56,13 @@ def command_environment(env: Mapping[str, str], settings: Settings) -> dict[str,
     return {k: v for k, v in env.items() if k not in secret}
 
 
-def build_toolset(settings: Settings, workspace: Path, emitter: Emitter) -> Toolset:
-    """The tools for a session in `workspace`; command sessions spool into its `.vtcode` folder."""
-    del emitter  # live command output reaches the emitter through the dispatcher (exec.progress)
-    sessions = SessionManager(workspace, command_environment(os_environ(), settings), exec_settings(settings))
-    tools: list[Tool] = [*workspace_tools(), ExecCommandTool(sessions), WriteStdinTool(sessions)]
-    return Toolset(tools=tools, sessions=sessions)
+def build_toolset(
+    settings: Settings, workspace: Path, env: Mapping[str, str], extra: Sequence[Tool] = ()
+) -> Toolset:
+    """The tools for a session in `workspace`; command sessions spool into its `.vtcode` folder.
+
+    `env` is the environment the front end was given (commands inherit it, less provider keys); `extra`
+    tools are offered after the built-in ones.
+    """
+    sessions = SessionManager(workspace, command_environment(env, settings), exec_settings(settings))
+    return Toolset(tools=[*builtin_tools(sessions), *extra], sessions=sessions)
