@@ -1,0 +1,70 @@
+"""The user's own words across compactions: every user message of the prefix, verbatim, within a budget.
+
+SPEC 6.4 and issue "user's words are never lost": this replaces the reference's "last 4 user messages"
+(section 6.5). Over budget, the oldest messages are shortened first, each with a visible marker; only when
+every message is down to its short form are the oldest left to the summary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from vtcode.core.compaction.truncate import shorten
+from vtcode.core.tokens import MESSAGE_OVERHEAD_TOKENS, TextCounter
+from vtcode.protocol.messages import Message, SystemMessage, UserMessage
+
+DEFAULT_RETAINED_USER_TOKENS = 4_000
+RETAINED_HEADER = (
+    "Earlier messages from the user, verbatim and oldest first (already taken into account in the summary "
+    "above; they are context, not new requests):"
+)
+# What a shortened message keeps: enough to recognise the request, a marker says the rest went.
+SHORT_FORM_TOKENS = 48
+
+
+@dataclass(frozen=True)
+class Retained:
+    """The retained block (None when there is nothing to retain) and the messages it holds or left out."""
+
+    block: SystemMessage | None
+    kept: tuple[UserMessage, ...]
+    shortened: int
+    left_out: tuple[UserMessage, ...]
+
+
+def user_authored(messages: Sequence[Message]) -> list[UserMessage]:
+    """The user's own messages, in order (tool output and system notes are not the user's words)."""
+    return [message for message in messages if isinstance(message, UserMessage) and message.content.strip()]
+
+
+def retain_user_messages(
+    messages: Sequence[Message], count: TextCounter, budget: int = DEFAULT_RETAINED_USER_TOKENS
+) -> Retained:
+    """The retained-user-messages block for a prefix: all user messages within `budget` tokens."""
+    users = user_authored(messages)
+    if not users or budget <= 0:
+        return Retained(block=None, kept=(), shortened=0, left_out=tuple(users))
+    texts = [message.content for message in users]
+    costs = [count(text) + MESSAGE_OVERHEAD_TOKENS for text in texts]
+    fixed = count(RETAINED_HEADER) + MESSAGE_OVERHEAD_TOKENS
+    for index in range(len(texts)):
+        if fixed + sum(costs) <= budget:
+            break
+        short = shorten(texts[index], SHORT_FORM_TOKENS, count)
+        if short != texts[index]:
+            texts[index] = short
+            costs[index] = count(short) + MESSAGE_OVERHEAD_TOKENS
+    first = 0
+    while first < len(texts) and fixed + sum(costs[first:]) > budget:
+        first += 1
+    kept = users[first:]
+    if not kept:
+        return Retained(block=None, kept=(), shortened=0, left_out=tuple(users))
+    body = "\n\n".join(f"[user]\n{text}" for text in texts[first:])
+    return Retained(
+        block=SystemMessage(content=f"{RETAINED_HEADER}\n\n{body}"),
+        kept=tuple(kept),
+        shortened=sum(1 for index in range(first, len(texts)) if texts[index] != users[index].content),
+        left_out=tuple(users[:first]),
+    )
