@@ -31,7 +31,7 @@ from vtcode.core.compaction.thresholds import (
 from vtcode.core.compaction.truncate import shorten
 from vtcode.core.compaction.validity import lost_intent_ids, protocol_problems
 from vtcode.core.tokens import MessageEstimator
-from vtcode.protocol.messages import AssistantMessage, Message, SystemMessage, UserMessage
+from vtcode.protocol.messages import AssistantMessage, Message, SystemMessage, ToolResultMessage, UserMessage
 
 # The most of the bounded budget a summary may keep when the whole result must shrink (reference 6.6).
 SUMMARY_BOUND_TOKENS = 4_096
@@ -153,20 +153,21 @@ def normalize_native(
     """A provider-native compaction result through the same rules (reference 5.5).
 
     A trailing pending call is removed; the provider's own tail is re-selected; with no usable tail
-    (no user message, only a summary or an opaque item) the locally selected tail is appended. User
+    (no user message, only a summary or an opaque item, or a tail missing a steering-tagged message)
+    the locally selected tail is appended. User
     messages of the prefix the provider did not keep verbatim come back in the retained block.
     """
-    messages = list(output)
-    while messages and isinstance(messages[-1], AssistantMessage) and messages[-1].tool_calls:
-        messages.pop()
+    messages = answered_only(output)
     target = settings.tail_target
     selection = select_tail(messages, estimate, target)
-    if selection is not None:
+    if selection is not None and _keeps_tagged(messages[selection.start : selection.end], plan.tail):
         kept = messages[selection.start : selection.end]
         tail = bounded_group(kept, estimate, target, estimate.count) if selection.oversized else kept
         head, body = messages[: selection.start], tail
     else:
-        head, body = messages, list(plan.tail)
+        # No usable tail: a summary only, an opaque item, or a tail that lost a steering message.
+        head = messages[: selection.start] if selection is not None else messages
+        body = list(plan.tail)
     present = {m.content for m in messages if isinstance(m, UserMessage)}
     missing = [m for m in plan.retained.kept if m.content not in present]
     if missing:
@@ -178,15 +179,54 @@ def normalize_native(
     return _result(plan, final, summary, Mode.NATIVE, estimate)
 
 
+def answered_only(messages: Sequence[Message]) -> list[Message]:
+    """`messages` without call batches that lack a result and without results that answer no call.
+
+    Provider output is not trusted to be valid: a pending call (reference 5.5 step 1) or a partial batch
+    anywhere would make every later request fail.
+    """
+    out: list[Message] = []
+    index = 0
+    while index < len(messages):
+        message = messages[index]
+        index += 1
+        if isinstance(message, ToolResultMessage):
+            continue  # only reached for results that follow no call batch
+        if not (isinstance(message, AssistantMessage) and message.tool_calls):
+            out.append(message)
+            continue
+        ids = [call.id for call in message.tool_calls]
+        results: list[Message] = []
+        while index < len(messages) and isinstance(messages[index], ToolResultMessage):
+            results.append(messages[index])
+            index += 1
+        answered = [r.call_id for r in results if isinstance(r, ToolResultMessage)]
+        if "" not in ids and sorted(ids) == sorted(answered) and len(set(ids)) == len(ids):
+            out += [message, *results]
+    return out
+
+
+def _keeps_tagged(provider_tail: Sequence[Message], local_tail: Sequence[Message]) -> bool:
+    """Whether the provider's tail still holds every steering-tagged user message of the local tail."""
+    texts = [m.content for m in provider_tail if isinstance(m, UserMessage)]
+    for message in local_tail:
+        if isinstance(message, UserMessage) and message.meta.intent_id is not None:
+            if message.content not in texts:
+                return False
+            texts.remove(message.content)
+    return True
+
+
 def _reattach_intents(messages: Sequence[Message], source: Sequence[Message]) -> list[Message]:
     """Give provider-returned user messages back the intent ids their source messages carried.
 
     A provider echoes user text but not our metadata; matching is by text, in order, each source message
     used once, so two steers with the same text keep distinct ids.
     """
+    present = {m.meta.intent_id for m in messages if m.meta.intent_id is not None}
     tagged: dict[str, list[UserMessage]] = {}
     for message in source:
-        if isinstance(message, UserMessage) and message.meta.intent_id is not None:
+        if isinstance(message, UserMessage) and message.meta.intent_id not in (None, *present):
             tagged.setdefault(message.content, []).append(message)
     out: list[Message] = []
     for message in messages:

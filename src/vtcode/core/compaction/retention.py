@@ -33,9 +33,24 @@ class Retained:
     left_out: tuple[UserMessage, ...]
 
 
+_ENTRY = "[user]\n"
+_SEPARATOR = "\n\n" + _ENTRY
+
+
 def user_authored(messages: Sequence[Message]) -> list[UserMessage]:
-    """The user's own messages, in order (tool output and system notes are not the user's words)."""
-    return [message for message in messages if isinstance(message, UserMessage) and message.content.strip()]
+    """The user's own messages, in order, including those an earlier compaction's block retained.
+
+    Tool output and system notes are not the user's words. A block is split back into its entries; an
+    entry whose text itself holds the separator splits in two and renders back to the same text.
+    """
+    found: list[UserMessage] = []
+    for message in messages:
+        if isinstance(message, UserMessage) and message.content.strip():
+            found.append(message)
+        elif isinstance(message, SystemMessage) and message.content.startswith(RETAINED_HEADER + "\n\n"):
+            body = message.content[len(RETAINED_HEADER) :]
+            found += [UserMessage(entry) for entry in body.split(_SEPARATOR)[1:] if entry.strip()]
+    return found
 
 
 def retain_user_messages(
@@ -61,9 +76,9 @@ def retain_user_messages(
     kept = users[first:]
     if not kept:
         return Retained(block=None, kept=(), shortened=0, left_out=tuple(users))
-    body = "\n\n".join(f"[user]\n{text}" for text in texts[first:])
+    body = "".join(_SEPARATOR + text for text in texts[first:])
     return Retained(
-        block=SystemMessage(content=f"{RETAINED_HEADER}\n\n{body}"),
+        block=SystemMessage(content=RETAINED_HEADER + body),
         kept=tuple(kept),
         shortened=sum(1 for index in range(first, len(texts)) if texts[index] != users[index].content),
         left_out=tuple(users[:first]),

@@ -86,7 +86,8 @@ class SummaryRun:
             self.request = retry_request(chunk, self._previous, self._missing, self._budget, self._count)
 
     def _rechunk(self) -> bool:
-        smaller = self._budget.chunk_tokens // 2
+        # The provider's window is smaller than we were told: halve what was actually sent.
+        smaller = min(self._budget.chunk_tokens, self._count(self._chunks[self._index].text)) // 2
         if self._rechunks >= MAX_RECHUNKS or smaller < MIN_CHUNK_TOKENS:
             return False
         self._rechunks += 1
