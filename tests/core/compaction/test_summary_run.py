@@ -26,7 +26,7 @@ def test_an_overflowing_summary_request_is_retried_in_smaller_chunks() -> None:
     estimate = MessageEstimator(count)
     plan = plan_compaction(_long_history(60), estimate, CompactionSettings(capacity=0))
     run = SummaryRun(plan, count)
-    assert len(plan.chunks) == 1
+    assert run.chunk_count == 1
     first = run.request
     assert first is not None
     run.failed("context length exceeded", ProviderErrorKind.CONTEXT_OVERFLOW)
@@ -63,7 +63,7 @@ def test_any_other_failure_falls_back_at_once() -> None:
 def test_over_budget_the_oldest_user_messages_are_shortened_first_with_a_marker() -> None:
     count = text_counter()
     words = [UserMessage(f"request {n}: " + "detail " * 300) for n in range(6)]
-    retained = retain_user_messages(words, count, budget=1_500)
+    retained = retain_user_messages(words, MessageEstimator(count), budget=1_500)
     assert retained.block is not None
     assert count(retained.block.content) <= 1_500
     text = retained.block.content

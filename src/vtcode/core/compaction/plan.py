@@ -14,13 +14,7 @@ import msgspec
 
 from vtcode.core.compaction.groups import TailSelection, bounded_group, select_tail
 from vtcode.core.compaction.retention import DEFAULT_RETAINED_USER_TOKENS, Retained, retain_user_messages
-from vtcode.core.compaction.summary import (
-    Chunk,
-    SummaryBudget,
-    chunk_transcript,
-    summary_budget,
-    summary_message,
-)
+from vtcode.core.compaction.summary import SummaryBudget, summary_budget, summary_message
 from vtcode.core.compaction.thresholds import (
     DEFAULT_SESSION_BUDGET,
     Thresholds,
@@ -68,7 +62,11 @@ class CompactionSettings:
 
 @dataclass(frozen=True)
 class CompactionPlan:
-    """The split of a history: summarized prefix, verbatim tail, dropped trailing call, summary chunks."""
+    """The split of a history: summarized prefix, verbatim tail, dropped trailing call, summary budget.
+
+    The transcript chunks are made by `SummaryRun`, only when a model summary is asked for: planning
+    itself reads only cached estimates.
+    """
 
     source: tuple[Message, ...]
     prefix: tuple[Message, ...]
@@ -77,7 +75,6 @@ class CompactionPlan:
     selection: TailSelection | None
     retained: Retained
     budget: SummaryBudget
-    chunks: tuple[Chunk, ...]
     tokens_before: int
 
 
@@ -122,9 +119,8 @@ def plan_compaction(
         tail=tail,
         dropped=dropped,
         selection=selection,
-        retained=retain_user_messages(prefix, estimate.count, settings.retained_user_tokens),
+        retained=retain_user_messages(prefix, estimate, settings.retained_user_tokens),
         budget=budget,
-        chunks=tuple(chunk_transcript(prefix, estimate.count, budget.chunk_tokens)),
         tokens_before=estimate.total(source),
     )
 
@@ -171,7 +167,7 @@ def normalize_native(
     present = {m.content for m in messages if isinstance(m, UserMessage)}
     missing = [m for m in plan.retained.kept if m.content not in present]
     if missing:
-        block = retain_user_messages(missing, estimate.count, settings.retained_user_tokens).block
+        block = retain_user_messages(missing, estimate, settings.retained_user_tokens).block
         if block is not None:
             head.append(block)
     summary = "\n".join(m.content for m in head if isinstance(m, SystemMessage))

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vtcode.core.compaction.truncate import shorten
-from vtcode.core.tokens import MESSAGE_OVERHEAD_TOKENS, TextCounter
+from vtcode.core.tokens import MESSAGE_OVERHEAD_TOKENS, MessageEstimator
 from vtcode.protocol.messages import Message, SystemMessage, UserMessage
 
 DEFAULT_RETAINED_USER_TOKENS = 4_000
@@ -54,25 +54,33 @@ def user_authored(messages: Sequence[Message]) -> list[UserMessage]:
 
 
 def retain_user_messages(
-    messages: Sequence[Message], count: TextCounter, budget: int = DEFAULT_RETAINED_USER_TOKENS
+    messages: Sequence[Message], estimate: MessageEstimator, budget: int = DEFAULT_RETAINED_USER_TOKENS
 ) -> Retained:
     """The retained-user-messages block for a prefix: all user messages within `budget` tokens."""
+    count = estimate.count
     users = user_authored(messages)
     if not users or budget <= 0:
         return Retained(block=None, kept=(), shortened=0, left_out=tuple(users))
     texts = [message.content for message in users]
-    costs = [count(text) + MESSAGE_OVERHEAD_TOKENS for text in texts]
+    # Cached estimates: a live session already counted these messages (overhead included).
+    costs = [estimate(message) for message in users]
     fixed = count(RETAINED_HEADER) + MESSAGE_OVERHEAD_TOKENS
-    for index in range(len(texts)):
-        if fixed + sum(costs) <= budget:
-            break
-        short = shorten(texts[index], SHORT_FORM_TOKENS, count)
-        if short != texts[index]:
-            texts[index] = short
-            costs[index] = count(short) + MESSAGE_OVERHEAD_TOKENS
+    # Linear in the number of messages (a 100,000-message session has ~16,000 of them): first leave to
+    # the summary the oldest that would not fit even in short form, then shorten oldest first.
+    short_costs = [min(cost, SHORT_FORM_TOKENS + MESSAGE_OVERHEAD_TOKENS + 2) for cost in costs]
+    floor = fixed + sum(short_costs)
     first = 0
-    while first < len(texts) and fixed + sum(costs[first:]) > budget:
+    while first < len(texts) and floor > budget:
+        floor -= short_costs[first]
         first += 1
+    total = fixed + sum(costs[first:])
+    index = first
+    while total > budget and index < len(texts):
+        short = shorten(texts[index], SHORT_FORM_TOKENS, count)
+        cost = count(short) + MESSAGE_OVERHEAD_TOKENS
+        total += cost - costs[index]
+        texts[index], costs[index] = short, cost
+        index += 1
     kept = users[first:]
     if not kept:
         return Retained(block=None, kept=(), shortened=0, left_out=tuple(users))

@@ -33,7 +33,7 @@ class SummaryRun:
         self._count = count
         self._workspace = workspace
         self._budget = plan.budget
-        self._chunks = list(plan.chunks)
+        self._chunks = chunk_transcript(plan.prefix, count, plan.budget.chunk_tokens)
         self._index = 0
         self._previous: str | None = None
         self._missing: list[str] | None = None
@@ -72,6 +72,11 @@ class SummaryRun:
             self._ask()
             return
         self._fall_back(f"the summary request failed: {message}")
+
+    @property
+    def chunk_count(self) -> int:
+        """How many transcript parts the summary is currently asked in."""
+        return len(self._chunks)
 
     @property
     def request_tokens(self) -> int:
