@@ -7,6 +7,7 @@ smaller; anything else, or a second bad answer, ends in the deterministic local 
 
 from __future__ import annotations
 
+from vtcode.core.compaction.dedup import dedup_reads
 from vtcode.core.compaction.fallback import fallback_summary
 from vtcode.core.compaction.plan import CompactionPlan, Mode
 from vtcode.core.compaction.summary import (
@@ -33,7 +34,9 @@ class SummaryRun:
         self._count = count
         self._workspace = workspace
         self._budget = plan.budget
-        self._chunks = chunk_transcript(plan.prefix, count, plan.budget.chunk_tokens)
+        # The summarizer reads each file range once (the newest read), as in reference 5.6.
+        self._prefix = dedup_reads(plan.prefix, plan.tail)
+        self._chunks = chunk_transcript(self._prefix, count, plan.budget.chunk_tokens)
         self._index = 0
         self._previous: str | None = None
         self._missing: list[str] | None = None
@@ -103,7 +106,7 @@ class SummaryRun:
         )
         # Chunks already summarized stay summarized (in `_previous`); only the rest is split anew.
         start = self._chunks[self._index].start
-        rest = chunk_transcript(self._plan.prefix[start:], self._count, smaller, offset=start)
+        rest = chunk_transcript(self._prefix[start:], self._count, smaller, offset=start)
         self._chunks = self._chunks[: self._index] + rest
         self._missing = None
         return bool(rest)
