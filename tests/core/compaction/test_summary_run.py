@@ -75,6 +75,15 @@ def test_over_budget_the_oldest_user_messages_are_shortened_first_with_a_marker(
     assert retained.left_out == ()
 
 
+def test_the_environment_context_item_is_not_retained_as_the_users_words() -> None:
+    estimate = MessageEstimator(text_counter())
+    context = UserMessage("<environment_context>\ncwd: /repo\n</environment_context>")
+    retained = retain_user_messages([context, UserMessage("fix the parser")], estimate)
+    assert retained.block is not None
+    assert "cwd: /repo" not in retained.block.content
+    assert retained.kept == (UserMessage("fix the parser"),)
+
+
 def test_planted_corrections_survive_five_compactions_verbatim() -> None:
     count = text_counter()
     estimate = MessageEstimator(count)

@@ -33,6 +33,9 @@ class Retained:
     left_out: tuple[UserMessage, ...]
 
 
+# The environment context item is sent as a user message but is not the user's words; its tag is the one
+# `core.environment_context` renders.
+ENVIRONMENT_CONTEXT_TAG = "<environment_context>"
 _ENTRY = "[user]\n"
 _SEPARATOR = "\n\n" + _ENTRY
 
@@ -46,6 +49,8 @@ def user_authored(messages: Sequence[Message]) -> list[UserMessage]:
     found: list[UserMessage] = []
     for message in messages:
         if isinstance(message, UserMessage) and message.content.strip():
+            if message.content.startswith(ENVIRONMENT_CONTEXT_TAG):
+                continue
             found.append(message)
         elif isinstance(message, SystemMessage) and message.content.startswith(RETAINED_HEADER + "\n\n"):
             body = message.content[len(RETAINED_HEADER) :]
