@@ -10,6 +10,7 @@ from vtcode.core.compaction.envelope import (
     PendingIntent,
     Placement,
     compaction_summary,
+    compaction_update,
     merge,
     merge_ids,
     merge_strings,
@@ -19,7 +20,14 @@ from vtcode.core.compaction.envelope import (
     strip_envelopes,
 )
 from vtcode.core.compaction.summary import SUMMARY_PREFIX
-from vtcode.protocol.messages import AssistantMessage, Message, SystemMessage, UserMessage
+from vtcode.protocol.messages import (
+    AssistantMessage,
+    Message,
+    SystemMessage,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
 
 NOW = "2026-12-01T14:00:00Z"
 
@@ -114,3 +122,23 @@ def test_the_envelope_summary_comes_from_the_summary_message_or_recent_context()
         == "Compacted earlier conversation state. Recent preserved context: user: fix it | assistant: ok"
     )
     assert compaction_summary([]) == "Compacted earlier conversation state."
+
+
+def test_a_compaction_records_its_summary_touched_files_and_artifact() -> None:
+    source: list[Message] = [
+        UserMessage("edit"),
+        AssistantMessage(tool_calls=(ToolCall("c1", "read_file", '{"path": "src/a.py"}'),)),
+        ToolResultMessage(call_id="c1", name="read_file", content="..."),
+        AssistantMessage(tool_calls=(ToolCall("c2", "write_file", '{"path": "/repo/src/b.py"}'),)),
+        ToolResultMessage(call_id="c2", name="write_file", content="ok"),
+    ]
+    compacted: list[Message] = [SystemMessage(SUMMARY_PREFIX + "edited a and b"), UserMessage("edit")]
+    update = compaction_update(
+        compacted, source, workspace="/repo", artifact_path="archive/compaction-0001.jsonl"
+    )
+    envelope = merge(None, update, session_id="s", now=NOW)
+    assert (envelope.summary, envelope.touched_files, envelope.history_artifact_path) == (
+        "edited a and b",
+        ("src/a.py", "src/b.py"),
+        "archive/compaction-0001.jsonl",
+    )

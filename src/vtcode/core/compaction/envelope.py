@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 import msgspec
 
 from vtcode.core.compaction.summary import SUMMARY_PREFIX
+from vtcode.core.touched_paths import touched_paths
 from vtcode.protocol.messages import Message, SystemMessage, UserMessage
 
 ENVELOPE_SCHEMA_VERSION = 3
@@ -150,6 +151,29 @@ def compaction_summary(messages: Sequence[Message]) -> str:
         return "Compacted earlier conversation state."
     parts = [f"{_role(m)}: {_normalized(m.content)[:_FALLBACK_CHARS]}" for m in recent]
     return "Compacted earlier conversation state. Recent preserved context: " + " | ".join(parts)
+
+
+def compaction_update(
+    compacted: Sequence[Message],
+    source: Sequence[Message],
+    *,
+    workspace: str,
+    artifact_path: str | None,
+    pending_intents: tuple[PendingIntent, ...] | None = None,
+    applied_intent_ids: tuple[str, ...] = (),
+) -> EnvelopeUpdate:
+    """What a compaction writes into the envelope: its summary, the touched files, the artifact path.
+
+    Touched files come from the whole pre-compaction history, so instruction scope never shrinks when the
+    calls that named a path are summarized away.
+    """
+    return EnvelopeUpdate(
+        summary=compaction_summary(compacted),
+        touched_files=tuple(reversed(touched_paths(source, workspace))),
+        history_artifact_path=artifact_path,
+        pending_intents=pending_intents,
+        applied_intent_ids=applied_intent_ids,
+    )
 
 
 def _role(message: Message) -> str:
