@@ -65,6 +65,13 @@ def test_messages_before_the_first_user_are_summarized_and_the_rest_kept() -> No
     assert compacted.problems == ()
 
 
+def test_a_history_that_is_all_tail_is_left_unchanged() -> None:
+    history: list[Message] = [UserMessage("only"), AssistantMessage(content="this")]
+    compacted = _compact(history, lambda request: GOOD_SUMMARY)
+    assert compacted.messages == tuple(history)
+    assert not compacted.changed
+
+
 def test_no_user_message_summarizes_everything() -> None:
     compacted = _compact([reply("setup"), reply("more")], lambda request: GOOD_SUMMARY)
     assert compacted.messages == (SystemMessage(SUMMARY_PREFIX + GOOD_SUMMARY),)

@@ -80,7 +80,10 @@ class CompactionPlan:
 
 @dataclass(frozen=True)
 class CompactionResult:
-    """The new history and the figures `thread.compacted` reports; `problems` must be empty to apply it."""
+    """The new history and the figures `thread.compacted` reports.
+
+    Apply it only when `problems` is empty and `changed` is true (a history already all tail is left be).
+    """
 
     messages: tuple[Message, ...]
     summary: str
@@ -89,10 +92,7 @@ class CompactionResult:
     tokens_after: int
     problems: tuple[str, ...] = field(default=())
 
-    @property
-    def changed(self) -> bool:
-        """Whether applying the result changes anything."""
-        return self.tokens_after != self.tokens_before or self.problems != ()
+    changed: bool = True
 
 
 def plan_compaction(
@@ -271,4 +271,5 @@ def _result(
         tokens_before=plan.tokens_before,
         tokens_after=estimate.total(final),
         problems=tuple(problems),
+        changed=final != plan.source,
     )
