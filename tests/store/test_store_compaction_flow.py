@@ -37,7 +37,10 @@ def _history() -> list[Message]:
         history += [
             AssistantMessage(tool_calls=(call,)),
             ToolResultMessage(
-                call_id=f"c{n}", name="read_file", content=f"class Frobnicator{n}:\n" + "x = 1\n" * 900
+                call_id=f"c{n}",
+                name="read_file",
+                content=f"class Frobnicator{n}:\n" + "x = 1\n" * 900,
+                meta=MessageMeta(paths=(f"src/mod{n}.py",)),
             ),
         ]
     history += [

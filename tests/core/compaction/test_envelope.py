@@ -23,6 +23,7 @@ from vtcode.core.compaction.summary import SUMMARY_PREFIX
 from vtcode.protocol.messages import (
     AssistantMessage,
     Message,
+    MessageMeta,
     SystemMessage,
     ToolCall,
     ToolResultMessage,
@@ -128,9 +129,13 @@ def test_a_compaction_records_its_summary_touched_files_and_artifact() -> None:
     source: list[Message] = [
         UserMessage("edit"),
         AssistantMessage(tool_calls=(ToolCall("c1", "read_file", '{"path": "src/a.py"}'),)),
-        ToolResultMessage(call_id="c1", name="read_file", content="..."),
+        ToolResultMessage(
+            call_id="c1", name="read_file", content="...", meta=MessageMeta(paths=("src/a.py",))
+        ),
         AssistantMessage(tool_calls=(ToolCall("c2", "write_file", '{"path": "/repo/src/b.py"}'),)),
-        ToolResultMessage(call_id="c2", name="write_file", content="ok"),
+        ToolResultMessage(
+            call_id="c2", name="write_file", content="ok", meta=MessageMeta(paths=("/repo/src/b.py",))
+        ),
     ]
     compacted: list[Message] = [SystemMessage(SUMMARY_PREFIX + "edited a and b"), UserMessage("edit")]
     update = compaction_update(
