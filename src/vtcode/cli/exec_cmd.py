@@ -87,6 +87,7 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
         env=env,
         resume=args.resume,
         continue_last=args.continue_last,
+        until_idle=True,
     )
     return asyncio.run(_run(options, prompt, render))
 
@@ -112,12 +113,12 @@ async def _run(options: SessionOptions, prompt: str, render: JsonRenderer | Huma
         loop.add_signal_handler(signum, stop, signum)
     ended: Event | None = None
     try:
+        # Intents recovered on resume run first; the session ends once nothing is pending after a turn.
         await session.submit(UserInput(prompt))
         async for event in session.events():
             render(event)
             if isinstance(event, TurnCompleted | TurnFailed):
                 ended = event
-                await session.submit(Shutdown())
     finally:
         await session.aclose()
         for signum in (signal.SIGINT, signal.SIGTERM):

@@ -160,7 +160,16 @@ class ThreadCompacted(_Event, frozen=True, tag="thread.compacted"):
 
 
 class IntentQueued(_Event, frozen=True, tag="intent.queued"):
-    """A steering intent was durably queued."""
+    """A steering intent was durably queued; `recovered` when found pending on resume."""
+
+    intent_id: str = ""
+    text: str = ""
+    mode: Literal["queue", "steer"] = "queue"
+    recovered: bool = False
+
+
+class IntentCancelled(_Event, frozen=True, tag="intent.cancelled"):
+    """A pending intent was removed before it was delivered."""
 
     intent_id: str = ""
 
@@ -179,9 +188,10 @@ class Notice(_Event, frozen=True, tag="notice"):
 
 
 class TurnCompleted(_Event, frozen=True, tag="turn.completed"):
-    """The turn finished."""
+    """The turn finished; `pending_intents` still wait (a headless run leaves them for `--resume`)."""
 
     usage: Usage = Usage()
+    pending_intents: int = 0
 
 
 class TurnFailed(_Event, frozen=True, tag="turn.failed"):
@@ -206,6 +216,7 @@ Event = (
     | ThreadCompacted
     | IntentQueued
     | IntentApplied
+    | IntentCancelled
     | Notice
     | TurnCompleted
     | TurnFailed

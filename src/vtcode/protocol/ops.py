@@ -35,6 +35,12 @@ class ApprovalAnswer(msgspec.Struct, frozen=True, tag="approval_answer", forbid_
     reason: str = ""
 
 
+class CancelIntent(msgspec.Struct, frozen=True, tag="cancel_intent", forbid_unknown_fields=True):
+    """Remove a pending intent before it is delivered (`intent.cancelled`, or a notice when too late)."""
+
+    intent_id: str
+
+
 class Compact(msgspec.Struct, frozen=True, tag="compact", forbid_unknown_fields=True):
     """Compact the history now (between turns)."""
 
@@ -43,4 +49,4 @@ class Shutdown(msgspec.Struct, frozen=True, tag="shutdown", forbid_unknown_field
     """Stop the session: interrupt a running turn, end command sessions, close the event stream."""
 
 
-Op = UserInput | Interrupt | ApprovalAnswer | Compact | Shutdown
+Op = UserInput | Interrupt | ApprovalAnswer | CancelIntent | Compact | Shutdown

@@ -9,6 +9,7 @@ from vtcode.protocol.events import (
     ApprovalResolved,
     Event,
     IntentApplied,
+    IntentCancelled,
     IntentQueued,
     ItemCompleted,
     ItemDelta,
@@ -43,6 +44,7 @@ def persisted(event: Event) -> bool:
             | ThreadCompacted()
             | IntentQueued()
             | IntentApplied()
+            | IntentCancelled()
             | Notice()
             | TurnCompleted()
             | TurnFailed()

@@ -9,22 +9,21 @@ protocol servers are front ends over this one API (DESIGN.md section 2).
 from __future__ import annotations
 
 import asyncio
-import collections
+import contextlib
 import logging
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
 
 from vtcode.exec.process_group import kill_all_groups
 from vtcode.exec.session import CommandSession
 from vtcode.protocol.errors import ExitCode, ProviderError, VtcodeError
-from vtcode.protocol.events import Event, IntentQueued, Notice, TurnFailed
+from vtcode.protocol.events import Event, Notice, TurnCompleted, TurnFailed
 from vtcode.protocol.messages import Message, MessageMeta, UserMessage
 from vtcode.protocol.ops import (
     ApprovalAnswer,
+    CancelIntent,
     Compact,
-    InputMode,
     Interrupt,
     Op,
     Shutdown,
@@ -33,34 +32,34 @@ from vtcode.protocol.ops import (
 from vtcode.providers.base import ModelClient
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import AfterToolBatch, TurnEnd, TurnHooks
+from vtcode.runtime.intent_queue import IntentQueue, PendingInput
 from vtcode.runtime.recorder import persisted
 from vtcode.runtime.wiring import SessionOptions, Wiring, wire
+from vtcode.store.intents import IntentStore
 
 log = logging.getLogger(__name__)
 
 INTERRUPTED_MESSAGE = "interrupted by the user"
 
 
-@dataclass(frozen=True)
-class PendingInput:
-    """User input waiting for its turn (`queue`) or for the running turn's next boundary (`steer`)."""
-
-    text: str
-    mode: InputMode
-    intent_id: str | None
-
-
 class Session:
     """A conversation: `open`, then `submit` operations and read `events` until the stream ends."""
 
-    def __init__(self, wiring: Wiring, emitter: Emitter, *, new_id: Callable[[], str]) -> None:
+    def __init__(
+        self,
+        wiring: Wiring,
+        emitter: Emitter,
+        options: SessionOptions,
+        *,
+        new_id: Callable[[], str],
+        clock: Callable[[], float],
+    ) -> None:
         self._wiring = wiring
         self._emitter = emitter
-        self._new_id = new_id
+        self._options = options
         # None ends the stream.
         self._queue: asyncio.Queue[Event | None] = asyncio.Queue()
-        self._pending: collections.deque[PendingInput] = collections.deque()
-        self._wakeup = asyncio.Event()
+        self._intents = IntentQueue(emitter, self._intent_store, new_id=new_id, clock=clock)
         self._turn_task: asyncio.Task[None] | None = None
         self._busy = False
         self._closing = False
@@ -69,6 +68,9 @@ class Session:
         self._stopping: list[CommandSession] = []
         emitter.subscribe(self._on_event)
         wiring.hooks.after_tool_batch.append(self._deliver_steering)
+        wiring.runner.on_applied = self._intents.applied
+        self._intents.restore(wiring.recovered)
+        self._watcher = asyncio.create_task(self._intents.watch(), name="vtcode-intents")
         self._driver = asyncio.create_task(self._drive(), name="vtcode-session")
 
     @classmethod
@@ -87,7 +89,7 @@ class Session:
         emitter = Emitter(clock=clock)
         emitter.hold()
         wiring = await asyncio.to_thread(wire, options, emitter, client=client, clock=clock, new_id=new_id)
-        session = cls(wiring, emitter, new_id=new_id)
+        session = cls(wiring, emitter, options, new_id=new_id, clock=clock)
         emitter.release()
         return session
 
@@ -114,7 +116,7 @@ class Session:
     @property
     def pending(self) -> tuple[PendingInput, ...]:
         """User input that waits, in delivery order."""
-        return tuple(self._pending)
+        return self._intents.items
 
     @property
     def running(self) -> bool:
@@ -128,8 +130,17 @@ class Session:
                 self._emitter.emit(Notice(level="warning", message="the session is shutting down"))
             return
         match op:
-            case UserInput():
-                self._take_input(op)
+            case UserInput(text=text, mode=mode, intent_id=intent_id):
+                waits = self._busy or bool(self._intents)
+                await self._intents.add(text, mode, intent_id, waits=waits)
+            case CancelIntent(intent_id=intent_id):
+                if not await self._intents.cancel(intent_id):
+                    self._emitter.emit(
+                        Notice(
+                            level="warning",
+                            message=f"intent {intent_id} is not pending (already delivered, or unknown)",
+                        )
+                    )
             case Interrupt(force=force):
                 self._interrupt(force=force)
             case ApprovalAnswer():
@@ -160,22 +171,11 @@ class Session:
 
     async def aclose(self) -> None:
         """Interrupt a running turn, end command sessions and close the stream; safe to call twice."""
-        if self._closing:
-            await self._closed.wait()
-            return
         self._closing = True
-        try:
-            self._interrupt(force=False)
-            self._wakeup.set()
-            await asyncio.gather(self._driver, return_exceptions=True)
-            await self._wiring.toolset.aclose()
-            await self._wiring.client.aclose()
-        finally:
-            # The last resort for groups a failed cleanup left behind.
-            kill_all_groups()
-            self._wiring.history.close()
-            self._queue.put_nowait(None)
-            self._closed.set()
+        self._interrupt(force=False)
+        self._intents.changed.set()
+        await asyncio.gather(self._driver, return_exceptions=True)
+        await self._closed.wait()
 
     # -- inside ---------------------------------------------------------------------------------------
 
@@ -188,13 +188,9 @@ class Session:
                 log.warning("event not recorded: %s", exc.user_text())
         self._queue.put_nowait(event)
 
-    def _take_input(self, op: UserInput) -> None:
-        waits = self._busy or bool(self._pending)
-        intent_id = op.intent_id or (self._new_id() if waits else None)
-        self._pending.append(PendingInput(text=op.text, mode=op.mode, intent_id=intent_id))
-        if waits and intent_id is not None:
-            self._emitter.emit(IntentQueued(intent_id=intent_id))
-        self._wakeup.set()
+    def _intent_store(self) -> IntentStore | None:
+        handle = self._wiring.history.handle
+        return IntentStore(handle.dir) if handle is not None else None
 
     def _interrupt(self, *, force: bool) -> None:
         task = self._turn_task
@@ -209,20 +205,38 @@ class Session:
             task.cancel()
 
     async def _drive(self) -> None:
-        """Run queued input one turn at a time until the session closes."""
-        while not self._closing:
-            if not self._pending:
-                self._wakeup.clear()
-                await self._wakeup.wait()
-                continue
-            item = self._pending.popleft()
-            self._busy = True
-            try:
-                self._turn_task = asyncio.create_task(self._turn(item), name="vtcode-turn")
-                await asyncio.wait({self._turn_task})
-            finally:
-                self._turn_task = None
-                self._busy = False
+        """Run pending input one turn at a time until the session closes, then clean up."""
+        try:
+            while not self._closing:
+                item = self._intents.pop()
+                if item is None:
+                    self._intents.changed.clear()
+                    await self._intents.changed.wait()
+                    continue
+                self._busy = True
+                try:
+                    self._turn_task = asyncio.create_task(self._turn(item), name="vtcode-turn")
+                    await asyncio.wait({self._turn_task})
+                finally:
+                    self._turn_task = None
+                    self._busy = False
+        finally:
+            await self._cleanup()
+
+    async def _cleanup(self) -> None:
+        self._closing = True
+        self._watcher.cancel()
+        try:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watcher
+            await self._wiring.toolset.aclose()
+            await self._wiring.client.aclose()
+        finally:
+            # The last resort for groups a failed cleanup left behind.
+            kill_all_groups()
+            self._wiring.history.close()
+            self._queue.put_nowait(None)
+            self._closed.set()
 
     async def _turn(self, item: PendingInput) -> None:
         """One turn, with every way it can end reported as `turn.completed` or `turn.failed`."""
@@ -232,6 +246,13 @@ class Session:
         try:
             outcome = await runner.run(item.text, intent_id=item.intent_id)
             final_text = outcome.final_text
+            # Intents accepted until now count: a headless run applies them before it ends.
+            self._intents.refresh()
+            self._intents.requeue_steering()
+            pending = len(self._intents)
+            self._emitter.emit(TurnCompleted(usage=outcome.usage, pending_intents=pending))
+            if self._options.until_idle and not pending:
+                self._closing = True
         except asyncio.CancelledError as exc:
             # Only an interrupt or shutdown cancels a turn; the history is already consistent.
             error = exc
@@ -275,7 +296,11 @@ class Session:
                     exit_code=int(ExitCode.AGENT_FAILED),
                 )
             )
-        self._requeue_undelivered_steering()
+        if error is not None:
+            self._intents.requeue_steering()
+            if self._options.until_idle:
+                # A headless run stops at a failure; what is pending waits for `--resume`.
+                self._closing = True
         turn = self._wiring.state.turns
         for hook in self._wiring.hooks.end_of_turn:
             try:
@@ -292,11 +317,7 @@ class Session:
 
     async def _deliver_steering(self, batch: AfterToolBatch) -> Sequence[Message]:
         """Steering input waiting for this boundary, as user messages for the next request."""
-        steer = [p for p in self._pending if p.mode == "steer"]
-        if not steer:
-            return ()
-        for item in steer:
-            self._pending.remove(item)
+        self._intents.refresh()
         return [
             UserMessage(
                 item.text,
@@ -304,9 +325,5 @@ class Session:
                     intent_id=item.intent_id, created_at=self._wiring.runner.clock(), turn=batch.turn
                 ),
             )
-            for item in steer
+            for item in self._intents.take_steering()
         ]
-
-    def _requeue_undelivered_steering(self) -> None:
-        """Steering that found no boundary before the turn ended waits for a turn of its own, in order."""
-        self._pending = collections.deque(PendingInput(p.text, "queue", p.intent_id) for p in self._pending)

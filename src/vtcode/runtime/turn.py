@@ -15,7 +15,6 @@ from vtcode.protocol.events import (
     ItemStarted,
     Notice,
     ReasoningItem,
-    TurnCompleted,
     TurnStarted,
 )
 from vtcode.protocol.messages import AssistantMessage, Message, MessageMeta, Usage, UserMessage
@@ -88,6 +87,7 @@ class TurnRunner:
         cache_key: str | None = None,
         hooks: TurnHooks | None = None,
         estimate: RequestEstimator = estimate_request_bytes,
+        on_applied: Callable[[Sequence[str]], None] | None = None,
     ) -> None:
         self.client = model_client
         self.model = model
@@ -105,6 +105,8 @@ class TurnRunner:
         self.cache_key = cache_key
         self.hooks = hooks or TurnHooks()
         self.estimate = estimate
+        # Told the intent ids whose tagged messages were just checkpointed (the envelope follows).
+        self.on_applied = on_applied
 
     def commit(self, messages: Sequence[Message]) -> None:
         """Append to the in-memory history and checkpoint durably, in that one place.
@@ -114,9 +116,11 @@ class TurnRunner:
         """
         self.state.messages.extend(messages)
         self.history.append(messages, self.state.turns)
-        for message in messages:
-            if isinstance(message, UserMessage) and message.meta.intent_id:
-                self.emitter.emit(IntentApplied(intent_id=message.meta.intent_id))
+        applied = [m.meta.intent_id for m in messages if isinstance(m, UserMessage) and m.meta.intent_id]
+        for intent_id in applied:
+            self.emitter.emit(IntentApplied(intent_id=intent_id))
+        if applied and self.on_applied is not None:
+            self.on_applied(applied)
 
     def replace_history(self, messages: Sequence[Message], summary: str) -> None:
         """Swap the whole history (durably first)."""
@@ -147,7 +151,6 @@ class TurnRunner:
             )
             self.commit([message])
             if not message.tool_calls:
-                self.emitter.emit(TurnCompleted(usage=usage))
                 return TurnOutcome(message.content, usage, request_no)
             results = await self.dispatcher.run_calls(message.tool_calls, self.commit)
             for hook in self.hooks.after_tool_batch:

@@ -13,8 +13,10 @@ from pathlib import Path
 
 from vtcode.config.schema import Settings
 from vtcode.core.approvals import ApprovalPolicy
+from vtcode.core.compaction.envelope import Envelope, PendingIntent
 from vtcode.core.history_repair import missing_results
 from vtcode.core.instructions_model import Diagnostic
+from vtcode.core.steering import Recovery, recover
 from vtcode.core.touched_paths import touched_paths
 from vtcode.protocol.errors import UsageError
 from vtcode.protocol.events import Notice, ThreadStarted
@@ -30,6 +32,7 @@ from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.toolset import Toolset, build_toolset
 from vtcode.runtime.turn import ConversationState, TurnRunner
+from vtcode.store.intents import IntentStore
 from vtcode.store.session import SessionHandle, SessionStore
 from vtcode.tools.base import Tool, ToolContext
 
@@ -51,6 +54,9 @@ class SessionOptions:
     continue_last: bool = False
     headless: bool = True
     extra_tools: Sequence[Tool] = field(default_factory=tuple)
+    # A headless run ends once no input is pending after a turn (SPEC section 7: `vtcode exec` applies
+    # every intent accepted before its last turn ends, then exits; later ones wait for `--resume`).
+    until_idle: bool = False
 
 
 @dataclass
@@ -70,6 +76,8 @@ class Wiring:
     runner: TurnRunner
     approvals: ApprovalPort
     hooks: TurnHooks
+    # Intents found pending when the session was resumed, to run before any new input.
+    recovered: tuple[PendingIntent, ...] = ()
 
 
 def wire(
@@ -106,8 +114,10 @@ def wire(
         provider=choice.name,
         handle=handle,
     )
+    recovered: tuple[PendingIntent, ...] = ()
     if handle is not None:
         _resume(handle, options, state, notice)
+        recovered = _recover_intents(handle, state, notice)
     info = model_info(settings, choice.model)
     if not info.known:
         notice(
@@ -176,7 +186,29 @@ def wire(
         runner=runner,
         approvals=approvals,
         hooks=hooks,
+        recovered=recovered,
     )
+
+
+def _recover_intents(
+    handle: SessionHandle, state: ConversationState, notice: Callable[[str], None]
+) -> tuple[PendingIntent, ...]:
+    """Pending intents of the envelope that the history does not show as applied, in order."""
+    store = IntentStore(handle.dir)
+    found: list[Recovery] = []
+
+    def change(envelope: Envelope) -> Envelope:
+        found.append(recover(envelope, state.messages))
+        return found[0].envelope
+
+    store.update(change)
+    recovery = found[0]
+    if recovery.already_applied:
+        notice(
+            f"{len(recovery.already_applied)} intent(s) were applied just before the last session "
+            "stopped; they are not applied again"
+        )
+    return recovery.requeued
 
 
 def _stored_session(store: SessionStore, options: SessionOptions) -> SessionHandle | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
+from typing import Literal
 
 import msgspec
 
@@ -32,11 +33,17 @@ class GroundedFact(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     source: str = ""
 
 
-class PendingIntent(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A steering intent accepted but not yet durably applied."""
+class PendingIntent(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A steering intent accepted but not yet durably applied (SPEC section 7).
+
+    `mode` is `queue` (a turn of its own) or `steer` (the running turn's next boundary); `created_at` is
+    when it was accepted, in seconds since the epoch.
+    """
 
     id: str
     text: str
+    mode: Literal["queue", "steer"] = "queue"
+    created_at: float | None = None
 
 
 class Envelope(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -1,0 +1,88 @@
+"""The steering intents of a stored session, in its `envelope.json`, under one lock for every writer.
+
+The running session, compaction and any number of `vtcode steer` processes change the envelope; each
+change is read-modify-write under an exclusive `flock` on `envelope.lock`, and the write is atomic
+(temp file, fsync, rename, fsync of the directory), so no accepted intent is lost to a race or a crash.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from vtcode.core.compaction.envelope import Envelope, PendingIntent
+from vtcode.core.steering import cancel, enqueue, mark_applied
+from vtcode.store.envelope import ENVELOPE_FILE, read_envelope, write_envelope
+from vtcode.store.errors import store_error
+
+LOCK_FILE = "envelope.lock"
+
+
+class IntentStore:
+    """Pending and applied intents of the session stored in `directory`."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.session_id = directory.name
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the envelope's writer lock (blocking: writers hold it for one small write)."""
+        path = self.directory / LOCK_FILE
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError as err:
+            raise store_error(err, "open", path) from err
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
+
+    def read(self) -> Envelope:
+        """The envelope as stored (an empty one when there is none yet)."""
+        return read_envelope(self.directory) or Envelope(session_id=self.session_id)
+
+    def update(self, change: Callable[[Envelope], Envelope]) -> Envelope:
+        """Apply `change` to the stored envelope under the lock and write the result durably."""
+        with self.locked():
+            before = self.read()
+            after = change(before)
+            if after is not before:
+                write_envelope(self.directory, after)
+            return after
+
+    def enqueue(self, intent: PendingIntent) -> Envelope:
+        """Accept `intent` durably; raises `QueueFullError` when 16 already wait."""
+        return self.update(lambda envelope: enqueue(envelope, intent))
+
+    def cancel(self, intent_id: str) -> PendingIntent | None:
+        """Remove a pending intent; the removed intent, or None when it was not pending."""
+        removed: list[PendingIntent] = []
+
+        def change(envelope: Envelope) -> Envelope:
+            after, found = cancel(envelope, intent_id)
+            if found is not None:
+                removed.append(found)
+            return after
+
+        self.update(change)
+        return removed[0] if removed else None
+
+    def mark_applied(self, intent_ids: list[str]) -> Envelope:
+        """Move `intent_ids` from pending to the applied window (after their checkpoint)."""
+        return self.update(lambda envelope: mark_applied(envelope, intent_ids))
+
+    def signature(self) -> tuple[int, int] | None:
+        """What changes whenever the envelope is rewritten (inode and mtime), None when absent."""
+        try:
+            stat = os.stat(self.directory / ENVELOPE_FILE)
+        except FileNotFoundError:
+            return None
+        except OSError as err:
+            raise store_error(err, "read", self.directory / ENVELOPE_FILE) from err
+        # Every write is a rename of a new file: the inode alone already tells a rewrite apart.
+        return (stat.st_ino, stat.st_mtime_ns)
