@@ -225,7 +225,8 @@ def release(root: Path, out_dir: Path, work: Path, binary: Path | None) -> Path:
     write_checksum(archive)
     # The real release path runs the independent verifier; a rejected archive fails the build.
     verifier = root / "scripts" / "verify_release.py"
-    proc = subprocess.run([sys.executable, str(verifier), str(archive)], check=False)
+    # Its report goes to stderr: stdout carries only the archive's path, for scripts.
+    proc = subprocess.run([sys.executable, str(verifier), str(archive)], stdout=sys.stderr, check=False)
     if proc.returncode != 0:
         raise ReleaseError(f"the verifier rejected {archive}")
     return archive
