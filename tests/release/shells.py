@@ -10,6 +10,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 SHELLS = ("bash", "zsh", "fish")
 _BOUND = 30.0  # seconds: a bound against a hung shell, not a timing assertion
 
@@ -29,9 +31,13 @@ PROMPT='READY> '
 """
 
 
-def installed(shell: str) -> bool:
-    """Whether this machine has the shell (CI installs zsh and fish in .ci/run)."""
-    return shutil.which(shell) is not None
+def require(tool: str) -> None:
+    """Skip the test when a shell or `man` is missing, or fail it where VTCODE_REQUIRE_SHELLS is set (CI)."""
+    if shutil.which(tool) is not None:
+        return
+    if os.environ.get("VTCODE_REQUIRE_SHELLS"):
+        pytest.fail(f"{tool} is not installed, and VTCODE_REQUIRE_SHELLS is set (.ci/run installs it)")
+    pytest.skip(f"{tool} is not installed (.ci/run installs it)")
 
 
 def completions(shell: str, script: Path, word: str, cwd: Path) -> list[str]:

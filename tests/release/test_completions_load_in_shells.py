@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.release.shells import SHELLS, completions, installed
+from tests.release.shells import SHELLS, completions, require
 
 FILE_NAMES = {"bash": "vtcode.bash", "zsh": "_vtcode", "fish": "vtcode.fish"}
 
@@ -24,8 +24,7 @@ def _script(tmp_path: Path, shell: str) -> Path:
 
 @pytest.mark.parametrize("shell", SHELLS)
 def test_ex_tab_completes_to_exec(tmp_path: Path, shell: str) -> None:
-    if not installed(shell):
-        pytest.skip(f"{shell} is not installed (CI installs it)")
+    require(shell)
     work = tmp_path / "work"
     work.mkdir()
     assert completions(shell, _script(tmp_path, shell), "ex", work) == ["exec"]
@@ -33,8 +32,7 @@ def test_ex_tab_completes_to_exec(tmp_path: Path, shell: str) -> None:
 
 @pytest.mark.parametrize("shell", SHELLS)
 def test_se_tab_completes_to_sessions(tmp_path: Path, shell: str) -> None:
-    if not installed(shell):
-        pytest.skip(f"{shell} is not installed (CI installs it)")
+    require(shell)
     work = tmp_path / "work"
     work.mkdir()
     assert completions(shell, _script(tmp_path, shell), "se", work) == ["sessions"]

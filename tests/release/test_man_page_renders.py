@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from tests.release.shells import require
 
 
 def render(page: Path) -> subprocess.CompletedProcess[str]:
@@ -23,8 +22,8 @@ def render(page: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.skipif(shutil.which("man") is None, reason="man is not installed")
 def test_man_l_renders_the_generated_page(tmp_path: Path) -> None:
+    require("man")
     page = tmp_path / "vtcode.1"
     page.write_text(
         subprocess.run(

@@ -7,7 +7,6 @@ the suite: .ci/run); the suite itself proves the builder and the verifier on sta
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import tarfile
 from pathlib import Path
@@ -15,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.release.archives import verify
-from tests.release.shells import SHELLS, completions, installed
+from tests.release.shells import SHELLS, completions, require
 from tests.release.test_man_page_renders import render
 from vtcode import __version__
 from vtcode.testing.script import Reply
@@ -79,8 +78,8 @@ def test_exec_answers_from_the_loopback_server(extracted: Path, tmp_path: Path) 
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.skipif(shutil.which("man") is None, reason="man is not installed")
 def test_the_shipped_man_page_renders(extracted: Path) -> None:
+    require("man")
     result = render(extracted / "man" / "vtcode.1")
     assert result.returncode == 0, result.stderr
     assert "vtcode exec" in result.stdout
@@ -88,8 +87,7 @@ def test_the_shipped_man_page_renders(extracted: Path) -> None:
 
 @pytest.mark.parametrize("shell", SHELLS)
 def test_the_shipped_completions_complete_ex_to_exec(extracted: Path, tmp_path: Path, shell: str) -> None:
-    if not installed(shell):
-        pytest.skip(f"{shell} is not installed (CI installs it)")
+    require(shell)
     work = tmp_path / "work"
     work.mkdir()
     assert completions(shell, extracted / COMPLETION_FILES[shell], "ex", work) == ["exec"]
