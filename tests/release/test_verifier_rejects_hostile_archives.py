@@ -46,6 +46,14 @@ HOSTILE = {
         [*layout_entries(), dir_entry("man/.vtcode"), file_entry("man/.vtcode/rules/style.md")],
         "workspace guidance in a release archive: 'man/.vtcode'",
     ),
+    "a .cursorrules file": (
+        [*layout_entries(), file_entry("completions/.cursorrules")],
+        "workspace guidance in a release archive: 'completions/.cursorrules'",
+    ),
+    "a rules folder": (
+        [*layout_entries(), dir_entry("man/rules"), file_entry("man/rules/style")],
+        "workspace guidance in a release archive: 'man/rules/style'",
+    ),
     "a lower-case agents.md": (
         [*layout_entries(), file_entry("completions/agents.md")],
         "workspace guidance in a release archive: 'completions/agents.md'",
