@@ -22,6 +22,7 @@ if [ "$changed" = 1 ]; then
   for f in "${files[@]}"; do
     case "$f" in
       tests/*) tests+=("$f") ;;
+      scripts/*) tests+=("tests/release") ;;
       src/vtcode/*)
         pkg=$(echo "$f" | cut -d/ -f3)
         [ -d "tests/$pkg" ] && tests+=("tests/$pkg") ;;
