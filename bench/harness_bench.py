@@ -16,13 +16,18 @@ registered through the public `Session.hooks`; it covers, in order:
 The turn's own user message is checkpointed once, before the first request, outside the intervals. Each
 round trip adds two messages, so a session is measured for only a few round trips and the stored history
 is sized so that the history of the measured requests averages N messages (the table shows the mean).
+Also counted, as in real use: the first measured round trip of a turn runs instruction discovery once
+(the tool touched a path new to the session; printed as "instruction rediscoveries", the median hides
+it), and every request opens a new loopback connection (the test server closes streamed responses; a
+real provider keeps it alive, so this overstates a little).
 
 The two checkpoints are shown separately, measured in the same intervals rather than by a second run:
 `SessionHandle.append_messages` (encode, write, fsync of `history.jsonl`, atomic `meta.json` rewrite) and,
 inside it, every `os.fsync` call (three per checkpoint: `history.jsonl`, the `meta.json` temp file, its
 directory) are wrapped with counters of process CPU and wall time. An fsync mostly waits for the device:
 it costs little CPU but much wall time, so both are printed; the store's file system is printed too
-(`--dir /dev/shm` puts the store on tmpfs, where an fsync is nearly free).
+(`--dir /dev/shm` puts the store on tmpfs, where an fsync is nearly free: comparing the two runs also
+shows the journal work of create and rename in a checkpoint, which is not inside an fsync call).
 
 Baseline, measured in the same run: `msgspec.json.encode` of the same Chat Completions body (the session's
 next request after the turn, N + 7 messages, as an already built dict): the unavoidable cost of putting
@@ -450,7 +455,7 @@ def report(rows: Sequence[Row], store_dir: Path) -> None:
             f" checkpoints {sum(i.checkpoint_cpu for i in t) / cpu:5.1%} of CPU,"
             f" fsyncs {sum(i.fsync_cpu for i in t) / cpu:5.1%} of CPU,"
             f" {sum(i.fsync_wall for i in t) / wall:5.1%} of wall;"
-            f" instruction rediscoveries: {sum(i.rediscoveries for i in t)}"
+            f" instruction rediscoveries: {sum(i.rediscoveries for i in t)} in {len(t)} round trips"
         )
     print()
     cpu_of = {row.size: statistics.median(i.cpu for i in row.trips) for row in rows}
