@@ -149,7 +149,7 @@ class ToolDispatcher:
         done = _item(call, item_id, shown, status=status, text=outcome.content, outcome=outcome)
         self.emitter.emit(ItemCompleted(item=done))
         return ToolResultMessage(
-            call_id=call.id, name=call.name, content=outcome.content, is_error=outcome.is_error
+            call_id=call.id, name=call.name, content=outcome.for_model, is_error=outcome.is_error
         )
 
     def _live_output(self, item_id: str) -> ProgressSink:
