@@ -87,6 +87,10 @@ def test_ten_echo_calls_add_at_most_260_bytes_per_round_trip(vtcode: VtcodeRunne
         "is_exited": True,
     }
     assert {"session_id", "wall_time", "output_drained", "total_output_bytes"} <= set(first)
+    # events.jsonl records the same whole items as the --json stream.
+    (log,) = (vtcode.home / ".vtcode" / "sessions").glob("*/events.jsonl")
+    stored = [json.loads(line) for line in log.read_text().splitlines()]
+    assert _completed_commands(stored) == _completed_commands(evts)
 
 
 def test_failing_cut_and_running_commands_still_say_so(vtcode: VtcodeRunner, tmp_path: Path) -> None:
