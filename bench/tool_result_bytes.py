@@ -23,8 +23,11 @@ from vtcode.testing.script import Reply, ScriptToolCall
 _SCRIPT = Path(sys.executable).with_name("vtcode")
 VTCODE = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "vtcode"]
 CALLS = 10
-# Measured on this machine before tool results were compacted (issue figures).
+# Measured on this machine before tool results were compacted: the issue's range per round trip, and
+# this script's own figures at commit 8ea9b74 (request 11, and all 11 requests together).
 BEFORE_PER_ROUND_TRIP = (511, 523)
+BEFORE_REQUEST_11 = 15694
+BEFORE_TOTAL = 143844
 
 
 def call_id(n: int) -> str:
@@ -72,6 +75,10 @@ def request_sizes() -> list[int]:
         return [compact_size(r.json()) for r in server.requests]
 
 
+def _versus(now: int, before: int) -> str:
+    return f"(before: {before} B, ratio {now / before:.2f})"
+
+
 def main() -> None:
     """Print bytes per round trip and the total after ten round trips."""
     sizes = request_sizes()
@@ -80,8 +87,9 @@ def main() -> None:
     per_trip = (sizes[CALLS] - sizes[1]) / (CALLS - 1)
     low, high = BEFORE_PER_ROUND_TRIP
     print(f"request 1 (no tool results)   {sizes[0]:7d} B")
-    print(f"request 11 (10 results)       {sizes[CALLS]:7d} B")
-    print(f"total of 11 requests          {sum(sizes):7d} B")
+    last, total = sizes[CALLS], sum(sizes)
+    print(f"request 11 (10 results)       {last:7d} B  {_versus(last, BEFORE_REQUEST_11)}")
+    print(f"total of 11 requests          {total:7d} B  {_versus(total, BEFORE_TOTAL)}")
     print(
         f"added per round trip          {per_trip:7.1f} B  "
         f"(before: {low}-{high} B, ratio {per_trip / low:.2f}-{per_trip / high:.2f})"
