@@ -40,7 +40,7 @@ def test_full_auto_runs_commands(vtcode: VtcodeRunner, tmp_path: Path) -> None:
     code, _, told = _run(vtcode, tmp_path, "--approval", "full-auto")
     assert code == 0
     assert (tmp_path / "ran.txt").exists()
-    assert '"exit_code": 0' in told
+    assert '"exit_code":0' in told
 
 
 def test_allow_rule_in_config_runs_the_command(vtcode: VtcodeRunner, tmp_path: Path) -> None:

@@ -245,7 +245,6 @@ def test_request_body_for_compatible_servers() -> None:
     )
     assistant_base: dict[str, Any] = {
         "role": "assistant",
-        "content": None,
         "tool_calls": [
             {"id": "call_1", "type": "function", "function": {"name": "list_files", "arguments": "{}"}}
         ],

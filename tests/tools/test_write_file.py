@@ -14,7 +14,7 @@ from vtcode.tools.write_file import WriteFileTool
 async def test_creates_file_and_parent_directories(ctx: ToolContext, workspace: Path) -> None:
     outcome = await WriteFileTool().run({"path": "pkg/sub/mod.py", "content": "x = 1\n"}, ctx)
     assert outcome == ToolOutcome(
-        content="Created pkg/sub/mod.py (6 bytes, 1 lines).",
+        content="Created (6 bytes, 1 lines).",
         touched_paths=("pkg/sub/mod.py",),
         changes=(FileChange(path="pkg/sub/mod.py", kind="add"),),
     )
@@ -27,7 +27,7 @@ async def test_replaces_existing_file_keeping_its_mode(ctx: ToolContext, workspa
     script.chmod(0o751)
     outcome = await WriteFileTool().run({"path": "run.sh", "content": "#!/bin/sh\necho hi"}, ctx)
     assert outcome == ToolOutcome(
-        content="Updated run.sh (17 bytes, 2 lines).",
+        content="Updated (17 bytes, 2 lines).",
         touched_paths=("run.sh",),
         changes=(FileChange(path="run.sh", kind="update"),),
     )

@@ -1,26 +1,75 @@
-"""Layered configuration (SPEC section 3): schema, files, environment, `-c` overrides and flags."""
+"""Layered configuration (SPEC section 3): schema, files, environment, `-c` overrides and flags.
 
-from vtcode.config.environment import ProviderEnv, os_environ, provider_env, resolve_home
-from vtcode.config.loader import LoadedConfig, load_settings
-from vtcode.config.overrides import parse_override
-from vtcode.config.schema import (
-    BUILTIN_PROVIDERS,
-    AgentSettings,
-    ApprovalMode,
-    ApprovalSettings,
-    ContextSettings,
-    DynamicContextSettings,
-    HarnessSettings,
-    InstructionSourceSettings,
-    ModelSettings,
-    NetworkSettings,
-    ProviderSettings,
-    PtySettings,
-    Settings,
-    SystemPromptMode,
-    TimeoutSettings,
+The names below are loaded on first access (PEP 562), so importing one submodule, such as
+`vtcode.config.environment` for the logging switch, does not import the loader, schema and serializer.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from vtcode.config.environment import ProviderEnv, os_environ, provider_env, resolve_home
+    from vtcode.config.loader import LoadedConfig, load_settings
+    from vtcode.config.overrides import parse_override
+    from vtcode.config.schema import (
+        BUILTIN_PROVIDERS,
+        AgentSettings,
+        ApprovalMode,
+        ApprovalSettings,
+        ContextSettings,
+        DynamicContextSettings,
+        HarnessSettings,
+        InstructionSourceSettings,
+        ModelSettings,
+        NetworkSettings,
+        ProviderSettings,
+        PtySettings,
+        Settings,
+        SystemPromptMode,
+        TimeoutSettings,
+    )
+    from vtcode.config.serialize import settings_to_toml
+
+_HOMES = {
+    "ProviderEnv": "environment",
+    "os_environ": "environment",
+    "provider_env": "environment",
+    "resolve_home": "environment",
+    "LoadedConfig": "loader",
+    "load_settings": "loader",
+    "parse_override": "overrides",
+    "settings_to_toml": "serialize",
+}
+_SCHEMA = (
+    "BUILTIN_PROVIDERS",
+    "AgentSettings",
+    "ApprovalMode",
+    "ApprovalSettings",
+    "ContextSettings",
+    "DynamicContextSettings",
+    "HarnessSettings",
+    "InstructionSourceSettings",
+    "ModelSettings",
+    "NetworkSettings",
+    "ProviderSettings",
+    "PtySettings",
+    "Settings",
+    "SystemPromptMode",
+    "TimeoutSettings",
 )
-from vtcode.config.serialize import settings_to_toml
+
+
+def __getattr__(name: str) -> Any:
+    """Import the submodule that defines `name` when it is first used."""
+    home = _HOMES.get(name) or ("schema" if name in _SCHEMA else None)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "BUILTIN_PROVIDERS",

@@ -18,13 +18,15 @@ repository can deny more but never lift a denial.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vtcode.protocol.errors import ConfigError
+
+if TYPE_CHECKING:
+    import tomllib
 
 CONFIG_FILE_NAME = "vtcode.toml"
 FLAGS_SOURCE = "command line"
@@ -99,6 +101,9 @@ def read_toml(path: Path) -> dict[str, Any]:
 
 def parse_toml(text: str, *, source: str) -> dict[str, Any]:
     """Parse TOML text; a syntax error raises ConfigError `source: invalid TOML at line L, column C`."""
+    # Imported on first use: a run without config files or `-c` options never parses TOML.
+    import tomllib
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

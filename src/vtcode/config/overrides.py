@@ -9,7 +9,6 @@ quoting and escaping rules are exactly TOML's.
 from __future__ import annotations
 
 import json
-import tomllib
 from typing import Any
 
 from vtcode.config.layers import Layer, nest
@@ -54,6 +53,9 @@ def _parse_key(key: str, source: str) -> tuple[str, ...]:
     """The segments of a TOML dotted key, or ConfigError when it is not one."""
     path: list[str] = []
     if key and "\n" not in key and "\r" not in key:
+        # Imported here: only `-c` options are parsed as TOML on the way to the first request.
+        import tomllib
+
         try:
             node: Any = tomllib.loads(f"{key} = 0")
         except tomllib.TOMLDecodeError:
@@ -72,6 +74,8 @@ def _parse_key(key: str, source: str) -> tuple[str, ...]:
 
 def _parse_value(value: str) -> object:
     """VALUE as TOML, else the text itself."""
+    import tomllib
+
     try:
         parsed = tomllib.loads(f"v = {value}")
     except tomllib.TOMLDecodeError:

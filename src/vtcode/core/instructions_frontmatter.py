@@ -8,16 +8,15 @@ unparsable. Each key accepts a string (comma-separated, commas inside braces kep
 from __future__ import annotations
 
 import functools
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-import yaml
+if TYPE_CHECKING:
+    import yaml
 
 from vtcode.core.instructions_globs import split_patterns
 
 SCOPE_KEYS = ("paths", "globs", "applyTo")
 _ALWAYS = "alwaysApply"
-# libyaml's loader is several times faster; the pure-Python one is the fallback where it is missing.
-_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class FrontmatterError(ValueError):
@@ -40,8 +39,13 @@ def parse_rule_scope(block: str | None) -> RuleScope:
     """
     if block is None or not block.strip():
         return RuleScope()
+    # Imported here: PyYAML costs ~8 ms at start-up and only rules with frontmatter need it.
+    import yaml
+
+    # libyaml's loader is several times faster; the pure-Python one is the fallback where it is missing.
+    loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        data = yaml.load(block, Loader=_LOADER)  # a safe loader: plain data only
+        data = yaml.load(block, Loader=loader)  # a safe loader: plain data only
     except yaml.YAMLError as exc:
         data = _read_lines(block, _first_line(exc))
     if data is None:

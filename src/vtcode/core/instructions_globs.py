@@ -16,10 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from wcmatch import glob as wcglob
-
-_FLAGS = wcglob.GLOBSTAR | wcglob.BRACE | wcglob.DOTGLOB | wcglob.MATCHBASE
-_ANCHORED_FLAGS = wcglob.GLOBSTAR | wcglob.BRACE | wcglob.DOTGLOB
+# wcmatch is imported on first use (it costs ~7 ms at start-up, and most workspaces have no globs).
 # A file name no real path uses: a directory candidate matches when the pattern would match a file
 # inside it (`src/*` and `src/**` both match the directory `src`).
 DIR_PROBE = "__vtcode_instruction_probe__"
@@ -56,8 +53,10 @@ def compile_pattern(text: str) -> PathPattern:
     for component in pattern.split("/"):
         if "**" in component and component != "**":
             raise PatternError(f"`**` must be a whole path component in {text!r}")
+    from wcmatch import glob as wcglob
+
     try:
-        matcher = wcglob.compile(pattern, flags=_ANCHORED_FLAGS if anchored else _FLAGS)
+        matcher = wcglob.compile(pattern, flags=_flags(wcglob, anchored=anchored))
     except Exception as exc:  # wcmatch raises plain Exception subclasses (brace expansion limit)
         raise PatternError(f"invalid pattern {text!r}: {exc}") from None
     return PathPattern(text, matcher)
@@ -120,6 +119,10 @@ def compile_excludes(
     at the home folder, an absolute one is kept, and one without `/` matches the file name at any
     depth. They are matched against real paths, so the root must be real (symlinks resolved) too.
     """
+    if not any(text.strip() for text in patterns):
+        return (), ()
+    from wcmatch import glob as wcglob
+
     compiled: list[ExcludePattern] = []
     problems: list[str] = []
     for text in patterns:
@@ -134,7 +137,7 @@ def compile_excludes(
         elif not pattern.startswith("/") and "/" in pattern:
             pattern = wcglob.escape(root.rstrip("/")) + "/" + pattern.removeprefix("./")
         try:
-            matcher = wcglob.compile(pattern, flags=_FLAGS)
+            matcher = wcglob.compile(pattern, flags=_flags(wcglob, anchored=False))
         except Exception as exc:  # see compile_pattern
             problems.append(f"exclude {text!r} is not a valid pattern: {exc}")
             continue
@@ -148,3 +151,9 @@ def excluded_by(excludes: Sequence[ExcludePattern], absolute: str) -> str | None
         if exclude.matches(absolute):
             return exclude.text
     return None
+
+
+def _flags(wcglob: Any, *, anchored: bool) -> int:
+    """wcmatch flags of a rule pattern: one without `/` matches the file name at any depth unless anchored."""
+    flags: int = wcglob.GLOBSTAR | wcglob.BRACE | wcglob.DOTGLOB
+    return flags if anchored else flags | wcglob.MATCHBASE

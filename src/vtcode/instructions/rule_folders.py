@@ -19,9 +19,10 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
-import pathspec
+if TYPE_CHECKING:
+    import pathspec
 
 from vtcode.instructions.options import InstructionOptions
 from vtcode.instructions.reader import SourceReader
@@ -166,6 +167,9 @@ class GitIgnore:
             gitignore = self._root / directory / ".gitignore" if directory else self._root / ".gitignore"
             self._watch.add(os.fspath(gitignore))
             text = self._reader.read(gitignore)
+            # Imported on first use: pathspec costs ~7 ms at start-up and most rule folders do not exist.
+            import pathspec
+
             spec = (
                 pathspec.PathSpec.from_lines("gitignore", text.splitlines())
                 if isinstance(text, str)

@@ -16,6 +16,7 @@ from vtcode.protocol.errors import ProviderError
 from vtcode.protocol.model import Completed, StreamEvent
 from vtcode.providers.errors import classify_status, network_error
 from vtcode.providers.sse import SseEvent, iter_sse
+from vtcode.providers.tls import verify_for
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +56,7 @@ class SseTransport:
                 pool=endpoint.connect_timeout,
             ),
             follow_redirects=True,
+            verify=verify_for(endpoint.base_url),
         )
 
     async def aclose(self) -> None:

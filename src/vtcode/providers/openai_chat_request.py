@@ -80,8 +80,10 @@ def _message(message: Message, provider: str) -> dict[str, Any]:
 def _assistant(message: AssistantMessage, provider: str) -> dict[str, Any]:
     out: dict[str, Any] = {"role": "assistant"}
     if message.tool_calls:
-        # The spec makes content optional next to tool_calls; null is what OpenAI itself returns there.
-        out["content"] = message.content or None
+        # The spec makes content optional next to tool_calls, so a reply that only calls tools leaves it
+        # out rather than sending `"content": null` again in every later request.
+        if message.content:
+            out["content"] = message.content
         out["tool_calls"] = [
             {
                 "id": call.id,

@@ -156,7 +156,7 @@ class ToolDispatcher:
         return ToolResultMessage(
             call_id=call.id,
             name=call.name,
-            content=outcome.content,
+            content=outcome.for_model,
             is_error=outcome.is_error,
             meta=MessageMeta(paths=outcome.touched_paths),
         )

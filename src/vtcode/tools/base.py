@@ -51,6 +51,8 @@ class ToolOutcome:
 
     content: str
     is_error: bool = False
+    # The model's copy when it is shorter than `content` (which events keep whole); None: `content`.
+    model_content: str | None = None
     # Workspace-relative paths the call read, wrote or ran in (feeds instruction discovery).
     touched_paths: tuple[str, ...] = ()
     # Edits applied, for `file_change` items.
@@ -58,6 +60,11 @@ class ToolOutcome:
     # Exit code of a command, for `command_execution` items.
     exit_code: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def for_model(self) -> str:
+        """The text the model sees of this result."""
+        return self.content if self.model_content is None else self.model_content
 
 
 class Tool(Protocol):

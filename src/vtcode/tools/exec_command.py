@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from vtcode.core.exec_model_view import encode_for_model
 from vtcode.core.exec_result import CallKind, CallView, build_result, encode, error_result
 from vtcode.core.exec_wait import (
     BYTES_PER_TOKEN,
@@ -95,8 +96,9 @@ def preview_limit(value: object) -> int:
 
 
 def error_outcome(tool_name: str, message: str) -> ToolOutcome:
-    """A failed call as a JSON error object."""
-    return ToolOutcome(content=encode(error_result(tool_name, message)), is_error=True)
+    """A failed call as a JSON error object (the model's copy carries only the message)."""
+    error = error_result(tool_name, message)
+    return ToolOutcome(content=encode(error), model_content=encode_for_model(error), is_error=True)
 
 
 def outcome(
@@ -123,6 +125,7 @@ def outcome(
     failed = result.is_exited and result.exit_code != 0 and kind != "kill"
     return ToolOutcome(
         content=encode(result),
+        model_content=encode_for_model(result),
         is_error=failed,
         touched_paths=touched,
         exit_code=result.exit_code,

@@ -21,18 +21,12 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import pathspec
-from wcmatch import glob as wcglob
-
 from vtcode.protocol.errors import ToolError
 from vtcode.tools.command_output import run_command
 from vtcode.tools.workspace import WorkspacePath, is_inside
 
 log = logging.getLogger(__name__)
 
-# A pattern without "/" matches the file name at any depth, as in .gitignore (`*.py` finds `a/b/c.py`);
-# `**` spans directories, `{a,b}` expands, and `*` also matches names starting with a dot.
-_GLOB_FLAGS = wcglob.GLOBSTAR | wcglob.BRACE | wcglob.DOTGLOB | wcglob.MATCHBASE
 
 # Files per batch: the first batch is checked in ~10 ms, and each rg process gets enough work that
 # starting it is cheap in comparison (bench/search_bench.py, 50,000 files: 4,096 per batch made
@@ -44,8 +38,14 @@ PathFilter = Callable[[str], bool]
 
 def compile_glob(pattern: str, base: str = ".") -> PathFilter:
     """A filter for workspace-relative paths, matching `pattern` against the path or its part below `base`."""
+    # Imported on first use (pathspec and wcmatch cost ~15 ms of start-up together).
+    from wcmatch import glob as wcglob
+
+    # A pattern without "/" matches the file name at any depth, as in .gitignore (`*.py` finds `a/b/c.py`);
+    # `**` spans directories, `{a,b}` expands, and `*` also matches names starting with a dot.
+    flags = wcglob.GLOBSTAR | wcglob.BRACE | wcglob.DOTGLOB | wcglob.MATCHBASE
     try:
-        matcher = wcglob.compile(pattern, flags=_GLOB_FLAGS)
+        matcher = wcglob.compile(pattern, flags=flags)
     except Exception as exc:  # wcmatch raises bare Exception subclasses (PatternLimitException)
         raise ToolError(f"invalid glob pattern {pattern!r}: {exc}") from None
     prefix = "" if base == "." else base + "/"
@@ -367,6 +367,8 @@ def _load_gitignore(path: str, directory: str) -> _IgnoreFile | None:
             lines = handle.read().splitlines()
     except OSError:
         return None
+    import pathspec
+
     spec = pathspec.PathSpec.from_lines("gitignore", lines)
     patterns = tuple(
         (pattern.regex, pattern.include)

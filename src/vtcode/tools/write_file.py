@@ -79,7 +79,8 @@ class WriteFileTool:
         verb = "Created" if kind == "add" else "Updated"
         lines = args.content.count("\n") + (0 if args.content.endswith("\n") or not data else 1)
         return ToolOutcome(
-            content=f"{verb} {target.display} ({len(data)} bytes, {lines} lines).",
+            # The path is the model's own argument and the `file_change` event carries it: no echo.
+            content=f"{verb} ({len(data)} bytes, {lines} lines).",
             touched_paths=(target.display,),
             changes=(FileChange(path=target.display, kind=kind),),
         )
