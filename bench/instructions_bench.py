@@ -29,8 +29,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from vtcode.config.schema import Settings
-from vtcode.core.instructions_frontmatter import parse_rule_scope
-from vtcode.core.instructions_globs import compile_pattern
+from vtcode.core.instructions.frontmatter import parse_rule_scope
+from vtcode.core.instructions.globs import compile_pattern
 from vtcode.instructions import InstructionOptions, MatchProbe, SourceReader, load_instructions
 from vtcode.runtime.system_prompt import SystemPromptBuilder
 

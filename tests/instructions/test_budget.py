@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.instructions.helpers import instruction_map, make_layout, reasons
-from vtcode.core.instructions_budget import Allocation, allocate
+from vtcode.core.instructions.budget import Allocation, allocate
 
 
 def test_case37_budget_truncates_and_says_so(tmp_path: Path) -> None:

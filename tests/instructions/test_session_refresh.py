@@ -10,7 +10,7 @@ import msgspec
 
 from tests.instructions.helpers import Layout, age, instruction_map, make_layout
 from vtcode.config.schema import AgentSettings, Settings
-from vtcode.core.instructions_model import Diagnostic
+from vtcode.core.instructions.model import Diagnostic
 from vtcode.runtime.system_prompt import SystemPromptBuilder
 
 

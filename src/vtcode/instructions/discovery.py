@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vtcode.core.instructions_frontmatter import FrontmatterError, parse_rule_scope
-from vtcode.core.instructions_globs import (
+from vtcode.core.instructions.frontmatter import FrontmatterError, parse_rule_scope
+from vtcode.core.instructions.globs import (
     ExcludePattern,
     PathPattern,
     PatternError,
@@ -34,8 +34,8 @@ from vtcode.core.instructions_globs import (
     matching_patterns,
     specificity,
 )
-from vtcode.core.instructions_model import Diagnostic, Kind, Scope, Severity
-from vtcode.core.instructions_text import split_frontmatter
+from vtcode.core.instructions.model import Diagnostic, Kind, Scope, Severity
+from vtcode.core.instructions.text import split_frontmatter
 from vtcode.instructions.active import depth, hierarchy_levels, match_candidates
 from vtcode.instructions.extras import expand_pattern
 from vtcode.instructions.options import InstructionOptions, display_path, is_within, real
@@ -52,7 +52,7 @@ OVERRIDE_NAME = "AGENTS.override.md"
 AGENTS_NAME = "AGENTS.md"
 CLAUDE_NAME = "CLAUDE.md"
 
-# Budget tiers (core.instructions_budget): higher is more specific and is cut last.
+# Budget tiers (core.instructions.budget): higher is more specific and is cut last.
 TIER_USER = 0
 TIER_USER_MATCHED = 1
 TIER_EXTRA = 2

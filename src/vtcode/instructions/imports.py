@@ -14,10 +14,10 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from vtcode.core.instructions_globs import ExcludePattern, excluded_by
-from vtcode.core.instructions_model import Diagnostic
-from vtcode.core.instructions_text import import_tokens, is_fence, split_frontmatter, split_lines
-from vtcode.core.instructions_text import strip_html_comments as strip_comments
+from vtcode.core.instructions.globs import ExcludePattern, excluded_by
+from vtcode.core.instructions.model import Diagnostic
+from vtcode.core.instructions.text import import_tokens, is_fence, split_frontmatter, split_lines
+from vtcode.core.instructions.text import strip_html_comments as strip_comments
 from vtcode.instructions.options import InstructionOptions, is_within, real
 from vtcode.instructions.reader import SourceReader, Unreadable
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from vtcode.core.instructions_globs import PathPattern
+from vtcode.core.instructions.globs import PathPattern
 
 _MAGIC = frozenset("*?[]{}")
 # A walk this large is not worth finishing for a diagnostic: the pattern is then assumed to match.

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from vtcode.core.instructions_budget import Allocation, allocate
-from vtcode.core.instructions_globs import compile_excludes
-from vtcode.core.instructions_model import Diagnostic, LoadedSource, Segment
-from vtcode.core.instructions_render import Cut, render_appendix, truncation_note
+from vtcode.core.instructions.budget import Allocation, allocate
+from vtcode.core.instructions.globs import compile_excludes
+from vtcode.core.instructions.model import Diagnostic, LoadedSource, Segment
+from vtcode.core.instructions.render import Cut, render_appendix, truncation_note
 from vtcode.instructions.active import resolve_active
 from vtcode.instructions.discovery import discover
 from vtcode.instructions.imports import ImportExpander

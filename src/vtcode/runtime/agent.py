@@ -12,7 +12,7 @@ from pathlib import Path
 from vtcode.config.schema import Settings
 from vtcode.core.approvals import ApprovalPolicy
 from vtcode.core.history_repair import missing_results
-from vtcode.core.instructions_model import Diagnostic
+from vtcode.core.instructions.model import Diagnostic
 from vtcode.core.touched_paths import touched_paths
 from vtcode.protocol.errors import UsageError
 from vtcode.protocol.events import Event, Notice, ThreadStarted

@@ -17,8 +17,8 @@ import msgspec
 
 from vtcode import prompts
 from vtcode.config.schema import Settings
-from vtcode.core.instructions_model import Diagnostic
-from vtcode.core.instructions_render import appendix_block
+from vtcode.core.instructions.model import Diagnostic
+from vtcode.core.instructions.render import appendix_block
 from vtcode.core.prompt import compose_static, estimate_tokens_bytes, static_cache_key
 from vtcode.instructions import (
     InstructionOptions,

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from vtcode.core.instructions_model import Segment
-from vtcode.core.instructions_text import split_lines
+from vtcode.core.instructions.model import Segment
+from vtcode.core.instructions.text import split_lines
 
 APPENDIX_HEADING = "# INSTRUCTIONS"
 PROJECT_DOCS_HEADING = "## PROJECT DOCUMENTATION"

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 import yaml
 
-from vtcode.core.instructions_globs import split_patterns
+from vtcode.core.instructions.globs import split_patterns
 
 SCOPE_KEYS = ("paths", "globs", "applyTo")
 _ALWAYS = "alwaysApply"
