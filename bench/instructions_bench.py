@@ -8,7 +8,11 @@ its files spread over ordinary package folders. Measured, as medians:
   ancestor chain and the rule folders, not the size of the tree (target: 50k/5k ratio <= 1.3);
 - the same with the never-matching rule check on;
 - the re-check before each model request when nothing changed (target <= 5 ms);
-- a rebuild after one instruction file changed (warm reader cache).
+- a rebuild after one instruction file changed (warm reader cache);
+- `vtcode instructions` (in process, and as a child process) on a git repository of 6,000 files and
+  on its twin holding also a gitignored `node_modules/` of 250,000 files, runs alternating between
+  the two: the never-matching check lists the files `list_files` sees, so the ignored tree must cost
+  next to nothing (target: with/without ratio <= 1.3).
 
 Figures are also given as ratios to baselines measured in the same run on the same tree: reading the
 instruction files themselves (open + read, the I/O any implementation needs) and walking the whole
@@ -20,19 +24,24 @@ Run: .venv/bin/python bench/instructions_bench.py [--runs N]
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from vtcode.cli.instructions_cmd import run_instructions
 from vtcode.config.schema import Settings
-from vtcode.core.instructions_frontmatter import parse_rule_scope
-from vtcode.core.instructions_globs import compile_pattern
+from vtcode.core.instructions.frontmatter import parse_rule_scope
+from vtcode.core.instructions.globs import compile_pattern
 from vtcode.instructions import InstructionOptions, MatchProbe, SourceReader, load_instructions
 from vtcode.runtime.system_prompt import SystemPromptBuilder
+from vtcode.tools.file_set import workspace_files
 
 DEPTH = 8
 RULES = 200
@@ -124,7 +133,8 @@ def measure(root: Path, home: Path, runs: int) -> dict[str, float]:
     def cold_with_lint() -> None:
         compile_pattern.cache_clear()
         parse_rule_scope.cache_clear()
-        load_instructions(options, [ACTIVE], reader=SourceReader(), probe=MatchProbe())
+        probe = MatchProbe(root, workspace_files)
+        load_instructions(options, [ACTIVE], reader=SourceReader(), probe=probe)
 
     builder = SystemPromptBuilder(
         workspace=root, home=home / ".vtcode", settings=Settings(), tools=[], user_home=home
@@ -146,7 +156,7 @@ def measure(root: Path, home: Path, runs: int) -> dict[str, float]:
     never = compile_pattern("**/*.nomatch")
 
     def full_lint_walk() -> None:
-        MatchProbe().any_match(root, (never,))
+        MatchProbe(root, workspace_files).any_match(root, (never,))
 
     return {
         "read_baseline": median_ms(read_all, runs),
@@ -158,6 +168,69 @@ def measure(root: Path, home: Path, runs: int) -> dict[str, float]:
         "watched": float(len(result.watch)),
         "worst_lint": median_ms(full_lint_walk, max(3, runs // 5)),
     }
+
+
+IGNORED_PACKAGES = 2_500
+IGNORED_FILES_EACH = 100
+
+
+def interleaved_ms(actions: dict[str, Callable[[], object]], runs: int) -> dict[str, float]:
+    """Median wall time of each action in milliseconds, run in turn so that load drift hits them alike."""
+    samples: dict[str, list[float]] = {name: [] for name in actions}
+    for action in actions.values():
+        action()  # warm-up
+    for _ in range(runs):
+        for name, action in actions.items():
+            started = time.perf_counter()
+            action()
+            samples[name].append(time.perf_counter() - started)
+    return {name: statistics.median(values) * 1000 for name, values in samples.items()}
+
+
+def ignored_tree_case(base: Path, home: Path, runs: int) -> dict[str, float]:
+    """`vtcode instructions` on a 6k-file git repository and on its twin with a 250k-file ignored tree."""
+    plain = generate(base / "plain", 6_000)
+    shutil.rmtree(plain / ".git")
+    (plain / ".gitignore").write_text("build/\n*.log\nnode_modules/\n")
+    git = ["git", "-c", "core.autocrlf=false"]
+    subprocess.run([*git, "init", "-q"], cwd=plain, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=plain, check=True)
+    heavy = base / "heavy"
+    shutil.copytree(plain, heavy, symlinks=True)
+    started = time.perf_counter()
+    for package in range(IGNORED_PACKAGES):
+        folder = heavy / "node_modules" / f"pkg{package:04}" / "lib"
+        folder.mkdir(parents=True)
+        for n in range(IGNORED_FILES_EACH):
+            (folder / f"m{n}.js").touch()
+    total = IGNORED_PACKAGES * IGNORED_FILES_EACH
+    print(f"added {total:,} ignored files to the twin in {time.perf_counter() - started:.1f} s")
+    backdate(base)
+    os.environ["HOME"] = os.fspath(home)
+    os.environ["VTCODE_HOME"] = os.fspath(home / ".vtcode")
+
+    def in_process(root: Path) -> Callable[[], None]:
+        args = argparse.Namespace(workspace=os.fspath(root), path=[ACTIVE], json=True)
+
+        def run() -> None:
+            compile_pattern.cache_clear()
+            parse_rule_scope.cache_clear()
+            run_instructions(args, [], out=io.StringIO())
+
+        return run
+
+    def child(root: Path) -> Callable[[], None]:
+        command = [sys.executable, "-m", "vtcode", "instructions", "--path", ACTIVE, "--json"]
+
+        def run() -> None:
+            subprocess.run(command, cwd=root, check=True, capture_output=True)
+
+        return run
+
+    figures = interleaved_ms({"without": in_process(plain), "with": in_process(heavy)}, runs)
+    children = interleaved_ms({"without": child(plain), "with": child(heavy)}, max(5, runs // 2))
+    figures.update({"child_without": children["without"], "child_with": children["with"]})
+    return figures
 
 
 def main() -> None:
@@ -191,7 +264,7 @@ def main() -> None:
             ("discovery + render + never-match check", "cold_lint"),
             ("re-check before a request (no change)", "recheck"),
             ("rebuild after one file changed (warm)", "rebuild"),
-            ("one-time full walk for `**/*.nomatch`", "worst_lint"),
+            ("list the file set, match `**/*.nomatch`", "worst_lint"),
         ]
         for label, key in rows:
             ratio = large[key] / small[key]
@@ -204,6 +277,17 @@ def main() -> None:
             f"\ncold discovery 50k/5k ratio {verdict:.2f} (target <= 1.3); "
             f"re-check {large['recheck']:.2f} ms (target <= 5)"
         )
+        ignored = ignored_tree_case(base, home, args.runs)
+        print(f"\n`vtcode instructions --path {ACTIVE}` on a 6k-file git repository, median:")
+        print(f"{'':<28}{'6k files':>10}{'+250k ignored':>15}{'ratio':>8}")
+        for label, without, with_ in (
+            ("in process", "without", "with"),
+            ("child process", "child_without", "child_with"),
+        ):
+            ratio = ignored[with_] / ignored[without]
+            print(f"{label:<28}{ignored[without]:>8.1f}ms{ignored[with_]:>13.1f}ms{ratio:>8.2f}")
+        verdict = ignored["with"] / ignored["without"]
+        print(f"with/without ignored tree ratio {verdict:.2f} (target <= 1.3)")
     finally:
         shutil.rmtree(base, ignore_errors=True)
 

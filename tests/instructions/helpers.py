@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from vtcode.instructions import InstructionOptions, InstructionsResult, MatchProbe, load_instructions
+from vtcode.tools.file_set import workspace_files
 
 PRECEDENCE = (
     "Entries are listed from lowest to highest precedence; when two entries conflict, follow the later one."
@@ -65,7 +66,9 @@ class Layout:
         self, active: Sequence[str] = (), *, workspace: Path | None = None, **changes: Any
     ) -> InstructionsResult:
         """Run the whole pipeline, with the never-matching check on."""
-        return load_instructions(self.options(workspace, **changes), active, probe=MatchProbe())
+        options = self.options(workspace, **changes)
+        probe = MatchProbe(options.project_root, workspace_files)
+        return load_instructions(options, active, probe=probe)
 
 
 def make_layout(tmp_path: Path, *, git: bool = True) -> Layout:

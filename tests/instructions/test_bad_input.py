@@ -150,9 +150,9 @@ def test_every_bad_input_at_once(tmp_path: Path) -> None:
         ("c/CLAUDE.md", "error"),  # a directory
         (".vtcode/rules/bad.md", "error"),  # broken YAML
         (".vtcode/rules/huge.md", "error"),  # too large
-        ("b/AGENTS.md", "warning"),  # import cycle
+        # a and b import each other, but both are sources of their own: neither is inlined, so
+        # there is no cycle to report, only the refused import.
         ("b/AGENTS.md", "warning"),  # ~/.ssh/config
-        ("a/AGENTS.md", "warning"),  # import cycle
     ]
 
 

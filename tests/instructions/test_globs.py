@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vtcode.core.instructions_globs import (
+from vtcode.core.instructions.globs import (
     PatternError,
     compile_excludes,
     compile_pattern,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.instructions.helpers import bodies, instruction_map, make_layout, reasons
-from vtcode.core.instructions_text import import_tokens, strip_html_comments
+from vtcode.core.instructions.text import import_tokens, strip_html_comments
 
 
 def test_case33_absolute_exclude_drops_that_file(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.instructions.helpers import PRECEDENCE, make_layout
-from vtcode.core.instructions_render import appendix_block, key_points
+from vtcode.core.instructions.render import appendix_block, key_points
 
 
 def test_case39_exact_skeleton(tmp_path: Path) -> None:

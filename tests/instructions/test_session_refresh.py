@@ -10,7 +10,7 @@ import msgspec
 
 from tests.instructions.helpers import Layout, age, instruction_map, make_layout
 from vtcode.config.schema import AgentSettings, Settings
-from vtcode.core.instructions_model import Diagnostic
+from vtcode.core.instructions.model import Diagnostic
 from vtcode.runtime.system_prompt import SystemPromptBuilder
 
 
@@ -159,3 +159,30 @@ def test_new_diagnostics_are_reported_once(tmp_path: Path) -> None:
     layout.write("AGENTS.override.md", b"\x00again")
     builder.build()
     assert [d.path for d in seen] == ["AGENTS.md", "AGENTS.override.md"]
+
+
+def test_rules_not_matching_yet_are_explained_but_not_announced(tmp_path: Path) -> None:
+    layout = make_layout(tmp_path)
+    layout.write("web/app.ts", "")
+    layout.write(".vtcode/rules/web.md", "---\npaths: web/**\n---\n- web")
+    layout.write(".vtcode/rules/gone.md", "---\npaths: legacy/**\n---\n- gone")
+    seen: list[Diagnostic] = []
+    builder = _builder(layout, seen)
+    builder.build()
+    # A session announces only what needs attention: the rule that can never apply.
+    assert [(d.path, d.severity) for d in seen] == [(".vtcode/rules/gone.md", "warning")]
+    explained = [(d.path, d.severity) for d in builder.instructions_report().diagnostics]
+    assert explained == [(".vtcode/rules/gone.md", "warning"), (".vtcode/rules/web.md", "info")]
+
+
+def test_the_workspace_file_set_is_listed_once_per_session(tmp_path: Path) -> None:
+    layout = make_layout(tmp_path)
+    layout.write("src/a.py", "")
+    layout.write(".vtcode/rules/one.md", "---\npaths: legacy/**\n---\n- one")
+    layout.write(".vtcode/rules/two.md", "---\npaths: old/**/*.rb\n---\n- two")
+    builder = _builder(layout)
+    builder.build()
+    builder.note_touched(["src/a.py"])
+    builder.build()
+    assert builder.rebuilds == 2
+    assert builder.probe.listings == 1

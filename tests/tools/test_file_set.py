@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from vtcode.tools.file_set import FileBatch, visible_file_batches, visible_files
+from vtcode.tools.file_set import FileBatch, visible_file_batches, visible_files, workspace_files
 from vtcode.tools.workspace import resolve, workspace_root
 
 GitSetup = Callable[[Path], None]
@@ -164,3 +164,10 @@ async def test_batches_cover_the_set_once_and_whole_directories_are_whole(
 async def test_an_explicit_file_is_one_batch(workspace: Path) -> None:
     _tree(workspace, {".gitignore": "*.log\n", "a.log": "x\n"})
     assert await _batches(workspace, 1000, path="a.log") == [FileBatch(["a.log"], [])]
+
+
+async def test_the_blocking_listing_is_the_set_list_files_sees(workspace: Path, repository: Setup) -> None:
+    _tree(workspace, {**WHOLE_TREE, "node_modules/x/index.js": "x\n", ".gitignore": "*.log\nnode_modules/\n"})
+    repository(workspace)
+    assert sorted(workspace_files(workspace_root(workspace))) == await _visible(workspace)
+    assert not any(path.startswith("node_modules/") for path in workspace_files(workspace))

@@ -117,6 +117,8 @@ def format_report(report: InstructionsReport) -> str:
             if source.matched_by:
                 notes.append("matched by " + ", ".join(source.matched_by))
             lines.append(f"  {number}. {source.path}  ({source.label})  {'; '.join(notes)}")
+    elif report.budget_bytes == 0:
+        lines.append("instructions disabled (agent.instruction_max_bytes = 0)")
     else:
         lines.append("no instruction sources apply")
     if report.diagnostics:

@@ -146,7 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="list the instruction sources that apply, with diagnostics",
         description="List the AGENTS.md, CLAUDE.md, rule and extra instruction files that apply, in "
         "precedence order (lowest first), with scope, kind, bytes, truncation and matched rules, and "
-        "why other files are skipped, excluded, shadowed, unparsable or never matching.",
+        "why other files are skipped, excluded, shadowed, unparsable, not matching the active paths or "
+        "never matching.",
     )
     _add_config_option(instructions_p, "config")
     _add_instruction_options(instructions_p)

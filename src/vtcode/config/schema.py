@@ -135,11 +135,11 @@ class ApprovalSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, 
 
 
 class InstructionSourceSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """`[instructions]`: switches for the cross-tool rule folders of SPEC section 5 item 8."""
+    """`[instructions]`: switches for the cross-tool instruction sources of SPEC section 5 item 8."""
 
-    claude_rules: bool = True
-    cursor_rules: bool = True
-    copilot_instructions: bool = True
+    claude_rules: bool = True  # .claude/rules/ and CLAUDE.local.md
+    cursor_rules: bool = True  # .cursor/rules/ (nested ones too) and .cursorrules
+    copilot_instructions: bool = True  # .github/instructions/ and .github/copilot-instructions.md
 
 
 class ModelSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):

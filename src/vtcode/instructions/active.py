@@ -37,13 +37,28 @@ def hierarchy_levels(options: InstructionOptions, active: Sequence[Path]) -> lis
     root = options.project_root
     levels: set[Path] = {root}
     for path in active:
-        directory = path if os.path.isdir(path) else path.parent
-        while not os.path.isdir(directory) and directory not in (root, directory.parent):
-            directory = directory.parent
-        if not is_within(directory, root):
-            continue
-        levels.update(p for p in (directory, *directory.parents) if is_within(p, root))
+        directory = folder_of(path, root)
+        if directory is not None:
+            levels.update(p for p in (directory, *directory.parents) if is_within(p, root))
     return sorted(levels, key=lambda p: (len(p.parts), p.as_posix()))
+
+
+def folder_of(path: Path, root: Path) -> Path | None:
+    """The folder whose files apply to `path`: itself or its nearest existing parent; None outside `root`."""
+    directory = path if os.path.isdir(path) else path.parent
+    while not os.path.isdir(directory) and directory not in (root, directory.parent):
+        directory = directory.parent
+    return directory if is_within(directory, root) else None
+
+
+def nearest_levels(options: InstructionOptions, active: Sequence[Path]) -> set[Path]:
+    """The folders of the active paths themselves (not their ancestors): their files are the nearest.
+
+    The workspace is always active; it counts only when nothing else is (`active[0]` is the workspace).
+    """
+    explicit = active[1:] or active
+    found = (folder_of(path, options.project_root) for path in explicit)
+    return {level for level in found if level is not None}
 
 
 def match_candidates(base: Path, active: Sequence[Path]) -> list[tuple[str, bool]]:

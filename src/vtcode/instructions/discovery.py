@@ -6,9 +6,10 @@
 3. `agent.instruction_files`, in configured order;
 4. the workspace hierarchy, project root first, the folders of the active paths last: per folder the
    first usable of `AGENTS.override.md`, `AGENTS.md`, fallbacks (the others are shadowed), then
-   `CLAUDE.md`;
-5. workspace rules (`.vtcode/rules`, `.claude/rules`, `.cursor/rules`, `.github/instructions`),
-   unconditional ones by path, then matched ones by specificity and path.
+   `CLAUDE.md`, then Claude Code's personal `CLAUDE.local.md`;
+5. workspace rules (`rule_folders`: `.vtcode/rules`, `.claude/rules`, `.cursor/rules` and nested ones,
+   `.github/instructions`, `.cursorrules`, `.github/copilot-instructions.md`), unconditional ones by
+   path, then matched ones by specificity and path.
 
 A file reached twice (a symlink, a git root that is also home) counts once, at its first position.
 Excluded and unusable files are skipped with a diagnostic and never hide the others. A workspace file
@@ -23,8 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vtcode.core.instructions_frontmatter import FrontmatterError, parse_rule_scope
-from vtcode.core.instructions_globs import (
+from vtcode.core.instructions.frontmatter import FrontmatterError, parse_rule_scope
+from vtcode.core.instructions.globs import (
     ExcludePattern,
     PathPattern,
     PatternError,
@@ -34,30 +35,36 @@ from vtcode.core.instructions_globs import (
     matching_patterns,
     specificity,
 )
-from vtcode.core.instructions_model import Diagnostic, Kind, Scope, Severity
-from vtcode.core.instructions_text import split_frontmatter
-from vtcode.instructions.active import depth, hierarchy_levels, match_candidates
+from vtcode.core.instructions.model import Diagnostic, Kind, Scope, Severity
+from vtcode.core.instructions.text import split_frontmatter
+from vtcode.instructions.active import depth, hierarchy_levels, match_candidates, nearest_levels
 from vtcode.instructions.extras import expand_pattern
 from vtcode.instructions.options import InstructionOptions, display_path, is_within, real
 from vtcode.instructions.reader import SourceReader, Unreadable
 from vtcode.instructions.rule_folders import (
-    GitIgnore,
     RuleFolder,
     list_rule_files,
     user_rule_folders,
+    workspace_rule_files,
     workspace_rule_folders,
 )
 
 OVERRIDE_NAME = "AGENTS.override.md"
 AGENTS_NAME = "AGENTS.md"
 CLAUDE_NAME = "CLAUDE.md"
+CLAUDE_LOCAL_NAME = "CLAUDE.local.md"
 
-# Budget tiers (core.instructions_budget): higher is more specific and is cut last.
+# Specificity ranks for the budget (core.instructions.budget): after every source's fair floor, the rest
+# goes to the highest rank first. The nearest folder files (those of the active paths' own folders),
+# then matching path-scoped rules, then the other folders toward the root, then always-apply rules,
+# then configured extra files and user files.
 TIER_USER = 0
 TIER_USER_MATCHED = 1
 TIER_EXTRA = 2
-TIER_PROJECT = 3  # the project root's files and unconditional workspace rules; +1 per folder level
+TIER_ALWAYS = 3
+TIER_FOLDER = 10  # + the folder's depth below the project root
 TIER_MATCHED = 1_000_000
+TIER_NEAREST = 2_000_000  # + the folder's depth
 
 
 @dataclass(frozen=True)
@@ -75,7 +82,7 @@ class Entry:
 
 @dataclass(frozen=True)
 class UnmatchedRule:
-    """A path-scoped rule that no active path matches (yet); checked for never matching at all."""
+    """A path-scoped rule that no active path matches (yet): explained, and checked for never matching."""
 
     display: str
     base: Path
@@ -138,9 +145,12 @@ class _Discoverer:
                 self._add(self._take(root / name, "user", "agents", TIER_USER))
         self._rules(user_rule_folders(self.options), "user")
         self._extras()
-        for level in hierarchy_levels(self.options, self.active):
-            self._level(level, TIER_PROJECT + depth(level, self.options.project_root))
-        self._rules(workspace_rule_folders(self.options), "workspace")
+        levels = hierarchy_levels(self.options, self.active)
+        nearest = nearest_levels(self.options, self.active)
+        for level in levels:
+            below = depth(level, self.options.project_root)
+            self._level(level, (TIER_NEAREST if level in nearest else TIER_FOLDER) + below)
+        self._rules(workspace_rule_folders(self.options, levels), "workspace")
         return self.found
 
     def display(self, path: Path) -> str:
@@ -199,6 +209,9 @@ class _Discoverer:
             if os.path.lexists(candidate):
                 self._diagnose(candidate, "warning", f"shadowed by {chosen.display}; not loaded")
         self._add(self._take(level / CLAUDE_NAME, "workspace", "claude", tier))
+        if self.options.claude_rules:
+            # Personal and usually gitignored; read regardless, with the scope of CLAUDE.md beside it.
+            self._add(self._take(level / CLAUDE_LOCAL_NAME, "workspace", "claude", tier))
 
     def _extras(self) -> None:
         for pattern in self.options.extra_patterns:
@@ -230,7 +243,7 @@ class _Discoverer:
         matched: list[tuple[int, Entry]] = []
         local: set[Path] = set()
         for folder in folders:
-            for rule_file in list_rule_files(folder, watch=self.found.watch, ignored=self._ignore(folder)):
+            for rule_file in list_rule_files(folder, watch=self.found.watch):
                 read = self._read(rule_file.path, scope, rule_file.real)
                 if read is None or read[0] in local:
                     continue
@@ -242,6 +255,14 @@ class _Discoverer:
                     matched.append(ranked)
                 else:
                     unconditional.append(ranked[1])
+        if scope == "workspace":
+            for lexical in workspace_rule_files(self.options):
+                # A single always-apply file, read as it is (no frontmatter semantics).
+                read = self._read(lexical, scope)
+                if read is not None and read[0] not in local:
+                    local.add(read[0])
+                    path, text = read
+                    unconditional.append(Entry(path, self.display(path), scope, "rule", TIER_ALWAYS, text))
         unconditional.sort(key=lambda e: e.path)
         matched.sort(key=lambda pair: (pair[0], pair[1].path))
         for entry in [*unconditional, *(entry for _, entry in matched)]:
@@ -256,17 +277,17 @@ class _Discoverer:
             self._diagnose(path, "error", f"{exc}; rule skipped")
             return None
         patterns = rule_scope.patterns
-        tier = TIER_USER if scope == "user" else TIER_PROJECT
+        tier = TIER_USER if scope == "user" else TIER_ALWAYS
         entry = Entry(path, self.display(path), scope, "rule", tier, split.body)
         if rule_scope.always_apply or any(is_universal(p) for p in patterns):
             return 0, entry
         if not patterns:
             if folder.flavor == "cursor":
-                reason = "no `globs` and no `alwaysApply: true`: applied by hand in Cursor; not loaded"
-                self._diagnose(path, "warning", reason)
+                self._diagnose(path, "warning", _cursor_on_request(described=rule_scope.described))
                 return None
             if folder.flavor == "copilot":
-                self._diagnose(path, "warning", "no `applyTo`: applied by hand in Copilot; not loaded")
+                reason = "no `applyTo`: Copilot uses it only when attached by hand; vtcode does not load it"
+                self._diagnose(path, "warning", reason)
                 return None
             return 0, entry
         compiled: list[PathPattern] = []
@@ -291,8 +312,15 @@ class _Discoverer:
             self.candidates[base] = match_candidates(base, self.active)
         return self.candidates[base]
 
-    def _ignore(self, folder: RuleFolder) -> GitIgnore | None:
-        root = self.options.project_root
-        if not is_within(folder.path, root) or not os.path.lexists(root / ".git"):
-            return None
-        return GitIgnore(root, self.reader, self.found.watch)
+
+def _cursor_on_request(*, described: bool) -> str:
+    """Why a Cursor rule without `globs` or `alwaysApply: true` is not loaded, in Cursor's own terms."""
+    if described:
+        return (
+            "agent-requested in Cursor (a `description`, no `globs`, no `alwaysApply: true`): Cursor's "
+            "model asks for it by its description, which vtcode cannot do; not loaded"
+        )
+    return (
+        "manual in Cursor (no `description`, `globs` or `alwaysApply: true`): used only when mentioned "
+        "with @; vtcode does not load it"
+    )

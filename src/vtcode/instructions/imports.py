@@ -1,23 +1,26 @@
 """`@path` imports inside instruction files (reference section 5.11; SPEC section 5, decision 3).
 
-Outside fenced code, every `@path` token of a line imports that file right after the line, as
-`[Imported from <real path>]` followed by its (recursively expanded) text. An import resolves relative
-to the importing file's folder (`~/` from home) and must land inside the project root, the workspace or
-a vtcode config root (`$VTCODE_HOME`, `~/.config/vtcode`): `@~/.ssh/config` is refused. Exclusions
-apply to imports as to sources. A file is inlined at most once per appendix; a cycle, an import deeper
-than `agent.instruction_import_max_depth`, a missing file or a bad one is skipped with a diagnostic.
+Outside code (fenced blocks and inline code spans), every `@path` token of a line imports that file
+right after the line, as `[Imported from <real path>]` followed by its (recursively expanded) text. An
+import resolves relative to the importing file's folder (`~/` from home) and must land inside the
+project root, the workspace or a vtcode config root (`$VTCODE_HOME`, `~/.config/vtcode`):
+`@~/.ssh/config` is refused. Exclusions apply to imports as to sources. A file is inlined at most once
+per appendix, and never when it is a source of its own (`CLAUDE.md` = `@AGENTS.md` is common): the
+importing text then says which section holds it. A cycle, an import deeper than
+`agent.instruction_import_max_depth`, a missing file or a bad one is skipped with a diagnostic.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from vtcode.core.instructions_globs import ExcludePattern, excluded_by
-from vtcode.core.instructions_model import Diagnostic
-from vtcode.core.instructions_text import import_tokens, is_fence, split_frontmatter, split_lines
-from vtcode.core.instructions_text import strip_html_comments as strip_comments
+from vtcode.core.instructions.globs import ExcludePattern, excluded_by
+from vtcode.core.instructions.markdown import FenceTracker
+from vtcode.core.instructions.model import Diagnostic
+from vtcode.core.instructions.text import import_tokens, split_frontmatter, split_lines
+from vtcode.core.instructions.text import strip_html_comments as strip_comments
 from vtcode.instructions.options import InstructionOptions, is_within, real
 from vtcode.instructions.reader import SourceReader, Unreadable
 
@@ -37,6 +40,7 @@ class ImportExpander:
         display: Callable[[Path], str],
         diagnostics: list[Diagnostic],
         watch: set[str],
+        sources: Mapping[Path, str] | None = None,
     ) -> None:
         self._options = options
         self._reader = reader
@@ -48,6 +52,8 @@ class ImportExpander:
         self._max_depth = max(options.import_max_depth, 1)
         # Shared by the whole appendix: a file is inlined once, at its first reference.
         self._imported: set[Path] = set()
+        # Real path -> how the section of each source of this run is shown: those are never inlined.
+        self._sources = dict(sources or {})
 
     def expand(self, text: str, source: Path) -> str:
         """`text` of the source at real path `source`, comments removed and imports inlined, trimmed."""
@@ -55,13 +61,10 @@ class ImportExpander:
 
     def _expand(self, text: str, source: Path, *, depth: int, stack: tuple[Path, ...]) -> str:
         out: list[str] = []
-        in_fence = False
+        fences = FenceTracker()
         for line in split_lines(text):
             out.append(f"{line}\n")
-            if is_fence(line):
-                in_fence = not in_fence
-                continue
-            if in_fence:
+            if fences.feed(line):
                 continue
             for target in import_tokens(line):
                 inlined = self._import(target, source, depth=depth, stack=stack)
@@ -105,6 +108,8 @@ class ImportExpander:
                 f"({self._max_depth}); not loaded",
             )
             return ""
+        if path in self._sources:
+            return f"[{self._sources[path]} is loaded as its own section; not repeated here]\n\n"
         if path in self._imported:
             return ""
         text = self._reader.read(path)

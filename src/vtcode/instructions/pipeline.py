@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from vtcode.core.instructions_budget import Allocation, allocate
-from vtcode.core.instructions_globs import compile_excludes
-from vtcode.core.instructions_model import Diagnostic, LoadedSource, Segment
-from vtcode.core.instructions_render import Cut, render_appendix, truncation_note
+from vtcode.core.instructions.budget import Allocation, fit_sources
+from vtcode.core.instructions.globs import compile_excludes
+from vtcode.core.instructions.model import Diagnostic, LoadedSource
+from vtcode.core.instructions.render import render_appendix, truncation_note
 from vtcode.instructions.active import resolve_active
 from vtcode.instructions.discovery import discover
 from vtcode.instructions.imports import ImportExpander
@@ -52,7 +52,7 @@ def load_instructions(
     """Discover and render the instructions for `active_paths` (workspace-relative or absolute).
 
     `reader` and `probe` carry caches between runs of one session; `probe` also enables the check for
-    path-scoped rules that can never match (without it that check is skipped).
+    path-scoped rules that can never match (without it such rules are only said not to match yet).
     """
     reader = reader or SourceReader()
     if options.max_bytes <= 0:
@@ -73,7 +73,13 @@ def load_instructions(
         return display_path(path, project_root=options.project_root, home=options.user_home)
 
     expander = ImportExpander(
-        options, reader, excludes, display=display, diagnostics=diagnostics, watch=found.watch
+        options,
+        reader,
+        excludes,
+        display=display,
+        diagnostics=diagnostics,
+        watch=found.watch,
+        sources={entry.path: entry.display for entry in found.entries},
     )
     sources: list[LoadedSource] = []
     for entry in found.entries:
@@ -92,22 +98,19 @@ def load_instructions(
                 matched_by=entry.matched_by,
             )
         )
-    if probe is not None:
-        for rule in found.unmatched:
-            if not probe.any_match(rule.base, rule.patterns):
-                shown = ", ".join(f"`{p.text}`" for p in rule.patterns)
-                diagnostics.append(
-                    Diagnostic(rule.display, "warning", f"paths {shown} never match a file in the workspace")
-                )
-    allocations = allocate([s.text for s in sources], [s.tier for s in sources], options.max_bytes)
-    segments: list[Segment] = []
-    cuts: list[Cut] = []
+    for rule in found.unmatched:
+        shown = ", ".join(f"`{p.text}`" for p in rule.patterns)
+        if probe is not None and not probe.any_match(rule.base, rule.patterns):
+            diagnostics.append(
+                Diagnostic(rule.display, "warning", f"paths {shown} never match a file in the workspace")
+            )
+        else:
+            reason = f"paths {shown} match none of the active paths; not loaded"
+            diagnostics.append(Diagnostic(rule.display, "info", reason))
+    allocations, segments, cuts = fit_sources(sources, options.max_bytes)
     for source, allocation in zip(sources, allocations, strict=True):
         if allocation.truncated:
-            cuts.append(Cut(source.display, allocation.kept_bytes, allocation.total_bytes))
             diagnostics.append(Diagnostic(source.display, "warning", _cut_reason(allocation, options)))
-        if allocation.text.strip():
-            segments.append(Segment(source.display, source.label, allocation.text))
     note = truncation_note(cuts, options.max_bytes) if cuts else None
     return InstructionsResult(
         options=options,
@@ -124,5 +127,5 @@ def load_instructions(
 def _cut_reason(allocation: Allocation, options: InstructionOptions) -> str:
     budget = f"agent.instruction_max_bytes ({options.max_bytes} bytes)"
     if allocation.dropped:
-        return f"omitted ({allocation.total_bytes} bytes): more specific sources used all of {budget}"
+        return f"omitted ({allocation.total_bytes} bytes): no room left in {budget}"
     return f"truncated to {allocation.kept_bytes} of {allocation.total_bytes} bytes to fit {budget}"

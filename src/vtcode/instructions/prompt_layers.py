@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from vtcode.core.instructions_model import Diagnostic
+from vtcode.core.instructions.model import Diagnostic
 from vtcode.instructions.reader import SourceReader, Unreadable
 
 SYSTEM_NAME = "system.md"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
-from vtcode.core.instructions_model import Diagnostic, Kind, Scope
-from vtcode.core.instructions_render import appendix_block
+from vtcode.core.instructions.model import Diagnostic, Kind, Scope
+from vtcode.core.instructions.render import appendix_block
 from vtcode.instructions.pipeline import InstructionsResult
 
 

@@ -1,31 +1,31 @@
 """Where rule files live and how the folders are listed (SPEC section 5, decisions 5 and 8).
 
-| folder                   | files                           | base of its globs |
-| ------------------------ | ------------------------------- | ----------------- |
-| `.vtcode/rules/`         | `**/*.md` (not README.md)       | the folder's root |
-| `.claude/rules/`         | `**/*.md` (not README.md)       | the folder's root |
-| `.cursor/rules/`         | `*.mdc`                         | the folder's root |
-| `.github/instructions/`  | `*.instructions.md`             | the folder's root |
-| `$VTCODE_HOME/rules/`, `~/.config/vtcode/rules/` | `**/*.md` | the workspace |
+| folder or file                      | files                     | base of its globs       |
+| ----------------------------------- | ------------------------- | ----------------------- |
+| `.vtcode/rules/`                    | `**/*.md` (not README.md) | the folder's root       |
+| `.claude/rules/`                    | `**/*.md` (not README.md) | the folder's root       |
+| `.cursor/rules/`                    | `**/*.mdc`                | the folder's root       |
+| `<folder>/.cursor/rules/` (nested)  | `**/*.mdc`                | `<folder>` (Cursor)     |
+| `.github/instructions/`             | `**/*.instructions.md`    | the folder's root       |
+| `.cursorrules`, `.github/copilot-instructions.md` | always apply |                         |
+| `$VTCODE_HOME/rules/`, `~/.config/vtcode/rules/` | `**/*.md`    | the workspace           |
 
-Workspace folders are read at the project root and, when different, at the workspace root. Listing
-follows symlinks (a linked folder is common for shared rules) but never loops, includes hidden files,
-sorts by name, and in a git repository leaves out what `.gitignore` files ignore.
+Workspace folders are read at the project root and, when different, at the workspace root; a nested
+`.cursor/rules/` is read in the folders from the root down to the active paths, and applies only below
+its folder. Listing follows symlinks (a linked folder is common for shared rules) but never loops,
+includes hidden files and sorts by name. Ignore files are not consulted: they govern project files, not
+agent configuration (`.claude/` is commonly gitignored for the local settings file it also holds).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NamedTuple
-
-if TYPE_CHECKING:
-    import pathspec
+from typing import Literal, NamedTuple
 
 from vtcode.instructions.options import InstructionOptions
-from vtcode.instructions.reader import SourceReader
 
 Flavor = Literal["vtcode", "claude", "cursor", "copilot"]
 
@@ -41,26 +41,40 @@ class RuleFolder:
     recursive: bool = True
 
 
-def workspace_rule_folders(options: InstructionOptions) -> list[RuleFolder]:
-    """The workspace rule folders that are switched on, project root first."""
+def workspace_rule_folders(options: InstructionOptions, levels: Sequence[Path] = ()) -> list[RuleFolder]:
+    """The workspace rule folders that are switched on, project root first, nested ones last.
+
+    `levels` are the folders from the project root down to the active paths: those that are not a
+    base already contribute their own `.cursor/rules/`.
+    """
     folders: list[RuleFolder] = []
-    for base in options.workspace_bases():
+    bases = options.workspace_bases()
+    for base in bases:
         folders.append(RuleFolder(base / ".vtcode" / "rules", base, "vtcode"))
         if options.claude_rules:
             folders.append(RuleFolder(base / ".claude" / "rules", base, "claude"))
         if options.cursor_rules:
-            folders.append(RuleFolder(base / ".cursor" / "rules", base, "cursor", ".mdc", recursive=False))
+            folders.append(RuleFolder(base / ".cursor" / "rules", base, "cursor", ".mdc"))
         if options.copilot_instructions:
-            folders.append(
-                RuleFolder(
-                    base / ".github" / "instructions",
-                    base,
-                    "copilot",
-                    ".instructions.md",
-                    recursive=False,
-                )
-            )
+            folders.append(RuleFolder(base / ".github" / "instructions", base, "copilot", ".instructions.md"))
+    if options.cursor_rules:
+        folders.extend(
+            RuleFolder(level / ".cursor" / "rules", level, "cursor", ".mdc")
+            for level in levels
+            if level not in bases
+        )
     return folders
+
+
+def workspace_rule_files(options: InstructionOptions) -> list[Path]:
+    """The single-file rules that always apply: Cursor's legacy `.cursorrules`, Copilot's repository file."""
+    files: list[Path] = []
+    for base in options.workspace_bases():
+        if options.cursor_rules:
+            files.append(base / ".cursorrules")
+        if options.copilot_instructions:
+            files.append(base / ".github" / "copilot-instructions.md")
+    return files
 
 
 def user_rule_folders(options: InstructionOptions) -> list[RuleFolder]:
@@ -75,10 +89,7 @@ class RuleFile(NamedTuple):
     real: Path
 
 
-Ignored = Callable[[Path, bool], bool]
-
-
-def list_rule_files(folder: RuleFolder, *, watch: set[str], ignored: Ignored | None = None) -> list[RuleFile]:
+def list_rule_files(folder: RuleFolder, *, watch: set[str]) -> list[RuleFile]:
     """The rule files of `folder` in name order (subfolders after the files beside them).
 
     Every folder visited (and the folder itself, even when missing) is added to `watch`, so a new
@@ -87,16 +98,15 @@ def list_rule_files(folder: RuleFolder, *, watch: set[str], ignored: Ignored | N
     watch.add(os.fspath(folder.path))
     if not folder.path.is_dir():
         return []
-    walker = _Walker(folder, watch, ignored)
+    walker = _Walker(folder, watch)
     walker.walk(folder.path)
     return walker.found
 
 
 class _Walker:
-    def __init__(self, folder: RuleFolder, watch: set[str], ignored: Ignored | None) -> None:
+    def __init__(self, folder: RuleFolder, watch: set[str]) -> None:
         self.folder = folder
         self.watch = watch
-        self.ignored = ignored
         self.found: list[RuleFile] = []
         self.seen: set[str] = set()
 
@@ -118,8 +128,6 @@ class _Walker:
                 is_dir = entry.is_dir()  # follows symlinks
             except OSError:
                 is_dir = False
-            if self.ignored is not None and self.ignored(path, is_dir):
-                continue
             if is_dir:
                 if self.folder.recursive:
                     subdirs.append(path)
@@ -130,50 +138,3 @@ class _Walker:
                 self.found.append(RuleFile(path, real))
         for subdir in subdirs:
             self.walk(subdir)
-
-
-class GitIgnore:
-    """`.gitignore` rules from the project root down to a path, for rule folders inside a git repo."""
-
-    def __init__(self, root: Path, reader: SourceReader, watch: set[str]) -> None:
-        self._root = root
-        self._prefix = os.fspath(root).rstrip("/") + "/"
-        self._reader = reader
-        self._watch = watch
-        self._specs: dict[str, pathspec.PathSpec[pathspec.Pattern] | None] = {}
-
-    def __call__(self, path: Path, is_dir: bool) -> bool:
-        """Whether git would ignore `path` (a file, or a folder when `is_dir`) below the root."""
-        text = os.fspath(path)
-        if not text.startswith(self._prefix):
-            return False
-        relative = text[len(self._prefix) :]
-        parts = relative.split("/")
-        verdict = False
-        # The deepest .gitignore with a matching pattern decides, so a nested "!keep.md" re-includes.
-        for depth in range(len(parts)):
-            directory = "/".join(parts[:depth])
-            spec = self._spec(directory)
-            if spec is None:
-                continue
-            below = "/".join(parts[depth:]) + ("/" if is_dir else "")
-            result = spec.check_file(below).include
-            if result is not None:
-                verdict = result
-        return verdict
-
-    def _spec(self, directory: str) -> pathspec.PathSpec[pathspec.Pattern] | None:
-        if directory not in self._specs:
-            gitignore = self._root / directory / ".gitignore" if directory else self._root / ".gitignore"
-            self._watch.add(os.fspath(gitignore))
-            text = self._reader.read(gitignore)
-            # Imported on first use: pathspec costs ~7 ms at start-up and most rule folders do not exist.
-            import pathspec
-
-            spec = (
-                pathspec.PathSpec.from_lines("gitignore", text.splitlines())
-                if isinstance(text, str)
-                else None
-            )
-            self._specs[directory] = spec
-        return self._specs[directory]

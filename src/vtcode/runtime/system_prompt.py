@@ -17,8 +17,8 @@ import msgspec
 
 from vtcode import prompts
 from vtcode.config.schema import Settings
-from vtcode.core.instructions_model import Diagnostic
-from vtcode.core.instructions_render import appendix_block
+from vtcode.core.instructions.model import Diagnostic
+from vtcode.core.instructions.render import appendix_block
 from vtcode.core.prompt import compose_static, estimate_tokens_bytes, static_cache_key
 from vtcode.instructions import (
     InstructionOptions,
@@ -32,6 +32,7 @@ from vtcode.instructions import (
     read_prompt_layers,
 )
 from vtcode.protocol.model import SystemPrompt, ToolSpec
+from vtcode.tools.file_set import workspace_files
 
 DiagnosticsSink = Callable[[Sequence[Diagnostic]], None]
 
@@ -112,7 +113,8 @@ class SystemPromptBuilder:
         self.cache_key = static_cache_key(self.static, tools)
         self.options = instruction_options(settings, workspace=workspace, home=home, user_home=user_home)
         self._on_diagnostics = on_diagnostics
-        self._probe = MatchProbe()
+        self.probe = MatchProbe(self.options.project_root, workspace_files)
+        """The never-matching check: it sees the files `list_files` sees, listed once per session."""
         self._touched: dict[str, None] = {}
         self._layer_diagnostics = layers.diagnostics
         self._result: InstructionsResult | None = None
@@ -155,14 +157,15 @@ class SystemPromptBuilder:
 
     def _rebuild(self, wanted: frozenset[str]) -> None:
         self.rebuilds += 1
-        result = load_instructions(self.options, self.active_paths, reader=self._reader, probe=self._probe)
+        result = load_instructions(self.options, self.active_paths, reader=self._reader, probe=self.probe)
         self._result = result
         self._built_for = wanted
         self._snapshot = Snapshot.take(result.watch, self._clock)
         appendix = appendix_block(result.appendix)
         if appendix != self._system.appendix:
             self._system = SystemPrompt(static=self.static, appendix=appendix)
-        fresh = [d for d in self.diagnostics if d not in self._reported]
+        # `info` only explains (a rule that does not match yet): `vtcode instructions` shows it.
+        fresh = [d for d in self.diagnostics if d not in self._reported and d.severity != "info"]
         self._reported.update(fresh)
         if fresh and self._on_diagnostics is not None:
             self._on_diagnostics(fresh)

@@ -15,7 +15,7 @@ from vtcode.config.schema import Settings
 from vtcode.core.approvals import ApprovalPolicy
 from vtcode.core.compaction.envelope import Envelope, PendingIntent
 from vtcode.core.history_repair import missing_results
-from vtcode.core.instructions_model import Diagnostic
+from vtcode.core.instructions.model import Diagnostic
 from vtcode.core.steering import Recovery, recover
 from vtcode.core.touched_paths import touched_paths
 from vtcode.protocol.errors import UsageError

@@ -16,6 +16,7 @@ import logging
 import os
 import re
 import stat
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -107,6 +108,25 @@ async def visible_file_batches(
     return batches
 
 
+def workspace_files(root: Path) -> list[str]:
+    """The files `visible_files` lists for the whole workspace, for callers without an event loop.
+
+    One `git ls-files --cached --others` run (tracked and untracked, ignored ones left out) where
+    there is a repository, the `.gitignore` walk otherwise; the order is unspecified.
+    """
+    command = ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"]
+    try:
+        done = subprocess.run(command, cwd=root, stdin=subprocess.DEVNULL, capture_output=True, check=False)
+    except OSError as exc:
+        log.info("could not start git: %s", exc)
+        done = None
+    if done is not None and done.returncode == 0:
+        batches = _regular_file_batches(root, _ls_files_paths(done.stdout), BATCH_FILES)
+    else:
+        batches = _walk_with_gitignore(root, ".", BATCH_FILES)
+    return [path for batch in batches for path in batch.files]
+
+
 async def _off_loop(batches: Iterator[FileBatch]) -> AsyncIterator[FileBatch]:
     # Each step of the generator runs in a worker thread; the caller works on one batch meanwhile.
     while (batch := await asyncio.to_thread(next, batches, None)) is not None:
@@ -176,10 +196,15 @@ async def _ls_files(root: Path, base: str, *options: str) -> list[str] | None:
     if result.returncode != 0:
         log.debug("git ls-files failed in %s: %s", root, result.stderr.decode(errors="replace"))
         return None
+    return _ls_files_paths(result.stdout)
+
+
+def _ls_files_paths(stdout: bytes) -> list[str]:
+    """The paths of `git ls-files -z` output, each once, without untracked nested repositories."""
     # One decode of the whole output equals os.fsdecode per entry (a NUL never sits inside a
     # multi-byte sequence) at a fraction of the cost; dict.fromkeys drops the repeats an unmerged
     # path has in the index.
-    text = result.stdout.decode(sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
+    text = stdout.decode(sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
     entries = dict.fromkeys(text.split("\0"))
     # git prints paths relative to its cwd; an untracked nested repository shows as "dir/".
     return [entry for entry in entries if entry and not entry.endswith("/")]

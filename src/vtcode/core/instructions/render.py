@@ -19,8 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from vtcode.core.instructions_model import Segment
-from vtcode.core.instructions_text import split_lines
+from vtcode.core.instructions.markdown import close_open_fence
+from vtcode.core.instructions.model import Segment
+from vtcode.core.instructions.text import split_lines
 
 APPENDIX_HEADING = "# INSTRUCTIONS"
 PROJECT_DOCS_HEADING = "## PROJECT DOCUMENTATION"
@@ -86,8 +87,10 @@ def render_project_docs(segments: Sequence[Segment], note: str | None = None) ->
     if points:
         out.append("\n### Key points\n")
         out.extend(f"- {point}\n" for point in points)
+    # A fence left open (by a cut, or by its author) would turn every later heading into code.
     out.extend(
-        f"\n### {n}. {s.display} ({s.label})\n\n{s.content.strip()}\n" for n, s in enumerate(segments, 1)
+        f"\n### {n}. {s.display} ({s.label})\n\n{close_open_fence(s.content).strip()}\n"
+        for n, s in enumerate(segments, 1)
     )
     if note:
         out.append(f"\n_{note}_\n")

@@ -1,13 +1,15 @@
 """Text processing of instruction files (pure): frontmatter, HTML comments, fences and `@` import tokens.
 
-These reproduce the original's line-based rules (reference section 5.8 and 5.11) so that what reaches
+These follow the original's line-based rules (reference section 5.8 and 5.11) so that what reaches
 the model is predictable: comments are authors' notes, fenced code is quoted verbatim, and an `@path`
-token outside fences imports that file.
+token outside code (fenced blocks and inline code spans, as in Claude Code) imports that file.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
+
+from vtcode.core.instructions.markdown import FenceTracker, blank_code_spans
 
 # Characters trimmed from both ends of an `@` token: punctuation around a reference in prose.
 _IMPORT_TRIM = ")([]{},;:"
@@ -30,12 +32,6 @@ def split_lines(text: str) -> list[str]:
     return [line.removesuffix("\r") for line in lines]
 
 
-def is_fence(line: str) -> bool:
-    """Whether `line` opens or closes a fenced code block (any ``` or ~~~ fence toggles)."""
-    stripped = line.strip()
-    return stripped.startswith("```") or stripped.startswith("~~~")
-
-
 def split_frontmatter(text: str) -> Frontmatter:
     """Split a leading `---` block closed by `---` or `...`; an unclosed block is ordinary text."""
     lines = text.splitlines(keepends=True)
@@ -53,14 +49,10 @@ def strip_html_comments(text: str) -> str:
     Every output line ends with `\\n` (CRLF becomes LF); a line that was all comment becomes empty.
     """
     out: list[str] = []
-    in_fence = False
+    fences = FenceTracker()
     in_comment = False
     for line in split_lines(text):
-        if not in_comment and is_fence(line):
-            in_fence = not in_fence
-            out.append(line)
-            continue
-        if in_fence:
+        if not in_comment and fences.feed(line):
             out.append(line)
             continue
         kept, in_comment = _strip_line(line, in_comment)
@@ -90,7 +82,7 @@ def _strip_line(line: str, in_comment: bool) -> tuple[str, bool]:
 
 
 def import_tokens(line: str) -> list[str]:
-    """The `@path` references of one line, outside fences, in order.
+    """The `@path` references of one line outside fenced blocks, in order; code spans never import.
 
     A whitespace-separated token is a reference when, after trimming surrounding punctuation, it
     starts with `@`; the path is what follows, trimmed again and without trailing dots
@@ -99,7 +91,7 @@ def import_tokens(line: str) -> list[str]:
     counts: its token does not start with `@`.
     """
     found: list[str] = []
-    for token in line.split():
+    for token in blank_code_spans(line).split():
         cleaned = token.strip(_IMPORT_TRIM)
         if not cleaned.startswith("@"):
             continue

@@ -12,14 +12,16 @@ import msgspec
 
 Scope = Literal["user", "workspace", "custom"]
 Kind = Literal["agents", "claude", "rule", "extra"]
-Severity = Literal["warning", "error"]
+Severity = Literal["info", "warning", "error"]
 
 
 class Diagnostic(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Why a source (or an import, a pattern, a budget cut) is not used as written.
 
     `error` means the file could not be used at all (unreadable, binary, unparsable); `warning` is a
-    policy outcome the user may want to know about (excluded, shadowed, truncated, never matching).
+    policy outcome the user may want to know about (excluded, shadowed, truncated, never matching);
+    `info` explains an expected outcome (a path-scoped rule that no active path matches yet), shown by
+    `vtcode instructions` but not announced in a session.
     """
 
     path: str
@@ -31,7 +33,7 @@ class LoadedSource(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One instruction source after reading, frontmatter removal, comment removal and `@` imports.
 
     `path` is the real (canonical) path, `display` the form shown to the model and the user, `tier`
-    the specificity used by the budget (higher is more specific, cut last).
+    the specificity rank used by the budget (higher gets what is left after the fair floors first).
     """
 
     path: str

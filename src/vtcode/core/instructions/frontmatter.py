@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     import yaml
 
-from vtcode.core.instructions_globs import split_patterns
+from vtcode.core.instructions.globs import split_patterns
 
 SCOPE_KEYS = ("paths", "globs", "applyTo")
 _ALWAYS = "alwaysApply"
+_DESCRIPTION = "description"
 
 
 class FrontmatterError(ValueError):
@@ -24,11 +25,13 @@ class FrontmatterError(ValueError):
 
 
 class RuleScope(NamedTuple):
-    """Where a rule applies: its patterns, Cursor's `alwaysApply`, and whether any scoping key was set."""
+    """Where a rule applies: its patterns, Cursor's `alwaysApply`, whether any scoping key was set, and
+    whether it has a `description` (Cursor's agent-requested rules have only that)."""
 
     patterns: tuple[str, ...] = ()
     always_apply: bool | None = None
     scoped: bool = False
+    described: bool = False
 
 
 @functools.lru_cache(maxsize=4096)
@@ -58,7 +61,9 @@ def parse_rule_scope(block: str | None) -> RuleScope:
         if key in data:
             scoped = True
             patterns.extend(_patterns(key, data[key]))
-    return RuleScope(tuple(patterns), _flag(data.get(_ALWAYS)), scoped)
+    description = data.get(_DESCRIPTION)
+    described = isinstance(description, str) and bool(description.strip())
+    return RuleScope(tuple(patterns), _flag(data.get(_ALWAYS)), scoped, described)
 
 
 def _patterns(key: str, value: Any) -> list[str]:
@@ -97,7 +102,9 @@ def _read_lines(block: str, yaml_problem: str) -> dict[str, Any]:
             key = name.strip()
             if not sep:
                 raise FrontmatterError(f"frontmatter is not valid YAML ({yaml_problem})")
-            if key in SCOPE_KEYS or key == _ALWAYS:
+            if key == _DESCRIPTION:
+                data[key] = _unquote(value.strip())  # free text: never parsed as a list
+            elif key in SCOPE_KEYS or key == _ALWAYS:
                 data[key] = _inline_value(key, value.strip(), yaml_problem)
         elif stripped.startswith("-") and key in SCOPE_KEYS:
             items = data.get(key)
