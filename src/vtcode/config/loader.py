@@ -35,7 +35,11 @@ from vtcode.config.layers import Layer, config_files, deep_merge, file_layer, fl
 from vtcode.config.overrides import parse_override
 from vtcode.config.schema import Settings
 from vtcode.config.validation import KeyPath, to_settings, validate_layer, validate_provider
-from vtcode.config.workspace_trust import check_provider_switch, restrict_workspace_layer
+from vtcode.config.workspace_trust import (
+    check_provider_switch,
+    drop_untrusted_tables,
+    restrict_workspace_layer,
+)
 
 _NO_FLAGS: Mapping[str, object] = MappingProxyType({})
 
@@ -75,9 +79,12 @@ def load_settings(
     # agent.provider as the user's own file left it, before any workspace file had a say.
     trusted_provider: str | None = None
     in_workspace = False
+    ignored: list[str] = []
     for layer in layers:
         table = validate_layer(layer.table, source=layer.source, value_hint=layer.value_hint)
         if layer.workspace:
+            table, dropped = drop_untrusted_tables(table, source=layer.source)
+            ignored.extend(dropped)
             if not in_workspace:
                 in_workspace = True
                 trusted_provider = merged.get("agent", {}).get("provider")
@@ -100,7 +107,7 @@ def load_settings(
         home=home,
         sources=tuple(str(file.path) for file in files),
         provider_env=provider_env(env),
-        notices=_deprecations(origins),
+        notices=(*ignored, *_deprecations(origins)),
     )
 
 

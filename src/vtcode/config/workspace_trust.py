@@ -17,6 +17,7 @@ one), and a key it may not set is a ConfigError (exit 2), never silently dropped
 | `approvals.deny`            | added to the deny rules below, never replacing them                      |
 | `agent.instruction_files`   | only paths inside the workspace: no `~`, no `..`, absolute only inside   |
 | `pty.preferred_shell`       | refused: every approved command would run through that program           |
+| `[mcp_servers]`, `[projects]` | ignored with a warning: a server is a program (or an endpoint) the user never chose, and a project cannot trust itself |
 
 Everything else (model, prompt profile, context budget, timeouts, ...) a repository may set as before.
 The environment, `-c` and flags are the user's own, and `$VTCODE_HOME/vtcode.toml` is the user's file:
@@ -69,6 +70,25 @@ def restrict_workspace_layer(
         _check_instruction_file(entry, source=source, workspace=workspace)
     _check_commands(table, source=source)
     return _with_deny_added(table, below=below)
+
+
+# Tables a workspace file may not set, dropped (not refused) so a cloned repository still opens.
+_IGNORED_TABLES: Mapping[str, str] = {
+    "mcp_servers": "a workspace config cannot add MCP servers (they start programs or reach endpoints "
+    f"you did not choose); define them in {_USER_FILE} or with -c",
+    "projects": f"a workspace config cannot trust itself; set [projects] in {_USER_FILE}",
+}
+
+
+def drop_untrusted_tables(table: Mapping[str, Any], *, source: str) -> tuple[dict[str, Any], list[str]]:
+    """`table` without the keys a workspace may not set, and one warning naming each key dropped."""
+    kept = {key: value for key, value in table.items() if key not in _IGNORED_TABLES}
+    warnings = [
+        f"{source}:{format_key(_first_key(table[key], (key,)))}: ignored: {why}"
+        for key, why in _IGNORED_TABLES.items()
+        if key in table
+    ]
+    return kept, warnings
 
 
 def check_provider_switch(

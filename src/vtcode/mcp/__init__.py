@@ -1,0 +1,5 @@
+"""MCP client adapter: servers from config, their tools offered to the model, results brought back.
+
+The `mcp` SDK (0.8 s to import) is imported only by `mcp.connection`, which is imported only when at
+least one server is configured; start-up without MCP does not pay for it.
+"""
