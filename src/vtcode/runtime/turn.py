@@ -196,6 +196,9 @@ class TurnRunner:
             if replacement is not None:
                 self.replace_history(replacement.messages, replacement.summary)
                 request = self.build_request()
+        if request.tools is not self.tools:
+            # A hook changed the tool list (MCP tools joining at this boundary).
+            request = self.build_request()
         return request
 
     async def _request(self, turn: int, request_no: int) -> Completed:

@@ -18,6 +18,7 @@ from vtcode.core.history_repair import missing_results
 from vtcode.core.instructions.model import Diagnostic
 from vtcode.core.steering import Recovery, recover
 from vtcode.core.touched_paths import touched_paths
+from vtcode.mcp.servers import ServerPlan, plan_servers
 from vtcode.protocol.errors import UsageError
 from vtcode.protocol.events import Notice, ThreadStarted
 from vtcode.protocol.messages import Message
@@ -57,6 +58,10 @@ class SessionOptions:
     # A headless run ends once no input is pending after a turn (SPEC section 7: `vtcode exec` applies
     # every intent accepted before its last turn ends, then exits; later ones wait for `--resume`).
     until_idle: bool = False
+    # Start the servers of the workspace's `.mcp.json` (`--trust-project-mcp`) without a config entry.
+    trust_project_mcp: bool = False
+    # What the config loader had to say (ignored workspace keys, deprecations), shown as warnings.
+    notices: Sequence[str] = ()
 
 
 @dataclass
@@ -78,6 +83,8 @@ class Wiring:
     hooks: TurnHooks
     # Intents found pending when the session was resumed, to run before any new input.
     recovered: tuple[PendingIntent, ...] = ()
+    # The MCP servers to start (the session starts them on the event loop).
+    mcp: ServerPlan = field(default_factory=ServerPlan)
 
 
 def wire(
@@ -115,6 +122,11 @@ def wire(
         handle=handle,
     )
     recovered: tuple[PendingIntent, ...] = ()
+    for text in options.notices:
+        notice(text)
+    mcp = plan_servers(settings, options.workspace, trust_project=options.trust_project_mcp)
+    for text in mcp.diagnostics:
+        notice(f"mcp: {text}")
     if handle is not None:
         _resume(handle, options, state, notice)
         recovered = _recover_intents(handle, state, notice)
@@ -187,6 +199,7 @@ def wire(
         approvals=approvals,
         hooks=hooks,
         recovered=recovered,
+        mcp=mcp,
     )
 
 
