@@ -34,5 +34,6 @@ def everything_command() -> tuple[str, str]:
             timeout=300,
             check=False,
         )
-        assert done.returncode == 0 and ENTRY.exists(), f"npm install {PACKAGE} failed: {done.stderr}"
+        assert done.returncode == 0, f"npm install {PACKAGE} failed: {done.stderr}"
+        assert ENTRY.exists(), f"npm install {PACKAGE} did not install {ENTRY}"
     return node, str(ENTRY)

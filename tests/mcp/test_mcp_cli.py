@@ -55,10 +55,19 @@ def test_exec_with_the_reference_server_everything(vtcode: VtcodeRunner, tmp_pat
     node, entry = everything_command()
     added = vtcode.run("mcp", "add", "everything", "--", node, entry, "stdio")
     assert added.code == 0, added.stderr
-    script = [Reply(tool_calls=(call("mcp__everything__echo", {"message": "hi there"}, "c1"),)), Reply(text="ok")]
+    script = [
+        Reply(tool_calls=(call("mcp__everything__echo", {"message": "hi there"}, "c1"),)),
+        Reply(text="ok"),
+    ]
     with server_for("chat", script) as server:
         result = vtcode.run(
-            "exec", "--approval", "full-auto", *cli_args("chat"), "echo", cwd=tmp_path, env=cli_env("chat", server)
+            "exec",
+            "--approval",
+            "full-auto",
+            *cli_args("chat"),
+            "echo",
+            cwd=tmp_path,
+            env=cli_env("chat", server),
         )
         bodies = [r.json() for r in server.requests]
     assert result.code == 0, result.stderr
@@ -71,8 +80,8 @@ def test_exec_with_deny_rule_blocks_the_reference_server(vtcode: VtcodeRunner, t
     script = [Reply(tool_calls=(call("mcp__everything__echo", {"message": "x"}, "c1"),)), Reply(text="ok")]
     with server_for("chat", script) as server:
         result = vtcode.run(
-            "exec", "--approval", "full-auto", "-c", 'approvals.deny=["mcp__everything__*"]', *cli_args("chat"),
-            "echo", cwd=tmp_path, env=cli_env("chat", server),
+            "exec", "--approval", "full-auto", "-c", 'approvals.deny=["mcp__everything__*"]',
+            *cli_args("chat"), "echo", cwd=tmp_path, env=cli_env("chat", server),
         )  # fmt: skip
         bodies = [r.json() for r in server.requests]
     assert result.code == 0, result.stderr
@@ -91,7 +100,8 @@ def test_mcp_add_list_remove_edit_the_user_config(vtcode: VtcodeRunner, tmp_path
     assert servers["broken"]["state"] == "failed"
     assert "missing-program" in servers["broken"]["error"]
     human = vtcode.run("mcp", "list", cwd=tmp_path)
-    assert "demo" in human.stdout and "5 tools" in human.stdout
+    assert "demo" in human.stdout
+    assert "5 tools" in human.stdout
     assert vtcode.run("mcp", "remove", "broken").code == 0
     config = (vtcode.home / ".vtcode" / "vtcode.toml").read_text()
     assert "[mcp_servers.demo]" in config

@@ -54,7 +54,10 @@ async def _one_turn(
 async def test_the_model_calls_a_stdio_server_tool_and_the_result_reaches_the_next_request(
     tmp_path: Path,
 ) -> None:
-    script = [Reply(tool_calls=(call("mcp__demo__echo", {"text": "pong", "times": 2}, "c1"),)), Reply(text="ok")]
+    script = [
+        Reply(tool_calls=(call("mcp__demo__echo", {"text": "pong", "times": 2}, "c1"),)),
+        Reply(text="ok"),
+    ]
     reader, bodies = await _one_turn(tmp_path, {"demo": demo_stdio()}, script)
     assert "mcp__demo__echo" in tool_names(bodies[0])
     assert tool_results(bodies[1]) == {"c1": "pong pong"}
@@ -65,7 +68,10 @@ async def test_the_model_calls_a_stdio_server_tool_and_the_result_reaches_the_ne
 
 async def test_an_optional_argument_sent_as_null_is_left_out(tmp_path: Path) -> None:
     # Strict schemas make every property required; a null for an optional one means "not given".
-    script = [Reply(tool_calls=(call("mcp__demo__echo", {"text": "once", "times": None}, "c1"),)), Reply(text="ok")]
+    script = [
+        Reply(tool_calls=(call("mcp__demo__echo", {"text": "once", "times": None}, "c1"),)),
+        Reply(text="ok"),
+    ]
     _, bodies = await _one_turn(tmp_path, {"demo": demo_stdio()}, script)
     assert tool_results(bodies[1]) == {"c1": "once"}
 
@@ -91,7 +97,12 @@ async def test_a_big_output_is_spooled_with_a_bounded_preview(tmp_path: Path) ->
 
 async def test_failing_and_image_results_reach_the_model(tmp_path: Path) -> None:
     script = [
-        Reply(tool_calls=(call("mcp__demo__fail", {"reason": "no disk"}, "c1"), call("mcp__demo__pixel", {}, "c2"))),
+        Reply(
+            tool_calls=(
+                call("mcp__demo__fail", {"reason": "no disk"}, "c1"),
+                call("mcp__demo__pixel", {}, "c2"),
+            )
+        ),
         Reply(text="ok"),
     ]
     reader, bodies = await _one_turn(tmp_path, {"demo": demo_stdio()}, script)
@@ -186,7 +197,9 @@ async def test_a_deny_rule_blocks_every_tool_of_a_server_with_a_reason_the_model
 
 async def test_auto_edit_needs_an_allow_rule_in_a_headless_run(tmp_path: Path) -> None:
     script = [
-        Reply(tool_calls=(call("mcp__demo__echo", {"text": "allowed"}, "c1"), call("mcp__demo__pid", {}, "c2"))),
+        Reply(
+            tool_calls=(call("mcp__demo__echo", {"text": "allowed"}, "c1"), call("mcp__demo__pid", {}, "c2"))
+        ),
         Reply(text="ok"),
     ]
     _, bodies = await _one_turn(
@@ -207,7 +220,9 @@ async def test_ask_mode_asks_and_allow_for_the_session_covers_later_calls(tmp_pa
         Reply(text="ok"),
     ]
     with server_for("chat", script) as server:
-        opts: SessionOptions = mcp_options(ws, tmp_path, server, {"demo": demo_stdio()}, approval="ask", headless=False)
+        opts: SessionOptions = mcp_options(
+            ws, tmp_path, server, {"demo": demo_stdio()}, approval="ask", headless=False
+        )
         session = await Session.open(opts)
         reader = Reader(session)
         await session.submit(UserInput("go"))

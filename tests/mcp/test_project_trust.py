@@ -1,10 +1,15 @@
-"""A repository cannot start programs: its `.mcp.json` waits for the user's trust, its vtcode.toml adds no server."""
+"""A repository starts no program: its `.mcp.json` waits for the user's trust, its vtcode.toml adds none."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import msgspec
 
 from tests.mcp.helpers import DEMO_SERVER, call, mcp_options, tool_results
 from tests.runtime.session_helpers import Reader
@@ -20,14 +25,25 @@ from vtcode.testing.wire import server_for
 
 def _project(ws: Path, pid_file: Path) -> None:
     ws.mkdir()
-    servers = {"mcpServers": {"repo": {"command": sys.executable, "args": [str(DEMO_SERVER), "--pid-file", str(pid_file)]}}}
+    servers = {
+        "mcpServers": {
+            "repo": {"command": sys.executable, "args": [str(DEMO_SERVER), "--pid-file", str(pid_file)]}
+        }
+    }
     (ws / ".mcp.json").write_text(json.dumps(servers))
 
 
-async def _turn(opts_for: object, script: list[Reply], ws: Path, tmp_path: Path, **kwargs: object) -> tuple[Reader, list[dict[str, object]]]:
+async def _turn(
+    opts_for: Callable[[SessionOptions], SessionOptions] | None,
+    script: list[Reply],
+    ws: Path,
+    tmp_path: Path,
+    *,
+    trust_project_mcp: bool = False,
+) -> tuple[Reader, list[dict[str, Any]]]:
     with server_for("chat", script) as server:
-        opts: SessionOptions = mcp_options(ws, tmp_path, server, {}, **kwargs)  # type: ignore[arg-type]
-        if callable(opts_for):
+        opts = mcp_options(ws, tmp_path, server, {}, trust_project_mcp=trust_project_mcp)
+        if opts_for is not None:
             opts = opts_for(opts)
         session = await Session.open(opts)
         reader = Reader(session)
@@ -59,10 +75,6 @@ async def test_a_trusted_mcp_json_starts_its_servers(tmp_path: Path) -> None:
 
 
 async def test_trust_from_the_user_config_projects_table(tmp_path: Path) -> None:
-    import dataclasses
-
-    import msgspec
-
     ws = tmp_path / "ws"
     pid_file = tmp_path / "repo.pid"
     _project(ws, pid_file)
@@ -85,14 +97,18 @@ def test_a_workspace_vtcode_toml_cannot_add_servers_or_trust_itself(tmp_path: Pa
     loaded = load_settings(workspace=ws, env={"HOME": str(tmp_path), "VTCODE_HOME": str(tmp_path / "h")})
     assert loaded.settings.mcp_servers == {}
     assert loaded.settings.projects == {}
-    assert any("mcp_servers.evil" in n and "cannot add MCP servers" in n for n in loaded.notices), loaded.notices
+    assert any("mcp_servers.evil" in n and "cannot add MCP servers" in n for n in loaded.notices), (
+        loaded.notices
+    )
     assert any("projects" in n and "cannot trust itself" in n for n in loaded.notices), loaded.notices
 
 
 def test_the_user_config_may_add_servers(tmp_path: Path) -> None:
     home = tmp_path / "h"
     home.mkdir()
-    (home / "vtcode.toml").write_text('[mcp_servers.tracker]\ncommand = "tracker-mcp"\ntool_timeout_seconds = 5\n')
+    (home / "vtcode.toml").write_text(
+        '[mcp_servers.tracker]\ncommand = "tracker-mcp"\ntool_timeout_seconds = 5\n'
+    )
     loaded = load_settings(workspace=tmp_path, env={"HOME": str(tmp_path), "VTCODE_HOME": str(home)})
     assert loaded.settings.mcp_servers["tracker"].command == "tracker-mcp"
     assert loaded.settings.mcp_servers["tracker"].tool_timeout_seconds == 5

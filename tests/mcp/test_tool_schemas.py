@@ -96,7 +96,9 @@ async def test_every_tool_of_the_reference_server_is_accepted_by_openai_strict_a
 ) -> None:
     node, entry = everything_command()
     definition = ServerDefinition("everything", McpServerSettings(command=node, args=(entry, "stdio")))
-    manager = McpManager(ServerPlan(servers=(definition,)), env={}, workspace=tmp_path, settings=McpSettings())
+    manager = McpManager(
+        ServerPlan(servers=(definition,)), env={}, workspace=tmp_path, settings=McpSettings()
+    )
     manager.start()
     try:
         await manager.wait_started(30)
@@ -106,7 +108,8 @@ async def test_every_tool_of_the_reference_server_is_accepted_by_openai_strict_a
         await manager.aclose()
     assert len(tools) >= 5
     problems = {
-        t.spec.name: openai_strict_problems(t.spec.parameters) + anthropic_problems(t.spec.name, t.spec.parameters)
+        t.spec.name: openai_strict_problems(t.spec.parameters)
+        + anthropic_problems(t.spec.name, t.spec.parameters)
         for t in tools
     }
     assert {name: p for name, p in problems.items() if p} == {}

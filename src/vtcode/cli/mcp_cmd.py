@@ -84,7 +84,9 @@ def _add(args: argparse.Namespace) -> int:
         extra.add_argument("--env", action="append", default=[])
         found, unknown = extra.parse_known_args(before)
         if unknown:
-            raise UsageError(f"mcp add: unexpected {' '.join(unknown)!r} before --", hint="vtcode mcp add --help")
+            raise UsageError(
+                f"mcp add: unexpected {' '.join(unknown)!r} before --", hint="vtcode mcp add --help"
+            )
         args.json = args.json or found.json
         args.url = args.url or found.url
         args.env = [*args.env, *found.env]

@@ -88,12 +88,15 @@ def _add_mcp_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser
     )
     mcp_list.add_argument("--json", action="store_true", help="print JSON")
     mcp_list.add_argument(
-        "--trust-project-mcp", action="store_true", help="also start the servers of the workspace's .mcp.json"
+        "--trust-project-mcp",
+        action="store_true",
+        help="also start the servers of the workspace's .mcp.json",
     )
     add = actions.add_parser(
         "add",
         help="add a server to the user config: NAME -- CMD ARGS... (stdio) or NAME --url URL",
-        description="Add [mcp_servers.NAME] to $VTCODE_HOME/vtcode.toml (comments in that file are not kept).",
+        description="Add [mcp_servers.NAME] to $VTCODE_HOME/vtcode.toml "
+        "(comments in that file are not kept).",
     )
     add.add_argument("name", metavar="NAME")
     add.add_argument("--url", help="a streamable HTTP endpoint instead of a command")

@@ -59,7 +59,9 @@ def _read(path: Path) -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot be read: {exc}", hint="fix the file, then run the command again") from exc
+        raise ConfigError(
+            f"{path}: cannot be read: {exc}", hint="fix the file, then run the command again"
+        ) from exc
 
 
 def _write(path: Path, table: Mapping[str, Any]) -> None:

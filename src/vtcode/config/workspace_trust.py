@@ -17,7 +17,8 @@ one), and a key it may not set is a ConfigError (exit 2), never silently dropped
 | `approvals.deny`            | added to the deny rules below, never replacing them                      |
 | `agent.instruction_files`   | only paths inside the workspace: no `~`, no `..`, absolute only inside   |
 | `pty.preferred_shell`       | refused: every approved command would run through that program           |
-| `[mcp_servers]`, `[projects]` | ignored with a warning: a server is a program (or an endpoint) the user never chose, and a project cannot trust itself |
+| `[mcp_servers]`             | ignored with a warning: it starts programs the user never chose          |
+| `[projects]`                | ignored with a warning: a project cannot trust itself                    |
 
 Everything else (model, prompt profile, context budget, timeouts, ...) a repository may set as before.
 The environment, `-c` and flags are the user's own, and `$VTCODE_HOME/vtcode.toml` is the user's file:

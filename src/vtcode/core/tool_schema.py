@@ -160,7 +160,7 @@ def _node(
     return {key: out[key] for key in (*_KEPT_ORDER, "additionalProperties") if key in out}
 
 
-def _object(
+def _object(  # noqa: PLR0917 - the walk's state, passed down as _node passes it
     out: dict[str, Any],
     node: Mapping[str, Any],
     defs: Mapping[str, Any],
@@ -200,7 +200,9 @@ def _nullable(node: dict[str, Any]) -> dict[str, Any]:
     return {key: node[key] for key in (*_KEPT_ORDER, "additionalProperties") if key in node}
 
 
-def _merge_all_of(node: Mapping[str, Any], defs: Mapping[str, Any], stack: tuple[str, ...]) -> Mapping[str, Any]:
+def _merge_all_of(
+    node: Mapping[str, Any], defs: Mapping[str, Any], stack: tuple[str, ...]
+) -> Mapping[str, Any]:
     parts = node.get("allOf")
     if not isinstance(parts, Sequence) or isinstance(parts, str):
         return node

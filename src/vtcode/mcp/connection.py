@@ -18,11 +18,11 @@ from typing import IO, Any, Literal
 
 import httpx2
 import mcp_types
-from mcp import Client, MCPError, StdioServerParameters, stdio_client
 from mcp.client.session import IncomingMessage
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
+from mcp import Client, MCPError, StdioServerParameters, stdio_client
 from vtcode.mcp.servers import ServerDefinition
 
 log = logging.getLogger(__name__)
@@ -77,10 +77,10 @@ class Connection:
         self._stop = asyncio.Event()
         self._task = asyncio.create_task(self._run(), name=f"vtcode-mcp-{self.name}")
 
-    async def wait_ready(self, timeout: float | None = None) -> bool:
-        """Wait until the server is ready or failed (at most `timeout` seconds); whether it is ready."""
+    async def wait_ready(self, within: float | None = None) -> bool:
+        """Wait until the server is ready or failed (at most `within` seconds); whether it is ready."""
         with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(timeout):
+            async with asyncio.timeout(within):
                 await self._ready.wait()
         return self.state == "ready"
 
@@ -102,8 +102,8 @@ class Connection:
                 return await client.call_tool(tool, arguments)
         except TimeoutError:
             raise McpCallError(
-                f"{tool} on MCP server {self.name!r} did not answer within {settings.tool_timeout_seconds:g} s "
-                "(mcp_servers.<name>.tool_timeout_seconds)"
+                f"{tool} on MCP server {self.name!r} did not answer within "
+                f"{settings.tool_timeout_seconds:g} s (mcp_servers.<name>.tool_timeout_seconds)"
             ) from None
         except Exception as exc:
             if self._dead() or _connection_lost(exc):
@@ -166,7 +166,9 @@ class Connection:
             self._ready.set()
             await self._stop.wait()
         except TimeoutError:
-            self._fail(f"did not start within {settings.startup_timeout_seconds:g} s (startup_timeout_seconds)")
+            self._fail(
+                f"did not start within {settings.startup_timeout_seconds:g} s (startup_timeout_seconds)"
+            )
         except asyncio.CancelledError:
             self._fail(self.error or "stopped while starting")
             raise
@@ -213,7 +215,8 @@ class Connection:
                 message_handler=self._on_message,
                 mode="legacy",
             )
-        self._errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
+        # Closed by `_run` when the connection ends; the server's stderr goes here for failure notices.
+        self._errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")  # noqa: SIM115
         cwd = Path(settings.cwd).expanduser() if settings.cwd else self._workspace
         params = StdioServerParameters(
             command=settings.command or "",
@@ -222,7 +225,9 @@ class Connection:
             env=dict(settings.env),
             cwd=cwd if cwd.is_absolute() else self._workspace / cwd,
         )
-        return Client(stdio_client(params, errlog=self._errlog), message_handler=self._on_message, mode="legacy")
+        return Client(
+            stdio_client(params, errlog=self._errlog), message_handler=self._on_message, mode="legacy"
+        )
 
     async def _on_message(self, message: IncomingMessage) -> None:
         if isinstance(message, mcp_types.ToolListChangedNotification):

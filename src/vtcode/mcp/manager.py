@@ -1,4 +1,4 @@
-"""Every MCP server of a session: started together, their tools listed in one stable order, closed together."""
+"""Every MCP server of a session: started together, tools listed in one stable order, closed together."""
 
 from __future__ import annotations
 
@@ -50,12 +50,13 @@ class McpManager:
         for connection in self.connections:
             connection.start()
 
-    async def wait_started(self, timeout: float) -> None:
-        """Wait until every server is ready or failed, for at most `timeout` seconds."""
+    async def wait_started(self, within: float) -> None:
+        """Wait until every server is ready or failed, for at most `within` seconds."""
         if self.connections:
-            await asyncio.wait(
-                [asyncio.ensure_future(c.wait_ready()) for c in self.connections], timeout=timeout
-            )
+            waits = [asyncio.ensure_future(c.wait_ready()) for c in self.connections]
+            await asyncio.wait(waits, timeout=within)
+            for wait in waits:
+                wait.cancel()
 
     def tools(self) -> list[McpTool]:
         """The tools of every server that listed them, sorted by model-facing name.

@@ -64,7 +64,9 @@ def plan_servers(settings: Settings, workspace: Path, *, trust_project: bool = F
     if project:
         trusted = trust_project or project_trusted(settings, workspace)
         if trusted:
-            servers.update((name, ServerDefinition(name, s, origin=PROJECT_FILE)) for name, s in project.items())
+            servers.update(
+                (name, ServerDefinition(name, s, origin=PROJECT_FILE)) for name, s in project.items()
+            )
         else:
             shown = "; ".join(f"{name}: {ServerDefinition(name, s).target}" for name, s in project.items())
             diagnostics.append(
@@ -72,13 +74,17 @@ def plan_servers(settings: Settings, workspace: Path, *, trust_project: bool = F
                 f'trust this project with [projects."{workspace}"] trust_mcp = true in your config, '
                 "or --trust-project-mcp"
             )
-    return ServerPlan(servers=tuple(servers[name] for name in sorted(servers)), diagnostics=tuple(diagnostics))
+    return ServerPlan(
+        servers=tuple(servers[name] for name in sorted(servers)), diagnostics=tuple(diagnostics)
+    )
 
 
 def project_trusted(settings: Settings, workspace: Path) -> bool:
     """Whether the user's config trusts the MCP servers of `workspace` (as given or with links resolved)."""
     keys = {str(workspace), os.path.realpath(workspace)}
-    return any(p.trust_mcp for key, p in settings.projects.items() if os.path.realpath(key) in keys or key in keys)
+    return any(
+        p.trust_mcp for key, p in settings.projects.items() if os.path.realpath(key) in keys or key in keys
+    )
 
 
 def read_project_file(workspace: Path) -> tuple[dict[str, McpServerSettings], list[str]]:
@@ -92,7 +98,7 @@ def read_project_file(workspace: Path) -> tuple[dict[str, McpServerSettings], li
         return {}, [f"{path}: cannot be read ({exc}); its MCP servers are ignored"]
     table = raw.get("mcpServers") if isinstance(raw, Mapping) else None
     if not isinstance(table, Mapping):
-        return {}, [f"{path}: expected an object with an \"mcpServers\" object; ignored"]
+        return {}, [f'{path}: expected an object with an "mcpServers" object; ignored']
     found: dict[str, McpServerSettings] = {}
     problems: list[str] = []
     for name, entry in table.items():

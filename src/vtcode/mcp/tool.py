@@ -60,7 +60,12 @@ def bounded(text: str, ctx: ToolContext, *, is_error: bool, name: str) -> ToolOu
     digest = hashlib.sha256(data).hexdigest()[:16]
     try:
         where = write_spool_text(ctx.workspace, f"mcp-{digest}", text)
-        note = f"[the whole output ({len(data)} bytes) is in {where}; read parts of it with read_file or grep_files]"
+        note = (
+            f"[the whole output ({len(data)} bytes) is in {where}; "
+            "read parts of it with read_file or grep_files]"
+        )
     except OSError as exc:
         note = f"[output of {len(data)} bytes cut to a preview; the spool could not be written: {exc}]"
-    return ToolOutcome(content=text, is_error=is_error, model_content=f"{preview.text}\n{note}", extra={"tool": name})
+    return ToolOutcome(
+        content=text, is_error=is_error, model_content=f"{preview.text}\n{note}", extra={"tool": name}
+    )

@@ -67,7 +67,10 @@ class McpJoin:
             if status.state == "failed" and self._reported.get(status.name) != status.error:
                 self._reported[status.name] = status.error
                 self._emitter.emit(
-                    Notice(level="warning", message=f"MCP server {status.name!r} is not available: {status.error}")
+                    Notice(
+                        level="warning",
+                        message=f"MCP server {status.name!r} is not available: {status.error}",
+                    )
                 )
         generations = {c.name: c.generation for c in self.manager.connections if c.generation > 0}
         if generations == self._joined:
