@@ -19,7 +19,6 @@ import time
 from pathlib import Path
 
 from mcp import Client, StdioServerParameters
-
 from vtcode.config.schema import McpServerSettings, McpSettings
 from vtcode.core.approvals import ApprovalPolicy
 from vtcode.mcp.manager import McpManager
