@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.utilities.types import Image
 from mcp_types import ToolAnnotations
 
@@ -53,6 +53,19 @@ def pixel() -> Image:
 def pid() -> int:
     """The server's process id."""
     return os.getpid()
+
+
+def secret() -> str:
+    """A tool that exists only after `unlock`."""
+    return "the secret"
+
+
+@server.tool()
+async def unlock(ctx: Context) -> str:
+    """Add the `secret` tool and tell the client that the tool list changed."""
+    server.add_tool(secret)
+    await ctx.session.send_tool_list_changed()
+    return "unlocked"
 
 
 def main() -> None:

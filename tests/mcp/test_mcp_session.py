@@ -128,7 +128,8 @@ async def test_a_server_hanging_at_start_does_not_hold_the_first_request_past_th
 ) -> None:
     # Its start-up timeout is far longer than the test's own limit: the turn can only complete
     # because the first request stopped waiting after the grace period.
-    hanging = demo_stdio("--hang", startup_timeout_seconds=600)
+    pid_file = tmp_path / "hanging.pid"
+    hanging = demo_stdio("--hang", "--pid-file", str(pid_file), startup_timeout_seconds=600)
     script = [Reply(text="answered without it")]
     ws = tmp_path / "ws"
     ws.mkdir()
@@ -138,10 +139,13 @@ async def test_a_server_hanging_at_start_does_not_hold_the_first_request_past_th
         await session.submit(UserInput("hello"))
         await reader.wait_for(TurnCompleted)
         states = [c.state for c in session._mcp.manager.connections] if session._mcp else []
+        await _until(pid_file.exists)
         await reader.close()
         bodies = [r.json() for r in server.requests]
     assert states == ["starting"]
     assert not any(name.startswith("mcp__") for name in tool_names(bodies[0]))
+    # Closing the session ended the server that never finished starting.
+    assert not _alive(int(pid_file.read_text()))
 
 
 async def test_a_server_killed_mid_session_is_restarted_on_its_next_call(tmp_path: Path) -> None:
@@ -235,3 +239,28 @@ async def test_ask_mode_asks_and_allow_for_the_session_covers_later_calls(tmp_pa
         bodies = [r.json() for r in server.requests]
     assert len(reader.of(ApprovalRequested)) == 1
     assert tool_results(bodies[2]) == {"c1": "one", "c2": "two"}
+
+
+async def test_a_changed_tool_list_joins_at_the_next_request_with_a_notice(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    script = [Reply(tool_calls=(call("mcp__demo__unlock", {}, "c1"),)), Reply(text="unlocked")]
+    with server_for("chat", script) as server:
+        session = await Session.open(mcp_options(ws, tmp_path, server, {"demo": demo_stdio()}))
+        reader = Reader(session)
+        await session.submit(UserInput("unlock"))
+        await reader.wait_for(TurnCompleted)
+        assert session._mcp is not None
+        connection = session._mcp.manager.connections[0]
+        await _until(lambda: connection.generation == 2)
+        joined_before = len(reader.of(Notice))
+        server.add(Reply(tool_calls=(call("mcp__demo__secret", {}, "c2"),)), Reply(text="done"))
+        await session.submit(UserInput("now the secret"))
+        await reader.wait_for(TurnCompleted, after=len(reader.events))
+        await reader.close()
+        bodies = [r.json() for r in server.requests]
+    assert "mcp__demo__secret" not in tool_names(bodies[0])
+    assert "mcp__demo__secret" in tool_names(bodies[2])
+    assert tool_results(bodies[3])["c2"] == "the secret"
+    announced = [n.message for n in reader.of(Notice)[joined_before:]]
+    assert any("MCP tools joined from 'demo'" in m for m in announced), announced

@@ -123,6 +123,9 @@ class Connection:
     async def aclose(self) -> None:
         """Close the client (the SDK ends a stdio server's process tree); safe to call twice."""
         self._stop.set()
+        if self.state == "starting" and self._task is not None:
+            # Still connecting: nothing to close politely; cancelling ends the spawned process tree.
+            self._task.cancel()
         for task in (self._relist, self._task):
             if task is not None and not task.done():
                 try:
