@@ -108,7 +108,12 @@ async def test_failing_and_image_results_reach_the_model(tmp_path: Path) -> None
     reader, bodies = await _one_turn(tmp_path, {"demo": demo_stdio()}, script)
     results = tool_results(bodies[1])
     assert "fail" in results["c1"]
-    assert results["c2"] == "[image: image/png, 70 bytes; not shown to the model]"
+    assert results["c2"] == "[image: image/png, 70 bytes]"
+    # gpt-4.1 accepts images: the picture follows the tool results as a user message.
+    follow_up = bodies[1]["messages"][-1]
+    assert follow_up["role"] == "user"
+    assert follow_up["content"][0] == {"type": "text", "text": "Images returned by tool call c2:"}
+    assert follow_up["content"][1]["image_url"]["url"].startswith("data:image/png;base64,iVBORw0KGgo")
     statuses = [e.item.status for e in reader.of(ItemCompleted) if isinstance(e.item, ToolCallItem)]
     assert statuses == ["failed", "completed"]
 

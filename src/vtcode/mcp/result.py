@@ -5,12 +5,32 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from dataclasses import dataclass
 
 import mcp_types
 
+from vtcode.protocol.messages import ImagePart
 
-def render_result(result: mcp_types.CallToolResult) -> str:
-    """The text of every content block in order; structured content when there is no block."""
+
+@dataclass(frozen=True)
+class RenderedResult:
+    """A tool result as text (images described in place) plus the images themselves."""
+
+    text: str
+    images: tuple[ImagePart, ...] = ()
+
+
+def render_result(result: mcp_types.CallToolResult) -> RenderedResult:
+    """The text of every content block in order (structured content when there is none), and its images."""
+    images = tuple(
+        ImagePart(mime_type=block.mime_type, data=block.data)
+        for block in result.content
+        if isinstance(block, mcp_types.ImageContent)
+    )
+    return RenderedResult(text=_text(result), images=images)
+
+
+def _text(result: mcp_types.CallToolResult) -> str:
     parts = [_block(block) for block in result.content]
     if not parts and result.structured_content is not None:
         parts.append(json.dumps(result.structured_content, ensure_ascii=False, sort_keys=True))
@@ -25,8 +45,8 @@ def _block(block: mcp_types.ContentBlock) -> str:
         case mcp_types.TextContent(text=text):
             return text
         case mcp_types.ImageContent(data=data, mime_type=mime):
-            # Image parts do not reach the model yet: it is told what there was.
-            return f"[image: {mime}, {_decoded_size(data)} bytes; not shown to the model]"
+            # The image itself goes along to models that accept images; every model reads this line.
+            return f"[image: {mime}, {_decoded_size(data)} bytes]"
         case mcp_types.AudioContent(data=data, mime_type=mime):
             return f"[audio: {mime}, {_decoded_size(data)} bytes; not shown to the model]"
         case mcp_types.ResourceLink():

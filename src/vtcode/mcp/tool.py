@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass
@@ -45,8 +46,9 @@ class McpTool:
             result = await self.connection.call(self.remote_name, drop_unset(arguments, self.optional))
         except McpCallError as exc:
             return ToolOutcome(content=str(exc), is_error=True)
-        text = render_result(result)
-        return bounded(text, ctx, is_error=bool(result.is_error), name=self.spec.name)
+        rendered = render_result(result)
+        outcome = bounded(rendered.text, ctx, is_error=bool(result.is_error), name=self.spec.name)
+        return dataclasses.replace(outcome, images=rendered.images)
 
 
 def bounded(text: str, ctx: ToolContext, *, is_error: bool, name: str) -> ToolOutcome:

@@ -30,7 +30,7 @@ def build_chat_request(request: ModelRequest, *, provider: str) -> dict[str, Any
     official = provider == OPENAI
     body: dict[str, Any] = {
         "model": request.model,
-        "messages": _system_messages(request) + [_message(m, provider) for m in request.messages],
+        "messages": _system_messages(request) + _messages(request, provider),
         "stream": True,
         # Without it no usage arrives at all in a streamed reply.
         "stream_options": {"include_usage": True},
@@ -62,6 +62,31 @@ def _system_messages(request: ModelRequest) -> list[dict[str, Any]]:
     if request.system.appendix:
         messages.append({"role": "system", "content": request.system.appendix})
     return messages
+
+
+def _messages(request: ModelRequest, provider: str) -> list[dict[str, Any]]:
+    """The conversation; images of tool results follow the run of tool messages as one user message.
+
+    A tool message carries text only, and nothing may come between an assistant's tool calls and their
+    results, so the images of a batch go right after its last result (only for a model that accepts
+    images; the results' text describes them either way).
+    """
+    out: list[dict[str, Any]] = []
+    images: list[dict[str, Any]] = []
+    for message in request.messages:
+        if images and not isinstance(message, ToolResultMessage):
+            out.append({"role": "user", "content": images})
+            images = []
+        out.append(_message(message, provider))
+        if request.images and isinstance(message, ToolResultMessage) and message.images:
+            images.append({"type": "text", "text": f"Images returned by tool call {message.call_id}:"})
+            images.extend(
+                {"type": "image_url", "image_url": {"url": f"data:{image.mime_type};base64,{image.data}"}}
+                for image in message.images
+            )
+    if images:
+        out.append({"role": "user", "content": images})
+    return out
 
 
 def _message(message: Message, provider: str) -> dict[str, Any]:

@@ -182,6 +182,7 @@ def wire(
         or settings.model_settings(choice.model).max_output_tokens,
         reasoning_effort=settings.agent.reasoning_effort,
         cache_key=prompt.cache_key,
+        images=info.images,
         hooks=hooks,
     )
     return Wiring(

@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from vtcode.exec.progress import ProgressSink
 from vtcode.protocol.events import FileChange
+from vtcode.protocol.messages import ImagePart
 from vtcode.protocol.model import ToolKind, ToolSpec
 
 
@@ -60,6 +61,8 @@ class ToolOutcome:
     # Exit code of a command, for `command_execution` items.
     exit_code: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    # Images for the model (an MCP tool's image content); `content` describes them too.
+    images: tuple[ImagePart, ...] = ()
 
     @property
     def for_model(self) -> str:
