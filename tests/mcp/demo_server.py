@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.utilities.types import Image
 from mcp_types import ToolAnnotations
@@ -53,6 +54,20 @@ def pixel() -> Image:
 def pid() -> int:
     """The server's process id."""
     return os.getpid()
+
+
+@server.tool()
+async def sleepy(seconds: float) -> str:
+    """Sleep, then answer."""
+    await anyio.sleep(seconds)
+    return "awake"
+
+
+@server.tool()
+def whoami(ctx: Context) -> str:
+    """The Authorization header of the HTTP request that called this tool."""
+    headers = ctx.headers or {}
+    return headers.get("authorization", "anonymous")
 
 
 def secret() -> str:

@@ -96,12 +96,12 @@ def test_mcp_add_list_remove_edit_the_user_config(vtcode: VtcodeRunner, tmp_path
     assert listed.code == 0, listed.stderr
     servers = {s["name"]: s for s in json.loads(listed.stdout)["servers"]}
     assert servers["demo"]["state"] == "ready"
-    assert servers["demo"]["tools"] == 6
+    assert servers["demo"]["tools"] == 8
     assert servers["broken"]["state"] == "failed"
     assert "missing-program" in servers["broken"]["error"]
     human = vtcode.run("mcp", "list", cwd=tmp_path)
     assert "demo" in human.stdout
-    assert "6 tools" in human.stdout
+    assert "8 tools" in human.stdout
     assert vtcode.run("mcp", "remove", "broken").code == 0
     config = (vtcode.home / ".vtcode" / "vtcode.toml").read_text()
     assert "[mcp_servers.demo]" in config

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from tests.mcp.helpers import call, demo_http, demo_stdio, mcp_options, tool_names, tool_results
 from tests.runtime.session_helpers import Reader
-from vtcode.config.schema import McpServerSettings
+from vtcode.config.schema import McpServerSettings, McpSettings
 from vtcode.protocol.events import ApprovalRequested, ItemCompleted, Notice, ToolCallItem, TurnCompleted
 from vtcode.protocol.ops import ApprovalAnswer, UserInput
 from vtcode.runtime.session import Session
@@ -269,3 +272,60 @@ async def test_a_changed_tool_list_joins_at_the_next_request_with_a_notice(tmp_p
     assert tool_results(bodies[3])["c2"] == "the secret"
     announced = [n.message for n in reader.of(Notice)[joined_before:]]
     assert any("MCP tools joined from 'demo'" in m for m in announced), announced
+
+
+async def test_a_call_past_the_tool_timeout_is_an_error_result_and_the_server_stays_usable(
+    tmp_path: Path,
+) -> None:
+    script = [
+        Reply(tool_calls=(call("mcp__demo__sleepy", {"seconds": 600}, "c1"),)),
+        Reply(tool_calls=(call("mcp__demo__echo", {"text": "still up"}, "c2"),)),
+        Reply(text="ok"),
+    ]
+    _, bodies = await _one_turn(tmp_path, {"demo": demo_stdio(tool_timeout_seconds=0.5)}, script)
+    timed_out = tool_results(bodies[1])["c1"]
+    assert "did not answer within 0.5 s" in timed_out
+    assert "tool_timeout_seconds" in timed_out
+    assert tool_results(bodies[2])["c2"] == "still up"
+
+
+async def test_read_only_hints_count_as_reads_only_when_the_user_trusts_them(tmp_path: Path) -> None:
+    script = [
+        Reply(tool_calls=(call("mcp__demo__echo", {"text": "read"}, "c1"), call("mcp__demo__pid", {}, "c2"))),
+        Reply(text="ok"),
+    ]
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    with server_for("chat", script) as server:
+        opts = mcp_options(ws, tmp_path, server, {"demo": demo_stdio()}, approval="read-only")
+        settings = msgspec.structs.replace(
+            opts.settings, mcp=McpSettings(startup_grace_seconds=20, trust_read_only_hints=True)
+        )
+        session = await Session.open(dataclasses.replace(opts, settings=settings))
+        reader = Reader(session)
+        await session.submit(UserInput("go"))
+        await reader.wait_for(TurnCompleted)
+        await reader.close()
+        trusted = tool_results(server.requests[1].json())
+    assert trusted["c1"] == "read"
+    assert "read-only mode" in trusted["c2"]
+    script = [Reply(tool_calls=(call("mcp__demo__echo", {"text": "read"}, "c1"),)), Reply(text="ok")]
+    _, bodies = await _one_turn(tmp_path, {"demo": demo_stdio()}, script, approval="read-only")
+    assert "read-only mode" in tool_results(bodies[1])["c1"]
+
+
+async def test_a_bearer_token_from_the_environment_reaches_an_http_server(tmp_path: Path) -> None:
+    script = [Reply(tool_calls=(call("mcp__web__whoami", {}, "c1"),)), Reply(text="ok")]
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    with demo_http() as url, server_for("chat", script) as server:
+        web = McpServerSettings(url=url, bearer_token_env_var="WEB_TOKEN", headers={"X-Team": "core"})
+        opts = mcp_options(ws, tmp_path, server, {"web": web})
+        opts = dataclasses.replace(opts, env={**opts.env, "WEB_TOKEN": "s3cret"})
+        session = await Session.open(opts)
+        reader = Reader(session)
+        await session.submit(UserInput("go"))
+        await reader.wait_for(TurnCompleted)
+        await reader.close()
+        bodies = [r.json() for r in server.requests]
+    assert tool_results(bodies[1]) == {"c1": "Bearer s3cret"}
