@@ -329,3 +329,38 @@ async def test_a_bearer_token_from_the_environment_reaches_an_http_server(tmp_pa
         await reader.close()
         bodies = [r.json() for r in server.requests]
     assert tool_results(bodies[1]) == {"c1": "Bearer s3cret"}
+
+
+async def test_disabled_and_enabled_tools_filter_what_the_model_is_offered(tmp_path: Path) -> None:
+    servers = {
+        "some": demo_stdio(enabled_tools=("echo", "pi*"), disabled_tools=("pixel",)),
+        "all": demo_stdio(),
+    }
+    _, bodies = await _one_turn(tmp_path, servers, [Reply(text="ok")])
+    offered = [name for name in tool_names(bodies[0]) if name.startswith("mcp__")]
+    assert [name for name in offered if name.startswith("mcp__some__")] == [
+        "mcp__some__echo",
+        "mcp__some__pid",
+    ]
+    assert len([name for name in offered if name.startswith("mcp__all__")]) == 8
+    assert offered == sorted(offered)
+
+
+async def test_parallel_calls_to_a_dead_server_share_one_restart(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    script = [Reply(tool_calls=(call("mcp__demo__pid", {}, "c1"),)), Reply(text="pid")]
+    with server_for("chat", script) as server:
+        session = await Session.open(
+            mcp_options(ws, tmp_path, server, {"demo": demo_stdio()}, approval="read-only")
+        )
+        reader = Reader(session)
+        assert session._mcp is not None
+        connection = session._mcp.manager.connections[0]
+        assert await connection.wait_ready(30)
+        await connection.aclose()
+        results = await asyncio.gather(*(connection.call("pid", {}) for _ in range(3)))
+        await reader.close()
+    pids = {r.content[0].text for r in results}  # type: ignore[union-attr]
+    assert len(pids) == 1
+    assert connection.restarts == 1

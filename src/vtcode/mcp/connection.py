@@ -63,6 +63,7 @@ class Connection:
         self._stop = asyncio.Event()
         self._errlog: IO[str] | None = None
         self._relist: asyncio.Task[None] | None = None
+        self._restarting = asyncio.Lock()
 
     @property
     def name(self) -> str:
@@ -90,10 +91,12 @@ class Connection:
         Raises McpCallError for a call without a result (the caller turns it into a tool result).
         """
         settings = self.definition.settings
-        if self.state != "ready":
-            await self.restart()
-            if not await self.wait_ready(settings.startup_timeout_seconds):
-                raise McpCallError(f"MCP server {self.name!r} is not running: {self.error or self.state}")
+        async with self._restarting:
+            # One restart for calls that arrive together; a start under way is waited for, not redone.
+            if self.state in ("failed", "stopped"):
+                await self.restart()
+        if self.state != "ready" and not await self.wait_ready(settings.startup_timeout_seconds):
+            raise McpCallError(f"MCP server {self.name!r} is not running: {self.error or self.state}")
         client = self._client
         if client is None:  # pragma: no cover - ready implies a client
             raise McpCallError(f"MCP server {self.name!r} is not connected")
