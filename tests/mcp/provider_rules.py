@@ -76,3 +76,25 @@ def anthropic_problems(name: str, schema: dict[str, Any]) -> list[str]:
     if schema.get("type") != "object":
         problems.append("input_schema: root type must be object")
     return problems
+
+
+def gemini_problems(schema: Any, where: str = "$") -> list[str]:
+    """Every way `schema` breaks Gemini's function-declaration subset (one `type` per schema, no `const`)."""
+    problems: list[str] = []
+    if not isinstance(schema, dict):
+        return [f"{where}: a schema must be an object"]
+    if isinstance(schema.get("type"), list):
+        problems.append(f"{where}: type must be one string, not a list")
+    if schema.get("type") == "null":
+        problems.append(f"{where}: type null is not supported; use nullable")
+    if "const" in schema:
+        problems.append(f"{where}: const is not supported")
+    if None in schema.get("enum", []):
+        problems.append(f"{where}: null in enum is not supported")
+    for name, sub in schema.get("properties", {}).items():
+        problems += gemini_problems(sub, f"{where}.{name}")
+    if "items" in schema:
+        problems += gemini_problems(schema["items"], f"{where}[]")
+    for n, sub in enumerate(schema.get("anyOf", [])):
+        problems += gemini_problems(sub, f"{where}|{n}")
+    return problems

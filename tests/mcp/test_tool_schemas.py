@@ -10,10 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.mcp.everything import everything_command
-from tests.mcp.provider_rules import anthropic_problems, openai_strict_problems
+from tests.mcp.provider_rules import anthropic_problems, gemini_problems, openai_strict_problems
 from vtcode.config.schema import McpServerSettings, McpSettings
 from vtcode.core.mcp_names import MAX_NAME, assign_names, base_name
-from vtcode.core.tool_schema import drop_unset, normalise_schema
+from vtcode.core.tool_schema import drop_unset, gemini_schema, normalise_schema
 from vtcode.mcp.manager import McpManager
 from vtcode.mcp.servers import ServerDefinition, ServerPlan
 
@@ -64,6 +64,18 @@ def _keywords_reversed(node: Any, *, names: bool = False) -> Any:
     return {k: _keywords_reversed(v, names=k in ("properties", "$defs")) for k, v in items}
 
 
+def test_the_gemini_form_has_one_type_per_schema_and_nullable_for_null() -> None:
+    gemini = gemini_schema(normalise_schema(AWKWARD).schema)
+    assert gemini_problems(gemini) == []
+    assert gemini["properties"]["tags"] == {
+        "type": "array",
+        "items": {"type": "string", "description": "(minLength 1)"},
+        "description": "(uniqueItems true)",
+        "nullable": True,
+    }
+    assert gemini["properties"]["mode"]["enum"] == ["fast", "slow"]
+
+
 def test_the_same_schema_always_gives_the_same_bytes() -> None:
     one = json.dumps(normalise_schema(AWKWARD).schema)
     assert one == json.dumps(normalise_schema(_keywords_reversed(AWKWARD)).schema)
@@ -91,7 +103,7 @@ def test_colliding_names_are_resolved_the_same_way_in_any_order() -> None:
     assert names[("a.b", "t")] == "mcp__a_b__t"
 
 
-async def test_every_tool_of_the_reference_server_is_accepted_by_openai_strict_and_anthropic(
+async def test_every_tool_of_the_reference_server_is_accepted_by_openai_anthropic_and_gemini(
     tmp_path: Path,
 ) -> None:
     node, entry = everything_command()
@@ -110,6 +122,7 @@ async def test_every_tool_of_the_reference_server_is_accepted_by_openai_strict_a
     problems = {
         t.spec.name: openai_strict_problems(t.spec.parameters)
         + anthropic_problems(t.spec.name, t.spec.parameters)
+        + gemini_problems(gemini_schema(t.spec.parameters))
         for t in tools
     }
     assert {name: p for name, p in problems.items() if p} == {}

@@ -1,11 +1,13 @@
-"""Images in tool results on each wire: sent to models that accept images, only described to the others."""
+"""Per-wire rendering: tool-result images for models that accept them, and Gemini's tool schema subset."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from vtcode.protocol.messages import AssistantMessage, ImagePart, ToolCall, ToolResultMessage, UserMessage
-from vtcode.protocol.model import ModelRequest, SystemPrompt
+from vtcode.protocol.model import ModelRequest, SystemPrompt, ToolSpec
 from vtcode.providers.anthropic_request import build_request as build_anthropic_body
 from vtcode.providers.catalog import lookup
 from vtcode.providers.openai_chat_request import build_chat_request
@@ -82,3 +84,21 @@ def test_the_catalog_says_which_models_accept_images() -> None:
     assert lookup("claude-sonnet-4-5-20250929").images
     assert not lookup("qwen2.5-coder").images
     assert not lookup("some-unknown-model").images
+
+
+def test_gemini_gets_tool_schemas_without_type_lists() -> None:
+    tool = ToolSpec(
+        name="mcp__s__t",
+        description="d",
+        parameters={
+            "type": "object",
+            "properties": {"n": {"type": ["integer", "null"]}},
+            "required": ["n"],
+            "additionalProperties": False,
+        },
+    )
+    request = msgspec.structs.replace(_request(images=False), tools=(tool,))
+    gemini = build_chat_request(request, provider="gemini")["tools"][0]["function"]["parameters"]
+    assert gemini["properties"]["n"] == {"type": "integer", "nullable": True}
+    openai = build_chat_request(request, provider="openai")["tools"][0]["function"]["parameters"]
+    assert openai["properties"]["n"] == {"type": ["integer", "null"]}

@@ -239,3 +239,41 @@ def _notes(node: Mapping[str, Any]) -> str:
     shown = [f"{key} {json.dumps(node[key], ensure_ascii=False)}" for key in _NOTED if key in node]
     text = ", ".join(shown)
     return text if len(text) <= _MAX_NOTE else text[: _MAX_NOTE - 1] + "…"
+
+
+def gemini_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """`schema` in Gemini's subset: one `type` per schema (a list is rejected), `nullable` for null.
+
+    `{"type": ["string", "null"]}` becomes `{"type": "string", "nullable": true}`; several non-null types
+    become `anyOf`; `null` in `enum` or `anyOf` becomes `nullable`; `const` becomes a one-value `enum`.
+    """
+    out: dict[str, Any] = {}
+    nullable = False
+    for key, value in schema.items():
+        if key == "type" and isinstance(value, list):
+            kinds = [k for k in value if k != "null"]
+            nullable = nullable or len(kinds) < len(value)
+            if len(kinds) == 1:
+                out["type"] = kinds[0]
+            elif kinds:
+                out["anyOf"] = [{"type": k} for k in kinds]
+        elif key == "type" and value == "null":
+            nullable = True
+        elif key == "enum" and isinstance(value, list):
+            nullable = nullable or None in value
+            out["enum"] = [v for v in value if v is not None]
+        elif key == "const":
+            out["enum"] = [value]
+        elif key == "anyOf" and isinstance(value, list):
+            variants = [gemini_schema(v) for v in value if v != {"type": "null"}]
+            nullable = nullable or len(variants) < len(value)
+            out["anyOf"] = variants
+        elif key == "properties" and isinstance(value, Mapping):
+            out["properties"] = {name: gemini_schema(sub) for name, sub in value.items()}
+        elif key == "items" and isinstance(value, Mapping):
+            out["items"] = gemini_schema(value)
+        else:
+            out[key] = value
+    if nullable:
+        out["nullable"] = True
+    return out

@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 
+from vtcode.core.tool_schema import gemini_schema
 from vtcode.protocol.messages import (
     AssistantMessage,
     Message,
@@ -21,6 +22,7 @@ from vtcode.protocol.messages import (
 from vtcode.protocol.model import ModelRequest, ToolSpec
 
 OPENAI = "openai"
+GEMINI = "gemini"
 #: Prefix of a failed tool result's content: Chat Completions has no error flag on tool messages.
 ERROR_PREFIX = "ERROR: "
 
@@ -36,7 +38,7 @@ def build_chat_request(request: ModelRequest, *, provider: str) -> dict[str, Any
         "stream_options": {"include_usage": True},
     }
     if request.tools:
-        body["tools"] = [_tool(tool) for tool in request.tools]
+        body["tools"] = [_tool(tool, provider) for tool in request.tools]
     if request.max_output_tokens is not None:
         # OpenAI deprecated max_tokens (reasoning models reject it); many compatible servers only know it.
         key = "max_completion_tokens" if official else "max_tokens"
@@ -138,8 +140,10 @@ def _reasoning_field(provider: str) -> str | None:
     return "reasoning_content"
 
 
-def _tool(tool: ToolSpec) -> dict[str, Any]:
+def _tool(tool: ToolSpec, provider: str) -> dict[str, Any]:
+    # Gemini rejects a list as `type` ("Proto field is not repeating"), which nullable fields use.
+    parameters = gemini_schema(tool.parameters) if provider == GEMINI else tool.parameters
     return {
         "type": "function",
-        "function": {"name": tool.name, "description": tool.description, "parameters": tool.parameters},
+        "function": {"name": tool.name, "description": tool.description, "parameters": parameters},
     }
