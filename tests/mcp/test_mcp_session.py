@@ -15,7 +15,14 @@ import msgspec
 from tests.mcp.helpers import call, demo_http, demo_stdio, mcp_options, tool_names, tool_results
 from tests.runtime.session_helpers import Reader
 from vtcode.config.schema import McpServerSettings, McpSettings
-from vtcode.protocol.events import ApprovalRequested, ItemCompleted, Notice, ToolCallItem, TurnCompleted
+from vtcode.protocol.events import (
+    ApprovalRequested,
+    ItemCompleted,
+    Notice,
+    ToolCallItem,
+    ToolsChanged,
+    TurnCompleted,
+)
 from vtcode.protocol.ops import ApprovalAnswer, UserInput
 from vtcode.runtime.session import Session
 from vtcode.runtime.wiring import SessionOptions
@@ -261,7 +268,7 @@ async def test_a_changed_tool_list_joins_at_the_next_request_with_a_notice(tmp_p
         assert session._mcp is not None
         connection = session._mcp.manager.connections[0]
         await _until(lambda: connection.generation == 2)
-        joined_before = len(reader.of(Notice))
+        joined_before = len(reader.of(ToolsChanged))
         server.add(Reply(tool_calls=(call("mcp__demo__secret", {}, "c2"),)), Reply(text="done"))
         await session.submit(UserInput("now the secret"))
         await reader.wait_for(TurnCompleted, after=len(reader.events))
@@ -270,8 +277,10 @@ async def test_a_changed_tool_list_joins_at_the_next_request_with_a_notice(tmp_p
     assert "mcp__demo__secret" not in tool_names(bodies[0])
     assert "mcp__demo__secret" in tool_names(bodies[2])
     assert tool_results(bodies[3])["c2"] == "the secret"
-    announced = [n.message for n in reader.of(Notice)[joined_before:]]
-    assert any("MCP tools joined from 'demo'" in m for m in announced), announced
+    announced = reader.of(ToolsChanged)[joined_before:]
+    assert [(e.source, e.added, e.removed) for e in announced] == [
+        ("MCP server 'demo'", ("mcp__demo__secret",), ())
+    ]
 
 
 async def test_a_call_past_the_tool_timeout_is_an_error_result_and_the_server_stays_usable(

@@ -17,6 +17,7 @@ from vtcode.protocol.events import (
     Notice,
     ThreadCompacted,
     ToolCallItem,
+    ToolsChanged,
     TurnCompleted,
     TurnFailed,
     encode_event,
@@ -116,6 +117,9 @@ class HumanRenderer:
                 self._last_text = "" if item_id in self._streamed_ids else text
             case Notice(message=message, level=level):
                 self._note(f"{level}: {message}")
+            case ToolsChanged(source=source, added=added, removed=removed):
+                counts = [f"+{len(added)}" if added else "", f"-{len(removed)}" if removed else ""]
+                self._note(f"tools from {source}: {' '.join(c for c in counts if c) or 'changed'}")
             case ThreadCompacted(before_messages=before, after_messages=after):
                 self._note(f"history compacted: {before} -> {after} messages")
             case TurnCompleted():

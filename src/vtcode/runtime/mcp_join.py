@@ -2,7 +2,7 @@
 
 Servers start in the background while the session opens. The first model request waits for servers
 still starting up to `mcp.startup_grace_seconds`, then goes without them; a server that becomes ready
-later (or whose tool list changes) joins at the next request boundary, announced by a notice. That is
+later (or whose tool list changes) joins at the next request boundary, announced by `tools.changed`. That is
 the one place where the tool list, and so the cached prompt prefix, changes within a session (SPEC
 section 4). A server that fails is a warning naming it and its stderr tail, never a failed turn.
 """
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from vtcode.config.schema import McpSettings
 from vtcode.mcp.servers import ServerPlan
-from vtcode.protocol.events import Notice
+from vtcode.protocol.events import Notice, ToolsChanged
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import BeforeRequest, HistoryReplacement
 from vtcode.runtime.tool_dispatch import ToolDispatcher
@@ -78,15 +78,17 @@ class McpJoin:
         tools = self.manager.tools()
         changed = sorted(name for name, gen in generations.items() if self._joined.get(name) != gen)
         self._joined = generations
+        before = set(self._dispatcher.tools)
         all_tools: list[Tool] = [*self._builtin, *tools]
         self._runner.tools = tuple(t.spec for t in all_tools)
         self._dispatcher.tools = {t.spec.name: t for t in all_tools}
-        counts = {name: sum(1 for t in tools if t.connection.name == name) for name in changed}
-        joined = ", ".join(f"{name!r} ({counts[name]} tools)" for name in changed)
+        after = set(self._dispatcher.tools)
         self._emitter.emit(
-            Notice(
-                level="info",
-                message=f"MCP tools joined from {joined}; the tool list changes from the next model request",
+            ToolsChanged(
+                source=", ".join(f"MCP server {name!r}" for name in changed),
+                added=tuple(sorted(after - before)),
+                removed=tuple(sorted(before - after)),
+                tools=len(all_tools),
             )
         )
 
