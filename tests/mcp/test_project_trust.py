@@ -15,6 +15,7 @@ from tests.mcp.helpers import DEMO_SERVER, call, mcp_options, tool_results
 from tests.runtime.session_helpers import Reader
 from vtcode.config.loader import load_settings
 from vtcode.config.schema import ProjectSettings
+from vtcode.mcp.servers import read_project_file
 from vtcode.protocol.events import Notice, TurnCompleted
 from vtcode.protocol.ops import UserInput
 from vtcode.runtime.session import Session
@@ -112,3 +113,24 @@ def test_the_user_config_may_add_servers(tmp_path: Path) -> None:
     loaded = load_settings(workspace=tmp_path, env={"HOME": str(tmp_path), "VTCODE_HOME": str(home)})
     assert loaded.settings.mcp_servers["tracker"].command == "tracker-mcp"
     assert loaded.settings.mcp_servers["tracker"].tool_timeout_seconds == 5
+
+
+def test_unusable_mcp_json_entries_are_named_and_skipped(tmp_path: Path) -> None:
+    (tmp_path / ".mcp.json").write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "old": {"type": "sse", "url": "http://127.0.0.1:1/sse"},
+                    "empty": {},
+                    "fine": {"type": "http", "url": "http://127.0.0.1:1/mcp", "headers": {"X-A": "b"}},
+                }
+            }
+        )
+    )
+    found, problems = read_project_file(tmp_path)
+    assert list(found) == ["fine"]
+    assert found["fine"].headers == {"X-A": "b"}
+    assert any("mcpServers.old" in p and "SSE transport is not supported" in p for p in problems)
+    assert any("mcpServers.empty" in p and "exactly one of command" in p for p in problems)
+    (tmp_path / ".mcp.json").write_text("{not json")
+    assert read_project_file(tmp_path)[1][0].endswith("its MCP servers are ignored")

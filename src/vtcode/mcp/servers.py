@@ -103,7 +103,9 @@ def read_project_file(workspace: Path) -> tuple[dict[str, McpServerSettings], li
     problems: list[str] = []
     for name, entry in table.items():
         server = _from_claude(entry)
-        problem = _problem(server) if server is not None else "expected an object"
+        problem = _problem(server) if server is not None else "expected an object with command or url"
+        if isinstance(entry, Mapping) and entry.get("type") == "sse":
+            problem = "the SSE transport is not supported; use the server's streamable HTTP endpoint"
         if server is None or problem:
             problems.append(f"{path}: mcpServers.{name}: {problem}; ignored")
             continue
@@ -113,7 +115,8 @@ def read_project_file(workspace: Path) -> tuple[dict[str, McpServerSettings], li
 
 def _from_claude(entry: Any) -> McpServerSettings | None:
     """A Claude Code `.mcp.json` server entry in our shape (`command`/`args`/`env` or `url`/`headers`)."""
-    if not isinstance(entry, Mapping):
+    if not isinstance(entry, Mapping) or entry.get("type") == "sse":
+        # The legacy SSE transport is not supported (servers offer streamable HTTP instead).
         return None
 
     def strings(key: str) -> dict[str, str]:
