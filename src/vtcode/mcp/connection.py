@@ -64,6 +64,7 @@ class Connection:
         self._errlog: IO[str] | None = None
         self._relist: asyncio.Task[None] | None = None
         self._restarting = asyncio.Lock()
+        self._http: httpx2.AsyncClient | None = None
 
     @property
     def name(self) -> str:
@@ -188,6 +189,10 @@ class Connection:
                     await client.__aexit__(None, None, None)
             if self._errlog is not None:
                 self._errlog.close()
+            http, self._http = self._http, None
+            if http is not None:
+                with contextlib.suppress(Exception):
+                    await http.aclose()
 
     def _fail(self, error: str) -> None:
         tail = self.stderr_tail()
@@ -215,7 +220,9 @@ class Connection:
                 if not token:
                     raise RuntimeError(f"the environment variable {settings.bearer_token_env_var} is not set")
                 headers["Authorization"] = f"Bearer {token}"
+            # Ours to close: the SDK closes only an HTTP client it created itself.
             http: httpx2.AsyncClient = create_mcp_http_client(headers=headers)
+            self._http = http
             return Client(
                 streamable_http_client(settings.url, http_client=http),
                 message_handler=self._on_message,
