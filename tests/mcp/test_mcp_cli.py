@@ -99,6 +99,8 @@ def test_mcp_add_list_remove_edit_the_user_config(vtcode: VtcodeRunner, tmp_path
     assert servers["demo"]["tools"] == 8
     assert servers["broken"]["state"] == "failed"
     assert "missing-program" in servers["broken"]["error"]
+    web = vtcode.run("mcp", "add", "web", "--url", "http://127.0.0.1:9/mcp", "--json")
+    assert json.loads(web.stdout)["server"] == {"url": "http://127.0.0.1:9/mcp"}
     human = vtcode.run("mcp", "list", cwd=tmp_path)
     assert "demo" in human.stdout
     assert "8 tools" in human.stdout

@@ -73,23 +73,21 @@ async def _check(plan: Any, env: Any, workspace: Path, settings: Any) -> list[di
 
 
 def _add(args: argparse.Namespace) -> int:
-    command = list(args.server_command)
-    if "--" in command:
-        # argparse's remainder also takes options written between NAME and `--`.
-        before = command[: command.index("--")]
-        command = command[len(before) + 1 :]
-        extra = argparse.ArgumentParser(prog="vtcode mcp add", add_help=False)
-        extra.add_argument("--json", action="store_true")
-        extra.add_argument("--url")
-        extra.add_argument("--env", action="append", default=[])
-        found, unknown = extra.parse_known_args(before)
-        if unknown:
-            raise UsageError(
-                f"mcp add: unexpected {' '.join(unknown)!r} before --", hint="vtcode mcp add --help"
-            )
-        args.json = args.json or found.json
-        args.url = args.url or found.url
-        args.env = [*args.env, *found.env]
+    # argparse's remainder also takes the options written after NAME: read them here.
+    words = list(args.server_command)
+    separated = "--" in words
+    before = words[: words.index("--")] if separated else words
+    extra = argparse.ArgumentParser(prog="vtcode mcp add", add_help=False)
+    extra.add_argument("--json", action="store_true")
+    extra.add_argument("--url")
+    extra.add_argument("--env", action="append", default=[])
+    found, unknown = extra.parse_known_args(before)
+    if separated and unknown:
+        raise UsageError(f"mcp add: unexpected {' '.join(unknown)!r} before --", hint="vtcode mcp add --help")
+    command = words[len(before) + 1 :] if separated else unknown
+    args.json = args.json or found.json
+    args.url = args.url or found.url
+    args.env = [*args.env, *found.env]
     if bool(command) == bool(args.url):
         raise UsageError(
             "mcp add needs either a command after -- or --url",
