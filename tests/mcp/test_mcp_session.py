@@ -187,9 +187,10 @@ async def test_a_server_killed_mid_session_is_restarted_on_its_next_call(tmp_pat
         await reader.wait_for(TurnCompleted, after=len(reader.events))
         await reader.close()
         bodies = [r.json() for r in server.requests]
-    died = tool_results(bodies[3])["c2"]
-    assert "stopped" in died
-    assert "started again on the next call" in died
+    # Whether the death shows in the first call after it ("stopped during the call; started again on
+    # the next call") or was noticed before it (then that call restarts the server) is a race.
+    after_kill = tool_results(bodies[3])["c2"]
+    assert after_kill == "a" or "started again on the next call" in after_kill
     second_pid = int(tool_results(bodies[4])["c3"])
     assert second_pid != first_pid
     # Shutdown closed the restarted server too.
@@ -268,7 +269,6 @@ async def test_a_changed_tool_list_joins_at_the_next_request_with_a_notice(tmp_p
         assert session._mcp is not None
         connection = session._mcp.manager.connections[0]
         await _until(lambda: connection.generation == 2)
-        joined_before = len(reader.of(ToolsChanged))
         server.add(Reply(tool_calls=(call("mcp__demo__secret", {}, "c2"),)), Reply(text="done"))
         await session.submit(UserInput("now the secret"))
         await reader.wait_for(TurnCompleted, after=len(reader.events))
@@ -277,10 +277,15 @@ async def test_a_changed_tool_list_joins_at_the_next_request_with_a_notice(tmp_p
     assert "mcp__demo__secret" not in tool_names(bodies[0])
     assert "mcp__demo__secret" in tool_names(bodies[2])
     assert tool_results(bodies[3])["c2"] == "the secret"
-    announced = reader.of(ToolsChanged)[joined_before:]
-    assert [(e.source, e.added, e.removed) for e in announced] == [
-        ("MCP server 'demo'", ("mcp__demo__secret",), ())
-    ]
+    # The first announcement is the server joining; the second its new tool (at whichever request
+    # boundary came first after the server's notification).
+    announced = reader.of(ToolsChanged)
+    assert len(announced) == 2
+    assert (announced[1].source, announced[1].added, announced[1].removed) == (
+        "MCP server 'demo'",
+        ("mcp__demo__secret",),
+        (),
+    )
 
 
 async def test_a_call_past_the_tool_timeout_is_an_error_result_and_the_server_stays_usable(
