@@ -11,11 +11,13 @@ import logging
 import os
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from vtcode.core.exec_wait import WAIT_CEILING_SECONDS, WAIT_DEFAULT_SECONDS
+from vtcode.core.sandbox_policy import SandboxPolicy
 from vtcode.exec.process_group import enable_subreaper, group_alive, register, unregister
+from vtcode.exec.sandbox import Sandbox, SandboxUnavailable
 from vtcode.exec.session import CommandSession, SessionError, SessionInfo
 from vtcode.exec.spawn import SpawnRequest, default_shell, session_env, spawn
 from vtcode.exec.spool import SPOOL_DIR, SpoolWriter, remove_expired_spools
@@ -43,6 +45,9 @@ class ExecSettings:
     wait_default_seconds: int = WAIT_DEFAULT_SECONDS
     wait_ceiling_seconds: int = WAIT_CEILING_SECONDS
     subreaper: bool = True
+    sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
+    # Kernel features to treat as missing (exec.sandbox.KNOWN_FEATURES), to exercise the fallbacks.
+    sandbox_missing: frozenset[str] = frozenset()
 
 
 def random_session_id() -> str:
@@ -69,6 +74,7 @@ class SessionManager:
         *,
         new_id: Callable[[], str] = random_session_id,
         clock: Callable[[], float] = time.time,
+        notify: Callable[[str], None] | None = None,
     ) -> None:
         self.workspace = Path(os.path.realpath(workspace))
         self.settings = settings or ExecSettings()
@@ -78,6 +84,9 @@ class SessionManager:
         self._leftovers: list[_Leftover] = []
         self._known_groups: set[int] = set()
         self._closed = False
+        self.sandbox = Sandbox(
+            self.settings.sandbox, self.workspace, missing=self.settings.sandbox_missing, notify=notify
+        )
         for path in remove_expired_spools(self.workspace, clock()):
             log.info("removed old command output %s", path)
 
@@ -104,6 +113,12 @@ class SessionManager:
                 f"Maximum command sessions ({settings.max_sessions}) reached; still running: {running}. "
                 "Wait for one to finish (write_stdin action wait) or end one (write_stdin action kill)."
             )
+        try:
+            self.sandbox.prepare(self._env)
+        except SandboxUnavailable as exc:
+            raise SessionError(str(exc)) from None
+        except OSError as exc:
+            raise SessionError(f"the sandbox could not be prepared: {exc}") from None
         session_id = self._fresh_id()
         marker = f"{os.getpid()}:{session_id}"
         shell = default_shell(settings.shell)
@@ -111,7 +126,14 @@ class SessionManager:
             self._env, self.workspace, marker, shell=shell, tty=tty, rows=settings.rows, cols=settings.cols
         )
         request = SpawnRequest(
-            command=command, cwd=cwd, env=env, shell=shell, tty=tty, rows=settings.rows, cols=settings.cols
+            command=command,
+            cwd=cwd,
+            env=env,
+            shell=shell,
+            tty=tty,
+            rows=settings.rows,
+            cols=settings.cols,
+            confine=self.sandbox.child_setup(str(cwd)),
         )
         if settings.subreaper:
             # Before the first spawn, so even its earliest orphans are re-parented to vtcode.
@@ -210,6 +232,7 @@ class SessionManager:
         for left in leftovers:
             unregister(left.pgid)
         reap_adopted(self._known_groups, ())
+        self.sandbox.close()
 
 
 def _short(command: str, limit: int = 40) -> str:
