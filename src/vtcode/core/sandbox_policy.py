@@ -78,6 +78,7 @@ def writable_paths(policy: SandboxPolicy, workspace: str, tmpdir: str | None) ->
 _DENIAL_MARKERS = (
     "permission denied",
     "read-only file system",
+    "device or resource busy",
     "operation not permitted",
     "network is unreachable",
     "temporary failure in name resolution",

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from vtcode.core.exec_wait import WAIT_CEILING_SECONDS, WAIT_DEFAULT_SECONDS
 from vtcode.core.sandbox_policy import SandboxPolicy
+from vtcode.exec.group_record import GroupRecord
 from vtcode.exec.process_group import enable_subreaper, group_alive, register, unregister
 from vtcode.exec.sandbox import Sandbox, SandboxUnavailable
 from vtcode.exec.session import CommandSession, SessionError, SessionInfo
@@ -84,11 +85,25 @@ class SessionManager:
         self._leftovers: list[_Leftover] = []
         self._known_groups: set[int] = set()
         self._closed = False
+        self._record: GroupRecord | None = None
         self.sandbox = Sandbox(
             self.settings.sandbox, self.workspace, missing=self.settings.sandbox_missing, notify=notify
         )
         for path in remove_expired_spools(self.workspace, clock()):
             log.info("removed old command output %s", path)
+
+    def record_groups_in(self, path: Path) -> None:
+        """Keep the live command groups in `path`, so a later start can end them if vtcode is killed."""
+        self._record = GroupRecord(path)
+        for session in self._sessions.values():
+            self._record.add(session.pgid, session.info.marker, session.info.command)
+        for left in self._leftovers:
+            self._record.add(left.pgid, left.marker, "")
+
+    def _forget(self, pgid: int) -> None:
+        unregister(pgid)
+        if self._record is not None:
+            self._record.remove(pgid)
 
     @property
     def sessions(self) -> Mapping[str, CommandSession]:
@@ -147,6 +162,8 @@ class SessionManager:
             spool.path.unlink(missing_ok=True)
             raise SessionError(f"could not start the command: {exc.strerror or exc}") from None
         register(spawned.pgid, marker)
+        if self._record is not None:
+            self._record.add(spawned.pgid, marker, command)
         self._known_groups.add(spawned.pgid)
         info = SessionInfo(
             session_id=session_id,
@@ -192,14 +209,14 @@ class SessionManager:
         self._sweep()
         if leftover in self._leftovers and not group_alive(leftover.pgid):
             self._leftovers.remove(leftover)
-            unregister(leftover.pgid)
+            self._forget(leftover.pgid)
 
     async def discard(self, session: CommandSession) -> None:
         """End a session nobody can reach any more (its starting call was interrupted)."""
         self._sessions.pop(session.id, None)
         await session.terminate()
         session.close()
-        unregister(session.pgid)
+        self._forget(session.pgid)
         self._sweep()
 
     def _sweep(self) -> None:
@@ -233,6 +250,8 @@ class SessionManager:
             unregister(left.pgid)
         reap_adopted(self._known_groups, ())
         self.sandbox.close()
+        if self._record is not None:
+            self._record.close()
 
 
 def _short(command: str, limit: int = 40) -> str:

@@ -19,6 +19,7 @@ from vtcode.protocol.events import Event, Notice, ThreadStarted
 from vtcode.protocol.messages import Message
 from vtcode.providers.base import ModelClient
 from vtcode.runtime.emitter import Emitter
+from vtcode.runtime.leftovers import end_leftover_groups, record_groups
 from vtcode.runtime.providers import build_client, choose_provider, model_info
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.tool_dispatch import ToolDispatcher
@@ -66,6 +67,7 @@ class Agent:
         self.handle: SessionHandle | None = None
         self.state = ConversationState(messages=[])
         self._resumed = False
+        self._groups_recorded = False
         session_id = options.resume
         if options.continue_last:
             session_id = self.store.latest_for_workspace(options.workspace)
@@ -173,6 +175,12 @@ class Agent:
                 resumed=self._resumed,
             )
         )
+        if not self._groups_recorded:
+            self._groups_recorded = True
+            ended = end_leftover_groups(self.store, self.options.workspace)
+            if ended is not None:
+                self._notice(ended)
+            record_groups(self.toolset.sessions, self.store, self.handle.info.id)
         if not self.info.known:
             self._notice(
                 f"model {self.model!r} is not in the catalog; assuming a {self.info.context_window:,}-token "

@@ -6,10 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vtcode.config.environment import os_environ
+from vtcode.config.environment import os_environ, sandbox_missing_features
+from vtcode.config.sandbox import sandbox_policy
 from vtcode.config.schema import Settings
 from vtcode.core.exec_wait import wait_ceiling
 from vtcode.exec.manager import ExecSettings, SessionManager
+from vtcode.protocol.events import Notice
 from vtcode.runtime.emitter import Emitter
 from vtcode.tools.base import Tool
 from vtcode.tools.exec_command import ExecCommandTool
@@ -30,8 +32,8 @@ class Toolset:
             await self.sessions.aclose()
 
 
-def exec_settings(settings: Settings) -> ExecSettings:
-    """Command-session limits and defaults from the configuration."""
+def exec_settings(settings: Settings, env: Mapping[str, str] | None = None) -> ExecSettings:
+    """Command-session limits, defaults and sandbox from the configuration (and `env`, for `~`)."""
     ceiling = wait_ceiling(
         settings.timeouts.long_running_command_ceiling_seconds, settings.timeouts.default_ceiling_seconds
     )
@@ -47,6 +49,8 @@ def exec_settings(settings: Settings) -> ExecSettings:
         spool_threshold=settings.context.dynamic.tool_output_threshold,
         wait_default_seconds=min(settings.timeouts.wait_default_seconds, ceiling),
         wait_ceiling_seconds=ceiling,
+        sandbox=sandbox_policy(settings, env if env is not None else os_environ()),
+        sandbox_missing=sandbox_missing_features(env if env is not None else os_environ()),
     )
 
 
@@ -62,7 +66,13 @@ def command_environment(env: Mapping[str, str], settings: Settings) -> dict[str,
 
 def build_toolset(settings: Settings, workspace: Path, emitter: Emitter) -> Toolset:
     """The tools for a session in `workspace`; command sessions spool into its `.vtcode` folder."""
-    del emitter  # live command output reaches the emitter through the dispatcher (exec.progress)
-    sessions = SessionManager(workspace, command_environment(os_environ(), settings), exec_settings(settings))
+    # Live command output reaches the emitter through the dispatcher (exec.progress); only notices go here.
+    env = os_environ()
+    sessions = SessionManager(
+        workspace,
+        command_environment(env, settings),
+        exec_settings(settings, env),
+        notify=lambda message: emitter.emit(Notice(level="warning", message=message)),
+    )
     tools: list[Tool] = [*workspace_tools(), ExecCommandTool(sessions), WriteStdinTool(sessions)]
     return Toolset(tools=tools, sessions=sessions)
