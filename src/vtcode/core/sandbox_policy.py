@@ -75,19 +75,21 @@ def writable_paths(policy: SandboxPolicy, workspace: str, tmpdir: str | None) ->
     return tuple(dict.fromkeys(paths))
 
 
-_DENIAL_MARKERS = (
+_WRITE_DENIALS = (
     "permission denied",
     "read-only file system",
     "device or resource busy",
     "operation not permitted",
+    "eacces",
+    "eperm",
+    "erofs",
+)
+_NETWORK_DENIALS = (
     "network is unreachable",
     "temporary failure in name resolution",
     "could not resolve host",
     "name or service not known",
     "connection refused",
-    "eacces",
-    "eperm",
-    "erofs",
 )
 
 
@@ -96,7 +98,8 @@ def denial_note(policy: SandboxPolicy, output: str, exit_code: int | None) -> st
     if not policy.active or exit_code in (None, 0):
         return None
     lowered = output.lower()
-    if not any(marker in lowered for marker in _DENIAL_MARKERS):
+    markers = _WRITE_DENIALS if policy.network else _WRITE_DENIALS + _NETWORK_DENIALS
+    if not any(marker in lowered for marker in markers):
         return None
     if policy.mode == "read-only":
         writes = "commands may not write anywhere (sandbox read-only)"

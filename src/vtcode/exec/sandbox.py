@@ -13,9 +13,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import subprocess
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from vtcode.core.sandbox_policy import DEVICES, PROTECTED_PATHS, SandboxPolicy, writable_paths
@@ -38,22 +38,11 @@ class SandboxUnavailable(Exception):
     """The configured sandbox cannot be enforced here; the message says why and what to do."""
 
 
-@dataclass(frozen=True)
-class KernelFeatures:
-    """What this kernel offers the sandbox."""
-
-    landlock_abi: int
-    user_namespaces: bool
-
-
-def probe_kernel(missing: frozenset[str] = frozenset()) -> KernelFeatures:
-    """Ask the kernel; names in `missing` are treated as absent (to exercise the fallbacks)."""
-    from vtcode.exec.namespaces import user_namespaces_work
-
-    linux = sys.platform.startswith("linux")
-    abi = landlock.abi_version() if linux and FEATURE_LANDLOCK not in missing else 0
-    userns = linux and FEATURE_USER_NAMESPACES not in missing and user_namespaces_work()
-    return KernelFeatures(landlock_abi=abi, user_namespaces=userns)
+def landlock_abi(missing: frozenset[str] = frozenset()) -> int:
+    """The kernel's Landlock ABI, 0 without one; `missing` may hide it (to exercise the fallback)."""
+    if not sys.platform.startswith("linux") or FEATURE_LANDLOCK in missing:
+        return 0
+    return landlock.abi_version()
 
 
 class Sandbox:
@@ -83,20 +72,19 @@ class Sandbox:
             self._prepared = True
 
     def _prepare(self, env: Mapping[str, str]) -> None:
-        features = probe_kernel(self._missing)
+        abi = landlock_abi(self._missing)
         mode = f'sandbox.mode = "{self.policy.mode}"'
-        if features.landlock_abi < 1:
+        if abi < 1:
             raise SandboxUnavailable(
                 f"commands cannot run confined: this kernel has no Landlock (Linux 5.13+ with Landlock "
                 f"enabled is needed for {mode}); {_OFF_HINT}"
             )
         private_network = not self.policy.network
-        if features.user_namespaces:
-            self._holder = NamespaceHolder(private_network=private_network)
-        else:
+        self._holder = self._start_holder(private_network)
+        if self._holder is None:
             lost = ["the protected paths (.git/hooks, .git/config, .vtcode/, vtcode.toml) are not read-only"]
             if private_network:
-                if features.landlock_abi < 4:
+                if abi < 4:
                     raise SandboxUnavailable(
                         "commands cannot run without network: this system does not allow user namespaces "
                         "and its Landlock has no network rules; set sandbox.network = true to run them "
@@ -113,7 +101,17 @@ class Sandbox:
             landlock.Grant(path) for path in writable_paths(self.policy, str(self.workspace), _tmp(env))
         ]
         grants += [landlock.Grant(device, devices_only=True) for device in DEVICES]
-        self._ruleset = landlock.build_ruleset(grants, features.landlock_abi, deny_tcp=self._tcp_denied)
+        self._ruleset = landlock.build_ruleset(grants, abi, deny_tcp=self._tcp_denied)
+
+    def _start_holder(self, private_network: bool) -> NamespaceHolder | None:
+        """The session's namespace holder; None where user namespaces are not allowed."""
+        if FEATURE_USER_NAMESPACES in self._missing or not sys.platform.startswith("linux"):
+            return None
+        try:
+            return NamespaceHolder(private_network=private_network)
+        except (OSError, subprocess.SubprocessError) as exc:
+            log.info("user namespaces unavailable: %s", exc)
+            return None
 
     def _ensure_hooks_folder(self) -> None:
         # Without a hooks folder there is nothing to mount read-only, and a command could create one.
