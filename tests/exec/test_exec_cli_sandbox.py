@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.conftest import VtcodeRunner
 from tests.e2e.harness import events
 from tests.exec.helpers import alive
@@ -123,8 +125,11 @@ def test_without_landlock_exec_refuses_commands_until_the_sandbox_is_off(
     assert (ws / "ran.txt").read_text() == "ran\n"
 
 
+@pytest.mark.parametrize(
+    "sandbox", ["off", pytest.param("workspace-write", marks=[needs_landlock, needs_userns])]
+)
 def test_a_killed_vtcodes_background_server_is_ended_by_the_next_start(
-    vtcode: VtcodeRunner, tmp_path: Path
+    vtcode: VtcodeRunner, tmp_path: Path, sandbox: str
 ) -> None:
     ws = git_workspace(tmp_path / "ws")
     start = _call(
@@ -136,7 +141,7 @@ def test_a_killed_vtcodes_background_server_is_ended_by_the_next_start(
     with server_for("chat", [start, Reply(text="never", delay_before=60)]) as server:
         proc = subprocess.Popen(
             vtcode.command(
-                "exec", "--json", "--approval", "full-auto", "--sandbox", "off", *cli_args("chat"), "serve"
+                "exec", "--json", "--approval", "full-auto", "--sandbox", sandbox, *cli_args("chat"), "serve"
             ),
             cwd=ws,
             env=vtcode.env(cli_env("chat", server)),
