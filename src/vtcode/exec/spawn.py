@@ -7,7 +7,9 @@ stream, and stdin stays open for `write_stdin`.
 Between fork and exec the child arms a parent-death signal (so `kill -9` of vtcode takes the shell
 with it) and, under the sandbox, enters it (exec.sandbox). That code runs as a `preexec_fn`: only
 syscalls through functions and arguments prepared before the fork, no imports, no locks, so it is safe
-even though vtcode may have other threads.
+even though vtcode may have other threads. The parent-death signal fires when the *thread* that spawned
+the child ends, so commands must be spawned from the event-loop thread (as the session manager does),
+never from a short-lived worker thread.
 """
 
 from __future__ import annotations

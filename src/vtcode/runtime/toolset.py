@@ -32,7 +32,7 @@ class Toolset:
             await self.sessions.aclose()
 
 
-def exec_settings(settings: Settings, env: Mapping[str, str] | None = None) -> ExecSettings:
+def exec_settings(settings: Settings, env: Mapping[str, str]) -> ExecSettings:
     """Command-session limits, defaults and sandbox from the configuration (and `env`, for `~`)."""
     ceiling = wait_ceiling(
         settings.timeouts.long_running_command_ceiling_seconds, settings.timeouts.default_ceiling_seconds
@@ -49,8 +49,8 @@ def exec_settings(settings: Settings, env: Mapping[str, str] | None = None) -> E
         spool_threshold=settings.context.dynamic.tool_output_threshold,
         wait_default_seconds=min(settings.timeouts.wait_default_seconds, ceiling),
         wait_ceiling_seconds=ceiling,
-        sandbox=sandbox_policy(settings, env if env is not None else os_environ()),
-        sandbox_missing=sandbox_missing_features(env if env is not None else os_environ()),
+        sandbox=sandbox_policy(settings, env),
+        sandbox_missing=sandbox_missing_features(env),
     )
 
 
