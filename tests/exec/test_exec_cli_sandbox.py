@@ -204,3 +204,42 @@ def test_the_sandbox_command_refuses_without_landlock_and_runs_when_off(
     assert "Traceback" not in refused.stderr
     assert ran.code == 0
     assert (ws / "made").exists()
+
+
+def test_resuming_a_killed_session_from_another_workspace_ends_its_leftovers(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    ws = git_workspace(tmp_path / "ws")
+    elsewhere = git_workspace(tmp_path / "elsewhere")
+    start = _call("sleep 300 & echo $! > sleeper.pid; wait", "c", yield_time_ms=300)
+    with server_for("chat", [start, Reply(text="never", delay_before=60)]) as server:
+        proc = subprocess.Popen(
+            vtcode.command(
+                "exec", "--json", "--approval", "full-auto", "--sandbox", "off", *cli_args("chat"), "sleep"
+            ),
+            cwd=ws,
+            env=vtcode.env(cli_env("chat", server)),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        _wait_for(lambda: len(server.requests) == 2)
+        sleeper = int((ws / "sleeper.pid").read_text())
+        proc.send_signal(signal.SIGKILL)
+        out, _ = proc.communicate(timeout=30)
+    session_id = next(e["thread_id"] for e in events(out) if e["type"] == "thread.started")
+    assert alive(sleeper)
+    with server_for("chat", [Reply(text="hello")]) as server:
+        done = vtcode.run(
+            "exec",
+            "--json",
+            "--resume",
+            session_id,
+            *cli_args("chat"),
+            "hi",
+            cwd=elsewhere,
+            env=cli_env("chat", server),
+        )
+    assert done.code == 0, done.stderr
+    assert any("left running by an earlier vtcode" in e.get("message", "") for e in events(done.stdout))
+    _wait_for(lambda: not alive(sleeper))

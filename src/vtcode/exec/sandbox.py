@@ -68,7 +68,11 @@ class Sandbox:
     def prepare(self, env: Mapping[str, str]) -> None:
         """Ready the sandbox on first use (no-op when off); raises SandboxUnavailable."""
         if self.policy.active and not self._prepared:
-            self._prepare(env)
+            try:
+                self._prepare(env)
+            except BaseException:
+                self.close()  # the holder of a failed attempt must not outlive it
+                raise
             self._prepared = True
 
     def _prepare(self, env: Mapping[str, str]) -> None:
@@ -80,6 +84,11 @@ class Sandbox:
                 f"enabled is needed for {mode}); {_OFF_HINT}"
             )
         private_network = not self.policy.network
+        if abi < 3:
+            gaps = ["truncating a file outside the writable folders is not prevented"]
+            if abi < 2:
+                gaps.append("moving or linking a file between folders is refused even inside the workspace")
+            self._notify(f"sandbox: this kernel has an early Landlock (ABI {abi}): {'; '.join(gaps)}")
         self._holder = self._start_holder(private_network)
         if self._holder is None:
             lost = ["the protected paths (.git/hooks, .git/config, .vtcode/, vtcode.toml) are not read-only"]

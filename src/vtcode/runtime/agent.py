@@ -177,7 +177,7 @@ class Agent:
         )
         if not self._groups_recorded:
             self._groups_recorded = True
-            ended = end_leftover_groups(self.store, self.options.workspace)
+            ended = end_leftover_groups(self.store, self.options.workspace, self.handle.info.id)
             if ended is not None:
                 self._notice(ended)
             record_groups(self.toolset.sessions, self.store, self.handle.info.id)

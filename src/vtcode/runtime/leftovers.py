@@ -9,13 +9,14 @@ from vtcode.exec.manager import SessionManager
 from vtcode.store.session import SessionStore
 
 
-def end_leftover_groups(store: SessionStore, workspace: Path) -> str | None:
-    """End what dead vtcode runs in `workspace` left running; the notice to show, None when nothing was."""
+def end_leftover_groups(store: SessionStore, workspace: Path, session_id: str) -> str | None:
+    """End what dead vtcode runs of this session or workspace left running; the notice, None if nothing.
+
+    Call it before `record_groups`, which takes over this session's record file.
+    """
     real = str(workspace.resolve())
-    records = [
-        store.sessions_dir / info.id / GROUP_RECORD_FILE for info in store.list() if info.workspace == real
-    ]
-    ended = sweep_recorded_groups(records)
+    ids = {info.id for info in store.list() if info.workspace == real} | {session_id}
+    ended = sweep_recorded_groups(store.sessions_dir / i / GROUP_RECORD_FILE for i in sorted(ids))
     return describe(ended) if ended else None
 
 
