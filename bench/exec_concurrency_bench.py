@@ -37,13 +37,12 @@ def _cpu() -> float:
 
 async def _vtcode(sessions: int, size: int, workdir: Path, progress: bool) -> dict[str, float]:
     from vtcode.exec.manager import ExecSettings, SessionManager
-    from vtcode.exec.progress import ExecProgress, reporting_progress
+    from vtcode.exec.progress import ExecProgress
     from vtcode.tools.base import ToolContext
     from vtcode.tools.exec_command import ExecCommandTool
     from vtcode.tools.write_stdin import WriteStdinTool
 
     manager = SessionManager(workdir, dict(os.environ), ExecSettings(max_sessions=sessions))
-    ctx = ToolContext(workspace=workdir)
     start, wait = ExecCommandTool(manager), WriteStdinTool(manager)
     reports: list[int] = []
 
@@ -51,11 +50,11 @@ async def _vtcode(sessions: int, size: int, workdir: Path, progress: bool) -> di
         reports.append(len(report.text))
 
     async def one() -> int:
-        with reporting_progress(sink if progress else None):
-            result = json.loads((await start.run({"cmd": command(size), "yield_time_ms": 250}, ctx)).content)
-            while not (result["is_exited"] and result["output_drained"]):
-                args = {"session_id": result["session_id"], "action": "wait"}
-                result = json.loads((await wait.run(args, ctx)).content)
+        call_ctx = ToolContext(workspace=workdir, progress=sink if progress else None)
+        result = json.loads((await start.run({"cmd": command(size), "yield_time_ms": 250}, call_ctx)).content)
+        while not (result["is_exited"] and result["output_drained"]):
+            args = {"session_id": result["session_id"], "action": "wait"}
+            result = json.loads((await wait.run(args, call_ctx)).content)
         total: int = result["total_output_bytes"]
         return total
 

@@ -6,14 +6,13 @@ import pytest
 
 from vtcode.core.approvals import (
     APPROVAL_MODES,
-    TOOL_KINDS,
     ApprovalMode,
     ApprovalPolicy,
-    CallKind,
     Decision,
     decide,
     resolve_headless,
 )
+from vtcode.protocol.model import ToolKind
 
 Rules = tuple[tuple[str, ...], tuple[str, ...]]  # (allow, deny)
 
@@ -25,7 +24,7 @@ DENY_GLOB: Rules = ((), ("git st*",))
 DENY_EVERYTHING: Rules = ((), ("*",))
 
 # (name, kind, command, rules, expected action in read-only, ask, auto-edit, full-auto)
-TABLE: list[tuple[str, CallKind, str, Rules, tuple[str, str, str, str]]] = [
+TABLE: list[tuple[str, ToolKind, str, Rules, tuple[str, str, str, str]]] = [
     ("read", "read", "", NO_RULES, ("allow", "allow", "allow", "allow")),
     ("read-deny-rules-are-for-commands", "read", "", DENY_EVERYTHING, ("allow",) * 4),
     ("edit", "edit", "", NO_RULES, ("deny", "ask", "allow", "allow")),
@@ -56,7 +55,7 @@ def _cases(headless: bool) -> list[object]:
 
 
 @pytest.mark.parametrize(("kind", "command", "rules", "mode", "action"), _cases(headless=False))
-def test_decision_table(kind: CallKind, command: str, rules: Rules, mode: ApprovalMode, action: str) -> None:
+def test_decision_table(kind: ToolKind, command: str, rules: Rules, mode: ApprovalMode, action: str) -> None:
     policy = ApprovalPolicy(mode, allow=rules[0], deny=rules[1])
 
     assert decide(policy, kind, command).action == action
@@ -64,23 +63,11 @@ def test_decision_table(kind: CallKind, command: str, rules: Rules, mode: Approv
 
 @pytest.mark.parametrize(("kind", "command", "rules", "mode", "action"), _cases(headless=True))
 def test_headless_policy_never_asks(
-    kind: CallKind, command: str, rules: Rules, mode: ApprovalMode, action: str
+    kind: ToolKind, command: str, rules: Rules, mode: ApprovalMode, action: str
 ) -> None:
     policy = ApprovalPolicy(mode, allow=rules[0], deny=rules[1], headless=True)
 
     assert decide(policy, kind, command).action == action
-
-
-def test_tool_kinds() -> None:
-    assert dict(TOOL_KINDS) == {
-        "read_file": "read",
-        "list_files": "read",
-        "grep_files": "read",
-        "write_file": "edit",
-        "apply_patch": "edit",
-        "exec_command": "command",
-        "write_stdin": "read",
-    }
 
 
 def test_command_without_allow_rule_asks_and_headless_denies_with_the_way_out() -> None:

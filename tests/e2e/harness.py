@@ -29,11 +29,15 @@ def git_repo(path: Path) -> Path:
 
 
 def events(stdout: str) -> list[dict[str, Any]]:
-    """Parse `exec --json` output; every line must be one JSON object with a type and schema_version."""
+    """Parse `exec --json` output; every line must be one JSON object with a type and schema_version.
+
+    Every event is stamped with a time (`ts`, checked and dropped here: it differs per run).
+    """
     parsed = [json.loads(line) for line in stdout.splitlines() if line.strip()]
     for event in parsed:
         assert isinstance(event.get("type"), str), event
         assert event.get("schema_version") == 1, event
+        assert isinstance(event.pop("ts"), float), event
     return parsed
 
 

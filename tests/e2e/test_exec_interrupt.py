@@ -70,6 +70,9 @@ def test_sigint_while_streaming_exits_130_and_resumes(vtcode: VtcodeRunner, tmp_
         "schema_version": 1,
         "kind": "interrupted",
         "message": "interrupted by the user",
+        "hint": "",
+        "exit_code": 130,
+        "turn_id": "turn_1",
     }
     session = _session_id(out)
     assert [m["role"] for m in _history(vtcode, session)] == ["user"]

@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from tests.exec.helpers import Harness, alive, gone, group_members, read_pid
-from vtcode.exec.progress import PROGRESS_KEEP_BYTES, ExecProgress, reporting_progress
-from vtcode.tools.base import ToolContext
-from vtcode.tools.exec_command import ExecCommandTool
+from vtcode.exec.progress import PROGRESS_KEEP_BYTES, ExecProgress
 
 
 async def test_progress_reports_output_while_the_call_waits(tmp_path: Path) -> None:
     reports: list[ExecProgress] = []
     async with Harness(tmp_path) as h:
-        with reporting_progress(reports.append):
-            result = await h.run(cmd="for i in 1 2 3 4; do echo step $i; sleep 0.3; done", yield_time_ms=5000)
+        h.ctx = replace(h.ctx, progress=reports.append)
+        result = await h.run(cmd="for i in 1 2 3 4; do echo step $i; sleep 0.3; done", yield_time_ms=5000)
     assert result["output"] == "step 1\nstep 2\nstep 3\nstep 4\n"
     assert len(reports) >= 2
     # Reports arrive in order; the last stretch may come only with the result itself.
@@ -30,8 +29,8 @@ async def test_progress_reports_output_while_the_call_waits(tmp_path: Path) -> N
 async def test_progress_reports_are_bounded(tmp_path: Path) -> None:
     reports: list[ExecProgress] = []
     async with Harness(tmp_path) as h:
-        with reporting_progress(reports.append):
-            await h.run(cmd="seq 1 300000; sleep 0.5")
+        h.ctx = replace(h.ctx, progress=reports.append)
+        await h.run(cmd="seq 1 300000; sleep 0.5")
     assert reports
     assert all(len(r.text.encode()) <= PROGRESS_KEEP_BYTES for r in reports)
     assert reports[-1].text.endswith("300000\n")
@@ -69,14 +68,6 @@ async def test_aclose_ends_every_session_and_leftover_daemon(tmp_path: Path) -> 
     # ... until vtcode exits.
     assert await gone(shell)
     assert await gone(daemon_pid)
-
-
-async def test_tool_without_a_manager_makes_its_own(tmp_path: Path) -> None:
-    tool = ExecCommandTool(default_time_limit=30)
-    outcome = await tool.run({"cmd": "echo hi"}, ToolContext(workspace=tmp_path))
-    assert json.loads(outcome.content)["output"] == "hi\n"
-    assert (outcome.exit_code, outcome.is_error) == (0, False)
-    await tool.manager_for(ToolContext(workspace=tmp_path)).aclose()
 
 
 async def test_failed_command_is_an_error_outcome_and_running_is_not(tmp_path: Path) -> None:

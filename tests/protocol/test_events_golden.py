@@ -22,15 +22,21 @@ from vtcode.protocol.messages import (
 )
 
 GOLDEN = Path(__file__).parent / "fixtures" / "events_v1.jsonl"
+# Events as written since they carry `turn_id` and `ts`, with the event types added with them.
+STAMPED = Path(__file__).parent / "fixtures" / "events_v1_stamped.jsonl"
 
 
-def test_every_golden_event_decodes_and_re_encodes_to_the_same_json() -> None:
+def test_events_written_before_stamps_still_load_and_keep_every_field() -> None:
     lines = GOLDEN.read_text().splitlines()
     types = set()
     for line in lines:
         event = decode_event(line)
-        types.add(json.loads(line)["type"])
-        assert json.loads(encode_event(event)) == json.loads(line)
+        original = json.loads(line)
+        types.add(original["type"])
+        again = json.loads(encode_event(event))
+        # Additive fields only: every original field is kept as it was; the new ones are defaults.
+        assert {k: again[k] for k in original} == original
+        assert (again["turn_id"], again["ts"]) == (None, None)
     assert types == {
         "thread.started",
         "turn.started",
@@ -43,6 +49,17 @@ def test_every_golden_event_decodes_and_re_encodes_to_the_same_json() -> None:
         "notice",
         "turn.completed",
         "turn.failed",
+    }
+
+
+def test_stamped_events_round_trip_exactly() -> None:
+    lines = STAMPED.read_text().splitlines()
+    for line in lines:
+        assert json.loads(encode_event(decode_event(line))) == json.loads(line)
+    assert {json.loads(line)["type"] for line in lines} >= {
+        "item.delta",
+        "approval.requested",
+        "approval.resolved",
     }
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from vtcode.core.approvals import ApprovalPolicy
+from vtcode.exec.manager import SessionManager
 from vtcode.protocol.errors import AgentFailedError
 from vtcode.protocol.events import Event
 from vtcode.protocol.messages import AssistantMessage, Message, ToolResultMessage, UserMessage
@@ -31,7 +32,7 @@ def _runner(
     checkpoints: list[list[Message]] = []
     seen: list[Event] = []
     emitter = Emitter([seen.append])
-    tools = [*workspace_tools(), ExecCommandTool(default_time_limit=30)]
+    tools = [*workspace_tools(), ExecCommandTool(SessionManager(ws, {}))]
     dispatcher = ToolDispatcher(
         tools=tools,
         context=ToolContext(workspace=ws),
@@ -39,8 +40,12 @@ def _runner(
         emitter=emitter,
     )
 
-    def checkpoint(messages: Sequence[Message], turn: int) -> None:
-        checkpoints.append(list(messages))
+    class Checkpoints:
+        def append(self, messages: Sequence[Message], turn: int) -> None:
+            checkpoints.append(list(messages))
+
+        def replace(self, messages: Sequence[Message], summary: str) -> None:
+            raise AssertionError("no compaction here")
 
     runner = TurnRunner(
         model_client=model,
@@ -50,9 +55,10 @@ def _runner(
         dispatcher=dispatcher,
         emitter=emitter,
         state=ConversationState(messages=[]),
-        checkpoint=checkpoint,
+        history=Checkpoints(),
         clock=FakeClock(),
         max_requests=max_requests,
+        context_window=100_000,
     )
     return runner, checkpoints, seen
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from vtcode.tools.base import Tool, ToolContext
+from vtcode.tools.base import CallDescription, Tool, ToolContext
 from vtcode.tools.registry import workspace_tools
 
 SAMPLES: dict[str, Any] = {
@@ -20,15 +20,25 @@ SAMPLES: dict[str, Any] = {
 }
 
 
-def test_names_and_read_only_flags() -> None:
+def test_names_and_kinds() -> None:
     tools: list[Tool] = workspace_tools()
-    assert [(tool.spec.name, tool.read_only) for tool in tools] == [
-        ("read_file", True),
-        ("list_files", True),
-        ("grep_files", True),
-        ("write_file", False),
-        ("apply_patch", False),
+    assert [(tool.spec.name, tool.kind) for tool in tools] == [
+        ("read_file", "read"),
+        ("list_files", "read"),
+        ("grep_files", "read"),
+        ("write_file", "edit"),
+        ("apply_patch", "edit"),
     ]
+
+
+def test_calls_describe_their_paths_and_display_form() -> None:
+    read, listing, grep, write, patch = workspace_tools()
+    assert read.describe({"path": "src/a.py"}) == CallDescription("src/a.py", paths=("src/a.py",))
+    assert listing.describe({}) == CallDescription(".", paths=(".",))
+    assert grep.describe({"pattern": "TODO", "path": "src"}) == CallDescription("TODO in src", paths=("src",))
+    assert write.describe({"path": 3}) == CallDescription("")
+    body = "*** Begin Patch\n*** Update File: a.py\n*** Move to: b.py\n@@\n-x\n+y\n*** End Patch\n"
+    assert patch.describe({"patch": body}) == CallDescription("a.py, b.py", paths=("a.py", "b.py"))
 
 
 def test_schemas_are_closed_objects_with_described_properties() -> None:

@@ -1,10 +1,9 @@
-"""`vtcode exec`: one headless turn."""
+"""`vtcode exec`: one headless turn, a thin front end over the session runtime."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import signal
 import sys
 from pathlib import Path
@@ -12,11 +11,11 @@ from pathlib import Path
 from vtcode.cli.render import HumanRenderer, JsonRenderer
 from vtcode.config.environment import os_environ
 from vtcode.config.loader import load_settings
-from vtcode.exec.process_group import kill_all_groups
-from vtcode.protocol.errors import ExitCode, InterruptedByUser, ProviderError, UsageError, VtcodeError
-from vtcode.protocol.events import TurnFailed
-from vtcode.runtime.agent import Agent, AgentOptions
-from vtcode.runtime.emitter import Emitter
+from vtcode.protocol.errors import ExitCode, InterruptedByUser, UsageError, VtcodeError
+from vtcode.protocol.events import Event, TurnCompleted, TurnFailed
+from vtcode.protocol.ops import Interrupt, Shutdown, UserInput
+from vtcode.runtime.session import Session
+from vtcode.runtime.wiring import SessionOptions
 
 
 def read_prompt(value: str | None) -> str:
@@ -57,20 +56,32 @@ def agent_flags(args: argparse.Namespace) -> dict[str, object]:
     return {key: value for key, value in pairs.items() if value is not None}
 
 
+class TurnFailure(VtcodeError):
+    """A failed turn as the user sees it: the message and hint of its `turn.failed` event."""
+
+    def __init__(self, event: TurnFailed) -> None:
+        super().__init__(event.message, hint=event.hint or None)
+        self.exit_code = ExitCode(event.exit_code)
+
+    def user_text(self) -> str:
+        """Provider failures on one line (read in CI logs), others with the hint below."""
+        if self.exit_code == ExitCode.PROVIDER and self.hint:
+            return f"{self.message} ({self.hint})"
+        return super().user_text()
+
+
 def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
     """Run one turn and return the exit code."""
     prompt = read_prompt(args.prompt)
     workspace = workspace_dir(args.workspace)
     env = os_environ()
     loaded = load_settings(workspace=workspace, env=env, overrides=overrides, flags=agent_flags(args))
-    json_mode = bool(args.json)
-    json_renderer = JsonRenderer() if json_mode else None
-    human = None if json_mode else HumanRenderer()
-    emitter = Emitter(
-        sinks=[json_renderer or human],  # type: ignore[list-item]
-        deltas=human.delta if human else None,
+    render = (
+        JsonRenderer(deltas=bool(getattr(args, "json_deltas", False)))
+        if args.json or getattr(args, "json_deltas", False)
+        else HumanRenderer()
     )
-    options = AgentOptions(
+    options = SessionOptions(
         workspace=workspace,
         settings=loaded.settings,
         home=loaded.home,
@@ -78,46 +89,45 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
         resume=args.resume,
         continue_last=args.continue_last,
     )
-    agent = Agent(options, emitter)
-    try:
-        return asyncio.run(_run(agent, prompt, emitter))
-    finally:
-        kill_all_groups()
+    return asyncio.run(_run(options, prompt, render))
 
 
-async def _run(agent: Agent, prompt: str, emitter: Emitter) -> int:
+async def _run(options: SessionOptions, prompt: str, render: JsonRenderer | HumanRenderer) -> int:
+    session = await Session.open(options)
     loop = asyncio.get_running_loop()
-    task = asyncio.current_task()
-    assert task is not None
-    signalled: list[int] = []
+    signals: list[int] = []
+    pending: set[asyncio.Task[None]] = set()
 
     def stop(signum: int) -> None:
-        signalled.append(signum)
-        task.cancel()
+        signals.append(signum)
+        # A second signal kills command groups at once instead of waiting out their TERM grace.
+        task = loop.create_task(session.submit(Interrupt(force=len(signals) > 1)))
+        pending.add(task)
+        task.add_done_callback(pending.discard)
+        if not session.running:
+            closing = loop.create_task(session.submit(Shutdown()))
+            pending.add(closing)
+            closing.add_done_callback(pending.discard)
 
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop, signum)
+    ended: Event | None = None
     try:
-        await agent.run(prompt)
-        return ExitCode.OK
-    except asyncio.CancelledError:
-        if not signalled:
-            raise
-        # Undo the cancellation so cleanup below can await; the history is already consistent.
-        task.uncancel()
-        emitter.emit(TurnFailed(kind="interrupted", message="interrupted by the user"))
-        raise InterruptedByUser("interrupted") from None
-    except ProviderError as exc:
-        emitter.emit(TurnFailed(kind=str(exc.kind), message=exc.message))
-        raise
-    except VtcodeError as exc:
-        emitter.emit(TurnFailed(kind=type(exc).__name__, message=exc.message))
-        raise
+        await session.submit(UserInput(prompt))
+        async for event in session.events():
+            render(event)
+            if isinstance(event, TurnCompleted | TurnFailed):
+                ended = event
+                await session.submit(Shutdown())
     finally:
-        # A second signal during cleanup must not cut the kill grace of command groups short.
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, signalled.append, signum)
-        with contextlib.suppress(Exception):
-            await agent.aclose()
+        await session.aclose()
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(signum)
+    if isinstance(ended, TurnFailed):
+        if ended.exit_code == ExitCode.INTERRUPTED:
+            raise InterruptedByUser("interrupted")
+        raise TurnFailure(ended)
+    if ended is None:
+        # Interrupted before the turn began.
+        raise InterruptedByUser("interrupted")
+    return ExitCode.OK

@@ -22,7 +22,6 @@ from vtcode.config.schema import Settings
 from vtcode.instructions import InstructionsReport
 from vtcode.protocol.errors import ExitCode, UsageError
 from vtcode.protocol.model import ToolSpec
-from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.toolset import build_toolset
 
@@ -58,7 +57,7 @@ def active_paths(values: Sequence[str] | None, workspace: Path) -> list[str]:
 
 def tool_specs(settings: Settings, workspace: Path) -> list[ToolSpec]:
     """The tool schemas a session in `workspace` offers (they are part of the static cache key)."""
-    toolset = build_toolset(settings, workspace, Emitter())
+    toolset = build_toolset(settings, workspace, {})
     try:
         return [tool.spec for tool in toolset.tools]
     finally:

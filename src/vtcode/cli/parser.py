@@ -107,6 +107,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_config_option(exec_p, "config")
     add_agent_options(exec_p)
     exec_p.add_argument("--json", action="store_true", help="print one JSON event per line")
+    exec_p.add_argument(
+        "--json-deltas",
+        action="store_true",
+        help="with --json, also print item.delta events (streamed text and reasoning fragments)",
+    )
     resume = exec_p.add_mutually_exclusive_group()
     resume.add_argument("--resume", metavar="ID", help="continue the stored session ID")
     resume.add_argument(

@@ -9,10 +9,10 @@ from typing import TextIO
 from vtcode.protocol.events import (
     AgentMessageItem,
     CommandExecutionItem,
-    ErrorItem,
     Event,
     FileChangeItem,
     ItemCompleted,
+    ItemDelta,
     ItemStarted,
     Notice,
     ThreadCompacted,
@@ -61,12 +61,19 @@ class _Output:
 
 
 class JsonRenderer:
-    """One JSON object per line on stdout, flushed so a reader sees each event as it happens."""
+    """One JSON object per line on stdout, flushed so a reader sees each event as it happens.
 
-    def __init__(self, out: TextIO | None = None) -> None:
+    `item.delta` events are printed only when asked for (`--json-deltas`): line consumers written for
+    whole items are not flooded with one line per token.
+    """
+
+    def __init__(self, out: TextIO | None = None, *, deltas: bool = False) -> None:
         self.out = _Output(out or sys.stdout)
+        self.deltas = deltas
 
     def __call__(self, event: Event) -> None:
+        if isinstance(event, ItemDelta) and not self.deltas:
+            return
         self.out.write(encode_event(event).decode("utf-8") + "\n")
 
 
@@ -80,14 +87,13 @@ class HumanRenderer:
         self._last_text = ""
         self._streamed_ids: set[str] = set()
 
-    def delta(self, item_id: str, kind: str, text: str) -> None:
-        """Live text fragments (terminal only)."""
-        if self.live and kind == "text":
-            self._streamed_ids.add(item_id)
-            self.out.write(text)
-
     def __call__(self, event: Event) -> None:
         match event:
+            case ItemDelta(item_id=item_id, kind="text", delta=text):
+                # Live answer text, on a terminal only (a pipe gets the final answer once).
+                if self.live:
+                    self._streamed_ids.add(item_id)
+                    self.out.write(text)
             case ItemStarted(item=CommandExecutionItem(command=command)):
                 self._note(f"$ {command}")
             case ItemCompleted(item=CommandExecutionItem(status=status, exit_code=code)):
@@ -108,8 +114,6 @@ class HumanRenderer:
                     # An earlier message was not the final one: it was progress.
                     self._note(self._last_text)
                 self._last_text = "" if item_id in self._streamed_ids else text
-            case ItemCompleted(item=ErrorItem(message=message)):
-                self._note(f"error: {message}")
             case Notice(message=message, level=level):
                 self._note(f"{level}: {message}")
             case ThreadCompacted(before_messages=before, after_messages=after):

@@ -49,6 +49,8 @@ class LoadedConfig:
     # Config files actually read, lowest layer first.
     sources: tuple[str, ...]
     provider_env: ProviderEnv
+    # Deprecated keys and the like: shown once by the front end, never an error.
+    notices: tuple[str, ...] = ()
 
 
 def load_settings(
@@ -98,4 +100,20 @@ def load_settings(
         home=home,
         sources=tuple(str(file.path) for file in files),
         provider_env=provider_env(env),
+        notices=_deprecations(origins),
     )
+
+
+_DEPRECATED: Mapping[KeyPath, str] = MappingProxyType(
+    {
+        ("context", "dynamic", "retained_user_messages"): (
+            "context.dynamic.retained_user_messages is deprecated and ignored: every user message is now "
+            "kept through compaction within context.dynamic.retained_user_tokens (default 4000)"
+        )
+    }
+)
+
+
+def _deprecations(origins: Mapping[KeyPath, str]) -> tuple[str, ...]:
+    """One notice per deprecated key a layer set, naming the layer."""
+    return tuple(f"{origins[key]}: {text}" for key, text in _DEPRECATED.items() if key in origins)

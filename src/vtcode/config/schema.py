@@ -84,7 +84,10 @@ class DynamicContextSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=
 
     enabled: bool = True
     persist_history: bool = True
-    retained_user_messages: PositiveInt = 4
+    # The user's own messages kept verbatim through compaction, in estimated tokens (oldest shortened
+    # first past it). Replaces the count `retained_user_messages`, still accepted but ignored.
+    retained_user_tokens: NonNegativeInt = 4_000
+    retained_user_messages: PositiveInt | None = None
     tool_output_threshold: Annotated[int, msgspec.Meta(ge=1024)] = 8192
 
 

@@ -1,12 +1,16 @@
 """Approval decisions for tool calls: allow, ask the user, or deny, with a reason the model can read.
 
-| kind      | read-only | ask                 | auto-edit           | full-auto |
-| --------- | --------- | ------------------- | ------------------- | --------- |
-| read      | allow     | allow               | allow               | allow     |
-| edit      | deny      | ask                 | allow               | allow     |
-| command   | deny      | allow rule, or ask  | allow rule, or ask  | allow     |
+| kind          | read-only | ask                 | auto-edit           | full-auto |
+| ------------- | --------- | ------------------- | ------------------- | --------- |
+| read          | allow     | allow               | allow               | allow     |
+| edit          | deny      | ask                 | allow               | allow     |
+| command       | deny      | allow rule, or ask  | allow rule, or ask  | allow     |
+| session_input | allow, unless the typed text holds a command a deny rule names                |
+| external      | deny      | ask                 | ask                 | allow     |
 
-A deny rule wins over everything, full-auto included. Rules come only from config and flags: nothing a
+A deny rule wins over everything, full-auto included. What the user allowed for the rest of a session
+(`SessionGrants`: a tool, or a command prefix) turns an "ask" into "allow", never a "deny". Rules come
+only from config and flags: nothing a
 workspace file says changes a decision (SPEC section 5, decision 9). Headless runs cannot ask, so
 `resolve_headless` (applied by `decide` for a headless policy) turns "ask" into "deny" with a reason that
 says how to allow the call.
@@ -14,31 +18,15 @@ says how to allow the call.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Literal
 
-from vtcode.core.command_match import match_allow, match_deny
+from vtcode.core.command_match import match_allow, match_deny, split_command
+from vtcode.protocol.model import ToolKind
 
 ApprovalMode = Literal["read-only", "ask", "auto-edit", "full-auto"]
 APPROVAL_MODES: tuple[ApprovalMode, ...] = ("read-only", "ask", "auto-edit", "full-auto")
-CallKind = Literal["read", "edit", "command"]
 Action = Literal["allow", "ask", "deny"]
-
-TOOL_KINDS: Mapping[str, CallKind] = MappingProxyType(
-    {
-        "read_file": "read",
-        "list_files": "read",
-        "grep_files": "read",
-        "write_file": "edit",
-        "apply_patch": "edit",
-        "exec_command": "command",
-        # Input, polls, waits and kills only reach a session whose command was approved when it
-        # started: no new program runs, so nothing new is asked.
-        "write_stdin": "read",
-    }
-)
 
 _SHOWN_COMMAND_CHARS = 200
 
@@ -68,10 +56,27 @@ class Decision:
     headless_reason: str = ""
 
 
-def decide(policy: ApprovalPolicy, kind: CallKind, command: str = "", *, tool: str = "") -> Decision:
-    """Decide whether a call of `kind` (for commands: the `command` line) may run under `policy`.
+@dataclass(frozen=True)
+class SessionGrants:
+    """What the user allowed for the rest of a session: every call of these tools, and commands that
+    start with these prefixes (word prefixes, as `[approvals] allow` rules)."""
 
-    `tool` only names the call in reasons. Headless policies never return "ask".
+    tools: frozenset[str] = frozenset()
+    prefixes: tuple[str, ...] = ()
+
+
+def decide(
+    policy: ApprovalPolicy,
+    kind: ToolKind,
+    subject: str = "",
+    *,
+    tool: str = "",
+    grants: SessionGrants = SessionGrants(),
+) -> Decision:
+    """Decide whether a call of `kind` may run under `policy`.
+
+    `subject` is the command line of a command, or the text typed into a session. `tool` names the call
+    in reasons. Headless policies never return "ask".
     """
     match kind:
         case "read":
@@ -79,8 +84,75 @@ def decide(policy: ApprovalPolicy, kind: CallKind, command: str = "", *, tool: s
         case "edit":
             decision = _decide_edit(policy.mode, _subject(tool, "a file edit"))
         case "command":
-            decision = _decide_command(policy, command)
+            decision = _decide_command(policy, subject)
+        case "session_input":
+            decision = decide_input(policy, subject, tool=tool or "write_stdin")
+        case "external":
+            decision = _decide_external(policy.mode, _subject(tool, "an external tool"))
+    decision = _apply_grants(decision, kind, subject, tool, grants)
     return resolve_headless(decision) if policy.headless else decision
+
+
+# Programs whose first argument names what they do (`git push` is not `git status`): an "allow for this
+# session" answer covers the program with that subcommand, for any other program the program itself.
+_SUBCOMMAND_PROGRAMS = frozenset(
+    {
+        "git", "npm", "pnpm", "yarn", "bun", "cargo", "go", "docker", "podman", "kubectl", "pip", "pip3",
+        "uv", "poetry", "gh", "dotnet", "mvn", "gradle", "make", "just", "brew", "apt", "apt-get",
+        "systemctl", "terraform", "helm", "rustup", "conda", "hatch", "tox", "nox", "deno",
+    }
+)  # fmt: skip
+
+
+def session_prefix(command: str) -> str:
+    """The prefix an "allow for this session" answer covers.
+
+    `git commit -m x` gives `git commit`, `pytest -q tests` gives `pytest`; a line of several commands
+    or one that cannot be parsed gives "" (only a one-time answer makes sense for it).
+    """
+    commands = split_command(command)
+    if not commands or len(commands) != 1 or not commands[0].words:
+        return ""
+    words = commands[0].words
+    second = words[1] if len(words) > 1 else ""
+    if words[0] in _SUBCOMMAND_PROGRAMS and second and not second.startswith("-"):
+        return f"{words[0]} {second}"
+    return words[0]
+
+
+def _apply_grants(
+    decision: Decision, kind: ToolKind, subject: str, tool: str, grants: SessionGrants
+) -> Decision:
+    if decision.action != "ask":
+        return decision
+    if tool and tool in grants.tools:
+        return Decision("allow", f"`{tool}` was allowed for this session by the user")
+    if kind == "command" and grants.prefixes:
+        allowed = match_allow(subject, grants.prefixes)
+        if allowed.allowed:
+            names = ", ".join(f"`{rule}`" for rule in allowed.rules)
+            return Decision(
+                "allow", f"command `{_shown(subject)}` starts with {names}, allowed for this session"
+            )
+    return decision
+
+
+def _decide_external(mode: ApprovalMode, call: str) -> Decision:
+    match mode:
+        case "read-only":
+            return Decision(
+                "deny",
+                f"{call} is not allowed in read-only mode: vtcode cannot tell what it changes",
+            )
+        case "ask" | "auto-edit":
+            return Decision(
+                "ask",
+                f"{call} needs the user's approval in {mode} mode",
+                headless_reason=f"{call} is not allowed in {mode} mode without the user's approval; "
+                "ask the user to rerun with --approval full-auto",
+            )
+        case "full-auto":
+            return Decision("allow", f"{call} is allowed in full-auto mode")
 
 
 def resolve_headless(decision: Decision) -> Decision:
@@ -160,6 +232,8 @@ def decide_input(policy: ApprovalPolicy, chars: str, *, tool: str = "write_stdin
     The session's own command was approved when it started, but a shell session would otherwise let
     denied commands through as typed input.
     """
+    if not chars:
+        return Decision("allow", f"a poll, wait or kill by `{tool}` runs nothing new")
     for line in chars.splitlines() or [chars]:
         denied_by = match_deny(line, policy.deny)
         if denied_by is not None:

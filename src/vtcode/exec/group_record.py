@@ -106,6 +106,10 @@ class GroupRecord:
             "owner_started": self._owner_started,
             "groups": [vars(group) for group in self._groups.values()],
         }
+        if not self.path.parent.is_dir():
+            # The session directory appears with the first checkpoint; never create it ahead of the store.
+            log.debug("session directory %s does not exist yet; groups not recorded", self.path.parent)
+            return
         temporary = self.path.with_name(f".{self.path.name}.{self._owner}.tmp")
         try:
             temporary.write_text(json.dumps(body), encoding="utf-8")

@@ -211,6 +211,10 @@ class SessionManager:
             self._leftovers.remove(leftover)
             self._forget(leftover.pgid)
 
+    def waited_on(self) -> list[CommandSession]:
+        """Sessions a model call is waiting on right now (what an interrupt stops)."""
+        return [s for s in self._sessions.values() if s.calls_in_flight]
+
     async def discard(self, session: CommandSession) -> None:
         """End a session nobody can reach any more (its starting call was interrupted)."""
         self._sessions.pop(session.id, None)

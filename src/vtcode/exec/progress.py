@@ -1,7 +1,7 @@
 """Live output of a command session while a tool call waits on it.
 
-The runtime sets `progress_sink` around a tool call (a context variable, so parallel calls each see
-their own); the session reports new output to it at most every 100 ms, and the runtime turns each
+The runtime puts a sink in each command call's tool context (so parallel calls each have their own); the
+session reports new output to it at most every 100 ms, and the runtime turns each
 report into an `item.updated` event for the call's `command_execution` item. A command that ends
 within 100 ms of its first output produces no report: its result follows at once anyway.
 """
@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from vtcode.core.exec_text import decode_clean, held_back
@@ -37,18 +35,6 @@ class ExecProgress:
 
 
 ProgressSink = Callable[[ExecProgress], None]
-
-progress_sink: ContextVar[ProgressSink | None] = ContextVar("vtcode_exec_progress", default=None)
-
-
-@contextmanager
-def reporting_progress(sink: ProgressSink | None) -> Iterator[None]:
-    """Route live output of command sessions used inside this block to `sink`."""
-    token = progress_sink.set(sink)
-    try:
-        yield
-    finally:
-        progress_sink.reset(token)
 
 
 class ProgressReporter:

@@ -83,6 +83,8 @@ class CommandSession:
         self.exited_at: float | None = None
         # The model has been told that the shell exited (later calls wait for the drain instead).
         self.exit_reported = False
+        # Model calls waiting on this session right now (an interrupt ends the sessions it waited on).
+        self.calls_in_flight = 0
         self._loop = loop
         self._popen = spawned.popen
         self._out_fd: int | None = spawned.output_fd
@@ -170,13 +172,17 @@ class CommandSession:
         chars: str = "",
     ) -> CallReport:
         """Carry out one model call: write `chars`, or kill, then wait and collect new output."""
-        if kind == "kill":
-            await self.terminate()
-        else:
-            if chars:
-                await self.write(chars)
-            with self.reporting(sink):
-                await self.settle(deadline)
+        self.calls_in_flight += 1
+        try:
+            if kind == "kill":
+                await self.terminate()
+            else:
+                if chars:
+                    await self.write(chars)
+                with self.reporting(sink):
+                    await self.settle(deadline)
+        finally:
+            self.calls_in_flight -= 1
         preview = self.output.take(limit)
         view = self.view()
         if self.returncode is not None:

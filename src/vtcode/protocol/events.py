@@ -7,6 +7,7 @@ from typing import Literal
 import msgspec
 
 from vtcode.protocol.messages import Usage
+from vtcode.protocol.model import ToolKind
 
 EVENT_SCHEMA_VERSION = 1
 
@@ -63,17 +64,15 @@ class ToolCallItem(_Item, frozen=True, tag="tool_call"):
     result: str | None = None
 
 
-class ErrorItem(_Item, frozen=True, tag="error"):
-    """A non-fatal error shown in the stream."""
-
-    message: str
-
-
-Item = AgentMessageItem | ReasoningItem | CommandExecutionItem | FileChangeItem | ToolCallItem | ErrorItem
+Item = AgentMessageItem | ReasoningItem | CommandExecutionItem | FileChangeItem | ToolCallItem
 
 
 class _Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
     schema_version: int = EVENT_SCHEMA_VERSION
+    # Stamped by the session as the event leaves it: the turn it belongs to (None outside a turn) and
+    # the time it was emitted (seconds since the epoch, from the session's clock).
+    turn_id: str | None = None
+    ts: float | None = None
 
 
 class ThreadStarted(_Event, frozen=True, tag="thread.started"):
@@ -104,6 +103,46 @@ class ItemCompleted(_Event, frozen=True, tag="item.completed"):
     """An item finished."""
 
     item: Item | None = None
+
+
+DeltaKind = Literal["text", "reasoning"]
+
+
+class ItemDelta(_Event, frozen=True, tag="item.delta"):
+    """A streamed fragment of an agent message or reasoning item (not written to events.jsonl)."""
+
+    item_id: str = ""
+    kind: DeltaKind = "text"
+    delta: str = ""
+
+
+class ApprovalRequested(_Event, frozen=True, tag="approval.requested"):
+    """A tool call waits for the user; answer with the `approval_answer` operation and `request_id`.
+
+    `session_prefix` is the command prefix an `allow_prefix` answer would allow for the rest of the
+    session (empty when the call is not a command).
+    """
+
+    request_id: str = ""
+    item_id: str = ""
+    tool: str = ""
+    kind: ToolKind = "command"
+    display: str = ""
+    reason: str = ""
+    session_prefix: str = ""
+
+
+# `allow_tool` allows every later call of the same tool in this session; `allow_prefix` every later
+# command that starts with the request's `session_prefix` (deny rules still win).
+ApprovalDecision = Literal["allow_once", "allow_tool", "allow_prefix", "deny"]
+
+
+class ApprovalResolved(_Event, frozen=True, tag="approval.resolved"):
+    """A pending approval was answered (an interrupt while waiting counts as deny)."""
+
+    request_id: str = ""
+    decision: ApprovalDecision = "deny"
+    reason: str = ""
 
 
 CompactionTrigger = Literal["auto", "manual", "recovery"]
@@ -150,6 +189,9 @@ class TurnFailed(_Event, frozen=True, tag="turn.failed"):
 
     kind: str = ""
     message: str = ""
+    hint: str = ""
+    # The process exit code a headless front end should end with (SPEC section 2).
+    exit_code: int = 1
 
 
 Event = (
@@ -158,6 +200,9 @@ Event = (
     | ItemStarted
     | ItemUpdated
     | ItemCompleted
+    | ItemDelta
+    | ApprovalRequested
+    | ApprovalResolved
     | ThreadCompacted
     | IntentQueued
     | IntentApplied

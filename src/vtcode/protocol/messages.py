@@ -15,6 +15,9 @@ class MessageMeta(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_
     intent_id: str | None = None
     created_at: float | None = None
     turn: int | None = None
+    # On a tool result: the workspace-relative paths the call read, wrote or ran in. Instruction scope
+    # (which nested AGENTS.md apply) is rebuilt from these on resume, so they must survive compaction.
+    paths: tuple[str, ...] = ()
 
 
 class Reasoning(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):

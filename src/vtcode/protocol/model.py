@@ -8,6 +8,11 @@ import msgspec
 
 from vtcode.protocol.messages import AssistantMessage, Message, Usage
 
+# What a tool call does, for approvals, parallelism and display: reads run in parallel and never ask;
+# `session_input` is input typed into an already approved command session; `external` is a tool served
+# by another program (an MCP server).
+ToolKind = Literal["read", "edit", "command", "session_input", "external"]
+
 
 class ToolSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A function tool offered to the model; `parameters` is a JSON Schema object."""

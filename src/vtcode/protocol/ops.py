@@ -1,4 +1,4 @@
-"""Operations the runtime accepts from a front end."""
+"""Operations a front end submits to a session (DESIGN.md section 2): the only way in."""
 
 from __future__ import annotations
 
@@ -6,47 +6,41 @@ from typing import Literal
 
 import msgspec
 
+from vtcode.protocol.events import ApprovalDecision
 
-class UserTurn(msgspec.Struct, frozen=True, tag="user_turn", forbid_unknown_fields=True):
-    """Start a turn with this user text."""
-
-    text: str
-
-
-SteerMode = Literal["queue", "steer"]
+# `queue` starts a turn after the running one (or at once when idle); `steer` is delivered inside the
+# running turn at its next safe boundary (after the current tool batch, before the next model request).
+InputMode = Literal["queue", "steer"]
 
 
-class Steer(msgspec.Struct, frozen=True, tag="steer", forbid_unknown_fields=True):
-    """A follow-up for a running or stored session."""
+class UserInput(msgspec.Struct, frozen=True, tag="user_input", forbid_unknown_fields=True):
+    """Text from the user; `intent_id` identifies it through queueing, checkpointing and compaction."""
 
     text: str
-    intent_id: str
-    mode: SteerMode = "queue"
+    mode: InputMode = "queue"
+    intent_id: str | None = None
 
 
 class Interrupt(msgspec.Struct, frozen=True, tag="interrupt", forbid_unknown_fields=True):
-    """Cancel the in-flight request or command, keeping the history valid."""
+    """Cancel the running turn, keeping the history valid; `force` kills command groups without grace."""
+
+    force: bool = False
 
 
-class Approve(msgspec.Struct, frozen=True, tag="approve", forbid_unknown_fields=True):
-    """Allow a pending tool call."""
+class ApprovalAnswer(msgspec.Struct, frozen=True, tag="approval_answer", forbid_unknown_fields=True):
+    """The user's answer to an `approval.requested` event."""
 
-    call_id: str
-
-
-class Deny(msgspec.Struct, frozen=True, tag="deny", forbid_unknown_fields=True):
-    """Refuse a pending tool call; the reason goes to the model."""
-
-    call_id: str
-    reason: str = "denied by the user"
+    request_id: str
+    decision: ApprovalDecision
+    reason: str = ""
 
 
 class Compact(msgspec.Struct, frozen=True, tag="compact", forbid_unknown_fields=True):
-    """Compact the history now."""
+    """Compact the history now (between turns)."""
 
 
 class Shutdown(msgspec.Struct, frozen=True, tag="shutdown", forbid_unknown_fields=True):
-    """Stop the session."""
+    """Stop the session: interrupt a running turn, end command sessions, close the event stream."""
 
 
-Op = UserTurn | Steer | Interrupt | Approve | Deny | Compact | Shutdown
+Op = UserInput | Interrupt | ApprovalAnswer | Compact | Shutdown

@@ -1,16 +1,24 @@
-"""Run the tool calls of one model reply: approval, execution, items, exactly one result per call."""
+"""Run the tool calls of one model reply: approval, execution, items, exactly one result per call.
+
+Everything about a tool comes from the tool itself (`kind`, `describe`): its kind decides approvals and
+whether calls may run in parallel, its description gives the item's display form, the approval subject
+and the touched paths, which are recorded on the result message (so they survive resumes).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from vtcode.core.approvals import TOOL_KINDS, ApprovalPolicy, CallKind, Decision, decide, decide_input
-from vtcode.exec.progress import ExecProgress, ProgressSink, reporting_progress
+from vtcode.core.approvals import ApprovalPolicy, Decision, SessionGrants, decide, session_prefix
+from vtcode.exec.progress import ExecProgress, ProgressSink
 from vtcode.protocol.events import (
+    ApprovalRequested,
+    ApprovalResolved,
     CommandExecutionItem,
     FileChangeItem,
     Item,
@@ -20,24 +28,20 @@ from vtcode.protocol.events import (
     ItemUpdated,
     ToolCallItem,
 )
-from vtcode.protocol.messages import Message, ToolCall, ToolResultMessage
+from vtcode.protocol.messages import Message, MessageMeta, ToolCall, ToolResultMessage
+from vtcode.protocol.ops import ApprovalAnswer
+from vtcode.runtime.approval_port import ApprovalPort
 from vtcode.runtime.emitter import Emitter
-from vtcode.tools.base import Tool, ToolContext, ToolOutcome
-from vtcode.tools.write_stdin import WriteStdinTool
+from vtcode.tools.base import CallDescription, Tool, ToolContext, ToolOutcome
 
 log = logging.getLogger(__name__)
 
 Commit = Callable[[Sequence[Message]], None]
 
-EDIT_TOOLS = frozenset({"write_file", "apply_patch"})
-COMMAND_TOOLS = frozenset({"exec_command"})
-# Calls on a running command session; shown as `command_execution` items like the command itself.
-SESSION_TOOLS = frozenset({"write_stdin"})
-# Tools whose calls are shown as `command_execution` items, with live output while they run.
-_COMMAND_ITEM_TOOLS = COMMAND_TOOLS | SESSION_TOOLS
 # Characters of live output carried by each `item.updated` (the tail of what the command printed).
 LIVE_OUTPUT_CHARS = 8192
 INTERRUPTED = "interrupted by the user before this call finished"
+INTERRUPTED_APPROVAL = "the user interrupted the turn instead of approving this call"
 
 
 class ToolDispatcher:
@@ -51,12 +55,16 @@ class ToolDispatcher:
         policy: ApprovalPolicy,
         emitter: Emitter,
         on_touched: Callable[[Sequence[str]], None] | None = None,
+        approvals: ApprovalPort | None = None,
     ) -> None:
         self.tools: Mapping[str, Tool] = {t.spec.name: t for t in tools}
         self.context = context
         self.policy = policy
         self.emitter = emitter
         self.on_touched = on_touched
+        # Without a port nobody can answer: the policy must then be headless (asks become denials).
+        self.approvals = approvals
+        self.grants = SessionGrants()
 
     async def run_calls(self, calls: Sequence[ToolCall], commit: Commit) -> list[ToolResultMessage]:
         """Run `calls` (read-only ones in parallel batches) and commit their results in call order.
@@ -100,17 +108,15 @@ class ToolDispatcher:
     def _batches(self, calls: Sequence[ToolCall]) -> list[list[ToolCall]]:
         batches: list[list[ToolCall]] = []
         for call in calls:
-            tool = self.tools.get(call.name)
-            parallel = tool is not None and tool.read_only
-            if parallel and batches and all(self._is_read_only(c) for c in batches[-1]):
+            if self._is_read(call) and batches and all(self._is_read(c) for c in batches[-1]):
                 batches[-1].append(call)
             else:
                 batches.append([call])
         return batches
 
-    def _is_read_only(self, call: ToolCall) -> bool:
+    def _is_read(self, call: ToolCall) -> bool:
         tool = self.tools.get(call.name)
-        return tool is not None and tool.read_only
+        return tool is not None and tool.kind == "read"
 
     async def _run_one(self, call: ToolCall) -> ToolResultMessage:
         item_id = self.emitter.new_item_id()
@@ -122,22 +128,21 @@ class ToolDispatcher:
         if tool is None:
             known = ", ".join(sorted(self.tools))
             return self._error(call, item_id, f"unknown tool {call.name!r}; available: {known}")
-        decision = self._decide(call.name, arguments)
-        shown = _shown_arguments(tool, arguments)
-        started = _item(call, item_id, shown, status="in_progress")
+        described = tool.describe(arguments)
+        started = _item(tool, call, item_id, described, status="in_progress")
+        self.emitter.emit(ItemStarted(item=started))
+        decision = await self._approve(tool, call, item_id, described)
         if decision.action != "allow":
-            self.emitter.emit(ItemStarted(item=started))
-            declined = _item(call, item_id, shown, status="declined", text=decision.reason)
+            declined = _item(tool, call, item_id, described, status="declined", text=decision.reason)
             self.emitter.emit(ItemCompleted(item=declined))
             content = f"not run: {decision.reason}"
             return ToolResultMessage(call_id=call.id, name=call.name, content=content, is_error=True)
-        self.emitter.emit(ItemStarted(item=started))
-        live = self._live_output(item_id) if call.name in _COMMAND_ITEM_TOOLS else None
+        live = self._live_output(item_id) if tool.kind in ("command", "session_input") else None
+        context = dataclasses.replace(self.context, progress=live)
         try:
-            with reporting_progress(live):
-                outcome = await tool.run(arguments, self.context)
+            outcome = await tool.run(arguments, context)
         except asyncio.CancelledError:
-            failed = _item(call, item_id, shown, status="failed", text=INTERRUPTED)
+            failed = _item(tool, call, item_id, described, status="failed", text=INTERRUPTED)
             self.emitter.emit(ItemCompleted(item=failed))
             raise
         except Exception as exc:  # a tool bug must not end the session; the model sees the failure
@@ -146,11 +151,67 @@ class ToolDispatcher:
         if outcome.touched_paths and self.on_touched is not None:
             self.on_touched(outcome.touched_paths)
         status: ItemStatus = "failed" if outcome.is_error else "completed"
-        done = _item(call, item_id, shown, status=status, text=outcome.content, outcome=outcome)
+        done = _item(tool, call, item_id, described, status=status, text=outcome.content, outcome=outcome)
         self.emitter.emit(ItemCompleted(item=done))
         return ToolResultMessage(
-            call_id=call.id, name=call.name, content=outcome.content, is_error=outcome.is_error
+            call_id=call.id,
+            name=call.name,
+            content=outcome.content,
+            is_error=outcome.is_error,
+            meta=MessageMeta(paths=outcome.touched_paths),
         )
+
+    async def _approve(
+        self, tool: Tool, call: ToolCall, item_id: str, described: CallDescription
+    ) -> Decision:
+        """The policy's decision; an "ask" is put to the user through the approval port and awaited."""
+        decision = decide(self.policy, tool.kind, described.subject, tool=call.name, grants=self.grants)
+        if decision.action != "ask":
+            return decision
+        if self.approvals is None:
+            # Defensive: a non-headless policy without a port cannot ask anyone.
+            return Decision("deny", decision.headless_reason or decision.reason)
+        prefix = session_prefix(described.subject) if tool.kind == "command" else ""
+        request_id = f"approval_{item_id}"
+        self.emitter.emit(
+            ApprovalRequested(
+                request_id=request_id,
+                item_id=item_id,
+                tool=call.name,
+                kind=tool.kind,
+                display=described.display,
+                reason=decision.reason,
+                session_prefix=prefix,
+            )
+        )
+        try:
+            answer = await self.approvals.ask(request_id)
+        except asyncio.CancelledError:
+            self.emitter.emit(
+                ApprovalResolved(request_id=request_id, decision="deny", reason=INTERRUPTED_APPROVAL)
+            )
+            declined = _item(tool, call, item_id, described, status="declined", text=INTERRUPTED_APPROVAL)
+            self.emitter.emit(ItemCompleted(item=declined))
+            raise
+        self.emitter.emit(
+            ApprovalResolved(request_id=request_id, decision=answer.decision, reason=answer.reason)
+        )
+        return self._granted(answer, call.name, prefix)
+
+    def _granted(self, answer: ApprovalAnswer, tool: str, prefix: str) -> Decision:
+        match answer.decision:
+            case "allow_once":
+                return Decision("allow", "approved by the user")
+            case "allow_tool":
+                self.grants = dataclasses.replace(self.grants, tools=self.grants.tools | {tool})
+                return Decision("allow", f"`{tool}` allowed by the user for this session")
+            case "allow_prefix":
+                if prefix:
+                    self.grants = dataclasses.replace(self.grants, prefixes=(*self.grants.prefixes, prefix))
+                return Decision("allow", f"commands starting with `{prefix}` allowed by the user")
+            case "deny":
+                reason = answer.reason or "the user declined this call"
+                return Decision("deny", f"{reason}; do not retry it unchanged")
 
     def _live_output(self, item_id: str) -> ProgressSink:
         """Turn a running command's output into `item.updated` events for its item."""
@@ -163,14 +224,6 @@ class ToolDispatcher:
             self.emitter.emit(ItemUpdated(item=item))
 
         return update
-
-    def _decide(self, name: str, arguments: Mapping[str, Any]) -> Decision:
-        # A tool the table does not know is treated as the most restricted kind, a command.
-        if name in SESSION_TOOLS and arguments.get("chars"):
-            return decide_input(self.policy, str(arguments["chars"]), tool=name)
-        kind: CallKind = TOOL_KINDS.get(name, "command")
-        command = str(arguments.get("cmd", "")) if kind == "command" else ""
-        return decide(self.policy, kind, command, tool=name)
 
     def _error(self, call: ToolCall, item_id: str, message: str) -> ToolResultMessage:
         item = ToolCallItem(
@@ -188,39 +241,34 @@ def _parse_arguments(raw: str) -> dict[str, Any]:
     return value
 
 
-def _shown_arguments(tool: Tool, arguments: dict[str, Any]) -> Mapping[str, Any]:
-    """The arguments an item shows; a `write_stdin` call shows the command of its session as `cmd`."""
-    if isinstance(tool, WriteStdinTool):
-        command = tool.command_for(arguments) or f"write_stdin {arguments.get('session_id', '')}"
-        return {**arguments, "cmd": command}
-    return arguments
-
-
 def _item(
+    tool: Tool,
     call: ToolCall,
     item_id: str,
-    arguments: Mapping[str, Any],
+    described: CallDescription,
     *,
     status: ItemStatus,
     text: str = "",
     outcome: ToolOutcome | None = None,
 ) -> Item:
-    """The event item that shows this call: a command, a file change, or a generic tool call."""
-    if call.name in _COMMAND_ITEM_TOOLS:
-        return CommandExecutionItem(
-            id=item_id,
-            command=str(arguments.get("cmd", "")),
-            status=status,
-            aggregated_output=text,
-            exit_code=outcome.exit_code if outcome else None,
-        )
-    if call.name in EDIT_TOOLS:
-        changes = outcome.changes if outcome is not None else ()
-        return FileChangeItem(id=item_id, changes=changes, status=status)
-    return ToolCallItem(
-        id=item_id,
-        name=call.name,
-        arguments=call.arguments,
-        status=status,
-        result=text or None,
-    )
+    """The event item that shows this call, chosen by the tool's kind."""
+    match tool.kind:
+        case "command" | "session_input":
+            return CommandExecutionItem(
+                id=item_id,
+                command=described.display,
+                status=status,
+                aggregated_output=text,
+                exit_code=outcome.exit_code if outcome else None,
+            )
+        case "edit":
+            changes = outcome.changes if outcome is not None else ()
+            return FileChangeItem(id=item_id, changes=changes, status=status)
+        case "read" | "external":
+            return ToolCallItem(
+                id=item_id,
+                name=call.name,
+                arguments=call.arguments,
+                status=status,
+                result=text or None,
+            )

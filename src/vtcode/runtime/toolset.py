@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vtcode.config.environment import os_environ, sandbox_missing_features
+from vtcode.config.environment import sandbox_missing_features
 from vtcode.config.sandbox import sandbox_policy
 from vtcode.config.schema import Settings
 from vtcode.core.exec_wait import wait_ceiling
 from vtcode.exec.manager import ExecSettings, SessionManager
-from vtcode.protocol.events import Notice
-from vtcode.runtime.emitter import Emitter
 from vtcode.tools.base import Tool
-from vtcode.tools.exec_command import ExecCommandTool
-from vtcode.tools.registry import workspace_tools
-from vtcode.tools.write_stdin import WriteStdinTool
+from vtcode.tools.registry import builtin_tools
 
 
 @dataclass
@@ -64,15 +60,20 @@ def command_environment(env: Mapping[str, str], settings: Settings) -> dict[str,
     return {k: v for k, v in env.items() if k not in secret}
 
 
-def build_toolset(settings: Settings, workspace: Path, emitter: Emitter) -> Toolset:
-    """The tools for a session in `workspace`; command sessions spool into its `.vtcode` folder."""
-    # Live command output reaches the emitter through the dispatcher (exec.progress); only notices go here.
-    env = os_environ()
+def build_toolset(
+    settings: Settings,
+    workspace: Path,
+    env: Mapping[str, str],
+    extra: Sequence[Tool] = (),
+    *,
+    notify: Callable[[str], None] | None = None,
+) -> Toolset:
+    """The tools for a session in `workspace`; command sessions spool into its `.vtcode` folder.
+
+    `env` is the environment the front end was given (commands inherit it, less provider keys); `extra`
+    tools are offered after the built-in ones; `notify` hears what the sandbox cannot enforce here.
+    """
     sessions = SessionManager(
-        workspace,
-        command_environment(env, settings),
-        exec_settings(settings, env),
-        notify=lambda message: emitter.emit(Notice(level="warning", message=message)),
+        workspace, command_environment(env, settings), exec_settings(settings, env), notify=notify
     )
-    tools: list[Tool] = [*workspace_tools(), ExecCommandTool(sessions), WriteStdinTool(sessions)]
-    return Toolset(tools=tools, sessions=sessions)
+    return Toolset(tools=[*builtin_tools(sessions), *extra], sessions=sessions)

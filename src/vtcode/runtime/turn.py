@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Protocol
 
+from vtcode.core.context_pressure import ContextPressure, RequestEstimator, estimate_request_bytes
 from vtcode.protocol.errors import AgentFailedError
 from vtcode.protocol.events import (
     AgentMessageItem,
+    IntentApplied,
     ItemCompleted,
     ItemStarted,
     Notice,
@@ -27,9 +30,20 @@ from vtcode.protocol.model import (
 )
 from vtcode.providers.base import ModelClient
 from vtcode.runtime.emitter import Emitter
+from vtcode.runtime.hooks import AfterToolBatch, BeforeRequest, TurnHooks
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 
-Checkpoint = Callable[[Sequence[Message], int], None]
+
+class History(Protocol):
+    """Where checkpoints go: appended durably, or replaced as a whole (compaction)."""
+
+    def append(self, messages: Sequence[Message], turn: int) -> None:
+        """Append messages; they survive a crash once this returns."""
+        ...
+
+    def replace(self, messages: Sequence[Message], summary: str) -> None:
+        """Replace the whole history with `messages`; durable once this returns."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -47,6 +61,9 @@ class ConversationState:
 
     messages: list[Message]
     turns: int = 0
+    # What the provider reported for the most recent request (its prompt size is the context pressure).
+    last_usage: Usage | None = None
+    usage_total: Usage = field(default_factory=Usage)
 
 
 class TurnRunner:
@@ -62,12 +79,15 @@ class TurnRunner:
         dispatcher: ToolDispatcher,
         emitter: Emitter,
         state: ConversationState,
-        checkpoint: Checkpoint,
+        history: History,
         clock: Callable[[], float],
         max_requests: int,
+        context_window: int,
         max_output_tokens: int | None = None,
         reasoning_effort: ReasoningEffort | None = None,
         cache_key: str | None = None,
+        hooks: TurnHooks | None = None,
+        estimate: RequestEstimator = estimate_request_bytes,
     ) -> None:
         self.client = model_client
         self.model = model
@@ -76,41 +96,64 @@ class TurnRunner:
         self.dispatcher = dispatcher
         self.emitter = emitter
         self.state = state
-        self.checkpoint = checkpoint
+        self.history = history
         self.clock = clock
         self.max_requests = max_requests
+        self.context_window = context_window
         self.max_output_tokens = max_output_tokens
         self.reasoning_effort = reasoning_effort
         self.cache_key = cache_key
+        self.hooks = hooks or TurnHooks()
+        self.estimate = estimate
 
-    def _commit(self, messages: Sequence[Message]) -> None:
-        """Append to the in-memory history and checkpoint durably, in that one place."""
+    def commit(self, messages: Sequence[Message]) -> None:
+        """Append to the in-memory history and checkpoint durably, in that one place.
+
+        A user message tagged with an intent id is acknowledged (`intent.applied`) only here, after its
+        checkpoint returned.
+        """
         self.state.messages.extend(messages)
-        self.checkpoint(messages, self.state.turns)
+        self.history.append(messages, self.state.turns)
+        for message in messages:
+            if isinstance(message, UserMessage) and message.meta.intent_id:
+                self.emitter.emit(IntentApplied(intent_id=message.meta.intent_id))
+
+    def replace_history(self, messages: Sequence[Message], summary: str) -> None:
+        """Swap the whole history (durably first)."""
+        self.history.replace(messages, summary)
+        self.state.messages[:] = list(messages)
 
     async def run(self, text: str, *, intent_id: str | None = None) -> TurnOutcome:
         """Run one user turn to its end (answer without tools, or a limit)."""
         self.state.turns += 1
+        turn = self.state.turns
+        self.emitter.begin_turn(turn)
         self.emitter.emit(TurnStarted())
-        meta = MessageMeta(intent_id=intent_id, created_at=self.clock(), turn=self.state.turns)
-        self._commit([UserMessage(text, meta=meta)])
+        meta = MessageMeta(intent_id=intent_id, created_at=self.clock(), turn=turn)
+        self.commit([UserMessage(text, meta=meta)])
         usage = Usage()
         for request_no in range(1, self.max_requests + 1):
-            completed = await self._request()
+            completed = await self._request(turn, request_no)
             usage = usage + completed.usage
+            self.state.last_usage = completed.usage
+            self.state.usage_total = self.state.usage_total + completed.usage
             message = completed.message
-            meta = MessageMeta(created_at=self.clock(), turn=self.state.turns)
+            meta = MessageMeta(created_at=self.clock(), turn=turn)
             message = AssistantMessage(
                 content=message.content,
                 reasoning=message.reasoning,
                 tool_calls=message.tool_calls,
                 meta=meta,
             )
-            self._commit([message])
+            self.commit([message])
             if not message.tool_calls:
                 self.emitter.emit(TurnCompleted(usage=usage))
                 return TurnOutcome(message.content, usage, request_no)
-            await self.dispatcher.run_calls(message.tool_calls, self._commit)
+            results = await self.dispatcher.run_calls(message.tool_calls, self.commit)
+            for hook in self.hooks.after_tool_batch:
+                added = await hook(AfterToolBatch(turn=turn, results=results))
+                if added:
+                    self.commit(added)
         raise AgentFailedError(
             f"stopped after {self.max_requests} model requests in one turn without a final answer",
             hint="raise --max-turns, or continue the session with --continue",
@@ -128,9 +171,33 @@ class TurnRunner:
             cache_key=self.cache_key,
         )
 
-    async def _request(self) -> Completed:
-        """Stream one model reply, emitting its items; a cancelled stream leaves no partial message."""
+    def pressure(self, request: ModelRequest) -> ContextPressure:
+        """The context pressure of `request`."""
+        last = self.state.last_usage
+        return ContextPressure(
+            context_window=self.context_window,
+            estimated_tokens=self.estimate(request),
+            last_prompt_tokens=last.input_tokens if last is not None and last.input_tokens else None,
+        )
+
+    async def _prepared_request(self, turn: int, request_no: int) -> ModelRequest:
         request = self.build_request()
+        for hook in self.hooks.before_request:
+            view = BeforeRequest(
+                turn=turn,
+                request_no=request_no,
+                messages=tuple(self.state.messages),
+                pressure=self.pressure(request),
+            )
+            replacement = await hook(view)
+            if replacement is not None:
+                self.replace_history(replacement.messages, replacement.summary)
+                request = self.build_request()
+        return request
+
+    async def _request(self, turn: int, request_no: int) -> Completed:
+        """Stream one model reply, emitting its items; a cancelled stream leaves no partial message."""
+        request = await self._prepared_request(turn, request_no)
         text_id: str | None = None
         reasoning_id: str | None = None
         reasoning_text: list[str] = []

@@ -199,9 +199,20 @@ class SessionStore:
         """`<home>/sessions`."""
         return self.home / SESSIONS_DIR
 
-    def create(self, workspace: Path, title: str, *, model: str = "", provider: str = "") -> SessionHandle:
-        """Create a session for `workspace`; `title` is the first prompt (its first line is kept)."""
-        session_id = self._new_id()
+    def create(
+        self,
+        workspace: Path,
+        title: str,
+        *,
+        model: str = "",
+        provider: str = "",
+        session_id: str | None = None,
+    ) -> SessionHandle:
+        """Create a session for `workspace`; `title` is the first prompt (its first line is kept).
+
+        `session_id` is the id announced before the session had anything to store; by default a new one.
+        """
+        session_id = session_id or self._new_id()
         if not _ID_RE.fullmatch(session_id):
             raise ValueError(f"session id generator returned an unusable id: {session_id!r}")
         now = self._clock()

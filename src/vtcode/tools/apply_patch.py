@@ -16,13 +16,21 @@ import msgspec
 
 from vtcode.protocol.errors import ToolError
 from vtcode.protocol.events import FileChange
-from vtcode.protocol.model import ToolSpec
+from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.atomic_write import file_mode
-from vtcode.tools.base import ToolContext, ToolOutcome
+from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
 from vtcode.tools.file_transaction import FileEdit, commit
 from vtcode.tools.patch_apply import apply_hunks
-from vtcode.tools.patch_parse import AddFile, DeleteFile, FileOp, Patch, UpdateFile, parse_patch
+from vtcode.tools.patch_parse import (
+    AddFile,
+    DeleteFile,
+    FileOp,
+    Patch,
+    UpdateFile,
+    parse_patch,
+    patch_paths,
+)
 from vtcode.tools.workspace import WorkspacePath, resolve
 
 _DESCRIPTION = """\
@@ -81,9 +89,15 @@ class ApplyPatchTool:
         return _SPEC
 
     @property
-    def read_only(self) -> bool:
+    def kind(self) -> ToolKind:
         """Patching changes the workspace."""
-        return False
+        return "edit"
+
+    def describe(self, arguments: dict[str, Any]) -> CallDescription:
+        """The files the patch names."""
+        patch = arguments.get("patch") or arguments.get("input")
+        paths = patch_paths(patch) if isinstance(patch, str) else ()
+        return CallDescription(display=", ".join(paths) or "patch", paths=paths)
 
     async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         """Apply the patch and report the changes, or change nothing and return an error outcome."""

@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from vtcode.exec.progress import ProgressSink
 from vtcode.protocol.events import FileChange
-from vtcode.protocol.model import ToolSpec
+from vtcode.protocol.model import ToolKind, ToolSpec
 
 
 @dataclass(frozen=True)
@@ -17,6 +18,31 @@ class ToolContext:
     workspace: Path
     # Maximum bytes of tool output returned to the model (head + tail beyond it).
     max_output_bytes: int = 40_000
+    # Where a command's live output goes while the call waits on it (the runtime sets one per call).
+    progress: ProgressSink | None = None
+
+
+@dataclass(frozen=True)
+class CallDescription:
+    """What a call will do, as the runtime needs to know it before running it.
+
+    `display` is one line for people (a command line, a path); `subject` is what approvals judge: the
+    command line of a command, the text typed into a session; `paths` are the workspace paths the call
+    names.
+    """
+
+    display: str
+    subject: str = ""
+    paths: tuple[str, ...] = ()
+
+
+def path_call(arguments: dict[str, Any], key: str, *, default: str | None = None) -> CallDescription:
+    """The description of a call that names one path in `arguments[key]` (as named, not resolved)."""
+    raw = arguments.get(key)
+    path = raw if isinstance(raw, str) and raw else default
+    if path is None:
+        return CallDescription(display="")
+    return CallDescription(display=path, paths=(path,))
 
 
 @dataclass(frozen=True)
@@ -43,8 +69,12 @@ class Tool(Protocol):
         ...
 
     @property
-    def read_only(self) -> bool:
-        """True when the tool never changes the workspace (such calls may run in parallel)."""
+    def kind(self) -> ToolKind:
+        """What its calls do; `read` calls never change anything and may run in parallel."""
+        ...
+
+    def describe(self, arguments: dict[str, Any]) -> CallDescription:
+        """The display form, approval subject and paths of one call (arguments are unvalidated)."""
         ...
 
     async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:

@@ -12,7 +12,6 @@ from typing import Any
 
 import msgspec
 
-from vtcode.config.environment import os_environ
 from vtcode.core.exec_result import CallKind, CallView, build_result, encode, error_result
 from vtcode.core.exec_wait import (
     BYTES_PER_TOKEN,
@@ -23,12 +22,11 @@ from vtcode.core.exec_wait import (
 )
 from vtcode.core.sandbox_policy import denial_note
 from vtcode.exec.manager import SessionManager
-from vtcode.exec.progress import progress_sink
 from vtcode.exec.session import CallReport, CommandSession, SessionError
 from vtcode.protocol.errors import ToolError
-from vtcode.protocol.model import ToolSpec
+from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
-from vtcode.tools.base import ToolContext, ToolOutcome
+from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
 from vtcode.tools.workspace import WorkspacePath, resolve
 
 NAME = "exec_command"
@@ -155,19 +153,8 @@ def resolve_workdir(ctx: ToolContext, raw: str | None) -> WorkspacePath:
 class ExecCommandTool:
     """Starts command sessions."""
 
-    def __init__(
-        self, manager: SessionManager | None = None, *, default_time_limit: float | None = None
-    ) -> None:
-        # Without a manager (stand-alone use in tests) one is made for the first workspace it runs in;
-        # `default_time_limit` is accepted for older callers: sessions have no time limit, only yields.
-        del default_time_limit
-        self._manager = manager
-
-    def manager_for(self, ctx: ToolContext) -> SessionManager:
-        """The session manager (created on first use when none was given)."""
-        if self._manager is None:
-            self._manager = SessionManager(ctx.workspace, os_environ())
-        return self._manager
+    def __init__(self, manager: SessionManager) -> None:
+        self.manager = manager
 
     @property
     def spec(self) -> ToolSpec:
@@ -175,9 +162,17 @@ class ExecCommandTool:
         return _SPEC
 
     @property
-    def read_only(self) -> bool:
+    def kind(self) -> ToolKind:
         """Commands may change anything."""
-        return False
+        return "command"
+
+    def describe(self, arguments: dict[str, Any]) -> CallDescription:
+        """The command line, which approvals judge."""
+        cmd = arguments.get("cmd")
+        command = cmd if isinstance(cmd, str) else ""
+        workdir = arguments.get("workdir")
+        paths = (workdir,) if isinstance(workdir, str) and workdir else ()
+        return CallDescription(display=command, subject=command, paths=paths)
 
     async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         """Start the command and report after the yield window or its exit."""
@@ -189,7 +184,7 @@ class ExecCommandTool:
                 raise ToolError("Command cannot be empty")
             limit = preview_limit(args.max_output_tokens)
             workdir = resolve_workdir(ctx, args.workdir)
-            manager = self.manager_for(ctx)
+            manager = self.manager
             session = await manager.start(
                 args.cmd, cwd=workdir.real, working_directory=workdir.display, tty=args.tty
             )
@@ -202,7 +197,7 @@ class ExecCommandTool:
                 started=started,
                 deadline=started + yield_seconds,
                 limit=limit,
-                sink=progress_sink.get(),
+                sink=ctx.progress,
             )
         except asyncio.CancelledError:
             # The model never learned this session's id, so nothing could ever wait on or kill it.

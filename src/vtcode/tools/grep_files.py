@@ -11,9 +11,9 @@ from typing import Annotated, Any
 import msgspec
 
 from vtcode.protocol.errors import ToolError
-from vtcode.protocol.model import ToolSpec
+from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
-from vtcode.tools.base import ToolContext, ToolOutcome
+from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
 from vtcode.tools.file_set import FileBatch, PathFilter, compile_glob, visible_file_batches
 from vtcode.tools.grep_engines import GrepMatch, python_search, ripgrep_search_batches
 from vtcode.tools.output_limit import clip_utf8, fit_lines
@@ -85,9 +85,16 @@ class GrepFilesTool:
         return _SPEC
 
     @property
-    def read_only(self) -> bool:
+    def kind(self) -> ToolKind:
         """Searching never changes the workspace."""
-        return True
+        return "read"
+
+    def describe(self, arguments: dict[str, Any]) -> CallDescription:
+        """The pattern and the folder searched."""
+        where = path_call(arguments, "path", default=".")
+        pattern = arguments.get("pattern")
+        shown = f"{pattern} in {where.display}" if isinstance(pattern, str) else where.display
+        return CallDescription(display=shown, paths=where.paths)
 
     async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         """Return the matching lines, or an error outcome the model can correct."""

@@ -7,9 +7,9 @@ from typing import Annotated, Any
 import msgspec
 
 from vtcode.protocol.errors import ToolError
-from vtcode.protocol.model import ToolSpec
+from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
-from vtcode.tools.base import ToolContext, ToolOutcome
+from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
 from vtcode.tools.file_set import compile_glob, visible_files
 from vtcode.tools.output_limit import fit_lines
 from vtcode.tools.workspace import resolve, workspace_root
@@ -65,9 +65,13 @@ class ListFilesTool:
         return _SPEC
 
     @property
-    def read_only(self) -> bool:
+    def kind(self) -> ToolKind:
         """Listing never changes the workspace."""
-        return True
+        return "read"
+
+    def describe(self, arguments: dict[str, Any]) -> CallDescription:
+        """The folder listed."""
+        return path_call(arguments, "path", default=".")
 
     async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         """Return the sorted file list, or an error outcome the model can correct."""

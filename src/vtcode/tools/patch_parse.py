@@ -97,6 +97,16 @@ class Patch:
     ops: tuple[FileOp, ...]
 
 
+def patch_paths(text: str) -> tuple[str, ...]:
+    """The paths a patch's file headers name, in order, each once (no validation: for display)."""
+    found: dict[str, None] = {}
+    for line in text.splitlines():
+        for prefix in (ADD, DELETE, UPDATE, MOVE):
+            if line.startswith(prefix) and line[len(prefix) :].strip():
+                found[line[len(prefix) :].strip()] = None
+    return tuple(found)
+
+
 def parse_patch(text: str) -> Patch:
     """Parse a whole patch; a malformed one raises `PatchSyntaxError` naming the line."""
     lines = [line.removesuffix("\r") for line in text.split("\n")]

@@ -11,9 +11,9 @@ from typing import Annotated, Any, BinaryIO
 import msgspec
 
 from vtcode.protocol.errors import ToolError
-from vtcode.protocol.model import ToolSpec
+from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
-from vtcode.tools.base import ToolContext, ToolOutcome
+from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
 from vtcode.tools.output_limit import NOTE_RESERVE_BYTES, clip_utf8
 from vtcode.tools.workspace import resolve
 
@@ -77,9 +77,13 @@ class ReadFileTool:
         return _SPEC
 
     @property
-    def read_only(self) -> bool:
+    def kind(self) -> ToolKind:
         """Reading never changes the workspace."""
-        return True
+        return "read"
+
+    def describe(self, arguments: dict[str, Any]) -> CallDescription:
+        """The file read."""
+        return path_call(arguments, "path")
 
     async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         """Return the requested lines, or an error outcome the model can correct."""

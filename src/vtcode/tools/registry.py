@@ -1,15 +1,23 @@
-"""The tools that read and edit the workspace, as one list for the runtime to offer the model."""
+"""The built-in tools, as one list for the runtime to offer the model: adding a tool is one line here."""
 
 from __future__ import annotations
 
+from vtcode.exec.manager import SessionManager
 from vtcode.tools.apply_patch import ApplyPatchTool
 from vtcode.tools.base import Tool
+from vtcode.tools.exec_command import ExecCommandTool
 from vtcode.tools.grep_files import GrepFilesTool
 from vtcode.tools.list_files import ListFilesTool
 from vtcode.tools.read_file import ReadFileTool
 from vtcode.tools.write_file import WriteFileTool
+from vtcode.tools.write_stdin import WriteStdinTool
 
 
 def workspace_tools() -> list[Tool]:
     """Fresh instances of read_file, list_files, grep_files, write_file and apply_patch."""
     return [ReadFileTool(), ListFilesTool(), GrepFilesTool(), WriteFileTool(), ApplyPatchTool()]
+
+
+def builtin_tools(sessions: SessionManager) -> list[Tool]:
+    """Every built-in tool; the command tools share the session's command sessions."""
+    return [*workspace_tools(), ExecCommandTool(sessions), WriteStdinTool(sessions)]

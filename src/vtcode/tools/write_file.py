@@ -11,10 +11,10 @@ import msgspec
 
 from vtcode.protocol.errors import ToolError
 from vtcode.protocol.events import FileChange
-from vtcode.protocol.model import ToolSpec
+from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.atomic_write import file_mode, write_atomic
-from vtcode.tools.base import ToolContext, ToolOutcome
+from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
 from vtcode.tools.workspace import WorkspacePath, resolve
 
 _SPEC = ToolSpec(
@@ -56,9 +56,13 @@ class WriteFileTool:
         return _SPEC
 
     @property
-    def read_only(self) -> bool:
+    def kind(self) -> ToolKind:
         """Writing changes the workspace."""
-        return False
+        return "edit"
+
+    def describe(self, arguments: dict[str, Any]) -> CallDescription:
+        """The file written."""
+        return path_call(arguments, "path")
 
     async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         """Write the file and report it as a `FileChange`, or return an error outcome."""

@@ -20,12 +20,11 @@ from vtcode.core.exec_wait import (
     wait_deadline,
 )
 from vtcode.exec.manager import SessionManager
-from vtcode.exec.progress import progress_sink
 from vtcode.exec.session import SessionError
 from vtcode.protocol.errors import ToolError
-from vtcode.protocol.model import ToolSpec
+from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
-from vtcode.tools.base import ToolContext, ToolOutcome
+from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
 from vtcode.tools.exec_command import MAX_OUTPUT_TOKENS_PARAMETER, error_outcome, outcome, preview_limit
 
 NAME = "write_stdin"
@@ -116,19 +115,20 @@ class WriteStdinTool:
         return _SPEC
 
     @property
-    def read_only(self) -> bool:
-        """Input can make a program change anything."""
-        return False
+    def kind(self) -> ToolKind:
+        """Input goes to a session whose command was approved when it started."""
+        return "session_input"
 
-    def command_for(self, arguments: dict[str, Any]) -> str | None:
-        """The command line of the session a call addresses (for its `command_execution` item)."""
+    def describe(self, arguments: dict[str, Any]) -> CallDescription:
+        """Shown as the session's command; approvals judge the typed input."""
         raw = arguments.get("session_id")
         session = self.manager.sessions.get(raw.strip()) if isinstance(raw, str) else None
-        return session.info.command if session is not None else None
+        command = session.info.command if session is not None else f"write_stdin {raw or ''}".rstrip()
+        chars = arguments.get("chars")
+        return CallDescription(display=command, subject=chars if isinstance(chars, str) else "")
 
     async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         """Carry out the action and report the session's state and new output."""
-        del ctx
         loop = asyncio.get_running_loop()
         started = loop.time()
         try:
@@ -160,7 +160,7 @@ class WriteStdinTool:
                 started=started,
                 deadline=started + window,
                 limit=limit,
-                sink=progress_sink.get(),
+                sink=ctx.progress,
                 chars=(args.chars or "") if action == "write" else "",
             )
         except SessionError as exc:

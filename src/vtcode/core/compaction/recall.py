@@ -1,0 +1,91 @@
+"""`recall_history` over archived segments: find text that was compacted away, or page through a segment.
+
+Pure: the caller loads the segments (store/archive.py) and renders the page for the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from vtcode.protocol.messages import AssistantMessage, Message, SystemMessage, ToolResultMessage, UserMessage
+
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 100
+_SNIPPET_CHARS = 240
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One archived message: where it is and an excerpt around the match (or its start)."""
+
+    segment: int
+    index: int
+    role: str
+    excerpt: str
+
+
+@dataclass(frozen=True)
+class RecallPage:
+    """A page of hits and how many matched in all, so the model can ask for the next offset."""
+
+    hits: tuple[Hit, ...]
+    total: int
+    offset: int
+
+
+def message_text(message: Message) -> tuple[str, str]:
+    """The role label and searchable text of a message (calls by name and arguments)."""
+    match message:
+        case UserMessage(content=text):
+            return "user", text
+        case SystemMessage(content=text):
+            return "system", text
+        case AssistantMessage(content=text, tool_calls=calls):
+            parts = [text, *(f"{call.name}({call.arguments})" for call in calls)]
+            return "assistant", "\n".join(part for part in parts if part)
+        case ToolResultMessage(name=name, content=text):
+            return f"tool {name}", text
+
+
+def recall(
+    segments: Sequence[tuple[int, Sequence[Message]]],
+    *,
+    query: str | None = None,
+    segment: int | None = None,
+    offset: int = 0,
+    limit: int = DEFAULT_LIMIT,
+) -> RecallPage:
+    """Messages matching `query` (case-insensitive, all words), newest segment first; or a segment's pages."""
+    limit = max(1, min(limit, MAX_LIMIT))
+    offset = max(0, offset)
+    words = query.lower().split() if query else []
+    chosen = [(number, messages) for number, messages in segments if segment is None or number == segment]
+    if words:
+        chosen.sort(key=lambda item: -item[0])
+    hits: list[Hit] = []
+    for number, messages in chosen:
+        for index, message in enumerate(messages):
+            role, text = message_text(message)
+            lowered = text.lower()
+            if all(word in lowered for word in words):
+                at = lowered.find(words[0]) if words else 0
+                hits.append(Hit(number, index, role, _excerpt(text, at)))
+    return RecallPage(hits=tuple(hits[offset : offset + limit]), total=len(hits), offset=offset)
+
+
+def _excerpt(text: str, at: int) -> str:
+    start = max(0, at - _SNIPPET_CHARS // 3)
+    piece = text[start : start + _SNIPPET_CHARS]
+    return ("…" if start else "") + piece + ("…" if start + _SNIPPET_CHARS < len(text) else "")
+
+
+def render_page(page: RecallPage) -> str:
+    """The tool result text the model reads."""
+    if not page.hits:
+        return f"no archived message matched ({page.total} in all)"
+    lines = [f"{page.total} archived message(s); showing {page.offset + 1}-{page.offset + len(page.hits)}:"]
+    lines += [f"[segment {h.segment} #{h.index} {h.role}]\n{h.excerpt}" for h in page.hits]
+    if page.offset + len(page.hits) < page.total:
+        lines.append(f"(more: call again with offset={page.offset + len(page.hits)})")
+    return "\n\n".join(lines)

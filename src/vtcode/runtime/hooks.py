@@ -1,0 +1,63 @@
+"""The turn loop's extension points: before a model request, after a tool batch, at the end of a turn.
+
+Compaction plugs in before a request (it sees the context pressure and may replace the history), steering
+after a tool batch (it may add user messages that the next request carries), bookkeeping at the end of a
+turn. Hooks are awaited in registration order; none of them edits the loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+
+from vtcode.core.context_pressure import ContextPressure
+from vtcode.protocol.messages import Message, ToolResultMessage
+
+
+@dataclass(frozen=True)
+class BeforeRequest:
+    """A model request is about to be built from `messages` (the whole current history)."""
+
+    turn: int
+    request_no: int
+    messages: Sequence[Message]
+    pressure: ContextPressure
+
+
+@dataclass(frozen=True)
+class HistoryReplacement:
+    """A new history to use from now on; it is checkpointed (durably) before the request is sent."""
+
+    messages: Sequence[Message]
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class AfterToolBatch:
+    """The results of one reply's tool calls were checkpointed."""
+
+    turn: int
+    results: Sequence[ToolResultMessage]
+
+
+@dataclass(frozen=True)
+class TurnEnd:
+    """A turn ended: `final_text` when it completed, `error` when it failed or was interrupted."""
+
+    turn: int
+    final_text: str | None = None
+    error: BaseException | None = None
+
+
+BeforeRequestHook = Callable[[BeforeRequest], Awaitable[HistoryReplacement | None]]
+AfterToolBatchHook = Callable[[AfterToolBatch], Awaitable[Sequence[Message]]]
+TurnEndHook = Callable[[TurnEnd], Awaitable[None]]
+
+
+@dataclass
+class TurnHooks:
+    """The hooks registered on a session."""
+
+    before_request: list[BeforeRequestHook] = field(default_factory=list)
+    after_tool_batch: list[AfterToolBatchHook] = field(default_factory=list)
+    end_of_turn: list[TurnEndHook] = field(default_factory=list)

@@ -1,0 +1,312 @@
+"""One conversation as a front end sees it: operations in (`submit`), a complete event stream out.
+
+The session owns every asyncio task of a conversation: the turn being run, the queue of user input
+waiting for it, approvals waiting for an answer, interrupts, the mapping of failures to `turn.failed`,
+and the cleanup of command sessions and their process groups. `vtcode exec`, the TUI and editor
+protocol servers are front ends over this one API (DESIGN.md section 2).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+
+from vtcode.exec.process_group import kill_all_groups
+from vtcode.exec.session import CommandSession
+from vtcode.protocol.errors import ExitCode, ProviderError, VtcodeError
+from vtcode.protocol.events import Event, IntentQueued, Notice, TurnFailed
+from vtcode.protocol.messages import Message, MessageMeta, UserMessage
+from vtcode.protocol.ops import (
+    ApprovalAnswer,
+    Compact,
+    InputMode,
+    Interrupt,
+    Op,
+    Shutdown,
+    UserInput,
+)
+from vtcode.providers.base import ModelClient
+from vtcode.runtime.emitter import Emitter
+from vtcode.runtime.hooks import AfterToolBatch, TurnEnd, TurnHooks
+from vtcode.runtime.recorder import persisted
+from vtcode.runtime.wiring import SessionOptions, Wiring, wire
+
+log = logging.getLogger(__name__)
+
+INTERRUPTED_MESSAGE = "interrupted by the user"
+
+
+@dataclass(frozen=True)
+class PendingInput:
+    """User input waiting for its turn (`queue`) or for the running turn's next boundary (`steer`)."""
+
+    text: str
+    mode: InputMode
+    intent_id: str | None
+
+
+class Session:
+    """A conversation: `open`, then `submit` operations and read `events` until the stream ends."""
+
+    def __init__(self, wiring: Wiring, emitter: Emitter, *, new_id: Callable[[], str]) -> None:
+        self._wiring = wiring
+        self._emitter = emitter
+        self._new_id = new_id
+        # None ends the stream.
+        self._queue: asyncio.Queue[Event | None] = asyncio.Queue()
+        self._pending: collections.deque[PendingInput] = collections.deque()
+        self._wakeup = asyncio.Event()
+        self._turn_task: asyncio.Task[None] | None = None
+        self._busy = False
+        self._closing = False
+        self._closed = asyncio.Event()
+        self._consumed = False
+        self._stopping: list[CommandSession] = []
+        emitter.subscribe(self._on_event)
+        wiring.hooks.after_tool_batch.append(self._deliver_steering)
+        self._driver = asyncio.create_task(self._drive(), name="vtcode-session")
+
+    @classmethod
+    async def open(
+        cls,
+        options: SessionOptions,
+        *,
+        client: ModelClient | None = None,
+        clock: Callable[[], float] = time.time,
+        new_id: Callable[[], str] = lambda: str(uuid.uuid4()),
+    ) -> Session:
+        """Build a session; the blocking work (store, provider probe, instruction files) runs off the loop.
+
+        Raises `VtcodeError` for what the user must fix (unknown session, bad provider setup).
+        """
+        emitter = Emitter(clock=clock)
+        emitter.hold()
+        wiring = await asyncio.to_thread(wire, options, emitter, client=client, clock=clock, new_id=new_id)
+        session = cls(wiring, emitter, new_id=new_id)
+        emitter.release()
+        return session
+
+    @property
+    def id(self) -> str:
+        """The session (thread) id, known from the start, also before anything is stored."""
+        return self._wiring.thread_id
+
+    @property
+    def model(self) -> str:
+        """The model in use."""
+        return self._wiring.model
+
+    @property
+    def hooks(self) -> TurnHooks:
+        """The turn loop's extension points (DESIGN.md section 2)."""
+        return self._wiring.hooks
+
+    @property
+    def messages(self) -> Sequence[Message]:
+        """The current history as the model sees it."""
+        return tuple(self._wiring.state.messages)
+
+    @property
+    def pending(self) -> tuple[PendingInput, ...]:
+        """User input that waits, in delivery order."""
+        return tuple(self._pending)
+
+    @property
+    def running(self) -> bool:
+        """Whether a turn is in progress."""
+        return self._busy
+
+    async def submit(self, op: Op) -> None:
+        """Take one operation; its effects are reported as events."""
+        if self._closing:
+            if not isinstance(op, Shutdown):
+                self._emitter.emit(Notice(level="warning", message="the session is shutting down"))
+            return
+        match op:
+            case UserInput():
+                self._take_input(op)
+            case Interrupt(force=force):
+                self._interrupt(force=force)
+            case ApprovalAnswer():
+                if not self._wiring.approvals.answer(op):
+                    self._emitter.emit(
+                        Notice(
+                            level="warning",
+                            message=f"no approval request {op.request_id!r} is waiting for an answer",
+                        )
+                    )
+            case Compact():
+                self._emitter.emit(
+                    Notice(level="warning", message="this session has no compaction configured")
+                )
+            case Shutdown():
+                await self.aclose()
+
+    async def events(self) -> AsyncIterator[Event]:
+        """The event stream, from `thread.started` until the session is shut down (one reader)."""
+        if self._consumed:
+            raise RuntimeError("a session's events have one reader")
+        self._consumed = True
+        while True:
+            event = await self._queue.get()
+            if event is None:
+                return
+            yield event
+
+    async def aclose(self) -> None:
+        """Interrupt a running turn, end command sessions and close the stream; safe to call twice."""
+        if self._closing:
+            await self._closed.wait()
+            return
+        self._closing = True
+        try:
+            self._interrupt(force=False)
+            self._wakeup.set()
+            await asyncio.gather(self._driver, return_exceptions=True)
+            await self._wiring.toolset.aclose()
+            await self._wiring.client.aclose()
+        finally:
+            # The last resort for groups a failed cleanup left behind.
+            kill_all_groups()
+            self._wiring.history.close()
+            self._queue.put_nowait(None)
+            self._closed.set()
+
+    # -- inside ---------------------------------------------------------------------------------------
+
+    def _on_event(self, event: Event) -> None:
+        if persisted(event):
+            try:
+                self._wiring.history.record(event)
+            except VtcodeError as exc:
+                # The event log is a record, not state: losing a line must not stop the turn.
+                log.warning("event not recorded: %s", exc.user_text())
+        self._queue.put_nowait(event)
+
+    def _take_input(self, op: UserInput) -> None:
+        waits = self._busy or bool(self._pending)
+        intent_id = op.intent_id or (self._new_id() if waits else None)
+        self._pending.append(PendingInput(text=op.text, mode=op.mode, intent_id=intent_id))
+        if waits and intent_id is not None:
+            self._emitter.emit(IntentQueued(intent_id=intent_id))
+        self._wakeup.set()
+
+    def _interrupt(self, *, force: bool) -> None:
+        task = self._turn_task
+        if force:
+            # A second interrupt does not wait for graceful termination of command groups.
+            kill_all_groups()
+        if task is not None and not task.done():
+            # Like Ctrl-C on a foreground job: the commands the turn was waiting on end with it;
+            # sessions nobody waited on (a server started earlier) keep running.
+            sessions = self._wiring.toolset.sessions
+            self._stopping = sessions.waited_on() if sessions is not None else []
+            task.cancel()
+
+    async def _drive(self) -> None:
+        """Run queued input one turn at a time until the session closes."""
+        while not self._closing:
+            if not self._pending:
+                self._wakeup.clear()
+                await self._wakeup.wait()
+                continue
+            item = self._pending.popleft()
+            self._busy = True
+            try:
+                self._turn_task = asyncio.create_task(self._turn(item), name="vtcode-turn")
+                await asyncio.wait({self._turn_task})
+            finally:
+                self._turn_task = None
+                self._busy = False
+
+    async def _turn(self, item: PendingInput) -> None:
+        """One turn, with every way it can end reported as `turn.completed` or `turn.failed`."""
+        runner = self._wiring.runner
+        final_text: str | None = None
+        error: BaseException | None = None
+        try:
+            outcome = await runner.run(item.text, intent_id=item.intent_id)
+            final_text = outcome.final_text
+        except asyncio.CancelledError as exc:
+            # Only an interrupt or shutdown cancels a turn; the history is already consistent.
+            error = exc
+            current = asyncio.current_task()
+            if current is not None:
+                current.uncancel()
+            await self._end_waited_commands()
+            self._emitter.emit(
+                TurnFailed(
+                    kind="interrupted", message=INTERRUPTED_MESSAGE, exit_code=int(ExitCode.INTERRUPTED)
+                )
+            )
+        except ProviderError as exc:
+            error = exc
+            self._emitter.emit(
+                TurnFailed(
+                    kind=str(exc.kind),
+                    message=exc.message,
+                    hint=exc.hint or "",
+                    exit_code=int(exc.exit_code),
+                )
+            )
+        except VtcodeError as exc:
+            error = exc
+            self._emitter.emit(
+                TurnFailed(
+                    kind=type(exc).__name__,
+                    message=exc.message,
+                    hint=exc.hint or "",
+                    exit_code=int(exc.exit_code),
+                )
+            )
+        except Exception as exc:  # the turn's last line of defence: the session stays usable
+            log.debug("turn failed", exc_info=True)
+            error = exc
+            self._emitter.emit(
+                TurnFailed(
+                    kind="internal",
+                    message=f"internal error: {type(exc).__name__}: {exc}",
+                    hint="rerun with VTCODE_DEBUG=1 for details and report it",
+                    exit_code=int(ExitCode.AGENT_FAILED),
+                )
+            )
+        self._requeue_undelivered_steering()
+        turn = self._wiring.state.turns
+        for hook in self._wiring.hooks.end_of_turn:
+            try:
+                await hook(TurnEnd(turn=turn, final_text=final_text, error=error))
+            except Exception:
+                log.warning("an end-of-turn hook failed", exc_info=True)
+        self._emitter.end_turn()
+
+    async def _end_waited_commands(self) -> None:
+        stopping, self._stopping = self._stopping, []
+        sessions = self._wiring.toolset.sessions
+        if sessions is not None:
+            await asyncio.gather(*(sessions.discard(s) for s in stopping), return_exceptions=True)
+
+    async def _deliver_steering(self, batch: AfterToolBatch) -> Sequence[Message]:
+        """Steering input waiting for this boundary, as user messages for the next request."""
+        steer = [p for p in self._pending if p.mode == "steer"]
+        if not steer:
+            return ()
+        for item in steer:
+            self._pending.remove(item)
+        return [
+            UserMessage(
+                item.text,
+                meta=MessageMeta(
+                    intent_id=item.intent_id, created_at=self._wiring.runner.clock(), turn=batch.turn
+                ),
+            )
+            for item in steer
+        ]
+
+    def _requeue_undelivered_steering(self) -> None:
+        """Steering that found no boundary before the turn ended waits for a turn of its own, in order."""
+        self._pending = collections.deque(PendingInput(p.text, "queue", p.intent_id) for p in self._pending)

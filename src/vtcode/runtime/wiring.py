@@ -1,0 +1,226 @@
+"""Everything a session is made of, built synchronously (the session runs this in a worker thread).
+
+Config, provider choice (which may probe a local Ollama), the store (a resumed history is replayed and
+repaired), the tool set, the system prompt (instruction files are read) and the turn loop.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from vtcode.config.schema import Settings
+from vtcode.core.approvals import ApprovalPolicy
+from vtcode.core.history_repair import missing_results
+from vtcode.core.instructions_model import Diagnostic
+from vtcode.core.touched_paths import touched_paths
+from vtcode.protocol.errors import UsageError
+from vtcode.protocol.events import Notice, ThreadStarted
+from vtcode.protocol.messages import Message
+from vtcode.providers.base import ModelClient
+from vtcode.providers.catalog import ModelInfo
+from vtcode.runtime.approval_port import ApprovalPort
+from vtcode.runtime.emitter import Emitter
+from vtcode.runtime.hooks import TurnHooks
+from vtcode.runtime.leftovers import end_leftover_groups, record_groups
+from vtcode.runtime.providers import build_client, choose_provider, model_info
+from vtcode.runtime.stored_history import StoredHistory
+from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
+from vtcode.runtime.tool_dispatch import ToolDispatcher
+from vtcode.runtime.toolset import Toolset, build_toolset
+from vtcode.runtime.turn import ConversationState, TurnRunner
+from vtcode.store.session import SessionHandle, SessionStore
+from vtcode.tools.base import Tool, ToolContext
+
+
+@dataclass(frozen=True)
+class SessionOptions:
+    """What a front end decided: where, with which settings, and which session.
+
+    `env` is the environment the front end was given: provider keys are read from it and commands
+    inherit it (less keys). `headless` front ends cannot answer approvals: "ask" becomes a denial with
+    the reason given to the model. `extra_tools` are offered after the built-in tools.
+    """
+
+    workspace: Path
+    settings: Settings
+    home: Path
+    env: Mapping[str, str]
+    resume: str | None = None
+    continue_last: bool = False
+    headless: bool = True
+    extra_tools: Sequence[Tool] = field(default_factory=tuple)
+
+
+@dataclass
+class Wiring:
+    """The parts of one session."""
+
+    thread_id: str
+    model: str
+    provider_name: str
+    info: ModelInfo
+    client: ModelClient
+    history: StoredHistory
+    state: ConversationState
+    toolset: Toolset
+    prompt: SystemPromptBuilder
+    dispatcher: ToolDispatcher
+    runner: TurnRunner
+    approvals: ApprovalPort
+    hooks: TurnHooks
+
+
+def wire(
+    options: SessionOptions,
+    emitter: Emitter,
+    *,
+    client: ModelClient | None,
+    clock: Callable[[], float],
+    new_id: Callable[[], str],
+) -> Wiring:
+    """Build a session's parts; blocking I/O, raises `VtcodeError` for what the user must fix."""
+    settings = options.settings
+
+    def notice(message: str) -> None:
+        emitter.emit(Notice(level="warning", message=message))
+
+    def diagnostics(found: Sequence[Diagnostic]) -> None:
+        for diagnostic in found:
+            notice(f"instructions: {diagnostic.path}: {diagnostic.reason}")
+
+    choice = choose_provider(settings, options.env)
+    store = SessionStore(options.home, clock, new_id)
+    handle = _stored_session(store, options)
+    state = ConversationState(messages=[])
+    thread_id = handle.info.id if handle is not None else new_id()
+    emitter.emit(
+        ThreadStarted(thread_id=thread_id, workspace=str(options.workspace), resumed=handle is not None)
+    )
+    history = StoredHistory(
+        store,
+        session_id=thread_id,
+        workspace=options.workspace,
+        model=choice.model,
+        provider=choice.name,
+        handle=handle,
+    )
+    if handle is not None:
+        _resume(handle, options, state, notice)
+    info = model_info(settings, choice.model)
+    if not info.known:
+        notice(
+            f"model {choice.model!r} is not in the catalog; assuming a {info.context_window:,}-token "
+            f'context window (set [models."{choice.model}"] context_window to change it)'
+        )
+    model_client = client or build_client(choice, settings, notify=notice)
+    # Before this run records its own command groups: end what killed runs of this session or
+    # workspace left running (their command sessions had no vtcode left to end them).
+    ended = end_leftover_groups(store, options.workspace, thread_id)
+    if ended is not None:
+        notice(ended)
+    toolset = build_toolset(settings, options.workspace, options.env, options.extra_tools, notify=notice)
+    record_groups(toolset.sessions, store, thread_id)
+    tool_specs = [t.spec for t in toolset.tools]
+    # The static prompt is composed once here; the appendix follows the instruction files and the
+    # paths the tools touch, re-checked before every model request (SPEC sections 4 and 5).
+    prompt = SystemPromptBuilder(
+        workspace=options.workspace,
+        home=options.home,
+        settings=settings,
+        tools=tool_specs,
+        user_home=user_home(options.env),
+        on_diagnostics=diagnostics,
+    )
+    # A resumed session keeps the instruction scope of the files it already worked on.
+    prompt.note_touched(touched_paths(state.messages, str(options.workspace)))
+    approvals = ApprovalPort()
+    dispatcher = ToolDispatcher(
+        tools=toolset.tools,
+        context=ToolContext(workspace=options.workspace),
+        policy=ApprovalPolicy(
+            mode=settings.agent.approval,
+            allow=tuple(settings.approvals.allow),
+            deny=tuple(settings.approvals.deny),
+            headless=options.headless,
+        ),
+        emitter=emitter,
+        on_touched=prompt.note_touched,
+        approvals=None if options.headless else approvals,
+    )
+    hooks = TurnHooks()
+    runner = TurnRunner(
+        model_client=model_client,
+        model=choice.model,
+        system=prompt.build,
+        tools=tool_specs,
+        dispatcher=dispatcher,
+        emitter=emitter,
+        state=state,
+        history=history,
+        clock=clock,
+        max_requests=settings.agent.max_turns,
+        context_window=info.context_window,
+        max_output_tokens=settings.agent.max_output_tokens
+        or settings.model_settings(choice.model).max_output_tokens,
+        reasoning_effort=settings.agent.reasoning_effort,
+        cache_key=prompt.cache_key,
+        hooks=hooks,
+    )
+    return Wiring(
+        thread_id=thread_id,
+        model=choice.model,
+        provider_name=choice.name,
+        info=info,
+        client=model_client,
+        history=history,
+        state=state,
+        toolset=toolset,
+        prompt=prompt,
+        dispatcher=dispatcher,
+        runner=runner,
+        approvals=approvals,
+        hooks=hooks,
+    )
+
+
+def _stored_session(store: SessionStore, options: SessionOptions) -> SessionHandle | None:
+    session_id = options.resume
+    if options.continue_last:
+        session_id = store.latest_for_workspace(options.workspace)
+        if session_id is None:
+            raise UsageError(
+                f"no stored session for {options.workspace}",
+                hint="start one with `vtcode exec PROMPT`, or list them with `vtcode sessions list`",
+            )
+    return store.open(session_id) if session_id is not None else None
+
+
+def _resume(
+    handle: SessionHandle,
+    options: SessionOptions,
+    state: ConversationState,
+    notice: Callable[[str], None],
+) -> None:
+    """Replay the stored history into `state`, repairing calls that never got a result."""
+    loaded = handle.load()
+    state.messages.extend(loaded.messages)
+    # Turn numbers continue (item ids are built from them); meta.json may lag the history by a crash.
+    state.turns = max([handle.info.turns, *(m.meta.turn or 0 for m in loaded.messages)])
+    if os.path.realpath(handle.info.workspace) != os.path.realpath(options.workspace):
+        notice(
+            f"session {handle.info.id} ran in {handle.info.workspace}; it continues here "
+            f"in {options.workspace}, so paths in its history may not match"
+        )
+    for text in loaded.notices:
+        notice(text)
+    repairs: list[Message] = list(missing_results(state.messages))
+    if repairs:
+        handle.append_messages(repairs, state.turns)
+        state.messages.extend(repairs)
+        notice(
+            f"the last session stopped while {len(repairs)} tool call(s) ran; they are recorded "
+            "as not finished"
+        )
