@@ -51,6 +51,7 @@ def agent_flags(args: argparse.Namespace) -> dict[str, object]:
         "agent.system_prompt_mode": args.profile,
         "agent.approval": args.approval,
         "agent.max_turns": args.max_turns,
+        "sandbox.mode": args.sandbox,
     }
     return {key: value for key, value in pairs.items() if value is not None}
 

@@ -61,6 +61,10 @@ def _dispatch(argv: Sequence[str]) -> int:
         from vtcode.cli.instructions_cmd import run_instructions
 
         return run_instructions(args, overrides)
+    if args.command == "sandbox":
+        from vtcode.cli.sandbox_cmd import run_sandbox
+
+        return run_sandbox(args, overrides)
     if args.command == "completions":
         from vtcode.cli.docs_cmd import completion_script
 

@@ -11,6 +11,7 @@ from vtcode import __version__
 
 PROFILES = ("default", "minimal", "lightweight", "specialized")
 APPROVALS = ("read-only", "ask", "auto-edit", "full-auto")
+SANDBOX_MODES = ("read-only", "workspace-write", "off")
 
 DESCRIPTION = """\
 vtcode is a terminal coding agent: it runs an LLM (OpenAI, Anthropic, Gemini, Ollama or any
@@ -54,6 +55,11 @@ def add_agent_options(parser: argparse.ArgumentParser) -> None:
         choices=APPROVALS,
         help="what may run without asking (exec default: auto-edit; commands need full-auto or an "
         "allow rule)",
+    )
+    parser.add_argument(
+        "--sandbox",
+        choices=SANDBOX_MODES,
+        help="the OS sandbox commands run in (default: workspace-write, network off; see [sandbox])",
     )
     parser.add_argument(
         "--max-turns", type=int, metavar="N", help="model requests allowed in one turn (default 100)"
@@ -151,6 +157,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_config_option(instructions_p, "config")
     _add_instruction_options(instructions_p)
+
+    sandbox_p = commands.add_parser(
+        "sandbox",
+        help="run one command under the configured OS sandbox, to test the rules",
+        description="Run CMD ARGS... in the workspace under the sandbox commands of the agent get "
+        "([sandbox] in the config, or --sandbox): writes only in the workspace, the temp folders and "
+        "the writable roots; .git/hooks, .git/config, .vtcode/ and vtcode.toml read-only; no network "
+        "unless sandbox.network = true. Exits with the command's status.",
+    )
+    _add_config_option(sandbox_p, "config")
+    sandbox_p.add_argument(
+        "--workspace", "-C", metavar="DIR", help="the workspace directory (default: the current one)"
+    )
+    sandbox_p.add_argument("--sandbox", choices=SANDBOX_MODES, help="the sandbox mode (default: from config)")
+    sandbox_p.add_argument("argv", nargs=argparse.REMAINDER, metavar="-- CMD ARGS", help="the command to run")
 
     completions = commands.add_parser("completions", help="print a shell completion script")
     completions.add_argument("shell", choices=("bash", "zsh", "fish"))

@@ -17,6 +17,9 @@ one), and a key it may not set is a ConfigError (exit 2), never silently dropped
 | `approvals.deny`            | added to the deny rules below, never replacing them                      |
 | `agent.instruction_files`   | only paths inside the workspace: no `~`, no `..`, absolute only inside   |
 | `pty.preferred_shell`       | refused: every approved command would run through that program           |
+| `sandbox.mode`              | only as strict as the value below or stricter                            |
+| `sandbox.network`           | only `false`, or `true` when it is already `true` below                  |
+| `sandbox.writable_roots`    | refused: it would let commands write outside the workspace               |
 
 Everything else (model, prompt profile, context budget, timeouts, ...) a repository may set as before.
 The environment, `-c` and flags are the user's own, and `$VTCODE_HOME/vtcode.toml` is the user's file:
@@ -33,9 +36,10 @@ from pathlib import Path
 from typing import Any
 
 from vtcode.config.layers import FLAGS_SOURCE
-from vtcode.config.schema import AgentSettings, Settings
+from vtcode.config.schema import AgentSettings, SandboxSettings, Settings
 from vtcode.config.validation import KeyPath, describe_value, format_key
 from vtcode.core.approvals import APPROVAL_MODES
+from vtcode.core.sandbox_policy import SANDBOX_MODES, is_tighter_or_equal
 from vtcode.protocol.errors import ConfigError
 
 _USER_FILE = "$VTCODE_HOME/vtcode.toml"
@@ -68,6 +72,7 @@ def restrict_workspace_layer(
     for entry in agent.get("instruction_files", ()):
         _check_instruction_file(entry, source=source, workspace=workspace)
     _check_commands(table, source=source)
+    _check_sandbox(table.get("sandbox", {}), source=source, below=below, origins=origins)
     return _with_deny_added(table, below=below)
 
 
@@ -159,6 +164,40 @@ def _check_approval(
         hint=f"strictest first: {', '.join(APPROVAL_MODES)}; to loosen approval, set agent.approval "
         f"in {_USER_FILE}, with -c or --approval, and remove it from this file",
     )
+
+
+def _check_sandbox(
+    table: Mapping[str, Any], *, source: str, below: Mapping[str, Any], origins: Mapping[KeyPath, str]
+) -> None:
+    """Refuse a `[sandbox]` that confines commands less than the layers below do."""
+    lower: Mapping[str, Any] = below.get("sandbox", {})
+    defaults = SandboxSettings()
+    hint = (
+        f"to loosen the sandbox, set it in {_USER_FILE}, with -c or --sandbox, and remove it from this file"
+    )
+    if "mode" in table:
+        lower_mode = lower.get("mode", defaults.mode)
+        if not is_tighter_or_equal(table["mode"], lower_mode):
+            allowed = ", ".join(json.dumps(m) for m in SANDBOX_MODES[: SANDBOX_MODES.index(lower_mode) + 1])
+            origin = origins.get(("sandbox", "mode"), _DEFAULT_ORIGIN)
+            raise ConfigError(
+                f"{source}:sandbox.mode: got {describe_value(table['mode'])}, expected one of {allowed}: "
+                f"a workspace config cannot loosen the sandbox mode {json.dumps(lower_mode)} set by {origin}",
+                hint=f"strictest first: {', '.join(SANDBOX_MODES)}; {hint}",
+            )
+    if table.get("network") is True and not lower.get("network", defaults.network):
+        origin = origins.get(("sandbox", "network"), _DEFAULT_ORIGIN)
+        raise ConfigError(
+            f"{source}:sandbox.network: got true, but {origin} keeps commands off the network: a workspace "
+            "config cannot turn the network on",
+            hint=hint,
+        )
+    if table.get("writable_roots"):
+        raise ConfigError(
+            f"{source}:sandbox.writable_roots: a workspace config cannot let commands write outside the "
+            "workspace",
+            hint=hint,
+        )
 
 
 def _check_instruction_file(entry: str, *, source: str, workspace: Path) -> None:

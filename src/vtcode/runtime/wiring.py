@@ -26,6 +26,7 @@ from vtcode.providers.catalog import ModelInfo
 from vtcode.runtime.approval_port import ApprovalPort
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import TurnHooks
+from vtcode.runtime.leftovers import end_leftover_groups, record_groups
 from vtcode.runtime.providers import build_client, choose_provider, model_info
 from vtcode.runtime.stored_history import StoredHistory
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
@@ -125,7 +126,13 @@ def wire(
             f'context window (set [models."{choice.model}"] context_window to change it)'
         )
     model_client = client or build_client(choice, settings, notify=notice)
-    toolset = build_toolset(settings, options.workspace, options.env, options.extra_tools)
+    # Before this run records its own command groups: end what killed runs of this session or
+    # workspace left running (their command sessions had no vtcode left to end them).
+    ended = end_leftover_groups(store, options.workspace, thread_id)
+    if ended is not None:
+        notice(ended)
+    toolset = build_toolset(settings, options.workspace, options.env, options.extra_tools, notify=notice)
+    record_groups(toolset.sessions, store, thread_id)
     tool_specs = [t.spec for t in toolset.tools]
     # The static prompt is composed once here; the appendix follows the instruction files and the
     # paths the tools touch, re-checked before every model request (SPEC sections 4 and 5).

@@ -21,6 +21,7 @@ from vtcode.core.exec_wait import (
     clamp_yield_ms,
     max_output_tokens,
 )
+from vtcode.core.sandbox_policy import denial_note
 from vtcode.exec.manager import SessionManager
 from vtcode.exec.session import CallReport, CommandSession, SessionError
 from vtcode.protocol.errors import ToolError
@@ -122,6 +123,11 @@ def outcome(
         wait_deadline_seconds=wait_deadline,
     )
     result = build_result(report.view, call)
+    note = denial_note(
+        manager.settings.sandbox, result.output, result.exit_code if result.is_exited else None
+    )
+    if note is not None:
+        result = msgspec.structs.replace(result, sandbox_note=note)
     failed = result.is_exited and result.exit_code != 0 and kind != "kill"
     return ToolOutcome(
         content=encode(result),
