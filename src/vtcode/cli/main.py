@@ -49,6 +49,10 @@ def _dispatch(argv: Sequence[str]) -> int:
         from vtcode.cli.exec_cmd import run_exec
 
         return run_exec(args, overrides)
+    if args.command == "steer":
+        from vtcode.cli.steer_cmd import run_steer
+
+        return run_steer(args, overrides)
     if args.command == "sessions":
         from vtcode.cli.sessions_cmd import run_sessions
 

@@ -122,6 +122,27 @@ def build_parser() -> argparse.ArgumentParser:
     )
     exec_p.add_argument("prompt", nargs="?", metavar="PROMPT", help="the task; - reads stdin")
 
+    steer = commands.add_parser(
+        "steer",
+        help="send a follow-up to a running or stored session",
+        description="Queue TEXT durably for a session and print its intent id. A running vtcode picks "
+        "it up within 200 ms: mode steer delivers it inside the running turn after its current tool "
+        "batch, mode queue as the next turn; a stored session applies it when resumed. Without "
+        "--session: the workspace's running session, else its most recent one. Exit 3 when 16 intents "
+        "already wait.",
+    )
+    _add_config_option(steer, "config")
+    steer.add_argument("--session", metavar="ID", help="the session (a unique id prefix is enough)")
+    steer.add_argument(
+        "--workspace", "-C", metavar="DIR", help="the workspace whose session to steer (default: cwd)"
+    )
+    steer.add_argument("--mode", choices=("steer", "queue"), default="steer", help="when to deliver it")
+    steer.add_argument(
+        "--wait", action="store_true", help="return only once the session has applied it (durably)"
+    )
+    steer.add_argument("--cancel", metavar="INTENT", help="remove a pending intent instead")
+    steer.add_argument("text", nargs="*", metavar="TEXT", help="the follow-up; - reads stdin")
+
     sessions = commands.add_parser("sessions", help="list or show stored sessions")
     _add_config_option(sessions, "config")
     sessions_cmd = sessions.add_subparsers(dest="sessions_command", metavar="ACTION")

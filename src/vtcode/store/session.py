@@ -8,7 +8,9 @@ artifacts). The home path, the clock and id generation are passed in; nothing he
 from __future__ import annotations
 
 import builtins
+import fcntl
 import logging
+import os
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -272,6 +274,26 @@ class SessionStore:
             f"{session_id!r} is the start of {len(matches)} session ids: {shown}",
             hint="give more characters of the id; `vtcode sessions list` shows them",
         )
+
+    def in_workspace(self, workspace: Path) -> builtins.list[SessionInfo]:
+        """Sessions run in `workspace` (compared by real path), most recently updated first."""
+        real = str(workspace.resolve())
+        return [info for info in self.list() if info.workspace == real]
+
+    def is_running(self, session_id: str) -> bool:
+        """Whether a vtcode process has the session open for writing (it holds its history's lock)."""
+        path = self.sessions_dir / session_id / HISTORY_FILE
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        finally:
+            os.close(fd)
+        return False
 
     def latest_for_workspace(self, workspace: Path) -> str | None:
         """The id of the most recently updated session run in `workspace` (compared by real path)."""
