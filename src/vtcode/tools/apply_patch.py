@@ -23,6 +23,7 @@ from vtcode.tools.base import ToolContext, ToolOutcome
 from vtcode.tools.file_transaction import FileEdit, commit
 from vtcode.tools.patch_apply import apply_hunks
 from vtcode.tools.patch_parse import AddFile, DeleteFile, FileOp, Patch, UpdateFile, parse_patch
+from vtcode.tools.regular_file import open_regular
 from vtcode.tools.workspace import WorkspacePath, resolve
 
 _DESCRIPTION = """\
@@ -223,7 +224,8 @@ def _refuse_symlink(target: WorkspacePath, raw: str, verb: str) -> None:
 
 def _read(target: WorkspacePath) -> bytes | None:
     try:
-        return target.real.read_bytes()
+        with open_regular(target.real, target.display) as handle:
+            return handle.read()
     except FileNotFoundError:
         return None
     except IsADirectoryError:

@@ -23,9 +23,11 @@ from pathlib import Path
 
 import msgspec
 
+from vtcode.protocol.errors import ToolError
 from vtcode.tools.command_output import run_command
 from vtcode.tools.file_set import FileBatch
 from vtcode.tools.read_file import BINARY_SNIFF_BYTES
+from vtcode.tools.regular_file import open_regular
 
 log = logging.getLogger(__name__)
 
@@ -64,13 +66,14 @@ def python_search(root: Path, files: Sequence[str], regex: re.Pattern[str]) -> l
 def _read_text_bytes(path: Path) -> bytes | None:
     """The file's bytes, or None when it holds a NUL byte or is unreadable (vanished since listed)."""
     try:
-        with open(path, "rb") as handle:
+        # Listed as a regular file, but it may have been swapped for a named pipe since.
+        with open_regular(path, str(path)) as handle:
             # Most binary files show a NUL at once; checking the head first avoids reading them whole.
             head = handle.read(BINARY_SNIFF_BYTES)
             if b"\0" in head:
                 return None
             rest = handle.read()
-    except OSError:
+    except (OSError, ToolError):
         return None
     return None if b"\0" in rest else head + rest
 
