@@ -6,7 +6,8 @@ whole with every filter of rg's own turned off. A file containing a NUL byte any
 skipped (rg reports it as `binary_offset`);
 line text is decoded as UTF-8 with replacement characters; a trailing CR is not part of the line
 (`$` matches before CRLF). One known difference stays: on bytes that are not valid UTF-8, Python's
-`.` matches the replacement character while rg's `.` matches nothing.
+`.` matches the replacement character while rg's `.` matches nothing; on lines over a megabyte the
+Python scan searches in overlapping pieces (see `grep_scan`).
 """
 
 from __future__ import annotations
@@ -16,66 +17,20 @@ import base64
 import contextlib
 import logging
 import os
-import re
 from collections.abc import AsyncIterable, AsyncIterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
 
-from vtcode.protocol.errors import ToolError
 from vtcode.tools.command_output import run_command
 from vtcode.tools.file_set import FileBatch
-from vtcode.tools.read_file import BINARY_SNIFF_BYTES
-from vtcode.tools.regular_file import open_regular
+from vtcode.tools.grep_scan import KEPT_TEXT_CHARS, GrepMatch, python_search
+
+__all__ = ["GrepMatch", "argv_batches", "python_search", "ripgrep_search_batches"]
 
 log = logging.getLogger(__name__)
 
 _POINTER_BYTES = 8
-
-
-@dataclass(frozen=True, order=True)
-class GrepMatch:
-    """One matching line: workspace-relative path, 1-based line number, line text without its ending."""
-
-    path: str
-    line: int
-    text: str
-
-
-def python_search(root: Path, files: Sequence[str], regex: re.Pattern[str]) -> list[GrepMatch]:
-    """Scan `files` (workspace-relative) line by line with Python's `re`; sorted by path, then line."""
-    matches: list[GrepMatch] = []
-    for relative in files:
-        data = _read_text_bytes(root / relative)
-        if data is None:
-            continue
-        # Splitting the decoded text on "\n" equals splitting the bytes: a newline never sits inside
-        # an invalid sequence that the decoder replaces.
-        lines = data.decode("utf-8", errors="replace").split("\n")
-        if lines[-1] == "":
-            lines.pop()
-        for number, line in enumerate(lines, start=1):
-            text = line.removesuffix("\r")
-            if regex.search(text):
-                matches.append(GrepMatch(relative, number, text))
-    matches.sort()
-    return matches
-
-
-def _read_text_bytes(path: Path) -> bytes | None:
-    """The file's bytes, or None when it holds a NUL byte or is unreadable (vanished since listed)."""
-    try:
-        # Listed as a regular file, but it may have been swapped for a named pipe since.
-        with open_regular(path, str(path)) as handle:
-            # Most binary files show a NUL at once; checking the head first avoids reading them whole.
-            head = handle.read(BINARY_SNIFF_BYTES)
-            if b"\0" in head:
-                return None
-            rest = handle.read()
-    except (OSError, ToolError):
-        return None
-    return None if b"\0" in rest else head + rest
 
 
 class _Data(msgspec.Struct):
@@ -244,7 +199,7 @@ def _parse_json_lines(stdout: bytes) -> list[GrepMatch]:
         event = _event_decoder.decode(raw)
         if isinstance(event, _Match):
             path = _decode_path(event.data.path)
-            text = _decode(event.data.lines).removesuffix("\n").removesuffix("\r")
+            text = _decode(event.data.lines).removesuffix("\n").removesuffix("\r")[:KEPT_TEXT_CHARS]
             pending.setdefault(path, []).append(GrepMatch(path, event.data.line_number or 0, text))
         else:
             path = _decode_path(event.data.path)
