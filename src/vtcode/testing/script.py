@@ -53,7 +53,17 @@ class HttpError:
     delay_before: float = 0.0
 
 
-Step = Reply | HttpError
+@dataclass(frozen=True)
+class RawResponse:
+    """Any HTTP response, sent as given: a server that is not the API the client expects."""
+
+    body: str
+    status: int = 200
+    content_type: str = "text/html; charset=utf-8"
+    delay_before: float = 0.0
+
+
+Step = Reply | HttpError | RawResponse
 
 
 @dataclass(frozen=True)
