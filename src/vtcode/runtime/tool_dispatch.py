@@ -167,7 +167,9 @@ class ToolDispatcher:
     def _decide(self, name: str, arguments: Mapping[str, Any]) -> Decision:
         # A tool the table does not know is treated as the most restricted kind, a command.
         if name in SESSION_TOOLS and arguments.get("chars"):
-            return decide_input(self.policy, str(arguments["chars"]), tool=name)
+            tool = self.tools.get(name)
+            pending = tool.pending_input(dict(arguments)) if isinstance(tool, WriteStdinTool) else ""
+            return decide_input(self.policy, str(arguments["chars"]), tool=name, pending=pending)
         kind: CallKind = TOOL_KINDS.get(name, "command")
         command = str(arguments.get("cmd", "")) if kind == "command" else ""
         return decide(self.policy, kind, command, tool=name)

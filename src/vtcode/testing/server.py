@@ -16,7 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Self
 
-from vtcode.testing.script import HttpError, RawResponse, RecordedRequest, Reply, Step
+from vtcode.testing.script import HttpError, RawResponse, RecordedRequest, Reply, Step, with_session_id
 
 
 @dataclass(frozen=True)
@@ -160,6 +160,7 @@ class WireServer:
                 if isinstance(step, RawResponse):
                     self._raw(step)
                     return
+                step = with_session_id(step, body)
                 self._stream(step, server.render(step, recorded))
 
             def _json(self, status: int, payload: object, headers: dict[str, str] | None = None) -> None:
