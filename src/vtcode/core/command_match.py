@@ -8,7 +8,7 @@ command; a line that cannot be parsed matches no allow rule. A redirection that 
 but `/dev/null` or a file-descriptor copy) is not covered by allow rules either: allowing `echo` is not
 allowing `echo x > ~/.bashrc`.
 
-Deny rules are a guard rail against mistakes, not a security boundary (that is the OS sandbox):
+Deny rules are a guard rail against mistakes, not a security boundary (an OS sandbox is that):
 they match anywhere in a simple command's words (so `sudo rm -rf /` and `xargs rm -rf` hit `rm -rf`),
 inside the command strings of `sh -c` / `bash -lc` (parsed like any line), also in a quote-blind split
 of the line, and globs also against the whole line. Options are compared by meaning, not spelling: a
