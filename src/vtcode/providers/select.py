@@ -168,6 +168,9 @@ def select_provider(request: ProviderRequest) -> ProviderChoice:
         installed = ollama_models(base_url.removesuffix("/").removesuffix("/v1")) or []
         if installed and BUILTIN["ollama"].default_model not in installed:
             model = installed[0]
+    if model is None and (name == "openai-compatible" or (builtin is None and wire != "anthropic")):
+        # Such a server has no default vtcode could know; sending "default" only fails later.
+        model = _only_served_model(name, base_url, api_key)
     model = model or (builtin.default_model if builtin else "default")
     return ProviderChoice(
         name=name,
@@ -176,6 +179,37 @@ def select_provider(request: ProviderRequest) -> ProviderChoice:
         model=model,
         api_key=api_key or None,
         api_key_env=key_env,
+    )
+
+
+def served_models(base_url: str, api_key: str | None, timeout: float = 5.0) -> list[str] | None:
+    """The model ids `GET {base_url}/models` lists, or None when the server does not answer with a list."""
+    headers = {"authorization": f"Bearer {api_key}"} if api_key else {}
+    try:
+        response = httpx2.get(base_url.rstrip("/") + "/models", headers=headers, timeout=timeout)
+        if response.status_code != 200:
+            return None
+        data = response.json().get("data")
+    except (httpx2.HTTPError, ValueError, AttributeError):
+        return None
+    if not isinstance(data, list):
+        return None
+    return [str(entry["id"]) for entry in data if isinstance(entry, dict) and entry.get("id")]
+
+
+def _only_served_model(name: str, base_url: str, api_key: str | None) -> str:
+    """The one model the server serves; otherwise a ConfigError asking for --model."""
+    models = served_models(base_url, api_key)
+    if models is not None and len(models) == 1:
+        return models[0]
+    if not models:
+        found = "did not list its models at /models" if models is None else "lists no models at /models"
+    else:
+        shown = ", ".join(models[:10]) + (", …" if len(models) > 10 else "")
+        found = f"serves {len(models)} models ({shown})"
+    raise ConfigError(
+        f"provider {name!r} needs --model: the server at {base_url} {found}",
+        hint="pass --model NAME (or set agent.model in vtcode.toml)",
     )
 
 
