@@ -76,6 +76,7 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
         env=env,
         resume=args.resume,
         continue_last=args.continue_last,
+        config_warnings=loaded.warnings,
     )
     agent = Agent(options, emitter)
     try:

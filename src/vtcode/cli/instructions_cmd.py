@@ -16,6 +16,7 @@ from typing import TextIO
 
 import msgspec
 
+from vtcode.cli.config_warnings import show_config_warnings
 from vtcode.config.environment import os_environ
 from vtcode.config.loader import load_settings
 from vtcode.config.schema import Settings
@@ -73,6 +74,7 @@ def prompt_builder(
     env = os_environ()
     flags = {"agent.system_prompt_mode": profile} if profile else {}
     loaded = load_settings(workspace=workspace, env=env, overrides=overrides, flags=flags)
+    show_config_warnings(loaded.warnings)
     builder = SystemPromptBuilder(
         workspace=workspace,
         home=loaded.home,

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import msgspec
 
+from vtcode.cli.config_warnings import show_config_warnings
 from vtcode.config.environment import os_environ, resolve_home
 from vtcode.config.loader import load_settings
 from vtcode.protocol.errors import ExitCode
@@ -26,7 +27,7 @@ def _when(timestamp: float) -> str:
 def _store(overrides: list[str]) -> SessionStore:
     env = os_environ()
     # Validate configuration the same way as every other command, so errors surface consistently.
-    load_settings(workspace=Path.cwd(), env=env, overrides=overrides)
+    show_config_warnings(load_settings(workspace=Path.cwd(), env=env, overrides=overrides).warnings)
     return SessionStore(resolve_home(env), time.time, lambda: str(uuid.uuid4()))
 
 

@@ -40,6 +40,8 @@ class AgentOptions:
     continue_last: bool = False
     # Headless runs cannot ask: "ask" decisions become denials with the reason given to the model.
     headless: bool = True
+    # Config keys that were ignored (LoadedConfig.warnings), shown as warning notices.
+    config_warnings: tuple[str, ...] = ()
 
 
 class Agent:
@@ -57,6 +59,8 @@ class Agent:
         settings = options.settings
         self.options = options
         self.emitter = emitter
+        for warning in options.config_warnings:
+            self._notice(warning)
         choice = choose_provider(settings, options.env)
         self.model = choice.model
         self.provider_name = choice.name
