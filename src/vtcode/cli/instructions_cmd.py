@@ -40,7 +40,8 @@ def workspace_of(args: argparse.Namespace) -> Path:
 def active_paths(values: Sequence[str] | None, workspace: Path) -> list[str]:
     """`--path` values as workspace-relative paths (most recent first, as given).
 
-    A relative value is taken from the current directory when it exists there, else from the workspace.
+    A relative value is taken from the current directory when it exists there, else from the workspace;
+    a path outside the workspace is a UsageError.
     """
     paths: list[str] = []
     for value in values or ():
@@ -49,11 +50,13 @@ def active_paths(values: Sequence[str] | None, workspace: Path) -> list[str]:
             here = Path.cwd() / path
             path = here if here.exists() else workspace / path
         absolute = path.resolve()
-        paths.append(
-            absolute.relative_to(workspace).as_posix()
-            if absolute.is_relative_to(workspace)
-            else str(absolute)
-        )
+        if not absolute.is_relative_to(workspace):
+            # A session only ever touches files inside its workspace; anything else answers nothing.
+            raise UsageError(
+                f"--path {value}: {absolute} is outside the workspace {workspace}",
+                hint="give a file or folder inside the workspace, or choose another with --workspace DIR",
+            )
+        paths.append(absolute.relative_to(workspace).as_posix())
     return paths
 
 
