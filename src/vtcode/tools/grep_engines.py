@@ -17,14 +17,15 @@ import base64
 import contextlib
 import logging
 import os
+import re
 from collections.abc import AsyncIterable, AsyncIterator, Sequence
 from pathlib import Path
 
 import msgspec
 
-from vtcode.tools.command_output import run_command
 from vtcode.tools.file_set import FileBatch
 from vtcode.tools.grep_scan import KEPT_TEXT_CHARS, GrepMatch, python_search
+from vtcode.tools.ripgrep_output import run_ripgrep
 
 __all__ = ["GrepMatch", "argv_batches", "python_search", "ripgrep_search_batches"]
 
@@ -119,23 +120,40 @@ async def _ripgrep_batch(
     listed: frozenset[str] | None,
 ) -> list[GrepMatch] | None:
     async with slots.taken() as threads:
-        result = await run_command(_command(rg, paths, pattern, threads), root)
+        result = await run_ripgrep(_command(rg, paths, pattern, threads), root)
     if result is None:
         log.warning("ripgrep could not start; using the Python engine")
         return None
     # rg exits 1 for "no match" and 2 for errors; a regex rg's engine rejects (look-around,
     # back-references) is an error with no output at all, and Python can still run it.
-    if result.returncode == 2 and not result.stdout:
+    if result.returncode == 2 and not result.events and not result.overlong_paths:
         log.info("ripgrep failed: %s", result.stderr.decode(errors="replace").strip())
         return None
     try:
-        matches = _parse_json_lines(result.stdout)
+        matches = _parse_json_lines(result.events)
     except msgspec.DecodeError as exc:
         log.warning("unexpected ripgrep output (%s); using the Python engine", exc)
         return None
+    if result.overlong_paths:
+        matches = await _search_again(root, matches, result.overlong_paths, pattern)
     if listed is not None:
         matches = [match for match in matches if match.path in listed]
     return matches
+
+
+async def _search_again(
+    root: Path, matches: list[GrepMatch], paths: set[str], pattern: str
+) -> list[GrepMatch]:
+    """Replace rg's matches in `paths` (files with a match line too long to read) by a bounded scan.
+
+    The Python scan reads such a line in pieces; the pattern already compiled for grep_files.
+    """
+    try:
+        regex = re.compile(pattern)
+    except re.error:
+        return [match for match in matches if match.path not in paths]
+    again = await asyncio.to_thread(python_search, root, sorted(paths), regex)
+    return [match for match in matches if match.path not in paths] + again
 
 
 def _cores() -> int:
@@ -189,10 +207,10 @@ def _command(rg: str, paths: Sequence[str], pattern: str, threads: int | None) -
     return command
 
 
-def _parse_json_lines(stdout: bytes) -> list[GrepMatch]:
+def _parse_json_lines(events: Sequence[bytes]) -> list[GrepMatch]:
     pending: dict[str, list[GrepMatch]] = {}
     matches: list[GrepMatch] = []
-    for raw in stdout.splitlines():
+    for raw in events:
         kind = _type_decoder.decode(raw).type
         if kind not in ("match", "end"):
             continue
