@@ -140,3 +140,12 @@ def test_a_line_searched_in_pieces_matches_as_a_whole_line_would(
 def test_a_nul_after_a_long_line_makes_the_file_binary(tmp_path: Path) -> None:
     (tmp_path / "bin.dat").write_bytes(b"needle" + b"x" * (2 * PIECE_BYTES) + b"\n\0")
     assert python_search(tmp_path, ["bin.dat"], re.compile("needle")) == []
+
+
+@needs_rg
+async def test_an_oversized_ripgrep_match_in_an_oddly_named_file(tmp_path: Path) -> None:
+    name = 'we"ird \\ näme.txt'
+    _one_line_file(tmp_path / name, 3 * MB)
+    outcome = await GrepFilesTool(ripgrep=RG).run({"pattern": "needle"}, ToolContext(workspace=tmp_path))
+    assert outcome.content.startswith(f"{name}:1:xxxx")
+    assert outcome.extra == {"engine": "ripgrep", "matches": 1}

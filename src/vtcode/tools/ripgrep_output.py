@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 # 400 bytes of it), and each event is decoded whole.
 MAX_EVENT_BYTES = 1 << 20
 _READ_BYTES = 1 << 16
+# What is kept of an oversized event: enough for the file name at its start.
+_HEAD_BYTES = 4096
 # The start of a match event, up to its path: `{"type":"match","data":{"path":{"text":"a.py"}`.
 _MATCH_PATH = re.compile(rb'^\{"type":"match","data":\{"path":\{"(text|bytes)":"((?:[^"\\]|\\.)*)"')
 
@@ -68,32 +70,34 @@ async def run_ripgrep(argv: Sequence[str], cwd: Path) -> RipgrepOutput | None:
 
 
 async def _read_events(stream: asyncio.StreamReader, output: RipgrepOutput) -> None:
-    line = bytearray()
+    line = bytearray()  # the unfinished line carried from one read to the next
     overlong = False
     while chunk := await stream.read(_READ_BYTES):
-        start = 0
-        while (end := chunk.find(b"\n", start)) >= 0:
+        pieces = chunk.split(b"\n")
+        rest = pieces.pop()
+        if pieces:
+            # The first piece ends the carried line; the others are whole lines of this read.
             if not overlong:
-                line += chunk[start:end]
-                overlong = len(line) > MAX_EVENT_BYTES
-            _finish(line, overlong, output)
+                line += pieces[0]
+            _finish(line, overlong or len(line) > MAX_EVENT_BYTES, output)
+            for piece in pieces[1:]:
+                _finish(piece, len(piece) > MAX_EVENT_BYTES, output)
             line, overlong = bytearray(), False
-            start = end + 1
         if not overlong:
-            line += chunk[start:]
+            line += rest
             if len(line) > MAX_EVENT_BYTES:
                 # Keep only the head, where the event names its file; the rest streams past.
-                del line[4096:]
+                del line[_HEAD_BYTES:]
                 overlong = True
     if line:
         _finish(line, overlong, output)
 
 
-def _finish(line: bytearray, overlong: bool, output: RipgrepOutput) -> None:
+def _finish(line: bytes | bytearray, overlong: bool, output: RipgrepOutput) -> None:
     if not overlong:
         output.events.append(bytes(line))
         return
-    found = _MATCH_PATH.match(bytes(line[:4096]))
+    found = _MATCH_PATH.match(bytes(line[:_HEAD_BYTES]))
     if found is None:
         # Only match events carry line text; any other long event says nothing a search needs.
         return
