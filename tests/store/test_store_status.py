@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -10,12 +11,12 @@ import pytest
 from vtcode.store.status import last_turn_status
 
 
-def _events(*events: dict[str, object]) -> bytes:
+def _events(*events: Mapping[str, object]) -> bytes:
     return b"".join(json.dumps(event).encode() + b"\n" for event in events)
 
 
-STARTED = {"type": "turn.started"}
-BIG_ITEM = {"type": "item.completed", "item": {"text": "turn.completed " * 20_000}}
+STARTED: Mapping[str, object] = {"type": "turn.started"}
+BIG_ITEM: Mapping[str, object] = {"type": "item.completed", "item": {"text": "turn.completed " * 20_000}}
 
 
 @pytest.mark.parametrize(
