@@ -61,3 +61,15 @@ def test_an_explicit_model_asks_nothing(vtcode: VtcodeRunner, tmp_path: Path) ->
         methods = [r.method for r in server.requests]
     assert result.code == 0, result.stderr
     assert methods == ["POST"]
+
+
+def test_an_unreachable_server_is_named(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    # Port 9 (discard) on loopback: nothing listens there in the test environment.
+    result = vtcode.run(
+        "exec", "--provider", "openai-compatible", "--base-url", "http://127.0.0.1:9/v1", "hi", cwd=tmp_path
+    )
+    assert result.code == 2
+    assert "needs --model: the server at http://127.0.0.1:9/v1 could not be reached to list its models" in (
+        result.stderr
+    )
+    assert "Traceback" not in result.stderr

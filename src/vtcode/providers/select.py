@@ -182,31 +182,38 @@ def select_provider(request: ProviderRequest) -> ProviderChoice:
     )
 
 
-def served_models(base_url: str, api_key: str | None, timeout: float = 5.0) -> list[str] | None:
-    """The model ids `GET {base_url}/models` lists, or None when the server does not answer with a list."""
+def served_models(base_url: str, api_key: str | None, timeout: float = 5.0) -> list[str]:
+    """The model ids `GET {base_url}/models` lists; raises ValueError saying why there is no list."""
     headers = {"authorization": f"Bearer {api_key}"} if api_key else {}
     try:
         response = httpx2.get(base_url.rstrip("/") + "/models", headers=headers, timeout=timeout)
-        if response.status_code != 200:
-            return None
+    except httpx2.HTTPError as exc:
+        raise ValueError(f"could not be reached to list its models ({exc or type(exc).__name__})") from exc
+    if response.status_code != 200:
+        raise ValueError(f"answered HTTP {response.status_code} at /models")
+    try:
         data = response.json().get("data")
-    except (httpx2.HTTPError, ValueError, AttributeError):
-        return None
+    except (ValueError, AttributeError):
+        data = None
     if not isinstance(data, list):
-        return None
+        raise ValueError("did not list its models at /models")
     return [str(entry["id"]) for entry in data if isinstance(entry, dict) and entry.get("id")]
 
 
 def _only_served_model(name: str, base_url: str, api_key: str | None) -> str:
     """The one model the server serves; otherwise a ConfigError asking for --model."""
-    models = served_models(base_url, api_key)
-    if models is not None and len(models) == 1:
-        return models[0]
-    if not models:
-        found = "did not list its models at /models" if models is None else "lists no models at /models"
+    try:
+        models = served_models(base_url, api_key)
+    except ValueError as exc:
+        found = str(exc)
     else:
-        shown = ", ".join(models[:10]) + (", …" if len(models) > 10 else "")
-        found = f"serves {len(models)} models ({shown})"
+        if len(models) == 1:
+            return models[0]
+        if not models:
+            found = "lists no models at /models"
+        else:
+            shown = ", ".join(models[:10]) + (", …" if len(models) > 10 else "")
+            found = f"serves {len(models)} models ({shown})"
     raise ConfigError(
         f"provider {name!r} needs --model: the server at {base_url} {found}",
         hint="pass --model NAME (or set agent.model in vtcode.toml)",
