@@ -6,6 +6,8 @@ Kept free of heavy imports so `vtcode --version` and `--help` stay fast.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
+from typing import Any
 
 from vtcode import __version__
 
@@ -85,6 +87,24 @@ def _add_instruction_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
+class _JoinedWords(argparse.Action):
+    """Stores the words of a `nargs="*"` positional as one string (None when there are none).
+
+    `vtcode exec fix the bug` means the prompt "fix the bug", as with other agents' CLIs.
+    """
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        """Join the words with single spaces."""
+        words = [values] if isinstance(values, str) else list(values or [])
+        setattr(namespace, self.dest, " ".join(str(word) for word in words) if words else None)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole command-line interface."""
     parser = argparse.ArgumentParser(
@@ -120,7 +140,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="continue the most recent session of this workspace",
     )
-    exec_p.add_argument("prompt", nargs="?", metavar="PROMPT", help="the task; - reads stdin")
+    exec_p.add_argument(
+        "prompt",
+        nargs="*",
+        action=_JoinedWords,
+        metavar="PROMPT",
+        help="the task (quoting is optional: the remaining words are the prompt); - reads stdin",
+    )
 
     steer = commands.add_parser(
         "steer",
@@ -149,6 +175,9 @@ def build_parser() -> argparse.ArgumentParser:
     sessions_list = sessions_cmd.add_parser("list", help="stored sessions, most recent first")
     _add_config_option(sessions_list, "sessions_config")
     sessions_list.add_argument("--json", action="store_true", help="print JSON")
+    sessions_list.add_argument(
+        "--workspace", dest="list_workspace", metavar="DIR", help="only the sessions run in DIR"
+    )
     sessions_show = sessions_cmd.add_parser("show", help="one session and its history")
     _add_config_option(sessions_show, "sessions_config")
     sessions_show.add_argument("id", metavar="ID", help="session id (a unique prefix is enough)")

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import msgspec
 
+from vtcode.cli.config_warnings import show_config_warnings
 from vtcode.config.environment import os_environ, resolve_home
 from vtcode.config.loader import load_settings
-from vtcode.protocol.errors import ExitCode
+from vtcode.protocol.errors import ExitCode, UsageError
 from vtcode.protocol.messages import AssistantMessage, Message, ToolResultMessage, UserMessage
 from vtcode.store.session import SessionStore
 
@@ -26,7 +27,7 @@ def _when(timestamp: float) -> str:
 def _store(overrides: list[str]) -> SessionStore:
     env = os_environ()
     # Validate configuration the same way as every other command, so errors surface consistently.
-    load_settings(workspace=Path.cwd(), env=env, overrides=overrides)
+    show_config_warnings(load_settings(workspace=Path.cwd(), env=env, overrides=overrides).warnings)
     return SessionStore(resolve_home(env), time.time, lambda: str(uuid.uuid4()))
 
 
@@ -57,21 +58,34 @@ def run_sessions(args: argparse.Namespace, overrides: list[str], parser: argpars
         return ExitCode.OK
     if args.sessions_command != "list":
         parser.parse_args(["sessions", "--help"])
-    sessions = store.list()
+    listing = store.scan()
+    for problem in listing.skipped:
+        sys.stderr.write(f"warning: {problem}\n")
+    sessions = listing.sessions
+    if args.list_workspace is not None:
+        # Stored workspaces are real paths: compare with links resolved, as `--continue` does.
+        workspace = Path(args.list_workspace).expanduser().resolve()
+        if not workspace.is_dir():
+            raise UsageError(f"--workspace {args.list_workspace}: not a directory")
+        sessions = [info for info in sessions if info.workspace == str(workspace)]
+    rows = [(info, store.status(info.id)) for info in sessions]
     if getattr(args, "json", False):
-        sys.stdout.write(json.dumps(msgspec.to_builtins(sessions), ensure_ascii=False, indent=2) + "\n")
+        listed = [{**msgspec.to_builtins(info), "status": status} for info, status in rows]
+        sys.stdout.write(json.dumps(listed, ensure_ascii=False, indent=2) + "\n")
         return ExitCode.OK
-    if not sessions:
-        sys.stderr.write("no stored sessions\n")
+    if not rows:
+        where = f" for {args.list_workspace}" if args.list_workspace is not None else ""
+        sys.stderr.write(f"no stored sessions{where}\n")
         return ExitCode.OK
     sys.stdout.write(
-        "ID                                    CREATED           UPDATED           TURNS  WORKSPACE  TITLE\n"
+        "ID                                    CREATED           UPDATED           TURNS  STATUS       "
+        "WORKSPACE  TITLE\n"
     )
-    for info in sessions:
+    for info, status in rows:
         pending = f" (+{info.pending_intents} pending)" if info.pending_intents else ""
         sys.stdout.write(
             f"{info.id:<36}  {_when(info.created_at)}  {_when(info.updated_at)}  {info.turns:>5}  "
-            f"{info.workspace}  {info.title}{pending}\n"
+            f"{status:<11}  {info.workspace}  {info.title}{pending}\n"
         )
     return ExitCode.OK
 

@@ -51,6 +51,9 @@ class LoadedConfig:
     provider_env: ProviderEnv
     # Deprecated keys and the like: shown once by the front end, never an error.
     notices: tuple[str, ...] = ()
+    # Keys that were ignored (a workspace file trying to loosen approval), one message each, naming
+    # the file and key; every front end shows them to the user.
+    warnings: tuple[str, ...] = ()
 
 
 def load_settings(
@@ -75,15 +78,18 @@ def load_settings(
     # agent.provider as the user's own file left it, before any workspace file had a say.
     trusted_provider: str | None = None
     in_workspace = False
+    warnings: list[str] = []
     for layer in layers:
         table = validate_layer(layer.table, source=layer.source, value_hint=layer.value_hint)
         if layer.workspace:
             if not in_workspace:
                 in_workspace = True
                 trusted_provider = merged.get("agent", {}).get("provider")
-            table = restrict_workspace_layer(
+            restricted = restrict_workspace_layer(
                 table, source=layer.source, below=merged, origins=origins, workspace=workspace
             )
+            table = restricted.table
+            warnings.extend(restricted.warnings)
         if "provider" in table.get("agent", {}):
             provider_layer = layer
         merged = deep_merge(merged, table)
@@ -101,6 +107,7 @@ def load_settings(
         sources=tuple(str(file.path) for file in files),
         provider_env=provider_env(env),
         notices=_deprecations(origins),
+        warnings=tuple(warnings),
     )
 
 

@@ -14,6 +14,8 @@ RESPONSES_PATH = "responses"
 class OpenAIResponsesClient(StreamingClient):
     """A ModelClient speaking the Responses API; every request carries the whole conversation."""
 
+    api_name = "OpenAI Responses"
+
     def path(self) -> str:
         """`responses`."""
         return RESPONSES_PATH

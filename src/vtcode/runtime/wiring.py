@@ -58,6 +58,8 @@ class SessionOptions:
     # A headless run ends once no input is pending after a turn (SPEC section 7: `vtcode exec` applies
     # every intent accepted before its last turn ends, then exits; later ones wait for `--resume`).
     until_idle: bool = False
+    # Config keys that were ignored or are deprecated (LoadedConfig), shown as warning notices.
+    config_warnings: tuple[str, ...] = ()
 
 
 @dataclass
@@ -107,6 +109,9 @@ def wire(
     emitter.emit(
         ThreadStarted(thread_id=thread_id, workspace=str(options.workspace), resumed=handle is not None)
     )
+    # After `thread.started`, which is always the first event of a run.
+    for warning in options.config_warnings:
+        notice(warning)
     history = StoredHistory(
         store,
         session_id=thread_id,

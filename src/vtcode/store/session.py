@@ -13,6 +13,7 @@ import logging
 import os
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Self
@@ -34,6 +35,7 @@ from vtcode.store.history import (
 )
 from vtcode.store.jsonl import JsonlLog
 from vtcode.store.meta import META_FILE, SessionInfo, make_title, read_info, write_info
+from vtcode.store.status import SessionStatus, last_turn_status
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +47,14 @@ ARCHIVE_DIR = "archive"
 _ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 Clock = Callable[[], float]
+
+
+@dataclass(frozen=True)
+class SessionListing:
+    """The readable sessions, and a user-facing sentence for each session that could not be read."""
+
+    sessions: builtins.list[SessionInfo]
+    skipped: builtins.list[str]
 
 
 class UnknownSessionError(StoreError):
@@ -304,14 +314,28 @@ class SessionStore:
         return None
 
     def list(self) -> builtins.list[SessionInfo]:
-        """Every readable session, most recently updated first; unreadable ones are logged, skipped."""
+        """Every readable session, most recently updated first; unreadable ones are skipped."""
+        listing = self.scan()
+        for problem in listing.skipped:
+            logger.debug("skipping a session: %s", problem)
+        return listing.sessions
+
+    def scan(self) -> SessionListing:
+        """Every readable session, most recently updated first, and why each unreadable one was skipped."""
         infos: builtins.list[SessionInfo] = []
-        for session_id in self._ids():
+        skipped: builtins.list[str] = []
+        for session_id in sorted(self._ids()):
             try:
                 infos.append(read_info(self.sessions_dir / session_id / META_FILE))
             except StoreError as err:
-                logger.warning("skipping session %s: %s", session_id, err.user_text())
-        return sorted(infos, key=lambda i: (i.updated_at, i.created_at, i.id), reverse=True)
+                hint = f" ({err.hint})" if err.hint else ""
+                skipped.append(f"session {session_id} is skipped: {err.message}{hint}")
+        infos.sort(key=lambda i: (i.updated_at, i.created_at, i.id), reverse=True)
+        return SessionListing(infos, skipped)
+
+    def status(self, session_id: str) -> SessionStatus:
+        """How the session's last turn ended (see `last_turn_status`)."""
+        return last_turn_status(self.sessions_dir / session_id / EVENTS_FILE)
 
     def _ids(self) -> set[str]:
         """Names of session directories that have a `meta.json` (a crash mid-create leaves none)."""

@@ -16,7 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Self
 
-from vtcode.testing.script import HttpError, RecordedRequest, Reply, Step
+from vtcode.testing.script import HttpError, RawResponse, RecordedRequest, Reply, Step, with_session_id
 
 
 @dataclass(frozen=True)
@@ -157,6 +157,10 @@ class WireServer:
                 if isinstance(step, HttpError):
                     self._json(step.status, server.error_body(step), step.headers)
                     return
+                if isinstance(step, RawResponse):
+                    self._raw(step)
+                    return
+                step = with_session_id(step, body)
                 self._stream(step, server.render(step, recorded))
 
             def _json(self, status: int, payload: object, headers: dict[str, str] | None = None) -> None:
@@ -166,6 +170,14 @@ class WireServer:
                 self.send_header("content-length", str(len(data)))
                 for key, value in (headers or {}).items():
                     self.send_header(key, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _raw(self, response: RawResponse) -> None:
+                data = response.body.encode()
+                self.send_response(response.status)
+                self.send_header("content-type", response.content_type)
+                self.send_header("content-length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
 
