@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from vtcode.cli.exec_cmd import workspace_dir
+from vtcode.cli.inputs import workspace_dir
 from vtcode.config.environment import os_environ, sandbox_missing_features
 from vtcode.config.loader import load_settings
 from vtcode.config.sandbox import sandbox_policy

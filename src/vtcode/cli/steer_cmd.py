@@ -8,7 +8,7 @@ import time
 import uuid
 from pathlib import Path
 
-from vtcode.cli.exec_cmd import read_prompt, workspace_dir
+from vtcode.cli.inputs import read_prompt, workspace_dir
 from vtcode.config.environment import os_environ, resolve_home
 from vtcode.config.loader import load_settings
 from vtcode.core.compaction.envelope import PendingIntent
