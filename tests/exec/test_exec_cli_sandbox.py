@@ -30,7 +30,7 @@ def _results(stdout: str) -> dict[str, dict[str, Any]]:
     for event in events(stdout):
         item = event.get("item", {})
         if event["type"] == "item.completed" and item.get("type") == "command_execution":
-            found[item["command"]] = json.loads(item["aggregated_output"])
+            found[item["command"]] = json.loads(item["result"])
     return found
 
 

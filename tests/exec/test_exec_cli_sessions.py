@@ -72,7 +72,7 @@ def test_sigterm_with_three_sessions_leaves_no_process_of_their_groups(
     assert [(item["command"], item["status"], item["exit_code"]) for item in completed] == [
         (cmd, "completed", None) for cmd in commands
     ]
-    results = [json.loads(item["aggregated_output"]) for item in completed]
+    results = [json.loads(item["result"]) for item in completed]
     assert [r["is_exited"] for r in results] == [False, False, False]
     # The model saw the follow-up call to make for each running session.
     assert [r["next_wait_args"]["action"] for r in results] == ["wait", "wait", "wait"]

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Literal, Protocol
 
 from vtcode.core.context_pressure import ContextPressure, RequestEstimator, estimate_request_bytes
 from vtcode.protocol.errors import AgentFailedError
@@ -17,7 +18,14 @@ from vtcode.protocol.events import (
     ReasoningItem,
     TurnStarted,
 )
-from vtcode.protocol.messages import AssistantMessage, Message, MessageMeta, Usage, UserMessage
+from vtcode.protocol.messages import (
+    AssistantMessage,
+    Message,
+    MessageMeta,
+    ToolCall,
+    Usage,
+    UserMessage,
+)
 from vtcode.protocol.model import (
     Completed,
     ModelRequest,
@@ -63,6 +71,41 @@ class ConversationState:
     # What the provider reported for the most recent request (its prompt size is the context pressure).
     last_usage: Usage | None = None
     usage_total: Usage = field(default_factory=Usage)
+
+
+REPEAT_WARN_AT = 5
+REPEAT_WARNING = (
+    f"this is the {REPEAT_WARN_AT}th identical call in a row; its result would not change, so it was not "
+    "run. Use what the earlier results said, try a different approach, or answer the user"
+)
+
+
+class RepeatWatch:
+    """Counts replies that repeat the previous reply's tool calls exactly (same names, same arguments).
+
+    The 5th identical reply in a row is not run and the model is told why; a 6th ends the turn: without
+    this, a model stuck in a loop burns every request up to `--max-turns`.
+    """
+
+    def __init__(self) -> None:
+        self._last: tuple[tuple[str, str], ...] = ()
+        self.count = 0
+
+    def see(self, calls: Sequence[ToolCall]) -> Literal["run", "warn", "stop"]:
+        """What to do with this reply's calls."""
+        signature = tuple((c.name, _canonical(c.arguments)) for c in calls)
+        self.count = self.count + 1 if signature == self._last else 1
+        self._last = signature
+        if self.count < REPEAT_WARN_AT:
+            return "run"
+        return "warn" if self.count == REPEAT_WARN_AT else "stop"
+
+
+def _canonical(arguments: str) -> str:
+    try:
+        return json.dumps(json.loads(arguments or "{}"), sort_keys=True)
+    except ValueError:
+        return arguments
 
 
 class TurnRunner:
@@ -136,6 +179,8 @@ class TurnRunner:
         meta = MessageMeta(intent_id=intent_id, created_at=self.clock(), turn=turn)
         self.commit([UserMessage(text, meta=meta)])
         usage = Usage()
+        repeats = RepeatWatch()
+        tools_ran = False
         for request_no in range(1, self.max_requests + 1):
             completed = await self._request(turn, request_no)
             usage = usage + completed.usage
@@ -151,8 +196,28 @@ class TurnRunner:
             )
             self.commit([message])
             if not message.tool_calls:
+                if not message.content.strip():
+                    self.emitter.emit(Notice(level="warning", message="the model returned an empty answer"))
+                    if not tools_ran:
+                        raise AgentFailedError(
+                            "the model returned an empty answer",
+                            hint="try again, rephrase the request, or choose another model with --model",
+                        )
                 return TurnOutcome(message.content, usage, request_no)
-            results = await self.dispatcher.run_calls(message.tool_calls, self.commit)
+            tools_ran = True
+            match repeats.see(message.tool_calls):
+                case "run":
+                    results = await self.dispatcher.run_calls(message.tool_calls, self.commit)
+                case "warn":
+                    results = self.dispatcher.refuse(message.tool_calls, REPEAT_WARNING, self.commit)
+                case "stop":
+                    # Every call still gets its result, so the stored history stays valid to resume.
+                    stopped = f"the turn was stopped after {repeats.count} identical calls in a row"
+                    self.dispatcher.refuse(message.tool_calls, stopped, self.commit)
+                    raise AgentFailedError(
+                        f"the model made the same tool call {repeats.count} times in a row",
+                        hint="the task may need another approach: rephrase it, or tell the agent more",
+                    )
             for hook in self.hooks.after_tool_batch:
                 added = await hook(AfterToolBatch(turn=turn, results=results))
                 if added:

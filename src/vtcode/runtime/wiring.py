@@ -6,6 +6,7 @@ repaired), the tool set, the system prompt (instruction files are read) and the 
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -125,10 +126,11 @@ def wire(
         _resume(handle, options, state, notice)
         recovered = _recover_intents(handle, state, notice)
     info = model_info(settings, choice.model)
-    if not info.known:
+    if not info.known and _first_time(options.home, f"unknown-model {choice.model} {info.context_window}"):
         notice(
             f"model {choice.model!r} is not in the catalog; assuming a {info.context_window:,}-token "
-            f'context window (set [models."{choice.model}"] context_window to change it)'
+            f'context window (set [models."{choice.model}"] context_window to change it); said once '
+            "per model and window"
         )
     model_client = client or build_client(choice, settings, notify=notice)
     # Before this run records its own command groups: end what killed runs of this session or
@@ -221,6 +223,19 @@ def _recover_intents(
             "stopped; they are not applied again"
         )
     return recovery.requeued
+
+
+def _first_time(home: Path, what: str) -> bool:
+    """True the first time `what` is asked about under this home (remembered in `notices/`)."""
+    marker = home / "notices" / hashlib.sha256(what.encode()).hexdigest()[:24]
+    if marker.exists():
+        return False
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text(what + "\n")
+    except OSError:
+        pass  # a read-only home: say it every time rather than never
+    return True
 
 
 def _stored_session(store: SessionStore, options: SessionOptions) -> SessionHandle | None:

@@ -99,7 +99,9 @@ def preview_limit(value: object) -> int:
 def error_outcome(tool_name: str, message: str) -> ToolOutcome:
     """A failed call as a JSON error object (the model's copy carries only the message)."""
     error = error_result(tool_name, message)
-    return ToolOutcome(content=encode(error), model_content=encode_for_model(error), is_error=True)
+    return ToolOutcome(
+        content=encode(error), model_content=encode_for_model(error), is_error=True, display_output=message
+    )
 
 
 def outcome(
@@ -135,6 +137,7 @@ def outcome(
         is_error=failed,
         touched_paths=touched,
         exit_code=result.exit_code,
+        display_output=result.output,
         extra={"session_id": session.id, "command": session.info.command},
     )
 

@@ -128,10 +128,13 @@ class WriteStdinTool:
         session = self.manager.sessions.get(raw.strip()) if isinstance(raw, str) else None
         command = session.info.command if session is not None else f"write_stdin {raw or ''}".rstrip()
         chars = arguments.get("chars")
-        if not isinstance(chars, str) or not chars:
-            return CallDescription(display=command)
+        requested = arguments.get("action")
+        action = requested if requested in _ACTIONS else ("write" if chars else "poll")
+        if not isinstance(chars, str) or not chars or action != "write":
+            return CallDescription(display=command, action=str(action))
         # Input may come in pieces (`rm -` then `rf x`): approvals judge it after what was typed before.
-        return CallDescription(display=command, subject=self.pending_input(arguments) + chars)
+        subject = self.pending_input(arguments) + chars
+        return CallDescription(display=command, subject=subject, action="write")
 
     def pending_input(self, arguments: dict[str, Any]) -> str:
         """The unfinished line typed into the addressed session by earlier writes (no Enter yet)."""
