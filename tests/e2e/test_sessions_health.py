@@ -81,8 +81,8 @@ def test_a_corrupt_meta_json_is_a_plain_warning(vtcode: VtcodeRunner, tmp_path: 
 @pytest.mark.parametrize(
     ("tail", "notice"),
     [
-        (b"garbage\n", "ignored a corrupt last line (line 3, 8 bytes, not JSON)"),
-        (b'{"type":"mess', "ignored an incomplete last line (line 3, 13 bytes) left by an interrupted write"),
+        (b"garbage\n", "ignored a corrupt last line (line 4, 8 bytes, not JSON)"),
+        (b'{"type":"mess', "ignored an incomplete last line (line 4, 13 bytes) left by an interrupted write"),
     ],
 )
 def test_a_bad_last_history_line_is_named_for_what_it_is(

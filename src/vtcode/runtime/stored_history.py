@@ -57,7 +57,9 @@ class StoredHistory:
 
     def _handle(self, messages: Sequence[Message]) -> SessionHandle:
         if self.handle is None:
-            title = next((m.content for m in messages if isinstance(m, UserMessage)), "")
+            title = next(
+                (m.content for m in messages if isinstance(m, UserMessage) and m.meta.kind != "context"), ""
+            )
             self.handle = self.store.create(
                 self.workspace,
                 title,

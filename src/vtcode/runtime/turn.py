@@ -7,6 +7,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+import msgspec
+
 from vtcode.core.context_pressure import ContextPressure, RequestEstimator, estimate_request_bytes
 from vtcode.protocol.errors import AgentFailedError
 from vtcode.protocol.events import (
@@ -150,6 +152,8 @@ class TurnRunner:
         self.estimate = estimate
         # Told the intent ids whose tagged messages were just checkpointed (the envelope follows).
         self.on_applied = on_applied
+        # The environment context item, added before the next user message (once).
+        self.context: UserMessage | None = None
 
     def commit(self, messages: Sequence[Message]) -> None:
         """Append to the in-memory history and checkpoint durably, in that one place.
@@ -177,7 +181,13 @@ class TurnRunner:
         self.emitter.begin_turn(turn)
         self.emitter.emit(TurnStarted())
         meta = MessageMeta(intent_id=intent_id, created_at=self.clock(), turn=turn)
-        self.commit([UserMessage(text, meta=meta)])
+        opening: list[Message] = []
+        if self.context is not None:
+            opening.append(msgspec.structs.replace(self.context, meta=msgspec.structs.replace(
+                self.context.meta, turn=turn
+            )))  # fmt: skip
+            self.context = None
+        self.commit([*opening, UserMessage(text, meta=meta)])
         usage = Usage()
         repeats = RepeatWatch()
         tools_ran = False

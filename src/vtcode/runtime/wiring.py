@@ -26,6 +26,7 @@ from vtcode.providers.base import ModelClient
 from vtcode.providers.catalog import ModelInfo
 from vtcode.runtime.approval_port import ApprovalPort
 from vtcode.runtime.emitter import Emitter
+from vtcode.runtime.environment import context_message, environment_context
 from vtcode.runtime.hooks import TurnHooks
 from vtcode.runtime.leftovers import end_leftover_groups, record_groups
 from vtcode.runtime.providers import build_client, choose_provider, model_info
@@ -186,6 +187,8 @@ def wire(
         cache_key=prompt.cache_key,
         hooks=hooks,
     )
+    context = environment_context(settings, options.workspace, clock)
+    runner.context = context_message(context, state.messages, clock())
     return Wiring(
         thread_id=thread_id,
         model=choice.model,
