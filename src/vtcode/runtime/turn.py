@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from vtcode.core.context_pressure import ContextPressure, RequestEstimator, estimate_request_bytes
-from vtcode.protocol.errors import AgentFailedError
+from vtcode.protocol.errors import AgentFailedError, ProviderError, ProviderErrorKind
 from vtcode.protocol.events import (
     AgentMessageItem,
     IntentApplied,
@@ -29,7 +29,13 @@ from vtcode.protocol.model import (
 )
 from vtcode.providers.base import ModelClient
 from vtcode.runtime.emitter import Emitter
-from vtcode.runtime.hooks import AfterToolBatch, BeforeRequest, TurnHooks
+from vtcode.runtime.hooks import (
+    AfterToolBatch,
+    BeforeRequest,
+    ContextOverflow,
+    HistoryReplacement,
+    TurnHooks,
+)
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 
 
@@ -40,7 +46,7 @@ class History(Protocol):
         """Append messages; they survive a crash once this returns."""
         ...
 
-    def replace(self, messages: Sequence[Message], summary: str) -> None:
+    def replace(self, messages: Sequence[Message], summary: str, artifact_path: str | None = None) -> None:
         """Replace the whole history with `messages`; durable once this returns."""
         ...
 
@@ -122,10 +128,18 @@ class TurnRunner:
         if applied and self.on_applied is not None:
             self.on_applied(applied)
 
-    def replace_history(self, messages: Sequence[Message], summary: str) -> None:
+    def replace_history(
+        self, messages: Sequence[Message], summary: str, artifact_path: str | None = None
+    ) -> None:
         """Swap the whole history (durably first)."""
-        self.history.replace(messages, summary)
+        self.history.replace(messages, summary, artifact_path)
         self.state.messages[:] = list(messages)
+
+    def apply(self, replacement: HistoryReplacement) -> None:
+        """Checkpoint a hook's replacement history, then tell the hook it is in place."""
+        self.replace_history(replacement.messages, replacement.summary, replacement.artifact_path)
+        if replacement.applied is not None:
+            replacement.applied()
 
     async def run(self, text: str, *, intent_id: str | None = None) -> TurnOutcome:
         """Run one user turn to its end (answer without tools, or a limit)."""
@@ -136,8 +150,18 @@ class TurnRunner:
         meta = MessageMeta(intent_id=intent_id, created_at=self.clock(), turn=turn)
         self.commit([UserMessage(text, meta=meta)])
         usage = Usage()
+        recovered = False
         for request_no in range(1, self.max_requests + 1):
-            completed = await self._request(turn, request_no)
+            try:
+                completed = await self._request(turn, request_no)
+            except ProviderError as error:
+                # One recovery compaction per turn (reference 5.7), then the same request once more.
+                if error.kind is not ProviderErrorKind.CONTEXT_OVERFLOW or recovered:
+                    raise
+                recovered = True
+                if not await self._recover(turn, error):
+                    raise
+                completed = await self._request(turn, request_no)
             usage = usage + completed.usage
             self.state.last_usage = completed.usage
             self.state.usage_total = self.state.usage_total + completed.usage
@@ -161,6 +185,17 @@ class TurnRunner:
             f"stopped after {self.max_requests} model requests in one turn without a final answer",
             hint="raise --max-turns, or continue the session with --continue",
         )
+
+    async def _recover(self, turn: int, error: ProviderError) -> bool:
+        """Ask the overflow hooks for a smaller history; whether one was checkpointed."""
+        for hook in self.hooks.context_overflow:
+            replacement = await hook(
+                ContextOverflow(turn=turn, messages=tuple(self.state.messages), error=error)
+            )
+            if replacement is not None:
+                self.apply(replacement)
+                return True
+        return False
 
     def build_request(self) -> ModelRequest:
         """The request for the current history."""
@@ -191,10 +226,11 @@ class TurnRunner:
                 request_no=request_no,
                 messages=tuple(self.state.messages),
                 pressure=self.pressure(request),
+                request=request,
             )
             replacement = await hook(view)
             if replacement is not None:
-                self.replace_history(replacement.messages, replacement.summary)
+                self.apply(replacement)
                 request = self.build_request()
         return request
 

@@ -24,6 +24,7 @@ from vtcode.protocol.messages import Message
 from vtcode.providers.base import ModelClient
 from vtcode.providers.catalog import ModelInfo
 from vtcode.runtime.approval_port import ApprovalPort
+from vtcode.runtime.compaction import Compactor, archive_reader
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import TurnHooks
 from vtcode.runtime.providers import build_client, choose_provider, model_info
@@ -76,6 +77,7 @@ class Wiring:
     runner: TurnRunner
     approvals: ApprovalPort
     hooks: TurnHooks
+    compactor: Compactor
     # Intents found pending when the session was resumed, to run before any new input.
     recovered: tuple[PendingIntent, ...] = ()
 
@@ -125,7 +127,9 @@ def wire(
             f'context window (set [models."{choice.model}"] context_window to change it)'
         )
     model_client = client or build_client(choice, settings, notify=notice)
-    toolset = build_toolset(settings, options.workspace, options.env, options.extra_tools)
+    toolset = build_toolset(
+        settings, options.workspace, options.env, options.extra_tools, archive=archive_reader(history)
+    )
     tool_specs = [t.spec for t in toolset.tools]
     # The static prompt is composed once here; the appendix follows the instruction files and the
     # paths the tools touch, re-checked before every model request (SPEC sections 4 and 5).
@@ -172,6 +176,19 @@ def wire(
         cache_key=prompt.cache_key,
         hooks=hooks,
     )
+    compactor = Compactor(
+        client=model_client,
+        model=choice.model,
+        settings=settings,
+        window=info.context_window,
+        workspace=options.workspace,
+        history=history,
+        emitter=emitter,
+        clock=clock,
+        last_usage=lambda: state.last_usage,
+    )
+    hooks.before_request.append(compactor.before_request)
+    hooks.context_overflow.append(compactor.on_overflow)
     return Wiring(
         thread_id=thread_id,
         model=choice.model,
@@ -186,6 +203,7 @@ def wire(
         runner=runner,
         approvals=approvals,
         hooks=hooks,
+        compactor=compactor,
         recovered=recovered,
     )
 

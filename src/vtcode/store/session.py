@@ -88,6 +88,11 @@ class SessionHandle:
         """Where compaction artifacts go; created by whoever writes the first one."""
         return self.dir / ARCHIVE_DIR
 
+    @property
+    def last_seq(self) -> int:
+        """The seq of the last record in `history.jsonl` (0 for an empty history)."""
+        return self._next_seq() - 1
+
     def load(self) -> LoadedHistory:
         """Replay `history.jsonl` (a torn last line is skipped and reported in `notices`)."""
         loaded = load_history(self.dir)
