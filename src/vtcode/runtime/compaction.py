@@ -34,7 +34,9 @@ from vtcode.core.compaction.plan import CompactionSettings, assemble, plan_compa
 from vtcode.core.compaction.pressure import Pressure
 from vtcode.core.compaction.summary_run import SummaryRun
 from vtcode.core.compaction.trigger import Action, Suppression, classify_failure, decide, escalate
+from vtcode.core.compaction.validity import intent_ids
 from vtcode.core.compaction.window import biggest_items, gained_enough, over_window_message, recovery_split
+from vtcode.core.steering import mark_applied
 from vtcode.core.tokens import MessageEstimator, TextCounter, request_tokens
 from vtcode.protocol.errors import AgentFailedError, ProviderError, ProviderErrorKind, VtcodeError
 from vtcode.protocol.events import CompactionTrigger, Notice, ThreadCompacted
@@ -198,12 +200,11 @@ class Compactor:
         left as it was, so the request is still sent.
         """
         handle = self._history.handle
+        if handle is None:
+            self._nothing(trigger)
+            return None
         source = strip_envelopes(messages)
         plan = plan_compaction(source, self.estimate, self.settings)
-        if handle is None or (not plan.prefix and not plan.dropped):
-            if trigger == "manual":
-                self._notice("info", "nothing to compact: the history fits in the verbatim continuity tail")
-            return None
         run = SummaryRun(plan, self._count, self._workspace)
         while run.request is not None:
             try:
@@ -219,6 +220,8 @@ class Compactor:
             self._failed(trigger, "; ".join(result.problems))
             return None
         if not result.changed:
+            # Everything is tail already (an oversized newest group is shortened, so that changes).
+            self._nothing(trigger)
             return None
         full = [*messages, *keep_after]
         try:
@@ -278,8 +281,14 @@ class Compactor:
         assert handle is not None
         update = compaction_update(compacted, source, workspace=self._workspace, artifact_path=artifact)
         now = dt.datetime.fromtimestamp(self._clock(), dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        store = IntentStore(handle.dir)
-        return store.update(lambda prior: merge(prior, update, session_id=handle.id, now=now))
+        # A tagged message summarized away was applied: say so durably, so it is never applied again.
+        replaced = intent_ids(source)
+
+        def change(prior: Envelope) -> Envelope:
+            merged = merge(prior, update, session_id=handle.id, now=now)
+            return mark_applied(merged, replaced) if replaced else merged
+
+        return IntentStore(handle.dir).update(change)
 
     # -- after a compaction ------------------------------------------------------------------------
 
@@ -324,6 +333,10 @@ class Compactor:
             self._emitter.emit(done.event)
 
         return dataclasses.replace(done.replacement, applied=applied)
+
+    def _nothing(self, trigger: str) -> None:
+        if trigger == "manual":
+            self._notice("info", "nothing to compact: the history fits in the verbatim continuity tail")
 
     def _failed(self, trigger: str, reason: str) -> None:
         if trigger == "auto":

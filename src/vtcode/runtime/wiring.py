@@ -118,8 +118,8 @@ def wire(
     )
     recovered: tuple[PendingIntent, ...] = ()
     if handle is not None:
-        _resume(handle, options, state, notice)
-        recovered = _recover_intents(handle, state, notice)
+        recorded = _resume(handle, options, state, notice)
+        recovered = _recover_intents(handle, state, recorded, notice)
     info = model_info(settings, choice.model)
     if not info.known:
         notice(
@@ -209,14 +209,18 @@ def wire(
 
 
 def _recover_intents(
-    handle: SessionHandle, state: ConversationState, notice: Callable[[str], None]
+    handle: SessionHandle,
+    state: ConversationState,
+    recorded: Sequence[str],
+    notice: Callable[[str], None],
 ) -> tuple[PendingIntent, ...]:
-    """Pending intents of the envelope that the history does not show as applied, in order."""
+    """Pending intents of the envelope that the history (compacted records included) does not show as
+    applied, in order."""
     store = IntentStore(handle.dir)
     found: list[Recovery] = []
 
     def change(envelope: Envelope) -> Envelope:
-        found.append(recover(envelope, state.messages))
+        found.append(recover(envelope, state.messages, recorded))
         return found[0].envelope
 
     store.update(change)
@@ -246,8 +250,11 @@ def _resume(
     options: SessionOptions,
     state: ConversationState,
     notice: Callable[[str], None],
-) -> None:
-    """Replay the stored history into `state`, repairing calls that never got a result."""
+) -> tuple[str, ...]:
+    """Replay the stored history into `state`, repairing calls that never got a result.
+
+    Returns the intent ids tagged in any history record, compacted ones included.
+    """
     loaded = handle.load()
     state.messages.extend(loaded.messages)
     # Turn numbers continue (item ids are built from them); meta.json may lag the history by a crash.
@@ -267,3 +274,4 @@ def _resume(
             f"the last session stopped while {len(repairs)} tool call(s) ran; they are recorded "
             "as not finished"
         )
+    return loaded.intent_ids
