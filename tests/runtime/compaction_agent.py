@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 
 from tests.runtime.session_helpers import Reader, options
-from vtcode.config.schema import Settings
+from vtcode.config.schema import ModelSettings, Settings
 from vtcode.core.compaction.summary import SECTIONS
 from vtcode.core.tokens import MessageEstimator, request_tokens
 from vtcode.protocol.events import TurnCompleted, TurnFailed
@@ -110,11 +110,22 @@ def write_files(workspace: Path, count: int, lines: int) -> list[str]:
 
 
 def budget_options(
-    workspace: Path, home: Path, server: WireServer, *, max_context_tokens: int, **harness: Any
+    workspace: Path,
+    home: Path,
+    server: WireServer,
+    *,
+    max_context_tokens: int,
+    window: int | None = None,
+    **harness: Any,
 ) -> SessionOptions:
-    """Session options on the Chat wire with a session budget and `[agent.harness]` overrides."""
+    """Session options on the Chat wire with a session budget and `[agent.harness]` overrides.
+
+    `window` sets `[models."gpt-4.1"] context_window`.
+    """
     base = options(workspace, home, server)
     settings = base.settings
+    if window is not None:
+        settings = msgspec.structs.replace(settings, models={"gpt-4.1": ModelSettings(context_window=window)})
     agent = msgspec.structs.replace(
         settings.agent, harness=msgspec.structs.replace(settings.agent.harness, **harness)
     )
