@@ -224,8 +224,11 @@ class Compactor:
             self._nothing(trigger)
             return None
         full = [*messages, *keep_after]
+        before = self.estimate.total(full)
+        # The artifact's figures leave out the envelope, which is rendered after it is written.
+        after = result.tokens_after + self.estimate.total(keep_after)
         try:
-            relative = self._archive(full, trigger, result.tokens_before, result.tokens_after)
+            relative = self._archive(full, trigger, before, after)
             envelope = self._write_envelope(result.messages, full, relative)
         except VtcodeError as error:
             self._failed(trigger, error.message)
@@ -235,7 +238,7 @@ class Compactor:
             trigger=trigger,
             before_messages=len(full),
             after_messages=len(new),
-            before_tokens=self.estimate.total(full),
+            before_tokens=before,
             after_tokens=self.estimate.total(new),
             artifact_path=relative,
             reason=reason,
