@@ -30,7 +30,14 @@ from vtcode.core.compaction.envelope import (
     render,
     strip_envelopes,
 )
-from vtcode.core.compaction.plan import CompactionSettings, assemble, plan_compaction
+from vtcode.core.compaction.plan import (
+    CompactionPlan,
+    CompactionResult,
+    CompactionSettings,
+    assemble,
+    normalize_native,
+    plan_compaction,
+)
 from vtcode.core.compaction.pressure import Pressure
 from vtcode.core.compaction.summary_run import SummaryRun
 from vtcode.core.compaction.trigger import Action, Suppression, classify_failure, decide, escalate
@@ -42,7 +49,7 @@ from vtcode.protocol.errors import AgentFailedError, ProviderError, ProviderErro
 from vtcode.protocol.events import CompactionTrigger, Notice, ThreadCompacted
 from vtcode.protocol.messages import Message, Usage
 from vtcode.protocol.model import Completed, ModelRequest, SystemPrompt, ToolSpec
-from vtcode.providers.base import ModelClient
+from vtcode.providers.base import ModelClient, NativeCompaction
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import BeforeRequest, ContextOverflow, HistoryReplacement
 from vtcode.runtime.stored_history import StoredHistory
@@ -205,17 +212,21 @@ class Compactor:
             return None
         source = strip_envelopes(messages)
         plan = plan_compaction(source, self.estimate, self.settings)
-        run = SummaryRun(plan, self._count, self._workspace)
-        while run.request is not None:
-            try:
-                text = await self._summary_reply(run.request)
-            except ProviderError as error:
-                run.failed(error.message, error.kind)
-            except AgentFailedError as error:
-                run.failed(error.message)
-            else:
-                run.answered(text)
-        result = assemble(plan, run.summary, run.mode, self.estimate, self.settings)
+        notes: list[str] = []
+        result = await self._native(plan, notes) if plan.prefix else None
+        if result is None:
+            run = SummaryRun(plan, self._count, self._workspace)
+            while run.request is not None:
+                try:
+                    text = await self._summary_reply(run.request)
+                except ProviderError as error:
+                    run.failed(error.message, error.kind)
+                except AgentFailedError as error:
+                    run.failed(error.message)
+                else:
+                    run.answered(text)
+            notes += run.notes
+            result = assemble(plan, run.summary, run.mode, self.estimate, self.settings)
         if result.problems:
             self._failed(trigger, "; ".join(result.problems))
             return None
@@ -242,11 +253,30 @@ class Compactor:
             after_tokens=self.estimate.total(new),
             artifact_path=relative,
             reason=reason,
-            mode=str(run.mode),
-            notes=tuple(run.notes),
+            mode=str(result.mode),
+            notes=tuple(notes),
         )
         replacement = HistoryReplacement(messages=new, summary=result.summary, artifact_path=relative)
         return _Done(replacement=replacement, event=event)
+
+    async def _native(self, plan: CompactionPlan, notes: list[str]) -> CompactionResult | None:
+        """The provider's own compaction, normalized (reference 5.3, 5.5); None: summarize locally."""
+        client = self._client
+        if not isinstance(client, NativeCompaction) or not client.native_compaction:
+            return None
+        request = ModelRequest(
+            model=self._model, system=SystemPrompt(SUMMARIZER_SYSTEM), messages=plan.source, tools=()
+        )
+        try:
+            output = await client.compact(request)
+        except ProviderError as error:
+            notes.append(f"native compaction failed ({error.message}); summarizing locally")
+            return None
+        result = normalize_native(output, plan, self.estimate, self.settings)
+        if result.problems:
+            notes.append(f"native compaction unusable ({'; '.join(result.problems)}); summarizing locally")
+            return None
+        return result
 
     async def _summary_reply(self, messages: Sequence[Message]) -> str:
         """One summary request: the same model, no tools, the asking user message last."""

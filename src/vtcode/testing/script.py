@@ -53,7 +53,15 @@ class HttpError:
     delay_before: float = 0.0
 
 
-Step = Reply | HttpError
+@dataclass(frozen=True)
+class JsonReply:
+    """A plain JSON 200 response instead of a stream (OpenAI's `/responses/compact` answers so)."""
+
+    body: dict[str, Any]
+    delay_before: float = 0.0
+
+
+Step = Reply | HttpError | JsonReply
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Self
 
-from vtcode.testing.script import HttpError, RecordedRequest, Reply, Step
+from vtcode.testing.script import HttpError, JsonReply, RecordedRequest, Reply, Step
 
 
 @dataclass(frozen=True)
@@ -162,6 +162,9 @@ class WireServer:
                     time.sleep(step.delay_before)
                 if isinstance(step, HttpError):
                     self._json(step.status, server.error_body(step), step.headers)
+                    return
+                if isinstance(step, JsonReply):
+                    self._json(200, step.body)
                     return
                 self._stream(step, server.render(step, recorded))
 
