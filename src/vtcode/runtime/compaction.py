@@ -13,8 +13,6 @@ turns).
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
-import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -22,10 +20,7 @@ import msgspec
 
 from vtcode.config.schema import Settings
 from vtcode.core.compaction.envelope import (
-    Envelope,
     Placement,
-    compaction_update,
-    merge,
     place,
     render,
     strip_envelopes,
@@ -41,24 +36,19 @@ from vtcode.core.compaction.plan import (
 from vtcode.core.compaction.pressure import Pressure
 from vtcode.core.compaction.summary_run import SummaryRun
 from vtcode.core.compaction.trigger import Action, Suppression, classify_failure, decide, escalate
-from vtcode.core.compaction.validity import intent_ids
 from vtcode.core.compaction.window import biggest_items, gained_enough, over_window_message, recovery_split
-from vtcode.core.steering import mark_applied
 from vtcode.core.tokens import MessageEstimator, TextCounter, request_tokens
 from vtcode.protocol.errors import AgentFailedError, ProviderError, ProviderErrorKind, VtcodeError
 from vtcode.protocol.events import CompactionTrigger, Notice, ThreadCompacted
 from vtcode.protocol.messages import Message, Usage
 from vtcode.protocol.model import Completed, ModelRequest, SystemPrompt, ToolSpec
 from vtcode.providers.base import ModelClient, NativeCompaction
+from vtcode.runtime.compaction_files import archive_history, record_envelope
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import BeforeRequest, ContextOverflow, HistoryReplacement
 from vtcode.runtime.stored_history import StoredHistory
-from vtcode.store.archive import ArchiveHeader, list_segments, next_segment, read_segment, write_segment
-from vtcode.store.intents import IntentStore
 from vtcode.tokens.encoding import text_counter
-from vtcode.tools.recall_history import ArchiveReader
 
-log = logging.getLogger(__name__)
 
 SUMMARIZER_SYSTEM = "You summarize coding-agent sessions for their own continuation. You have no tools."
 _COUNT_CACHE_ENTRIES = 64
@@ -239,8 +229,10 @@ class Compactor:
         # The artifact's figures leave out the envelope, which is rendered after it is written.
         after = result.tokens_after + self.estimate.total(keep_after)
         try:
-            relative = self._archive(full, trigger, before, after)
-            envelope = self._write_envelope(result.messages, full, relative)
+            relative = archive_history(handle, full, trigger, before, after, ts=self._clock())
+            envelope = record_envelope(
+                handle, result.messages, full, workspace=self._workspace, artifact=relative, ts=self._clock()
+            )
         except VtcodeError as error:
             self._failed(trigger, error.message)
             return None
@@ -290,38 +282,6 @@ class Compactor:
         if completed is None:
             raise AgentFailedError("the summary stream ended without a reply")
         return completed.message.content
-
-    def _archive(self, messages: Sequence[Message], trigger: str, before: int, after: int) -> str:
-        handle = self._history.handle
-        assert handle is not None
-        header = ArchiveHeader(
-            segment=next_segment(handle.archive_dir),
-            ts=self._clock(),
-            trigger=trigger,
-            through_seq=handle.last_seq,
-            message_count=len(messages),
-            tokens_before=before,
-            tokens_after=after,
-        )
-        path = write_segment(handle.archive_dir, header, messages)
-        return str(path.relative_to(handle.dir))
-
-    def _write_envelope(
-        self, compacted: Sequence[Message], source: Sequence[Message], artifact: str
-    ) -> Envelope:
-        """Merge the compaction into `envelope.json` under the lock steering writers hold too."""
-        handle = self._history.handle
-        assert handle is not None
-        update = compaction_update(compacted, source, workspace=self._workspace, artifact_path=artifact)
-        now = dt.datetime.fromtimestamp(self._clock(), dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        # A tagged message summarized away was applied: say so durably, so it is never applied again.
-        replaced = intent_ids(source)
-
-        def change(prior: Envelope) -> Envelope:
-            merged = merge(prior, update, session_id=handle.id, now=now)
-            return mark_applied(merged, replaced) if replaced else merged
-
-        return IntentStore(handle.dir).update(change)
 
     # -- after a compaction ------------------------------------------------------------------------
 
@@ -409,15 +369,3 @@ class Compactor:
                 self._counts.clear()
             cached = self._counts[text] = self._count(text)
         return cached
-
-
-def archive_reader(history: StoredHistory) -> ArchiveReader:
-    """What `recall_history` reads: the session's archived segments, oldest first (none before one)."""
-
-    def read() -> list[tuple[int, Sequence[Message]]]:
-        handle = history.handle
-        if handle is None:
-            return []
-        return [(number, read_segment(path)[1]) for number, path in list_segments(handle.archive_dir)]
-
-    return read

@@ -24,7 +24,8 @@ from vtcode.protocol.messages import Message
 from vtcode.providers.base import ModelClient
 from vtcode.providers.catalog import ModelInfo
 from vtcode.runtime.approval_port import ApprovalPort
-from vtcode.runtime.compaction import Compactor, archive_reader
+from vtcode.runtime.compaction import Compactor
+from vtcode.runtime.compaction_files import archive_reader
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import TurnHooks
 from vtcode.runtime.providers import build_client, choose_provider, model_info
