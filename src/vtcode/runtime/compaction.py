@@ -49,7 +49,6 @@ from vtcode.runtime.hooks import BeforeRequest, ContextOverflow, HistoryReplacem
 from vtcode.runtime.stored_history import StoredHistory
 from vtcode.tokens.encoding import text_counter
 
-
 SUMMARIZER_SYSTEM = "You summarize coding-agent sessions for their own continuation. You have no tools."
 _COUNT_CACHE_ENTRIES = 64
 _schema_encoder = msgspec.json.Encoder()
