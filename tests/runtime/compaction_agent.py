@@ -116,6 +116,7 @@ def budget_options(
     *,
     max_context_tokens: int,
     window: int | None = None,
+    persist_history: bool = True,
     **harness: Any,
 ) -> SessionOptions:
     """Session options on the Chat wire with a session budget and `[agent.harness]` overrides.
@@ -129,7 +130,10 @@ def budget_options(
     agent = msgspec.structs.replace(
         settings.agent, harness=msgspec.structs.replace(settings.agent.harness, **harness)
     )
-    context = msgspec.structs.replace(settings.context, max_context_tokens=max_context_tokens)
+    dynamic = msgspec.structs.replace(settings.context.dynamic, persist_history=persist_history)
+    context = msgspec.structs.replace(
+        settings.context, max_context_tokens=max_context_tokens, dynamic=dynamic
+    )
     changed: Settings = msgspec.structs.replace(settings, agent=agent, context=context)
     return dataclasses.replace(base, settings=changed)
 

@@ -103,3 +103,15 @@ async def test_a_compaction_that_cannot_gain_fails_the_turn_instead_of_looping(t
     assert "compacting again would not gain" in failed[0].message
     after = [b for b in agent.bodies("main") if any(t.startswith(SUMMARY_PREFIX) for t in texts(b, "system"))]
     assert after  # the one compaction that ran was applied
+
+
+async def test_without_persist_history_nothing_is_archived_and_no_envelope_is_sent(tmp_path: Path) -> None:
+    agent = Agent(write_files(tmp_path / "ws", 12, 150))
+    reader = await _session(tmp_path, agent, _tasks(6), 30_000, persist_history=False)
+    compacted = reader.of(ThreadCompacted)
+    assert compacted
+    assert {e.artifact_path for e in compacted} == {None}
+    assert not list((tmp_path / ".vtcode" / "sessions").glob("*/archive"))
+    last = agent.bodies("main")[-1]
+    assert any(t.startswith(SUMMARY_PREFIX) for t in texts(last, "system"))
+    assert not any(t.startswith(ENVELOPE_HEADER) for t in texts(last, "system"))

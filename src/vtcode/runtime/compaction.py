@@ -94,6 +94,9 @@ class Compactor:
         self.estimate = MessageEstimator(self._count)
         harness = settings.agent.harness
         self.enabled = harness.auto_compaction_enabled
+        # Reference 2.1: both keys on, or no history artifact is written and no envelope is injected.
+        dynamic = settings.context.dynamic
+        self.persist = dynamic.enabled and dynamic.persist_history
         self.settings = CompactionSettings(
             capacity=window,
             session_budget=settings.context.max_context_tokens,
@@ -227,15 +230,21 @@ class Compactor:
         before = self.estimate.total(full)
         # The artifact's figures leave out the envelope, which is rendered after it is written.
         after = result.tokens_after + self.estimate.total(keep_after)
+        relative: str | None = None
         try:
-            relative = archive_history(handle, full, trigger, before, after, ts=self._clock())
+            if self.persist:
+                relative = archive_history(handle, full, trigger, before, after, ts=self._clock())
+            # Written either way: steering keeps its bookkeeping there (replaced intents are applied).
             envelope = record_envelope(
                 handle, result.messages, full, workspace=self._workspace, artifact=relative, ts=self._clock()
             )
         except VtcodeError as error:
             self._failed(trigger, error.message)
             return None
-        new = [*place(result.messages, render(envelope), placement), *keep_after]
+        shaped = (
+            place(result.messages, render(envelope), placement) if self.persist else list(result.messages)
+        )
+        new = [*shaped, *keep_after]
         event = ThreadCompacted(
             trigger=trigger,
             before_messages=len(full),

@@ -50,7 +50,7 @@ def record_envelope(
     source: Sequence[Message],
     *,
     workspace: str,
-    artifact: str,
+    artifact: str | None,
     ts: float,
 ) -> Envelope:
     """Merge the compaction into `envelope.json` under the steering writers' lock; the result."""
