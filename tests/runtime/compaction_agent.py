@@ -61,6 +61,8 @@ class Agent:
     faults: dict[int, Step] = field(default_factory=dict)
     # While set and not yet released, main requests wait for it (a turn that is surely running).
     hold: threading.Event | None = None
+    # Only main requests from this number on (0-based) wait for `hold`.
+    hold_from: int = 0
     # (kind, body) per request, kind "main" or "summary".
     log: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     _ids: itertools.count[int] = field(default_factory=itertools.count)
@@ -74,7 +76,7 @@ class Agent:
                 return self.summarize(body)
             self.log.append(("main", body))
             number = sum(1 for kind, _ in self.log if kind == "main") - 1
-        if self.hold is not None:
+        if self.hold is not None and number >= self.hold_from:
             self.hold.wait(60)
         with self._lock:
             if number in self.faults:

@@ -176,3 +176,28 @@ async def test_compact_during_a_turn_waits_for_its_next_boundary(tmp_path: Path)
     mains = agent.bodies("main")
     assert not any(t.startswith(SUMMARY_PREFIX) for t in texts(mains[9], "system"))
     assert any(t.startswith(SUMMARY_PREFIX) for t in texts(mains[10], "system"))
+
+
+async def test_compact_during_a_turn_that_makes_no_further_request_runs_after_it(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    agent = Agent(write_files(ws, 12, 150))
+    with OpenAIChatServer(responder=agent) as server:
+        session = await Session.open(budget_options(ws, tmp_path, server, max_context_tokens=BUDGET))
+        reader = Reader(session)
+        for n in range(3):
+            await _turn(session, reader, f"task {n}: read the next files")
+        agent.hold, agent.hold_from = threading.Event(), 11
+        await session.submit(UserInput("task 3: read the next files"))
+        # Held: the turn's last request (it answers without tools).
+        while len(agent.bodies("main")) < 12:  # noqa: ASYNC110 - the server thread
+            await asyncio.sleep(0.01)
+        await session.submit(Compact())
+        agent.hold.set()
+        event = await reader.wait_for(ThreadCompacted)
+        await reader.close()
+    assert event.trigger == "manual"
+    assert event.turn_id is None
+    assert len(agent.bodies("main")) == 12
+    first = session.messages[0]
+    assert isinstance(first, SystemMessage)
+    assert first.content.startswith(ENVELOPE_HEADER)

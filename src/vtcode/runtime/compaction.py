@@ -118,6 +118,11 @@ class Compactor:
         """`/compact` while a turn runs: compact at that turn's next before-request boundary."""
         self._manual_pending = True
 
+    def take_manual(self) -> bool:
+        """Whether a `/compact` is still waiting (the turn ended without another request); clears it."""
+        pending, self._manual_pending = self._manual_pending, False
+        return pending
+
     async def before_request(self, view: BeforeRequest) -> HistoryReplacement | None:
         """The before-request hook: decide (reference 3.2), compact, then check the request fits."""
         fixed = self._fixed_tokens(view.request)
@@ -304,14 +309,16 @@ class Compactor:
         """The gain check and the window check of SPEC 6.6 / 6.8 on what is about to be sent."""
         current = done.replacement.messages if done is not None else messages
         tokens = fixed + self.estimate.total(current)
-        if done is not None and done.event.trigger == "auto":
-            self._gain_failed_at = None if gained_enough(tokens, self.settings.thresholds) else tokens
-            if self._gain_failed_at is not None:
-                self._notice(
-                    "warning",
-                    f"compaction left the request at about {tokens:,} tokens, above the soft threshold "
-                    f"({self.settings.thresholds.soft or 0:,}); another compaction would not help",
-                )
+        gained = gained_enough(tokens, self.settings.thresholds)
+        if done is not None and gained and check_window:
+            self._gain_failed_at = None
+        elif done is not None and done.event.trigger == "auto":
+            self._gain_failed_at = tokens
+            self._notice(
+                "warning",
+                f"compaction left the request at about {tokens:,} tokens, above the soft threshold "
+                f"({self.settings.thresholds.soft or 0:,}); another compaction would not help",
+            )
         if check_window:
             problem = over_window_message(
                 tokens, self.settings.capacity, biggest_items(current, self.estimate)

@@ -233,6 +233,9 @@ class Session:
                 finally:
                     self._turn_task = None
                     self._busy = False
+                if self._wiring.compactor.take_manual():
+                    # `/compact` came during a turn that then made no further request: run it now.
+                    self._compact_requested = True
         finally:
             await self._cleanup()
 
