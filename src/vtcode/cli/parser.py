@@ -178,7 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     sessions_list.add_argument(
         "--workspace", dest="list_workspace", metavar="DIR", help="only the sessions run in DIR"
     )
-    sessions_show = sessions_cmd.add_parser("show", help="one session and its history")
+    sessions_show = sessions_cmd.add_parser("show", help="one session: its compactions and its history")
     _add_config_option(sessions_show, "sessions_config")
     sessions_show.add_argument("id", metavar="ID", help="session id (a unique prefix is enough)")
     sessions_show.add_argument("--json", action="store_true", help="print JSON")

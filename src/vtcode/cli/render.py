@@ -134,8 +134,9 @@ class HumanRenderer:
                 self._last_text = "" if item_id in self._streamed_ids else text
             case Notice(message=message, level=level):
                 self._note(f"{level}: {message}")
-            case ThreadCompacted(before_messages=before, after_messages=after):
-                self._note(f"history compacted: {before} -> {after} messages")
+            case ThreadCompacted(before_tokens=before, after_tokens=after, trigger=trigger, mode=mode):
+                how = f"{trigger}, {mode} summary" if mode else trigger
+                self._note(f"history compacted ({how}): ~{before:,} -> ~{after:,} tokens")
             case TurnCompleted():
                 if self._last_text:
                     text = clean_text(self._last_text) if self.live else self._last_text

@@ -17,6 +17,7 @@ from vtcode.config.environment import os_environ, resolve_home
 from vtcode.config.loader import load_settings
 from vtcode.protocol.errors import ExitCode, UsageError
 from vtcode.protocol.messages import AssistantMessage, Message, ToolResultMessage, UserMessage
+from vtcode.store.archive import CompactionEntry
 from vtcode.store.session import SessionStore
 
 
@@ -37,10 +38,12 @@ def run_sessions(args: argparse.Namespace, overrides: list[str], parser: argpars
     if args.sessions_command == "show":
         handle = store.open(args.id)
         history = handle.load()
+        compactions = handle.compactions()
         if args.json:
             payload = {
                 "info": msgspec.to_builtins(handle.info),
                 "messages": msgspec.to_builtins(history.messages),
+                "compactions": msgspec.to_builtins(compactions),
                 "notices": history.notices,
             }
             sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
@@ -51,6 +54,11 @@ def run_sessions(args: argparse.Namespace, overrides: list[str], parser: argpars
             f"updated   {_when(info.updated_at)}\nturns     {info.turns}\nmodel     "
             f"{info.provider}/{info.model}\ntitle     {info.title}\n\n"
         )
+        if compactions:
+            sys.stdout.write(f"compactions ({len(compactions)}):\n")
+            for entry in compactions:
+                sys.stdout.write(_compaction_line(entry) + "\n")
+            sys.stdout.write("\n")
         for message in history.messages:
             sys.stdout.write(_describe(message) + "\n")
         for notice in history.notices:
@@ -104,3 +112,14 @@ def _describe(message: Message) -> str:
             return f"tool {name}{flag}: {first[:120]}"
         case _:
             return f"system: {message.content[:120]}"
+
+
+def _compaction_line(entry: CompactionEntry) -> str:
+    """`  2026-12-01 14:02  auto    31,200 -> 17,450 tokens  (40 -> 9 messages)  archive/...`."""
+    if entry.tokens_before is not None and entry.tokens_after is not None:
+        tokens = f"{entry.tokens_before:,} -> {entry.tokens_after:,} tokens"
+        messages = f"({entry.messages_before} -> {entry.messages_after} messages)"
+    else:
+        tokens, messages = "tokens unknown", f"(-> {entry.messages_after} messages)"
+    artifact = entry.artifact_path or "no artifact"
+    return f"  {_when(entry.ts)}  {entry.trigger or '?':<8}  {tokens}  {messages}  {artifact}"

@@ -165,6 +165,12 @@ class ThreadCompacted(_Event, frozen=True, tag="thread.compacted"):
     before_tokens: int = 0
     after_tokens: int = 0
     artifact_path: str | None = None
+    # Why it fired ("soft", "hard", "manual", "recovery") and where the summary came from ("local",
+    # "fallback": the deterministic summary after a failed or empty model summary, "native").
+    reason: str = ""
+    mode: str = ""
+    # What happened on the way (a re-chunked summary request, a fallback and its cause).
+    notes: tuple[str, ...] = ()
 
 
 class IntentQueued(_Event, frozen=True, tag="intent.queued"):

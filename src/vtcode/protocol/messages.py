@@ -35,6 +35,8 @@ class Reasoning(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_de
     # OpenAI Responses reasoning item id and encrypted content.
     item_id: str | None = None
     encrypted_content: str | None = None
+    # An opaque provider compaction item (Responses `compaction`): replayed as is, never shown.
+    compaction: bool = False
 
 
 class ToolCall(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):

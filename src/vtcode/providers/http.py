@@ -105,6 +105,25 @@ class SseTransport:
             detail = str(exc) or type(exc).__name__
             raise network_error(ep.provider, detail) from exc
 
+    async def post_json(self, path: str, body: bytes) -> bytes:
+        """POST `body` as JSON and return the (non-streamed) reply body; errors as in `events`."""
+        ep = self.endpoint
+        headers = {"content-type": "application/json", "accept": "application/json", **ep.headers}
+        try:
+            response = await self._client.post(ep.url(path), content=body, headers=headers)
+        except httpx2.TimeoutException as exc:
+            raise network_error(ep.provider, f"timed out ({type(exc).__name__})") from exc
+        except httpx2.TransportError as exc:
+            raise network_error(ep.provider, str(exc) or type(exc).__name__) from exc
+        if response.status_code >= 400:
+            raise classify_status(
+                response.status_code,
+                response.content.decode("utf-8", "replace"),
+                provider=ep.provider,
+                api_key_env=ep.api_key_env,
+            )
+        return bytes(response.content)
+
 
 # A web page (a proxy's login or error page, a wrong --base-url) is never a stream.
 _WEB_PAGES = frozenset({"text/html", "application/xhtml+xml"})

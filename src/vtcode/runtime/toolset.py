@@ -12,6 +12,7 @@ from vtcode.config.schema import Settings
 from vtcode.core.exec_wait import wait_ceiling
 from vtcode.exec.manager import ExecSettings, SessionManager
 from vtcode.tools.base import Tool
+from vtcode.tools.recall_history import ArchiveReader
 from vtcode.tools.registry import builtin_tools
 
 
@@ -67,13 +68,15 @@ def build_toolset(
     extra: Sequence[Tool] = (),
     *,
     notify: Callable[[str], None] | None = None,
+    archive: ArchiveReader | None = None,
 ) -> Toolset:
     """The tools for a session in `workspace`; command sessions spool into its `.vtcode` folder.
 
     `env` is the environment the front end was given (commands inherit it, less provider keys); `extra`
-    tools are offered after the built-in ones; `notify` hears what the sandbox cannot enforce here.
+    tools are offered after the built-in ones; `notify` hears what the sandbox cannot enforce here;
+    `archive` reads the compaction archive (`recall_history`).
     """
     sessions = SessionManager(
         workspace, command_environment(env, settings), exec_settings(settings, env), notify=notify
     )
-    return Toolset(tools=[*builtin_tools(sessions), *extra], sessions=sessions)
+    return Toolset(tools=[*builtin_tools(sessions, archive), *extra], sessions=sessions)

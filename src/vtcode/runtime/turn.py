@@ -10,7 +10,7 @@ from typing import Literal, Protocol
 import msgspec
 
 from vtcode.core.context_pressure import ContextPressure, RequestEstimator, estimate_request_bytes
-from vtcode.protocol.errors import AgentFailedError
+from vtcode.protocol.errors import AgentFailedError, ProviderError, ProviderErrorKind
 from vtcode.protocol.events import (
     AgentMessageItem,
     IntentApplied,
@@ -39,7 +39,13 @@ from vtcode.protocol.model import (
 )
 from vtcode.providers.base import ModelClient
 from vtcode.runtime.emitter import Emitter
-from vtcode.runtime.hooks import AfterToolBatch, BeforeRequest, TurnHooks
+from vtcode.runtime.hooks import (
+    AfterToolBatch,
+    BeforeRequest,
+    ContextOverflow,
+    HistoryReplacement,
+    TurnHooks,
+)
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 
 
@@ -50,7 +56,7 @@ class History(Protocol):
         """Append messages; they survive a crash once this returns."""
         ...
 
-    def replace(self, messages: Sequence[Message], summary: str) -> None:
+    def replace(self, messages: Sequence[Message], summary: str, artifact_path: str | None = None) -> None:
         """Replace the whole history with `messages`; durable once this returns."""
         ...
 
@@ -169,10 +175,18 @@ class TurnRunner:
         if applied and self.on_applied is not None:
             self.on_applied(applied)
 
-    def replace_history(self, messages: Sequence[Message], summary: str) -> None:
+    def replace_history(
+        self, messages: Sequence[Message], summary: str, artifact_path: str | None = None
+    ) -> None:
         """Swap the whole history (durably first)."""
-        self.history.replace(messages, summary)
+        self.history.replace(messages, summary, artifact_path)
         self.state.messages[:] = list(messages)
+
+    def apply(self, replacement: HistoryReplacement) -> None:
+        """Checkpoint a hook's replacement history, then tell the hook it is in place."""
+        self.replace_history(replacement.messages, replacement.summary, replacement.artifact_path)
+        if replacement.applied is not None:
+            replacement.applied()
 
     async def run(self, text: str, *, intent_id: str | None = None) -> TurnOutcome:
         """Run one user turn to its end (answer without tools, or a limit)."""
@@ -191,8 +205,18 @@ class TurnRunner:
         usage = Usage()
         repeats = RepeatWatch()
         tools_ran = False
+        recovered = False
         for request_no in range(1, self.max_requests + 1):
-            completed = await self._request(turn, request_no)
+            try:
+                completed = await self._request(turn, request_no)
+            except ProviderError as error:
+                # One recovery compaction per turn (reference 5.7), then the same request once more.
+                if error.kind is not ProviderErrorKind.CONTEXT_OVERFLOW or recovered:
+                    raise
+                recovered = True
+                if not await self._recover(turn, error):
+                    raise
+                completed = await self._request(turn, request_no)
             usage = usage + completed.usage
             self.state.last_usage = completed.usage
             self.state.usage_total = self.state.usage_total + completed.usage
@@ -237,6 +261,17 @@ class TurnRunner:
             hint="raise --max-turns, or continue the session with --continue",
         )
 
+    async def _recover(self, turn: int, error: ProviderError) -> bool:
+        """Ask the overflow hooks for a smaller history; whether one was checkpointed."""
+        for hook in self.hooks.context_overflow:
+            replacement = await hook(
+                ContextOverflow(turn=turn, messages=tuple(self.state.messages), error=error)
+            )
+            if replacement is not None:
+                self.apply(replacement)
+                return True
+        return False
+
     def build_request(self) -> ModelRequest:
         """The request for the current history."""
         return ModelRequest(
@@ -266,10 +301,11 @@ class TurnRunner:
                 request_no=request_no,
                 messages=tuple(self.state.messages),
                 pressure=self.pressure(request),
+                request=request,
             )
             replacement = await hook(view)
             if replacement is not None:
-                self.replace_history(replacement.messages, replacement.summary)
+                self.apply(replacement)
                 request = self.build_request()
         return request
 

@@ -25,6 +25,8 @@ from vtcode.protocol.messages import Message
 from vtcode.providers.base import ModelClient
 from vtcode.providers.catalog import ModelInfo
 from vtcode.runtime.approval_port import ApprovalPort
+from vtcode.runtime.compaction import Compactor
+from vtcode.runtime.compaction_files import archive_reader
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.environment import context_message, environment_context
 from vtcode.runtime.hooks import TurnHooks
@@ -81,6 +83,7 @@ class Wiring:
     runner: TurnRunner
     approvals: ApprovalPort
     hooks: TurnHooks
+    compactor: Compactor
     # Intents found pending when the session was resumed, to run before any new input.
     recovered: tuple[PendingIntent, ...] = ()
 
@@ -124,8 +127,8 @@ def wire(
     )
     recovered: tuple[PendingIntent, ...] = ()
     if handle is not None:
-        _resume(handle, options, state, notice)
-        recovered = _recover_intents(handle, state, notice)
+        recorded = _resume(handle, options, state, notice)
+        recovered = _recover_intents(handle, state, recorded, notice)
     info = model_info(settings, choice.model)
     if not info.known and _first_time(options.home, f"unknown-model {choice.model} {info.context_window}"):
         notice(
@@ -139,7 +142,14 @@ def wire(
     ended = end_leftover_groups(store, options.workspace, thread_id)
     if ended is not None:
         notice(ended)
-    toolset = build_toolset(settings, options.workspace, options.env, options.extra_tools, notify=notice)
+    toolset = build_toolset(
+        settings,
+        options.workspace,
+        options.env,
+        options.extra_tools,
+        notify=notice,
+        archive=archive_reader(history),
+    )
     record_groups(toolset.sessions, store, thread_id)
     tool_specs = [t.spec for t in toolset.tools]
     # The static prompt is composed once here; the appendix follows the instruction files and the
@@ -189,6 +199,19 @@ def wire(
     )
     context = environment_context(settings, options.workspace, clock)
     runner.context = context_message(context, state.messages, clock())
+    compactor = Compactor(
+        client=model_client,
+        model=choice.model,
+        settings=settings,
+        window=info.context_window,
+        workspace=options.workspace,
+        history=history,
+        emitter=emitter,
+        clock=clock,
+        last_usage=lambda: state.last_usage,
+    )
+    hooks.before_request.append(compactor.before_request)
+    hooks.context_overflow.append(compactor.on_overflow)
     return Wiring(
         thread_id=thread_id,
         model=choice.model,
@@ -203,19 +226,24 @@ def wire(
         runner=runner,
         approvals=approvals,
         hooks=hooks,
+        compactor=compactor,
         recovered=recovered,
     )
 
 
 def _recover_intents(
-    handle: SessionHandle, state: ConversationState, notice: Callable[[str], None]
+    handle: SessionHandle,
+    state: ConversationState,
+    recorded: Sequence[str],
+    notice: Callable[[str], None],
 ) -> tuple[PendingIntent, ...]:
-    """Pending intents of the envelope that the history does not show as applied, in order."""
+    """Pending intents of the envelope that the history (compacted records included) does not show as
+    applied, in order."""
     store = IntentStore(handle.dir)
     found: list[Recovery] = []
 
     def change(envelope: Envelope) -> Envelope:
-        found.append(recover(envelope, state.messages))
+        found.append(recover(envelope, state.messages, recorded))
         return found[0].envelope
 
     store.update(change)
@@ -258,8 +286,11 @@ def _resume(
     options: SessionOptions,
     state: ConversationState,
     notice: Callable[[str], None],
-) -> None:
-    """Replay the stored history into `state`, repairing calls that never got a result."""
+) -> tuple[str, ...]:
+    """Replay the stored history into `state`, repairing calls that never got a result.
+
+    Returns the intent ids tagged in any history record, compacted ones included.
+    """
     loaded = handle.load()
     state.messages.extend(loaded.messages)
     # Turn numbers continue (item ids are built from them); meta.json may lag the history by a crash.
@@ -279,3 +310,4 @@ def _resume(
             f"the last session stopped while {len(repairs)} tool call(s) ran; they are recorded "
             "as not finished"
         )
+    return loaded.intent_ids

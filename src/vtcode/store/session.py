@@ -23,6 +23,7 @@ import msgspec
 from vtcode.protocol.errors import ExitCode, StoreError
 from vtcode.protocol.events import Event, decode_event, encode_event
 from vtcode.protocol.messages import Message
+from vtcode.store.archive import CompactionEntry, read_header
 from vtcode.store.atomic import fsync_dir
 from vtcode.store.errors import store_error
 from vtcode.store.history import (
@@ -100,6 +101,11 @@ class SessionHandle:
         """Where compaction artifacts go; created by whoever writes the first one."""
         return self.dir / ARCHIVE_DIR
 
+    @property
+    def last_seq(self) -> int:
+        """The seq of the last record in `history.jsonl` (0 for an empty history)."""
+        return self._next_seq() - 1
+
     def load(self) -> LoadedHistory:
         """Replay `history.jsonl` (a torn last line is skipped and reported in `notices`)."""
         loaded = load_history(self.dir)
@@ -143,6 +149,31 @@ class SessionHandle:
         self._last_seq = seq
         self._refresh_info(msgspec.structs.replace(self._info, updated_at=now))
         return record
+
+    def compactions(self) -> builtins.list[CompactionEntry]:
+        """Every compaction of the history, oldest first, with its artifact's figures when readable."""
+        entries = []
+        for record in history_log(self.history_path).load().records:
+            if not isinstance(record, CompactionRecord):
+                continue
+            entry = CompactionEntry(
+                ts=record.ts, messages_after=len(record.messages), artifact_path=record.artifact_path
+            )
+            if record.artifact_path is not None:
+                try:
+                    header = read_header(self.dir / record.artifact_path)
+                except StoreError as err:
+                    logger.warning("session %s: %s", self.id, err.user_text())
+                else:
+                    entry = msgspec.structs.replace(
+                        entry,
+                        trigger=header.trigger,
+                        tokens_before=header.tokens_before,
+                        tokens_after=header.tokens_after,
+                        messages_before=header.message_count,
+                    )
+            entries.append(entry)
+        return entries
 
     def append_event(self, event: Event) -> None:
         """Append one event to `events.jsonl` (flushed, not fsynced: events are a record, not state)."""

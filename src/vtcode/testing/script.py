@@ -69,7 +69,15 @@ class RawResponse:
     delay_before: float = 0.0
 
 
-Step = Reply | HttpError | RawResponse
+@dataclass(frozen=True)
+class JsonReply:
+    """A plain JSON 200 response instead of a stream (OpenAI's `/responses/compact` answers so)."""
+
+    body: dict[str, Any]
+    delay_before: float = 0.0
+
+
+Step = Reply | HttpError | RawResponse | JsonReply
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from vtcode.protocol.model import (
     ToolCallStarted,
 )
 from vtcode.providers.errors import classify_status, invalid_response
-from vtcode.testing.script import HttpError, RawResponse, Reply, Step, call_id, fragments
+from vtcode.testing.script import HttpError, JsonReply, RawResponse, Reply, Step, call_id, fragments
 
 
 class ScriptedModel:
@@ -52,6 +52,10 @@ class ScriptedModel:
             raise classify_status(step.status, step.message, provider=self._provider, api_key_env=None)
         if isinstance(step, RawResponse):
             raise invalid_response(self._provider, f"not a stream ({step.content_type})")
+        if isinstance(step, JsonReply):
+            raise classify_status(
+                500, "scripted model: a JSON reply is not a stream", provider=self._provider, api_key_env=None
+            )
         for event in reply_events(step):
             yield event
 
