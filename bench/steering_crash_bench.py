@@ -70,15 +70,15 @@ def trial(rng: random.Random, base_url: str, root: Path) -> dict[str, int]:
         "OLLAMA_HOST": "http://127.0.0.1:9",
     }
     model = ["--provider", "openai", "--model", "gpt-4.1"]
+    errors = (root / "exec.err").open("w")
     proc = subprocess.Popen(
-        _vtcode("exec", *model, "start"), cwd=workspace, env=env, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        _vtcode("exec", *model, "start"), cwd=workspace, env=env, stdout=subprocess.DEVNULL, stderr=errors
+    )
     sessions = home / ".vtcode" / "sessions"
     deadline = time.monotonic() + 30
     while not any(sessions.glob("*/history.jsonl")):
         if time.monotonic() > deadline:
-            raise RuntimeError("exec did not create its session")
+            raise RuntimeError(f"exec did not create its session: {(root / 'exec.err').read_text()}")
         time.sleep(0.01)
     (session,) = (p.parent for p in sessions.glob("*/history.jsonl"))
     kill_at = time.monotonic() + rng.uniform(0.0, 1.2)
