@@ -59,7 +59,7 @@ from typing import Any
 import msgspec
 from loopback_process import ServerProcess
 
-from vtcode.config.schema import AgentSettings, Settings
+from vtcode.config.schema import AgentSettings, HarnessSettings, ModelSettings, Settings
 from vtcode.protocol.events import TurnCompleted, TurnFailed
 from vtcode.protocol.messages import (
     AssistantMessage,
@@ -291,13 +291,20 @@ def make_workspace(root: Path) -> Path:
 
 def session_options(ws: Path, home: Path, base_url: str, resume: str) -> SessionOptions:
     """The options `vtcode exec --resume` would build for the loopback server."""
+    # The largest history (~1.1M estimated tokens) would be compacted, and the loopback script has no
+    # summary replies: compaction stays off and the window is made large enough, so every round trip
+    # still pays the before-request check (the request estimate) but never summarizes.
     agent = msgspec.structs.replace(
-        AgentSettings(), provider="openai", model="gpt-4.1", approval="full-auto", max_turns=100
+        AgentSettings(),
+        provider="openai",
+        model="gpt-4.1",
+        approval="full-auto",
+        max_turns=100,
+        harness=HarnessSettings(auto_compaction_enabled=False),
     )
+    settings = Settings(agent=agent, models={"gpt-4.1": ModelSettings(context_window=100_000_000)})
     env = {"OPENAI_API_KEY": "bench-key", "OPENAI_BASE_URL": base_url, "HOME": str(home)}
-    return SessionOptions(
-        workspace=ws, settings=Settings(agent=agent), home=home / ".vtcode", env=env, resume=resume
-    )
+    return SessionOptions(workspace=ws, settings=settings, home=home / ".vtcode", env=env, resume=resume)
 
 
 def store_session(home: Path, ws: Path, history: Sequence[Message]) -> str:

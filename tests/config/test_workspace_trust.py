@@ -221,43 +221,42 @@ def test_approval_modes_are_ordered_strictest_first() -> None:
     assert APPROVAL_MODES == ("read-only", "ask", "auto-edit", "full-auto")
 
 
+def _ignored_approval(path: Path, value: str, lower: str, origin: str) -> str:
+    return (
+        f'{path}:agent.approval: ignored: "{value}" (str) would loosen the approval mode "{lower}" set by '
+        f"{origin}, and a workspace config may only tighten it; to loosen approval, set agent.approval "
+        "in $VTCODE_HOME/vtcode.toml, with -c or --approval"
+    )
+
+
 @pytest.mark.parametrize("lower", APPROVAL_MODES)
 @pytest.mark.parametrize("workspace", APPROVAL_MODES)
 def test_workspace_approval_may_tighten_but_not_loosen(tmp_path: Path, lower: str, workspace: str) -> None:
     user = _user(tmp_path, f'[agent]\napproval = "{lower}"\n')
-    path = _ws(tmp_path, f'[agent]\napproval = "{workspace}"\n')
+    path = _ws(tmp_path, f'[agent]\napproval = "{workspace}"\nmax_turns = 7\n')
+    loaded = _load(tmp_path)
+    assert loaded.settings.agent.max_turns == 7
     if APPROVAL_MODES.index(workspace) <= APPROVAL_MODES.index(lower):
-        assert _load(tmp_path).settings.agent.approval == workspace
+        assert loaded.settings.agent.approval == workspace
+        assert loaded.warnings == ()
         return
-    error = _error(tmp_path)
-    allowed = ", ".join(f'"{mode}"' for mode in APPROVAL_MODES[: APPROVAL_MODES.index(lower) + 1])
-    assert error.message == (
-        f'{path}:agent.approval: got "{workspace}" (str), expected one of {allowed}: '
-        f'a workspace config cannot loosen the approval mode "{lower}" set by {user}'
-    )
+    assert loaded.settings.agent.approval == lower
+    assert loaded.warnings == (_ignored_approval(path, workspace, lower, str(user)),)
 
 
 def test_workspace_cannot_loosen_the_default_approval(tmp_path: Path) -> None:
     path = _ws(tmp_path, '[agent]\napproval = "full-auto"\n')
-    error = _error(tmp_path)
-    assert error.message == (
-        f'{path}:agent.approval: got "full-auto" (str), expected one of "read-only", "ask", "auto-edit": '
-        'a workspace config cannot loosen the approval mode "auto-edit" set by the default'
-    )
-    assert error.hint == (
-        "strictest first: read-only, ask, auto-edit, full-auto; to loosen approval, set agent.approval "
-        "in $VTCODE_HOME/vtcode.toml, with -c or --approval, and remove it from this file"
-    )
-    assert error.exit_code == ExitCode.USAGE
+    loaded = _load(tmp_path)
+    assert loaded.settings.agent.approval == "auto-edit"
+    assert loaded.warnings == (_ignored_approval(path, "full-auto", "auto-edit", "the default"),)
 
 
 def test_top_level_file_cannot_loosen_what_dot_vtcode_tightened(tmp_path: Path) -> None:
     hidden = _ws(tmp_path, '[agent]\napproval = "ask"\n', ".vtcode/vtcode.toml")
     path = _ws(tmp_path, '[agent]\napproval = "auto-edit"\n')
-    assert _error(tmp_path).message == (
-        f'{path}:agent.approval: got "auto-edit" (str), expected one of "read-only", "ask": '
-        f'a workspace config cannot loosen the approval mode "ask" set by {hidden}'
-    )
+    loaded = _load(tmp_path)
+    assert loaded.settings.agent.approval == "ask"
+    assert loaded.warnings == (_ignored_approval(path, "auto-edit", "ask", str(hidden)),)
 
 
 @pytest.mark.parametrize(
@@ -284,15 +283,14 @@ def test_users_environment_override_and_flag_beat_a_stricter_workspace(
 
 @pytest.mark.parametrize("rules", ['["*"]', '["git status"]', "[]"])
 @pytest.mark.parametrize("name", WORKSPACE_FILES)
-def test_workspace_allow_rules_are_refused(tmp_path: Path, name: str, rules: str) -> None:
-    path = _ws(tmp_path, f"[approvals]\nallow = {rules}\n", name)
-    error = _error(tmp_path)
-    assert error.message == (
-        f"{path}:approvals.allow: a workspace config cannot let commands run without approval"
-    )
-    assert error.hint == (
-        "put allow rules in $VTCODE_HOME/vtcode.toml or pass -c 'approvals.allow=[\"...\"]', "
-        "and remove them from this file"
+def test_workspace_allow_rules_are_ignored_with_a_warning(tmp_path: Path, name: str, rules: str) -> None:
+    _user(tmp_path, '[approvals]\nallow = ["pytest"]\n')
+    path = _ws(tmp_path, f'[approvals]\nallow = {rules}\ndeny = ["curl"]\n', name)
+    loaded = _load(tmp_path)
+    assert loaded.settings.approvals == ApprovalSettings(allow=("pytest",), deny=("curl",))
+    assert loaded.warnings == (
+        f"{path}:approvals.allow: ignored: a workspace config cannot let commands run without approval; "
+        "put allow rules in $VTCODE_HOME/vtcode.toml or pass -c 'approvals.allow=[\"...\"]'",
     )
 
 

@@ -140,6 +140,17 @@ def test_rules_are_split_like_shell_words() -> None:
         ("cd app && git push origin main", "git push"),
         ("git push --force", "*--force*"),
         ("echo x > /etc/passwd", "*/etc/passwd*"),
+        ("rm -fr x", "rm -rf"),
+        ("rm -r -f x", "rm -rf"),
+        ("rm -Rf x", "rm -rf"),
+        ("rm --recursive --force x", "rm -rf"),
+        ("rm --force -v --recursive -- x", "rm -rf"),
+        ("sh -c 'rm -fr x'", "rm -rf"),
+        ("bash -lc 'cd /tmp && rm -r -f x'", "rm -rf"),
+        ('bash -c "sh -c \\"rm --recursive --force x\\""', "rm -rf"),
+        ("git push origin main --force", "git push --force"),
+        ("git -C repo push -f", "git push --force"),
+        ("chmod --recursive 777 /", "chmod -R"),
     ],
 )
 def test_deny_rules_match_anywhere(line: str, rule: str) -> None:
@@ -154,6 +165,11 @@ def test_deny_rules_match_anywhere(line: str, rule: str) -> None:
         ("git pushx", "git push"),
         ("git push origin main", "*--force*"),
         ("ls", ""),
+        ("rm -f x", "rm -rf"),
+        ("rm --recursive x", "rm -rf"),
+        ("git push origin main", "git push --force"),
+        ("git commit -m push --force", "git push --force"),
+        ("sh -c 'rm -r x'", "rm -rf"),
     ],
 )
 def test_deny_rules_do_not_match_other_commands(line: str, rule: str) -> None:

@@ -77,8 +77,10 @@ def test_ten_echo_calls_add_at_most_260_bytes_per_round_trip(vtcode: VtcodeRunne
         },
         {"role": "tool", "tool_call_id": ids[0], "content": '{"exit_code":0,"output":"1\\n"}'},
     ]
-    # The events keep the whole result object for front ends and --json consumers.
-    first = json.loads(_completed_commands(evts)[0]["aggregated_output"])
+    # The events keep the whole result object for front ends and --json consumers, and the command's
+    # own output as `aggregated_output`.
+    assert _completed_commands(evts)[0]["aggregated_output"] == "1\n"
+    first = json.loads(_completed_commands(evts)[0]["result"])
     assert {k: first[k] for k in ("success", "command", "backend", "working_directory", "is_exited")} == {
         "success": True,
         "command": "echo 1",
@@ -131,7 +133,7 @@ def test_failing_cut_and_running_commands_still_say_so(vtcode: VtcodeRunner, tmp
 
     items = _completed_commands(evts)
     assert [i["exit_code"] for i in items] == [3, 0, None]
-    full = [json.loads(i["aggregated_output"]) for i in items]
+    full = [json.loads(i["result"]) for i in items]
     assert full[0]["command"] == "echo broken; exit 3"
     assert full[1]["omitted_bytes"] > 0
     assert full[1]["spool_path"] == spool

@@ -33,8 +33,9 @@ def _normalized(evts: list[dict[str, Any]], repo: Path) -> list[dict[str, Any]]:
         if event["type"] == "thread.started":
             event["thread_id"] = "<thread>"
         item = event.get("item") or {}
-        if item.get("type") == "command_execution" and item.get("aggregated_output"):
-            item["aggregated_output"] = "<output>"
+        if item.get("type") == "command_execution" and item.get("result"):
+            item["result"] = "<result>"
+            item["session_id"] = "<session>"
         if item.get("type") == "tool_call" and item.get("result"):
             item["result"] = re.sub(r"\s+", " ", item["result"])[:60]
     return normalized

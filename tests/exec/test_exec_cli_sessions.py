@@ -9,12 +9,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.conftest import VtcodeRunner
 from tests.e2e.harness import events
 from tests.exec.helpers import alive, group_members
-from vtcode.runtime import tool_dispatch
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import cli_args, cli_env, server_for
 
@@ -75,7 +72,7 @@ def test_sigterm_with_three_sessions_leaves_no_process_of_their_groups(
     assert [(item["command"], item["status"], item["exit_code"]) for item in completed] == [
         (cmd, "completed", None) for cmd in commands
     ]
-    results = [json.loads(item["aggregated_output"]) for item in completed]
+    results = [json.loads(item["result"]) for item in completed]
     assert [r["is_exited"] for r in results] == [False, False, False]
     # The model saw the follow-up call to make for each running session.
     assert [r["next_wait_args"]["action"] for r in results] == ["wait", "wait", "wait"]
@@ -112,10 +109,6 @@ def test_running_session_result_offers_wait_args_and_exit_ends_it(
     assert group_members(int((tmp_path / "s.pid").read_text())) == []
 
 
-@pytest.mark.skipif(
-    not hasattr(tool_dispatch, "SESSION_TOOLS"),
-    reason="needs the dispatcher wiring of issue 5 (exec.progress -> item.updated)",
-)
 def test_live_output_and_write_stdin_items_in_the_json_stream(vtcode: VtcodeRunner, tmp_path: Path) -> None:
     """While a command runs, its item gets `item.updated` events with the output so far."""
     cmd = "for i in 1 2 3 4 5; do echo tick $i; sleep 0.3; done"

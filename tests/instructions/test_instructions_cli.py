@@ -89,3 +89,21 @@ def test_vtcode_instructions_json_subprocess(
     result = vtcode.run("instructions", "--json", "--path", "src/app.py", cwd=repo)
     assert result.code == 0, result.stderr
     assert normalized(json.loads(result.stdout), repo) == json.loads(GOLDEN.read_text())
+
+
+@pytest.mark.parametrize("command", ["instructions", "prompt"])
+@pytest.mark.parametrize("outside", ["/etc/passwd", "../elsewhere.txt"])
+def test_a_path_outside_the_workspace_is_a_usage_error(
+    vtcode: VtcodeRunner, tmp_path: Path, command: str, outside: str
+) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (tmp_path / "elsewhere.txt").write_text("x\n")
+    result = vtcode.run(command, "--path", outside, cwd=workspace)
+    assert result.code == 2
+    resolved = (workspace / outside).resolve()
+    assert result.stderr.startswith(
+        f"vtcode: --path {outside}: {resolved} is outside the workspace {workspace}"
+    )
+    assert "--workspace DIR" in result.stderr
+    assert result.stdout == ""

@@ -55,6 +55,8 @@ def test_prompt_json_matches_the_golden_parts(
     repo = snapshot_repo(tmp_path, isolated_home)
     monkeypatch.chdir(repo)
     payload = json.loads(_run(repo, as_json=True, profile=None if profile == "default" else profile))
+    context = payload.pop("environment_context")
+    assert context.startswith("<environment_context>\nWorking directory: ")
     assert normalized(payload, repo) == _expected(profile, repo)
 
 
@@ -63,7 +65,9 @@ def test_prompt_text_output(tmp_path: Path, isolated_home: Path, monkeypatch: py
     monkeypatch.chdir(repo)
     expected = _expected("default", repo)
     tokens = expected["estimated_tokens"]
-    assert _run(repo, as_json=False) == (
+    text, context = _run(repo, as_json=False).split("\n===== environment context", 1)
+    assert context.startswith(" (the first user-role message of a session) =====\n<environment_context>")
+    assert text == (
         "profile    default\n"
         f"cache key  {expected['cache_key']}\n"
         f"tokens     static {tokens['static']:,} (runtime guidance {tokens['runtime_guidance']:,} of it), "
@@ -80,7 +84,9 @@ def test_vtcode_prompt_json_subprocess(vtcode: VtcodeRunner, tmp_path: Path, iso
     repo = snapshot_repo(tmp_path, isolated_home)
     result = vtcode.run("prompt", "--profile", "minimal", "--json", "--path", "src/app.py", cwd=repo)
     assert result.code == 0, result.stderr
-    assert normalized(json.loads(result.stdout), repo) == _expected("minimal", repo)
+    payload = json.loads(result.stdout)
+    assert "Today: " in payload.pop("environment_context")
+    assert normalized(payload, repo) == _expected("minimal", repo)
 
 
 # Needs the wiring too: an unknown profile is a usage error (exit 2), never a silent fallback.

@@ -11,9 +11,11 @@ import msgspec
 
 from vtcode.config.schema import AgentSettings, Settings
 from vtcode.protocol.events import Event
+from vtcode.protocol.messages import Message, UserMessage
 from vtcode.runtime.session import Session
 from vtcode.runtime.wiring import SessionOptions
 from vtcode.testing.server import WireServer
+from vtcode.testing.wire import Wire, cli_env
 from vtcode.tools.base import Tool
 
 E = TypeVar("E", bound=Event)
@@ -27,12 +29,13 @@ def options(
     approval: str = "full-auto",
     headless: bool = True,
     extra_tools: Sequence[Tool] = (),
+    wire: Wire = "chat",
     **agent: Any,
 ) -> SessionOptions:
-    """Options for a session in `workspace` talking to `server` on the Chat wire."""
-    chosen: dict[str, Any] = {"provider": "openai", "model": "gpt-4.1", **agent}
+    """Options for a session in `workspace` talking to `server` in its wire format."""
+    chosen: dict[str, Any] = {**_WIRE_AGENT[wire], **agent}
     settings = Settings(agent=msgspec.structs.replace(AgentSettings(), approval=approval, **chosen))
-    env = {"OPENAI_API_KEY": "test-key", "OPENAI_BASE_URL": server.base_url, "HOME": str(home)}
+    env = {**cli_env(wire, server), "HOME": str(home)}
     return SessionOptions(
         workspace=workspace,
         settings=settings,
@@ -41,6 +44,18 @@ def options(
         headless=headless,
         extra_tools=tuple(extra_tools),
     )
+
+
+_WIRE_AGENT: dict[str, dict[str, Any]] = {
+    "chat": {"provider": "openai", "model": "gpt-4.1"},
+    "responses": {"provider": "openai", "model": "gpt-5", "wire_api": "responses"},
+    "anthropic": {"provider": "anthropic", "model": "claude-sonnet-4-5"},
+}
+
+
+def conversation(messages: Sequence[Message]) -> list[Message]:
+    """`messages` without the environment context item that opens every session."""
+    return [m for m in messages if not (isinstance(m, UserMessage) and m.meta.kind == "context")]
 
 
 class Reader:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.runtime.session_helpers import Reader, options
+from tests.runtime.session_helpers import Reader, conversation, options
 from vtcode.protocol.events import (
     ApprovalRequested,
     ApprovalResolved,
@@ -125,7 +125,7 @@ async def test_input_submitted_during_a_turn_runs_after_it_in_order(tmp_path: Pa
     assert [e.intent_id for e in reader.of(IntentApplied)] == queued
     starts = [e.turn_id for e in reader.of(TurnStarted)]
     assert starts == ["turn_1", "turn_2", "turn_3"]
-    tagged = [m.meta.intent_id for m in session.messages if isinstance(m, UserMessage)]
+    tagged = [m.meta.intent_id for m in conversation(session.messages) if isinstance(m, UserMessage)]
     assert tagged == [None, *queued]
 
 
@@ -146,7 +146,7 @@ async def test_interrupt_while_streaming_leaves_a_valid_history_and_a_usable_ses
     assert (failed.kind, failed.exit_code, failed.turn_id) == ("interrupted", 130, "turn_1")
     assert done.turn_id == "turn_2"
     # No partial assistant message was kept from the interrupted stream.
-    assert [type(m).__name__ for m in session.messages] == [
+    assert [type(m).__name__ for m in conversation(session.messages)] == [
         "UserMessage",
         "UserMessage",
         "AssistantMessage",
@@ -296,7 +296,7 @@ async def test_open_runs_blocking_work_off_the_event_loop(tmp_path: Path) -> Non
     assert any("incomplete last line" in n or "torn" in n or "skipped" in n for n in notices), notices
     assert isinstance(reader.events[0], ThreadStarted)
     assert reader.events[0].resumed
-    assert [type(m) for m in session.messages] == [UserMessage, AssistantMessage]
+    assert [type(m) for m in conversation(session.messages)] == [UserMessage, AssistantMessage]
 
 
 @pytest.mark.parametrize("mode", ["queue", "steer"])

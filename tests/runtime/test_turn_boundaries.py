@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from tests.runtime.session_helpers import Reader, options
+from tests.runtime.session_helpers import Reader, conversation, options
 from vtcode.protocol.events import IntentApplied, ItemStarted, TurnCompleted
 from vtcode.protocol.messages import Message, MessageMeta, UserMessage
 from vtcode.protocol.ops import UserInput
@@ -46,7 +46,7 @@ async def test_before_request_sees_the_pressure_and_may_replace_the_history(tmp_
     # The figure of the second request: the provider's count for the first one, raised to the estimate.
     assert second.pressure.last_prompt_tokens == 1234
     assert second.pressure.tokens == max(1234, second.pressure.estimated_tokens)
-    assert [type(m).__name__ for m in second.messages] == [
+    assert [type(m).__name__ for m in conversation(second.messages)] == [
         "UserMessage",
         "AssistantMessage",
         "ToolResultMessage",

@@ -44,7 +44,9 @@ def _runner(
         def append(self, messages: Sequence[Message], turn: int) -> None:
             checkpoints.append(list(messages))
 
-        def replace(self, messages: Sequence[Message], summary: str) -> None:
+        def replace(
+            self, messages: Sequence[Message], summary: str, artifact_path: str | None = None
+        ) -> None:
             raise AssertionError("no compaction here")
 
     runner = TurnRunner(

@@ -51,17 +51,27 @@ def test_append_then_load_round_trips(tmp_path: Path) -> None:
         ),
         pytest.param(
             b"\x00" * 40 + b"\n",
-            "ignored an incomplete last line (line 3, 41 bytes) left by an interrupted write",
+            "ignored a corrupt last line (line 3, 41 bytes, not JSON); "
+            "it is dropped when the session continues",
             id="zero-filled-line",
         ),
         pytest.param(
             b'{"type":"mess\n',
-            "ignored an incomplete last line (line 3, 14 bytes) left by an interrupted write",
+            "ignored a corrupt last line (line 3, 14 bytes, not JSON); "
+            "it is dropped when the session continues",
             id="invalid-json-with-newline",
+        ),
+        pytest.param(
+            b"garbage\n",
+            "ignored a corrupt last line (line 3, 8 bytes, not JSON); "
+            "it is dropped when the session continues",
+            id="garbage-with-newline",
         ),
     ],
 )
-def test_torn_last_line_is_ignored_with_a_notice(tmp_path: Path, tail: bytes, notice: str) -> None:
+def test_a_bad_last_line_is_ignored_with_a_notice_saying_what_it_is(
+    tmp_path: Path, tail: bytes, notice: str
+) -> None:
     path = tmp_path / "history.jsonl"
     path.write_bytes(line(1) + line(2) + tail)
 

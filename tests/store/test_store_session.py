@@ -224,9 +224,7 @@ def test_latest_for_workspace_compares_real_paths(tmp_path: Path, workspace: Pat
     assert store.latest_for_workspace(tmp_path) is None
 
 
-def test_list_is_newest_first_and_skips_unreadable_sessions(
-    tmp_path: Path, workspace: Path, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_list_is_newest_first_and_skips_unreadable_sessions(tmp_path: Path, workspace: Path) -> None:
     clock = FakeClock(1_000.0)
     store = make_store(tmp_path, clock, "a", "b", "c")
     for now in (1_000.0, 1_002.0, 1_001.0):
@@ -236,7 +234,13 @@ def test_list_is_newest_first_and_skips_unreadable_sessions(
     (store.sessions_dir / "half-created").mkdir()
 
     assert [info.id for info in store.list()] == ["b", "a"]
-    assert "skipping session c" in caplog.text
+    listing = store.scan()
+    assert [info.id for info in listing.sessions] == ["b", "a"]
+    meta = store.sessions_dir / "c" / "meta.json"
+    assert listing.skipped == [
+        f"session c is skipped: {meta}: invalid session metadata: Input data was truncated "
+        "(fix or remove that file; the session's history.jsonl is not affected)"
+    ]
 
 
 def test_empty_home_lists_nothing(tmp_path: Path) -> None:

@@ -68,7 +68,7 @@ async def test_single_line_over_the_budget_is_cut(workspace: Path) -> None:
     outcome = await ReadFileTool().run({"path": "min.js"}, small)
     first, marker = outcome.content.split("\n")
     assert first.startswith("     1\taaaa")
-    assert first.endswith(" …[line cut]")
+    assert first.endswith(" …[line cut: 5,000 bytes in all]")
     assert len(first.encode()) <= 1000
     assert marker == "[truncated: showing lines 1-1 of 2; call read_file with offset=2 to continue]"
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import shtab
 from build_manpages.manpage import Manpage
 
@@ -14,6 +16,12 @@ def completion_script(shell: str) -> str:
     return str(shtab.complete(build_parser(), shell=shell))
 
 
+# The requests argparse-manpage writes itself; any other line starting with "." or "'" is text.
+_GENERATED_REQUEST = re.compile(
+    r"\.(?:TH|SH|SS|TP|B|I|BR|IR|RB|RI|RS|RE|PP|LP|IP|HP|br|sp|nf|fi|UR|UE|PD|\\\")(?: |$)"
+)
+
+
 def man_page() -> str:
     """The vtcode(1) man page in roff."""
     data = {
@@ -21,5 +29,19 @@ def man_page() -> str:
         "version": __version__,
         "description": "a terminal coding agent",
         "project_name": "vtcode",
+        "manual_title": "vtcode manual",
     }
-    return str(Manpage(build_parser(), _data=data))
+    return escape_text_lines(str(Manpage(build_parser(), _data=data)))
+
+
+def escape_text_lines(roff: str) -> str:
+    """Roff with every text line that starts with "." or "'" escaped, so it is printed, not run.
+
+    Help text wrapped so that a line begins with `.vtcode/vtcode.toml` would otherwise be read as an
+    unknown request and vanish from the page.
+    """
+    lines = roff.split("\n")
+    for index, line in enumerate(lines):
+        if line.startswith(("'", ".")) and not _GENERATED_REQUEST.match(line):
+            lines[index] = "\\&" + line
+    return "\n".join(lines)

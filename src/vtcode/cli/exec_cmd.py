@@ -5,41 +5,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import signal
-import sys
-from pathlib import Path
 
+from vtcode.cli.inputs import read_prompt, workspace_dir
 from vtcode.cli.render import HumanRenderer, JsonRenderer
 from vtcode.config.environment import os_environ
 from vtcode.config.loader import load_settings
-from vtcode.protocol.errors import ExitCode, InterruptedByUser, UsageError, VtcodeError
+from vtcode.protocol.errors import ExitCode, InterruptedByUser, VtcodeError
 from vtcode.protocol.events import Event, TurnCompleted, TurnFailed
 from vtcode.protocol.ops import Interrupt, Shutdown, UserInput
 from vtcode.runtime.session import Session
 from vtcode.runtime.wiring import SessionOptions
-
-
-def read_prompt(value: str | None) -> str:
-    """The prompt argument, or stdin for `-`."""
-    if value is None:
-        raise UsageError("exec needs a PROMPT", hint="vtcode exec 'fix the failing test'  (or - for stdin)")
-    if value == "-":
-        # Bytes, decoded leniently: a stray invalid byte in piped input must not end the run.
-        text = sys.stdin.buffer.read().decode("utf-8", "replace")
-    else:
-        # argv carries undecodable bytes as lone surrogates, which nothing downstream can encode.
-        text = value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    if not text.strip():
-        raise UsageError("the prompt is empty")
-    return text
-
-
-def workspace_dir(value: str | None) -> Path:
-    """The workspace as an absolute path; it must be an existing directory."""
-    path = Path(value).expanduser() if value else Path.cwd()
-    path = path.resolve()
-    if not path.is_dir():
-        raise UsageError(f"workspace {path} is not a directory")
-    return path
 
 
 def agent_flags(args: argparse.Namespace) -> dict[str, object]:
@@ -51,6 +26,7 @@ def agent_flags(args: argparse.Namespace) -> dict[str, object]:
         "agent.system_prompt_mode": args.profile,
         "agent.approval": args.approval,
         "agent.max_turns": args.max_turns,
+        "sandbox.mode": args.sandbox,
     }
     return {key: value for key, value in pairs.items() if value is not None}
 
@@ -89,7 +65,7 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
         continue_last=args.continue_last,
         until_idle=True,
         trust_project_mcp=bool(getattr(args, "trust_project_mcp", False)),
-        notices=loaded.notices,
+        config_warnings=(*loaded.warnings, *loaded.notices),
     )
     return asyncio.run(_run(options, prompt, render))
 

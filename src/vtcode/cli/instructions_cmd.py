@@ -16,6 +16,7 @@ from typing import TextIO
 
 import msgspec
 
+from vtcode.cli.config_warnings import show_config_warnings
 from vtcode.config.environment import os_environ
 from vtcode.config.loader import load_settings
 from vtcode.config.schema import Settings
@@ -38,7 +39,8 @@ def workspace_of(args: argparse.Namespace) -> Path:
 def active_paths(values: Sequence[str] | None, workspace: Path) -> list[str]:
     """`--path` values as workspace-relative paths (most recent first, as given).
 
-    A relative value is taken from the current directory when it exists there, else from the workspace.
+    A relative value is taken from the current directory when it exists there, else from the workspace;
+    a path outside the workspace is a UsageError.
     """
     paths: list[str] = []
     for value in values or ():
@@ -47,11 +49,13 @@ def active_paths(values: Sequence[str] | None, workspace: Path) -> list[str]:
             here = Path.cwd() / path
             path = here if here.exists() else workspace / path
         absolute = path.resolve()
-        paths.append(
-            absolute.relative_to(workspace).as_posix()
-            if absolute.is_relative_to(workspace)
-            else str(absolute)
-        )
+        if not absolute.is_relative_to(workspace):
+            # A session only ever touches files inside its workspace; anything else answers nothing.
+            raise UsageError(
+                f"--path {value}: {absolute} is outside the workspace {workspace}",
+                hint="give a file or folder inside the workspace, or choose another with --workspace DIR",
+            )
+        paths.append(absolute.relative_to(workspace).as_posix())
     return paths
 
 
@@ -72,6 +76,7 @@ def prompt_builder(
     env = os_environ()
     flags = {"agent.system_prompt_mode": profile} if profile else {}
     loaded = load_settings(workspace=workspace, env=env, overrides=overrides, flags=flags)
+    show_config_warnings(loaded.warnings)
     builder = SystemPromptBuilder(
         workspace=workspace,
         home=loaded.home,

@@ -49,6 +49,10 @@ def _dispatch(argv: Sequence[str]) -> int:
         from vtcode.cli.exec_cmd import run_exec
 
         return run_exec(args, overrides)
+    if args.command == "steer":
+        from vtcode.cli.steer_cmd import run_steer
+
+        return run_steer(args, overrides)
     if args.command == "sessions":
         from vtcode.cli.sessions_cmd import run_sessions
 
@@ -65,6 +69,10 @@ def _dispatch(argv: Sequence[str]) -> int:
         from vtcode.cli.instructions_cmd import run_instructions
 
         return run_instructions(args, overrides)
+    if args.command == "sandbox":
+        from vtcode.cli.sandbox_cmd import run_sandbox
+
+        return run_sandbox(args, overrides)
     if args.command == "completions":
         from vtcode.cli.docs_cmd import completion_script
 

@@ -6,11 +6,14 @@ Kept free of heavy imports so `vtcode --version` and `--help` stay fast.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
+from typing import Any
 
 from vtcode import __version__
 
 PROFILES = ("default", "minimal", "lightweight", "specialized")
 APPROVALS = ("read-only", "ask", "auto-edit", "full-auto")
+SANDBOX_MODES = ("read-only", "workspace-write", "off")
 
 DESCRIPTION = """\
 vtcode is a terminal coding agent: it runs an LLM (OpenAI, Anthropic, Gemini, Ollama or any
@@ -54,6 +57,11 @@ def add_agent_options(parser: argparse.ArgumentParser) -> None:
         choices=APPROVALS,
         help="what may run without asking (exec default: auto-edit; commands need full-auto or an "
         "allow rule)",
+    )
+    parser.add_argument(
+        "--sandbox",
+        choices=SANDBOX_MODES,
+        help="the OS sandbox commands run in (default: workspace-write, network off; see [sandbox])",
     )
     parser.add_argument(
         "--max-turns", type=int, metavar="N", help="model requests allowed in one turn (default 100)"
@@ -110,6 +118,24 @@ def _add_mcp_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser
     remove.add_argument("--json", action="store_true", help="print JSON")
 
 
+class _JoinedWords(argparse.Action):
+    """Stores the words of a `nargs="*"` positional as one string (None when there are none).
+
+    `vtcode exec fix the bug` means the prompt "fix the bug", as with other agents' CLIs.
+    """
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        """Join the words with single spaces."""
+        words = [values] if isinstance(values, str) else list(values or [])
+        setattr(namespace, self.dest, " ".join(str(word) for word in words) if words else None)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole command-line interface."""
     parser = argparse.ArgumentParser(
@@ -150,7 +176,34 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="start the MCP servers of the workspace's .mcp.json for this run",
     )
-    exec_p.add_argument("prompt", nargs="?", metavar="PROMPT", help="the task; - reads stdin")
+    exec_p.add_argument(
+        "prompt",
+        nargs="*",
+        action=_JoinedWords,
+        metavar="PROMPT",
+        help="the task (quoting is optional: the remaining words are the prompt); - reads stdin",
+    )
+
+    steer = commands.add_parser(
+        "steer",
+        help="send a follow-up to a running or stored session",
+        description="Queue TEXT durably for a session and print its intent id. A running vtcode picks "
+        "it up within 200 ms: mode steer delivers it inside the running turn after its current tool "
+        "batch, mode queue as the next turn; a stored session applies it when resumed. Without "
+        "--session: the workspace's running session, else its most recent one. Exit 3 when 16 intents "
+        "already wait.",
+    )
+    _add_config_option(steer, "config")
+    steer.add_argument("--session", metavar="ID", help="the session (a unique id prefix is enough)")
+    steer.add_argument(
+        "--workspace", "-C", metavar="DIR", help="the workspace whose session to steer (default: cwd)"
+    )
+    steer.add_argument("--mode", choices=("steer", "queue"), default="steer", help="when to deliver it")
+    steer.add_argument(
+        "--wait", action="store_true", help="return only once the session has applied it (durably)"
+    )
+    steer.add_argument("--cancel", metavar="INTENT", help="remove a pending intent instead")
+    steer.add_argument("text", nargs="*", metavar="TEXT", help="the follow-up; - reads stdin")
 
     sessions = commands.add_parser("sessions", help="list or show stored sessions")
     _add_config_option(sessions, "config")
@@ -158,7 +211,10 @@ def build_parser() -> argparse.ArgumentParser:
     sessions_list = sessions_cmd.add_parser("list", help="stored sessions, most recent first")
     _add_config_option(sessions_list, "sessions_config")
     sessions_list.add_argument("--json", action="store_true", help="print JSON")
-    sessions_show = sessions_cmd.add_parser("show", help="one session and its history")
+    sessions_list.add_argument(
+        "--workspace", dest="list_workspace", metavar="DIR", help="only the sessions run in DIR"
+    )
+    sessions_show = sessions_cmd.add_parser("show", help="one session: its compactions and its history")
     _add_config_option(sessions_show, "sessions_config")
     sessions_show.add_argument("id", metavar="ID", help="session id (a unique prefix is enough)")
     sessions_show.add_argument("--json", action="store_true", help="print JSON")
@@ -189,6 +245,21 @@ def build_parser() -> argparse.ArgumentParser:
     _add_instruction_options(instructions_p)
 
     _add_mcp_parser(commands)
+
+    sandbox_p = commands.add_parser(
+        "sandbox",
+        help="run one command under the configured OS sandbox, to test the rules",
+        description="Run CMD ARGS... in the workspace under the sandbox commands of the agent get "
+        "([sandbox] in the config, or --sandbox): writes only in the workspace, the temp folders and "
+        "the writable roots; .git/hooks, .git/config, .vtcode/ and vtcode.toml read-only; no network "
+        "unless sandbox.network = true. Exits with the command's status.",
+    )
+    _add_config_option(sandbox_p, "config")
+    sandbox_p.add_argument(
+        "--workspace", "-C", metavar="DIR", help="the workspace directory (default: the current one)"
+    )
+    sandbox_p.add_argument("--sandbox", choices=SANDBOX_MODES, help="the sandbox mode (default: from config)")
+    sandbox_p.add_argument("argv", nargs=argparse.REMAINDER, metavar="-- CMD ARGS", help="the command to run")
 
     completions = commands.add_parser("completions", help="print a shell completion script")
     completions.add_argument("shell", choices=("bash", "zsh", "fish"))

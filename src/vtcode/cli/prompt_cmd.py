@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from typing import TextIO
+
+import msgspec
 
 from vtcode.cli.instructions_cmd import prompt_builder, write_json
 from vtcode.protocol.errors import ExitCode
+from vtcode.runtime.environment import environment_context
 from vtcode.runtime.system_prompt import PromptReport
 
 
 def run_prompt(args: argparse.Namespace, overrides: list[str], *, out: TextIO | None = None) -> int:
     """Print the static prompt, the runtime guidance and the appendix with token estimates."""
     out = out or sys.stdout
-    report = prompt_builder(args, overrides, profile=getattr(args, "profile", None)).prompt_report()
+    builder = prompt_builder(args, overrides, profile=getattr(args, "profile", None))
+    context = environment_context(builder.settings, builder.workspace, time.time)
+    report = msgspec.structs.replace(builder.prompt_report(), environment_context=context)
     if getattr(args, "json", False):
         write_json(report, out)
     else:
@@ -34,4 +40,6 @@ def format_prompt(report: PromptReport) -> str:
         f"\n===== runtime guidance (inside the static prompt) =====\n{report.runtime_guidance}\n"
         f"\n===== appendix (changes only when an instruction file changes) =====\n"
         f"{report.appendix or '(none: no instruction sources apply)'}\n"
+        f"\n===== environment context (the first user-role message of a session) =====\n"
+        f"{report.environment_context}\n"
     )

@@ -6,6 +6,7 @@ import json
 import sys
 from typing import TextIO
 
+from vtcode.core.exec_text import clean_text
 from vtcode.protocol.events import (
     AgentMessageItem,
     CommandExecutionItem,
@@ -15,11 +16,11 @@ from vtcode.protocol.events import (
     ItemDelta,
     ItemStarted,
     Notice,
+    ReasoningItem,
     ThreadCompacted,
     ToolCallItem,
     ToolsChanged,
     TurnCompleted,
-    TurnFailed,
     encode_event,
 )
 
@@ -78,8 +79,16 @@ class JsonRenderer:
         self.out.write(encode_event(event).decode("utf-8") + "\n")
 
 
+_SESSION_ACTIONS = {"wait": "waiting for", "poll": "checking on", "write": "typing into", "kill": "stopping"}
+
+
 class HumanRenderer:
-    """Progress on stderr; the final answer on stdout (streamed live when stdout is a terminal)."""
+    """Progress on stderr; the final answer on stdout (streamed live when stdout is a terminal).
+
+    Every line is written (and flushed) as its event arrives, so progress reads in the order it happened
+    also through a pipe. Model text reaching a terminal has its control sequences removed: an answer must
+    not retitle the window or clear the screen.
+    """
 
     def __init__(self, out: TextIO | None = None, err: TextIO | None = None) -> None:
         self.out = _Output(out or sys.stdout)
@@ -94,42 +103,84 @@ class HumanRenderer:
                 # Live answer text, on a terminal only (a pipe gets the final answer once).
                 if self.live:
                     self._streamed_ids.add(item_id)
-                    self.out.write(text)
-            case ItemStarted(item=CommandExecutionItem(command=command)):
-                self._note(f"$ {command}")
-            case ItemCompleted(item=CommandExecutionItem(status=status, exit_code=code)):
-                if status == "declined":
-                    self._note("  (not run: approval required)")
-                elif code is not None:
-                    self._note(f"  exit {code}")
-            case ItemCompleted(item=FileChangeItem(changes=changes)):
+                    self.out.write(clean_text(text))
+            case ItemStarted(item=AgentMessageItem() | ReasoningItem()):
+                pass
+            case ItemStarted(item=item):
+                # A message followed by a tool call was progress, not the answer: show it now.
+                self._flush_progress()
+                if isinstance(item, CommandExecutionItem):
+                    self._command_started(item)
+            case ItemCompleted(item=CommandExecutionItem() as item):
+                self._command_done(item)
+            case ItemCompleted(item=FileChangeItem(changes=changes, status=status, message=message)):
                 for change in changes:
                     self._note(f"{change.kind}: {change.path}")
-            case ItemCompleted(item=ToolCallItem(name=name, arguments=arguments, status=status)):
+                if status == "declined":
+                    self._note(f"  edit not made: {message or 'approval required'}")
+                elif status == "failed":
+                    self._note(f"  edit failed: {_first_line(message or 'unknown error')}")
+            case ItemCompleted(
+                item=ToolCallItem(name=name, arguments=arguments, status=status, result=result)
+            ):
                 failed = "" if status == "completed" else f"  ({status})"
                 self._note(f"• {name} {_argument_summary(arguments)}".rstrip() + failed)
+                if status == "failed" and result:
+                    self._note(f"  {_first_line(result)}")
             case ItemCompleted(item=AgentMessageItem(id=item_id, text=text)):
                 if item_id in self._streamed_ids:
                     self.out.write("\n")
-                elif self._last_text:
-                    # An earlier message was not the final one: it was progress.
-                    self._note(self._last_text)
+                else:
+                    self._flush_progress()
                 self._last_text = "" if item_id in self._streamed_ids else text
             case Notice(message=message, level=level):
                 self._note(f"{level}: {message}")
             case ToolsChanged(source=source, added=added, removed=removed):
                 counts = [f"+{len(added)}" if added else "", f"-{len(removed)}" if removed else ""]
                 self._note(f"tools from {source}: {' '.join(c for c in counts if c) or 'changed'}")
-            case ThreadCompacted(before_messages=before, after_messages=after):
-                self._note(f"history compacted: {before} -> {after} messages")
+            case ThreadCompacted(before_tokens=before, after_tokens=after, trigger=trigger, mode=mode):
+                how = f"{trigger}, {mode} summary" if mode else trigger
+                self._note(f"history compacted ({how}): ~{before:,} -> ~{after:,} tokens")
             case TurnCompleted():
                 if self._last_text:
-                    self.out.write(self._last_text.rstrip("\n") + "\n")
+                    text = clean_text(self._last_text) if self.live else self._last_text
+                    self.out.write(text.rstrip("\n") + "\n")
                     self._last_text = ""
-            case TurnFailed():
-                pass
             case _:
                 pass
 
+    def _command_started(self, item: CommandExecutionItem) -> None:
+        if item.action:
+            verb = _SESSION_ACTIONS.get(item.action, item.action)
+            self._note(f"  … {verb} `{_short(item.command)}`")
+        else:
+            self._note(f"$ {item.command}")
+
+    def _command_done(self, item: CommandExecutionItem) -> None:
+        if item.status == "declined":
+            self._note(f"  (not run: {_first_line(item.aggregated_output) or 'approval required'})")
+        elif item.exit_code is not None and item.exit_code < 0:
+            self._note("  killed")
+        elif item.exit_code is not None:
+            self._note(f"  exit {item.exit_code}")
+        elif item.status == "failed":
+            self._note(f"  failed: {_first_line(item.aggregated_output) or 'unknown error'}")
+        elif item.action is None:
+            self._note("  still running")
+
+    def _flush_progress(self) -> None:
+        if self._last_text:
+            self._note(self._last_text)
+            self._last_text = ""
+
     def _note(self, text: str) -> None:
-        self.err.write(text.rstrip("\n") + "\n")
+        self.err.write(clean_text(text).rstrip("\n") + "\n")
+
+
+def _first_line(text: str) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= 200 else line[:199] + "…"
+
+
+def _short(command: str) -> str:
+    return command if len(command) <= 60 else command[:59] + "…"

@@ -12,10 +12,12 @@ from pathlib import Path
 
 import msgspec
 
+from vtcode.cli.config_warnings import show_config_warnings
 from vtcode.config.environment import os_environ, resolve_home
 from vtcode.config.loader import load_settings
-from vtcode.protocol.errors import ExitCode
+from vtcode.protocol.errors import ExitCode, UsageError
 from vtcode.protocol.messages import AssistantMessage, Message, ToolResultMessage, UserMessage
+from vtcode.store.archive import CompactionEntry
 from vtcode.store.session import SessionStore
 
 
@@ -26,7 +28,7 @@ def _when(timestamp: float) -> str:
 def _store(overrides: list[str]) -> SessionStore:
     env = os_environ()
     # Validate configuration the same way as every other command, so errors surface consistently.
-    load_settings(workspace=Path.cwd(), env=env, overrides=overrides)
+    show_config_warnings(load_settings(workspace=Path.cwd(), env=env, overrides=overrides).warnings)
     return SessionStore(resolve_home(env), time.time, lambda: str(uuid.uuid4()))
 
 
@@ -36,10 +38,12 @@ def run_sessions(args: argparse.Namespace, overrides: list[str], parser: argpars
     if args.sessions_command == "show":
         handle = store.open(args.id)
         history = handle.load()
+        compactions = handle.compactions()
         if args.json:
             payload = {
                 "info": msgspec.to_builtins(handle.info),
                 "messages": msgspec.to_builtins(history.messages),
+                "compactions": msgspec.to_builtins(compactions),
                 "notices": history.notices,
             }
             sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
@@ -50,6 +54,11 @@ def run_sessions(args: argparse.Namespace, overrides: list[str], parser: argpars
             f"updated   {_when(info.updated_at)}\nturns     {info.turns}\nmodel     "
             f"{info.provider}/{info.model}\ntitle     {info.title}\n\n"
         )
+        if compactions:
+            sys.stdout.write(f"compactions ({len(compactions)}):\n")
+            for entry in compactions:
+                sys.stdout.write(_compaction_line(entry) + "\n")
+            sys.stdout.write("\n")
         for message in history.messages:
             sys.stdout.write(_describe(message) + "\n")
         for notice in history.notices:
@@ -57,21 +66,34 @@ def run_sessions(args: argparse.Namespace, overrides: list[str], parser: argpars
         return ExitCode.OK
     if args.sessions_command != "list":
         parser.parse_args(["sessions", "--help"])
-    sessions = store.list()
+    listing = store.scan()
+    for problem in listing.skipped:
+        sys.stderr.write(f"warning: {problem}\n")
+    sessions = listing.sessions
+    if args.list_workspace is not None:
+        # Stored workspaces are real paths: compare with links resolved, as `--continue` does.
+        workspace = Path(args.list_workspace).expanduser().resolve()
+        if not workspace.is_dir():
+            raise UsageError(f"--workspace {args.list_workspace}: not a directory")
+        sessions = [info for info in sessions if info.workspace == str(workspace)]
+    rows = [(info, store.status(info.id)) for info in sessions]
     if getattr(args, "json", False):
-        sys.stdout.write(json.dumps(msgspec.to_builtins(sessions), ensure_ascii=False, indent=2) + "\n")
+        listed = [{**msgspec.to_builtins(info), "status": status} for info, status in rows]
+        sys.stdout.write(json.dumps(listed, ensure_ascii=False, indent=2) + "\n")
         return ExitCode.OK
-    if not sessions:
-        sys.stderr.write("no stored sessions\n")
+    if not rows:
+        where = f" for {args.list_workspace}" if args.list_workspace is not None else ""
+        sys.stderr.write(f"no stored sessions{where}\n")
         return ExitCode.OK
     sys.stdout.write(
-        "ID                                    CREATED           UPDATED           TURNS  WORKSPACE  TITLE\n"
+        "ID                                    CREATED           UPDATED           TURNS  STATUS       "
+        "WORKSPACE  TITLE\n"
     )
-    for info in sessions:
+    for info, status in rows:
         pending = f" (+{info.pending_intents} pending)" if info.pending_intents else ""
         sys.stdout.write(
             f"{info.id:<36}  {_when(info.created_at)}  {_when(info.updated_at)}  {info.turns:>5}  "
-            f"{info.workspace}  {info.title}{pending}\n"
+            f"{status:<11}  {info.workspace}  {info.title}{pending}\n"
         )
     return ExitCode.OK
 
@@ -90,3 +112,14 @@ def _describe(message: Message) -> str:
             return f"tool {name}{flag}: {first[:120]}"
         case _:
             return f"system: {message.content[:120]}"
+
+
+def _compaction_line(entry: CompactionEntry) -> str:
+    """`  2026-12-01 14:02  auto    31,200 -> 17,450 tokens  (40 -> 9 messages)  archive/...`."""
+    if entry.tokens_before is not None and entry.tokens_after is not None:
+        tokens = f"{entry.tokens_before:,} -> {entry.tokens_after:,} tokens"
+        messages = f"({entry.messages_before} -> {entry.messages_after} messages)"
+    else:
+        tokens, messages = "tokens unknown", f"(-> {entry.messages_after} messages)"
+    artifact = entry.artifact_path or "no artifact"
+    return f"  {_when(entry.ts)}  {entry.trigger or '?':<8}  {tokens}  {messages}  {artifact}"

@@ -72,6 +72,11 @@ def resolve_home(env: Mapping[str, str]) -> Path:
     return path
 
 
+def resolve_user_home(env: Mapping[str, str]) -> Path:
+    """The user's home directory from HOME (USERPROFILE on Windows); ConfigError when unusable."""
+    return _user_home(env)
+
+
 def _user_home(env: Mapping[str, str]) -> Path:
     """The user's home directory from HOME (USERPROFILE on Windows)."""
     raw = env.get("HOME") or env.get("USERPROFILE") or ""
@@ -105,6 +110,22 @@ def _flag(env: Mapping[str, str], name: str) -> bool:
     if value in _TRUE:
         return True
     raise ConfigError(f"{name}: got {json.dumps(raw)}, expected one of 1, true, yes, on, 0, false, no, off")
+
+
+def sandbox_missing_features(env: Mapping[str, str]) -> frozenset[str]:
+    """`VTCODE_SANDBOX_PRETEND_MISSING`: kernel features (landlock, userns) the sandbox treats as absent.
+
+    For testing the fallbacks on a kernel that has everything; a name vtcode does not know is an error.
+    """
+    raw = env.get("VTCODE_SANDBOX_PRETEND_MISSING", "")
+    names = frozenset(part.strip() for part in raw.split(",") if part.strip())
+    unknown = sorted(names - {"landlock", "userns"})
+    if unknown:
+        raise ConfigError(
+            f"VTCODE_SANDBOX_PRETEND_MISSING: got {json.dumps(raw)}, expected a comma-separated list of "
+            "landlock, userns"
+        )
+    return names
 
 
 def environment_layers(env: Mapping[str, str]) -> list[Layer]:

@@ -55,6 +55,9 @@ class LoadedConfig:
     provider_env: ProviderEnv
     # Deprecated keys and the like: shown once by the front end, never an error.
     notices: tuple[str, ...] = ()
+    # Keys that were ignored (a workspace file trying to loosen approval), one message each, naming
+    # the file and key; every front end shows them to the user.
+    warnings: tuple[str, ...] = ()
 
 
 def load_settings(
@@ -79,18 +82,20 @@ def load_settings(
     # agent.provider as the user's own file left it, before any workspace file had a say.
     trusted_provider: str | None = None
     in_workspace = False
-    ignored: list[str] = []
+    warnings: list[str] = []
     for layer in layers:
         table = validate_layer(layer.table, source=layer.source, value_hint=layer.value_hint)
         if layer.workspace:
             table, dropped = drop_untrusted_tables(table, source=layer.source)
-            ignored.extend(dropped)
+            warnings.extend(dropped)
             if not in_workspace:
                 in_workspace = True
                 trusted_provider = merged.get("agent", {}).get("provider")
-            table = restrict_workspace_layer(
+            restricted = restrict_workspace_layer(
                 table, source=layer.source, below=merged, origins=origins, workspace=workspace
             )
+            table = restricted.table
+            warnings.extend(restricted.warnings)
         if "provider" in table.get("agent", {}):
             provider_layer = layer
         merged = deep_merge(merged, table)
@@ -107,7 +112,8 @@ def load_settings(
         home=home,
         sources=tuple(str(file.path) for file in files),
         provider_env=provider_env(env),
-        notices=(*ignored, *_deprecations(origins)),
+        notices=_deprecations(origins),
+        warnings=tuple(warnings),
     )
 
 

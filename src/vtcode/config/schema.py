@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from vtcode.core.sandbox_policy import SandboxMode
 from vtcode.protocol.model import ReasoningEffort
 
 BUILTIN_PROVIDERS: tuple[str, ...] = ("anthropic", "gemini", "ollama", "openai", "openai-compatible")
@@ -134,6 +135,25 @@ class ApprovalSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, 
     deny: tuple[str, ...] = ()
 
 
+def _absolute_or_home(value: str) -> bool:
+    """Whether a writable root is an absolute path or starts with `~/` (the user's home)."""
+    return value.startswith("/") or value == "~" or value.startswith("~/")
+
+
+WritableRoot = Annotated[
+    str,
+    msgspec.Meta(extra={"accept": _absolute_or_home, "expected": "an absolute path or one starting with ~/"}),
+]
+
+
+class SandboxSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[sandbox]`: the OS sandbox every command runs in (Linux: Landlock and namespaces)."""
+
+    mode: SandboxMode = "workspace-write"
+    network: bool = False
+    writable_roots: tuple[WritableRoot, ...] = ()
+
+
 class InstructionSourceSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """`[instructions]`: switches for the cross-tool instruction sources of SPEC section 5 item 8."""
 
@@ -201,6 +221,7 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     network: NetworkSettings = msgspec.field(default_factory=NetworkSettings)
     pty: PtySettings = msgspec.field(default_factory=PtySettings)
     approvals: ApprovalSettings = msgspec.field(default_factory=ApprovalSettings)
+    sandbox: SandboxSettings = msgspec.field(default_factory=SandboxSettings)
     instructions: InstructionSourceSettings = msgspec.field(default_factory=InstructionSourceSettings)
     models: dict[str, ModelSettings] = msgspec.field(default_factory=dict)
     providers: dict[str, ProviderSettings] = msgspec.field(default_factory=dict)

@@ -5,18 +5,22 @@ written by whoever wrote the repository, not by the user. Left with full authori
 send the user's API key to its own server (`[agent] base_url`, `[providers.x]`) or run commands without
 asking (`agent.approval = "full-auto"`, `[approvals] allow = ["*"]`). So each workspace layer is checked
 against the merged layers below it (defaults, the user file and, for the top-level file, the `.vtcode/`
-one), and a key it may not set is a ConfigError (exit 2), never silently dropped:
+one). A key that would loosen approval is ignored with a warning naming it (a cloned repository must not
+stop vtcode, and ignoring it is the safe outcome); any other key it may not set is a ConfigError (exit 2):
 
 | key                         | in a workspace file                                                      |
 | --------------------------- | ------------------------------------------------------------------------ |
 | `agent.base_url`            | refused: it decides where requests, and the API key with them, are sent  |
 | `[providers.*]` (any key)   | refused, for the same reason (so a workspace cannot define a provider)   |
 | `agent.provider`            | a built-in name, or one the user defined; see `check_provider_switch`    |
-| `agent.approval`            | only as strict as the value below or stricter                            |
-| `approvals.allow`           | refused                                                                  |
+| `agent.approval`            | only as strict as the value below or stricter; a looser one is ignored   |
+| `approvals.allow`           | ignored, with a warning                                                  |
 | `approvals.deny`            | added to the deny rules below, never replacing them                      |
 | `agent.instruction_files`   | only paths inside the workspace: no `~`, no `..`, absolute only inside   |
 | `pty.preferred_shell`       | refused: every approved command would run through that program           |
+| `sandbox.mode`              | only as strict as the value below or stricter                            |
+| `sandbox.network`           | only `false`, or `true` when it is already `true` below                  |
+| `sandbox.writable_roots`    | refused: it would let commands write outside the workspace               |
 | `[mcp_servers]`             | ignored with a warning: it starts programs the user never chose          |
 | `[projects]`                | ignored with a warning: a project cannot trust itself                    |
 
@@ -31,13 +35,15 @@ import json
 import os
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from vtcode.config.layers import FLAGS_SOURCE
-from vtcode.config.schema import AgentSettings, Settings
+from vtcode.config.schema import AgentSettings, SandboxSettings, Settings
 from vtcode.config.validation import KeyPath, describe_value, format_key
 from vtcode.core.approvals import APPROVAL_MODES
+from vtcode.core.sandbox_policy import SANDBOX_MODES, is_tighter_or_equal
 from vtcode.protocol.errors import ConfigError
 
 _USER_FILE = "$VTCODE_HOME/vtcode.toml"
@@ -50,6 +56,14 @@ _CREDENTIALS_HINT = (
 _SEPARATORS = re.compile(r"[\\/]")
 
 
+@dataclass(frozen=True)
+class RestrictedLayer:
+    """A workspace file's table as it may be merged, and a warning for each key that was ignored."""
+
+    table: dict[str, Any]
+    warnings: tuple[str, ...] = ()
+
+
 def restrict_workspace_layer(
     table: Mapping[str, Any],
     *,
@@ -57,20 +71,33 @@ def restrict_workspace_layer(
     below: Mapping[str, Any],
     origins: Mapping[KeyPath, str],
     workspace: Path,
-) -> dict[str, Any]:
+) -> RestrictedLayer:
     """The validated table of a workspace file as it may be merged; a key it may not set raises ConfigError.
 
     `below` is the merged table of the layers under this one and `origins` names the layer that set
-    each of its keys, so an error can say whose value a workspace tried to loosen.
+    each of its keys, so a message can say whose value a workspace tried to loosen.
     """
     _check_endpoints(table, source=source)
     agent: Mapping[str, Any] = table.get("agent", {})
-    if "approval" in agent:
-        _check_approval(agent["approval"], source=source, below=below, origins=origins)
     for entry in agent.get("instruction_files", ()):
         _check_instruction_file(entry, source=source, workspace=workspace)
-    _check_commands(table, source=source)
-    return _with_deny_added(table, below=below)
+    _check_shell(table, source=source)
+    _check_sandbox(table.get("sandbox", {}), source=source, below=below, origins=origins)
+    warnings: list[str] = []
+    kept = dict(table)
+    if "approval" in agent:
+        looser = _looser_approval(agent["approval"], source=source, below=below, origins=origins)
+        if looser is not None:
+            warnings.append(looser)
+            kept["agent"] = {key: value for key, value in agent.items() if key != "approval"}
+    approvals: Mapping[str, Any] = table.get("approvals", {})
+    if "allow" in approvals:
+        warnings.append(
+            f"{source}:approvals.allow: ignored: a workspace config cannot let commands run without "
+            f"approval; put allow rules in {_USER_FILE} or pass -c 'approvals.allow=[\"...\"]'"
+        )
+        kept["approvals"] = {key: value for key, value in approvals.items() if key != "allow"}
+    return RestrictedLayer(_with_deny_added(kept, below=below), tuple(warnings))
 
 
 # Tables a workspace file may not set, dropped (not refused) so a cloned repository still opens.
@@ -139,14 +166,8 @@ def _check_endpoints(table: Mapping[str, Any], *, source: str) -> None:
         )
 
 
-def _check_commands(table: Mapping[str, Any], *, source: str) -> None:
-    """Refuse `approvals.allow` and `pty.preferred_shell`: both decide what runs without the user."""
-    if "allow" in table.get("approvals", {}):
-        raise ConfigError(
-            f"{source}:approvals.allow: a workspace config cannot let commands run without approval",
-            hint=f"put allow rules in {_USER_FILE} or pass -c 'approvals.allow=[\"...\"]', "
-            "and remove them from this file",
-        )
+def _check_shell(table: Mapping[str, Any], *, source: str) -> None:
+    """Refuse `pty.preferred_shell`: it decides which program runs every approved command."""
     if "preferred_shell" in table.get("pty", {}):
         raise ConfigError(
             f"{source}:pty.preferred_shell: a workspace config cannot choose the program that runs "
@@ -165,21 +186,53 @@ def _with_deny_added(table: Mapping[str, Any], *, below: Mapping[str, Any]) -> d
     return {**table, "approvals": {**approvals, "deny": [*lower, *added]}}
 
 
-def _check_approval(
+def _looser_approval(
     value: str, *, source: str, below: Mapping[str, Any], origins: Mapping[KeyPath, str]
-) -> None:
-    """Refuse an approval mode looser than the one in effect below (strictest first: APPROVAL_MODES)."""
+) -> str | None:
+    """The warning for an approval mode looser than the one in effect below, or None when it is not."""
     lower: str = below.get("agent", {}).get("approval", AgentSettings().approval)
     if APPROVAL_MODES.index(value) <= APPROVAL_MODES.index(lower):
-        return
-    allowed = ", ".join(json.dumps(mode) for mode in APPROVAL_MODES[: APPROVAL_MODES.index(lower) + 1])
+        return None
     origin = origins.get(("agent", "approval"), _DEFAULT_ORIGIN)
-    raise ConfigError(
-        f"{source}:agent.approval: got {describe_value(value)}, expected one of {allowed}: "
-        f"a workspace config cannot loosen the approval mode {json.dumps(lower)} set by {origin}",
-        hint=f"strictest first: {', '.join(APPROVAL_MODES)}; to loosen approval, set agent.approval "
-        f"in {_USER_FILE}, with -c or --approval, and remove it from this file",
+    return (
+        f"{source}:agent.approval: ignored: {describe_value(value)} would loosen the approval mode "
+        f"{json.dumps(lower)} set by {origin}, and a workspace config may only tighten it; to loosen "
+        f"approval, set agent.approval in {_USER_FILE}, with -c or --approval"
     )
+
+
+def _check_sandbox(
+    table: Mapping[str, Any], *, source: str, below: Mapping[str, Any], origins: Mapping[KeyPath, str]
+) -> None:
+    """Refuse a `[sandbox]` that confines commands less than the layers below do."""
+    lower: Mapping[str, Any] = below.get("sandbox", {})
+    defaults = SandboxSettings()
+    hint = (
+        f"to loosen the sandbox, set it in {_USER_FILE}, with -c or --sandbox, and remove it from this file"
+    )
+    if "mode" in table:
+        lower_mode = lower.get("mode", defaults.mode)
+        if not is_tighter_or_equal(table["mode"], lower_mode):
+            allowed = ", ".join(json.dumps(m) for m in SANDBOX_MODES[: SANDBOX_MODES.index(lower_mode) + 1])
+            origin = origins.get(("sandbox", "mode"), _DEFAULT_ORIGIN)
+            raise ConfigError(
+                f"{source}:sandbox.mode: got {describe_value(table['mode'])}, expected one of {allowed}: "
+                f"a workspace config cannot loosen the sandbox mode {json.dumps(lower_mode)} set by {origin}",
+                hint=f"strictest first: {', '.join(SANDBOX_MODES)}; {hint}",
+            )
+    if table.get("network") is True and not lower.get("network", defaults.network):
+        origin = origins.get(("sandbox", "network"), _DEFAULT_ORIGIN)
+        raise ConfigError(
+            f"{source}:sandbox.network: got true, but {origin} keeps commands off the network: a workspace "
+            "config cannot turn the network on",
+            hint=hint,
+        )
+    if table.get("writable_roots"):
+        raise ConfigError(
+            f"{source}:sandbox.writable_roots: a workspace config cannot let commands write outside the "
+            "workspace",
+            hint=hint,
+        )
 
 
 def _check_instruction_file(entry: str, *, source: str, workspace: Path) -> None:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from vtcode.core.command_match import match_allow, match_deny, split_command
+from vtcode.core.typed_input import type_input
 from vtcode.protocol.model import ToolKind
 
 ApprovalMode = Literal["read-only", "ask", "auto-edit", "full-auto"]
@@ -255,15 +256,20 @@ def _shown(command: str) -> str:
     return command[: _SHOWN_COMMAND_CHARS - 1] + "…"
 
 
-def decide_input(policy: ApprovalPolicy, chars: str, *, tool: str = "write_stdin") -> Decision:
-    """Input typed into a running session: allowed, unless it holds a command a deny rule names.
+def decide_input(
+    policy: ApprovalPolicy, chars: str, *, tool: str = "write_stdin", pending: str = ""
+) -> Decision:
+    """Input typed into a running session: allowed, unless a line it completes runs a denied command.
 
     The session's own command was approved when it started, but a shell session would otherwise let
-    denied commands through as typed input.
+    denied commands through as typed input. `pending` is the unfinished line typed before (input may
+    come in pieces), so `rm -` then `rf x` is checked as `rm -rf x`.
     """
     if not chars:
         return Decision("allow", f"a poll, wait or kill by `{tool}` runs nothing new")
-    for line in chars.splitlines() or [chars]:
+    typed = type_input(pending, chars)
+    # The unfinished tail runs nothing yet, but refusing it now keeps it out of the shell's line.
+    for line in (*typed.completed, typed.pending):
         denied_by = match_deny(line, policy.deny)
         if denied_by is not None:
             return Decision(

@@ -8,9 +8,12 @@ command; a line that cannot be parsed matches no allow rule. A redirection that 
 but `/dev/null` or a file-descriptor copy) is not covered by allow rules either: allowing `echo` is not
 allowing `echo x > ~/.bashrc`.
 
-Deny rules are a guard rail, not a sandbox: they match anywhere in a simple command's words (so
-`sudo rm -rf /` and `xargs rm -rf` hit `rm -rf`), also in a quote-blind split of the line (so
-`bash -c "rm -rf /"` does too), and globs also against the whole line.
+Deny rules are a guard rail against mistakes, not a security boundary (an OS sandbox is that):
+they match anywhere in a simple command's words (so `sudo rm -rf /` and `xargs rm -rf` hit `rm -rf`),
+inside the command strings of `sh -c` / `bash -lc` (parsed like any line), also in a quote-blind split
+of the line, and globs also against the whole line. Options are compared by meaning, not spelling: a
+rule's options must all be present, in any order, bundled or not, short or long (`rm -rf` also denies
+`rm -fr`, `rm -r -f`, `rm -Rf`, `rm --recursive --force`).
 """
 
 from __future__ import annotations
@@ -109,9 +112,16 @@ def match_allow(line: str, rules: Sequence[str]) -> AllowMatch:
     return AllowMatch(rules=tuple(used))
 
 
-def match_deny(line: str, rules: Sequence[str]) -> str | None:
+def match_deny(line: str, rules: Sequence[str], *, _depth: int = 0) -> str | None:
     """The first deny rule that matches anywhere in `line`, or None."""
     parsed = split_command(line) or ()
+    if _depth < _MAX_SHELL_DEPTH:
+        # `sh -c "rm -rf x"`: the string is a command line of its own, parsed with quotes intact.
+        for command in parsed:
+            for inner in _shell_strings(command):
+                found = match_deny(inner, rules, _depth=_depth + 1)
+                if found is not None:
+                    return found
     commands = (*parsed, *_lenient_split(line))
     # `git -C dir push` and `git -c k=v push` run `git push`: deny rules see through git's global options.
     commands = (*commands, *(_without_git_options(c) for c in commands if c.words[:1] == ("git",)))
@@ -144,7 +154,77 @@ def _deny_matches(rule: str, command: SimpleCommand) -> bool:
         candidate = (window[0].rsplit("/", 1)[-1], *window[1:])
         if candidate == seen:
             return True
+    return _options_match(seen, command.words)
+
+
+def _options_match(rule: tuple[str, ...], words: tuple[str, ...]) -> bool:
+    """Whether some run of `rule[0]` in `words` has all the rule's options and its other words in order.
+
+    Options compare by meaning (`-rf` = `-fr` = `-r -f` = `--recursive --force` for rm); the rule's
+    other words must begin the command's own (`git push --force` hits `git push origin --force`).
+    """
+    program, rest = rule[0], rule[1:]
+    wanted, wanted_words = _options(program, rest)
+    if not wanted:
+        return False  # plain words: the exact window above already decided
+    for start, word in enumerate(words):
+        if word.rsplit("/", 1)[-1] != program:
+            continue
+        present, present_words = _options(program, words[start + 1 :])
+        if wanted <= present and present_words[: len(wanted_words)] == wanted_words:
+            return True
     return False
+
+
+# Long and short spellings of the same option, for the commands deny rules name most.
+_SYNONYMS: dict[str, dict[str, str]] = {
+    "rm": {"-R": "-r", "--recursive": "-r", "--force": "-f", "--dir": "-d"},
+    "chmod": {"--recursive": "-R"},
+    "chown": {"--recursive": "-R"},
+    "chgrp": {"--recursive": "-R"},
+    "git": {"--force": "-f"},
+    "cp": {"--recursive": "-r", "-R": "-r", "--force": "-f"},
+}
+
+
+def _options(program: str, words: Sequence[str]) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The options among `words` (bundles split, synonyms unified) and the other words, in order."""
+    synonyms = _SYNONYMS.get(program, {})
+    options: set[str] = set()
+    others: list[str] = []
+    for index, word in enumerate(words):
+        if word == "--":
+            others.extend(words[index + 1 :])
+            break
+        if word.startswith("--"):
+            name = word.partition("=")[0]
+            options.add(synonyms.get(name, name))
+        elif word.startswith("-") and len(word) > 1:
+            options.update(synonyms.get(f"-{ch}", f"-{ch}") for ch in word[1:])
+        else:
+            others.append(word)
+    return frozenset(options), tuple(others)
+
+
+_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish"})
+_MAX_SHELL_DEPTH = 3
+
+
+def _shell_strings(command: SimpleCommand) -> list[str]:
+    """The command strings a simple command hands to a shell with `-c` (`bash -lc '...'` too)."""
+    strings: list[str] = []
+    words = command.words
+    for index, word in enumerate(words[:-1]):
+        if word.rsplit("/", 1)[-1] not in _SHELLS:
+            continue
+        for position in range(index + 1, len(words) - 1):
+            option = words[position]
+            if not option.startswith("-") or option == "--":
+                break
+            if not option.startswith("--") and "c" in option[1:]:
+                strings.append(words[position + 1])
+                break
+    return strings
 
 
 def _is_glob(rule: str) -> bool:

@@ -69,6 +69,8 @@ class ExecResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_d
     spool_truncated_bytes: int | None = None
     spool_note: str | None = None
     critical_note: str | None = None
+    # Set when a failed command's output looks like the OS sandbox refused it (core.sandbox_policy).
+    sandbox_note: str | None = None
     next_action: str | None = None
     next_action_hint: str | None = None
     next_continue_args: NextContinueArgs | None = None

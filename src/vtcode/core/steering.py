@@ -74,10 +74,13 @@ class Recovery:
     already_applied: tuple[str, ...]
 
 
-def recover(envelope: Envelope, history: Sequence[Message]) -> Recovery:
+def recover(envelope: Envelope, history: Sequence[Message], recorded: Iterable[str] = ()) -> Recovery:
     """Pending intents already in the history (a crash between checkpoint and envelope update) or in the
-    applied window are dropped as applied; the rest wait again, in their order."""
-    applied = tagged_intent_ids(history) | set(envelope.applied_intent_ids)
+    applied window are dropped as applied; the rest wait again, in their order.
+
+    `recorded` are the intent ids of every history record, also those a compaction replaced: a tagged
+    message summarized away was still applied (openai/codex#21291)."""
+    applied = tagged_intent_ids(history) | set(envelope.applied_intent_ids) | set(recorded)
     done = tuple(p.id for p in envelope.pending_intents if p.id in applied)
     requeued = tuple(p for p in envelope.pending_intents if p.id not in applied)
     cleaned = mark_applied(envelope, done) if done else envelope

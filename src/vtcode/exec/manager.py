@@ -11,11 +11,14 @@ import logging
 import os
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from vtcode.core.exec_wait import WAIT_CEILING_SECONDS, WAIT_DEFAULT_SECONDS
+from vtcode.core.sandbox_policy import SandboxPolicy
+from vtcode.exec.group_record import GroupRecord
 from vtcode.exec.process_group import enable_subreaper, group_alive, register, unregister
+from vtcode.exec.sandbox import Sandbox, SandboxUnavailable
 from vtcode.exec.session import CommandSession, SessionError, SessionInfo
 from vtcode.exec.spawn import SpawnRequest, default_shell, session_env, spawn
 from vtcode.exec.spool import SPOOL_DIR, SpoolWriter, remove_expired_spools
@@ -43,6 +46,9 @@ class ExecSettings:
     wait_default_seconds: int = WAIT_DEFAULT_SECONDS
     wait_ceiling_seconds: int = WAIT_CEILING_SECONDS
     subreaper: bool = True
+    sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
+    # Kernel features to treat as missing (exec.sandbox.KNOWN_FEATURES), to exercise the fallbacks.
+    sandbox_missing: frozenset[str] = frozenset()
 
 
 def random_session_id() -> str:
@@ -69,6 +75,7 @@ class SessionManager:
         *,
         new_id: Callable[[], str] = random_session_id,
         clock: Callable[[], float] = time.time,
+        notify: Callable[[str], None] | None = None,
     ) -> None:
         self.workspace = Path(os.path.realpath(workspace))
         self.settings = settings or ExecSettings()
@@ -78,8 +85,25 @@ class SessionManager:
         self._leftovers: list[_Leftover] = []
         self._known_groups: set[int] = set()
         self._closed = False
+        self._record: GroupRecord | None = None
+        self.sandbox = Sandbox(
+            self.settings.sandbox, self.workspace, missing=self.settings.sandbox_missing, notify=notify
+        )
         for path in remove_expired_spools(self.workspace, clock()):
             log.info("removed old command output %s", path)
+
+    def record_groups_in(self, path: Path) -> None:
+        """Keep the live command groups in `path`, so a later start can end them if vtcode is killed."""
+        self._record = GroupRecord(path)
+        for session in self._sessions.values():
+            self._record.add(session.pgid, session.info.marker, session.info.command)
+        for left in self._leftovers:
+            self._record.add(left.pgid, left.marker, "")
+
+    def _forget(self, pgid: int) -> None:
+        unregister(pgid)
+        if self._record is not None:
+            self._record.remove(pgid)
 
     @property
     def sessions(self) -> Mapping[str, CommandSession]:
@@ -104,6 +128,12 @@ class SessionManager:
                 f"Maximum command sessions ({settings.max_sessions}) reached; still running: {running}. "
                 "Wait for one to finish (write_stdin action wait) or end one (write_stdin action kill)."
             )
+        try:
+            self.sandbox.prepare(self._env)
+        except SandboxUnavailable as exc:
+            raise SessionError(str(exc)) from None
+        except OSError as exc:
+            raise SessionError(f"the sandbox could not be prepared: {exc}") from None
         session_id = self._fresh_id()
         marker = f"{os.getpid()}:{session_id}"
         shell = default_shell(settings.shell)
@@ -111,7 +141,14 @@ class SessionManager:
             self._env, self.workspace, marker, shell=shell, tty=tty, rows=settings.rows, cols=settings.cols
         )
         request = SpawnRequest(
-            command=command, cwd=cwd, env=env, shell=shell, tty=tty, rows=settings.rows, cols=settings.cols
+            command=command,
+            cwd=cwd,
+            env=env,
+            shell=shell,
+            tty=tty,
+            rows=settings.rows,
+            cols=settings.cols,
+            confine=self.sandbox.child_setup(str(cwd)),
         )
         if settings.subreaper:
             # Before the first spawn, so even its earliest orphans are re-parented to vtcode.
@@ -125,6 +162,8 @@ class SessionManager:
             spool.path.unlink(missing_ok=True)
             raise SessionError(f"could not start the command: {exc.strerror or exc}") from None
         register(spawned.pgid, marker)
+        if self._record is not None:
+            self._record.add(spawned.pgid, marker, command)
         self._known_groups.add(spawned.pgid)
         info = SessionInfo(
             session_id=session_id,
@@ -170,7 +209,7 @@ class SessionManager:
         self._sweep()
         if leftover in self._leftovers and not group_alive(leftover.pgid):
             self._leftovers.remove(leftover)
-            unregister(leftover.pgid)
+            self._forget(leftover.pgid)
 
     def waited_on(self) -> list[CommandSession]:
         """Sessions a model call is waiting on right now (what an interrupt stops)."""
@@ -181,7 +220,7 @@ class SessionManager:
         self._sessions.pop(session.id, None)
         await session.terminate()
         session.close()
-        unregister(session.pgid)
+        self._forget(session.pgid)
         self._sweep()
 
     def _sweep(self) -> None:
@@ -214,6 +253,9 @@ class SessionManager:
         for left in leftovers:
             unregister(left.pgid)
         reap_adopted(self._known_groups, ())
+        self.sandbox.close()
+        if self._record is not None:
+            self._record.close()
 
 
 def _short(command: str, limit: int = 40) -> str:

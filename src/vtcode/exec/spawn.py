@@ -2,20 +2,29 @@
 
 Pipes are about ten times faster than a PTY (reference python-stack.md section 5), so a PTY is used only
 when asked for. Either way the shell leads a new session and process group, stdout and stderr are one
-stream, and stdin stays open for `write_stdin`. The child is started by `subprocess.Popen`, whose
-fork+exec runs no Python code in the child (safe in a threaded process).
+stream, and stdin stays open for `write_stdin`.
+
+Between fork and exec the child arms a parent-death signal (so `kill -9` of vtcode takes the shell
+with it) and, under the sandbox, enters it (exec.sandbox). That code runs as a `preexec_fn`: only
+syscalls through functions and arguments prepared before the fork, no imports, no locks, so it is safe
+even though vtcode may have other threads. The parent-death signal fires when the *thread* that spawned
+the child ends, so commands must be spawned from the event-loop thread (as the session manager does),
+never from a short-lived worker thread.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import fcntl
 import os
 import shutil
+import signal
 import struct
 import subprocess
+import sys
 import termios
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +39,11 @@ _F_SETPIPE_SZ = 1031
 # programs that open /dev/tty behave as in a real terminal.
 _SETSID = next((p for p in ("/usr/bin/setsid", "/bin/setsid") if os.access(p, os.X_OK)), None)
 
+_PR_SET_PDEATHSIG = 1
+_LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+# Exit status of a child that could not enter the sandbox (as a shell's "found but not executable").
+SETUP_FAILED_EXIT = 126
+
 
 @dataclass(frozen=True)
 class SpawnRequest:
@@ -42,6 +56,8 @@ class SpawnRequest:
     tty: bool = False
     rows: int = 24
     cols: int = 80
+    # Runs in the child before exec (the sandbox); an OSError from it ends the child with a message.
+    confine: Callable[[], None] | None = None
 
 
 @dataclass
@@ -108,6 +124,27 @@ def spawn(request: SpawnRequest) -> Spawned:
     return _spawn_pty(request) if request.tty else _spawn_pipes(request)
 
 
+def child_preexec(confine: Callable[[], None] | None) -> Callable[[], None]:
+    """What the child runs between fork and exec: `confine`, then the parent-death signal."""
+    parent = os.getpid()
+    libc = _LIBC
+
+    def run() -> None:
+        try:
+            if confine is not None:
+                confine()
+            if libc is not None and libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+                raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+        except OSError as exc:
+            os.write(2, f"vtcode: the command could not be started in its sandbox: {exc}\n".encode())
+            os._exit(SETUP_FAILED_EXIT)
+        if os.getppid() != parent:
+            # vtcode died before the signal was armed: it would never come.
+            os._exit(1)
+
+    return run
+
+
 def _spawn_pipes(request: SpawnRequest) -> Spawned:
     out_read, out_write = os.pipe2(os.O_CLOEXEC)
     in_read, in_write = os.pipe2(os.O_CLOEXEC)
@@ -122,6 +159,7 @@ def _spawn_pipes(request: SpawnRequest) -> Spawned:
             cwd=request.cwd,
             env=dict(request.env),
             start_new_session=True,
+            preexec_fn=child_preexec(request.confine),  # noqa: PLW1509 - syscalls only
         )
     except BaseException:
         for fd in (out_read, out_write, in_read, in_write):
@@ -152,6 +190,7 @@ def _spawn_pty(request: SpawnRequest) -> Spawned:
             cwd=request.cwd,
             env=dict(request.env),
             start_new_session=_SETSID is None,
+            preexec_fn=child_preexec(request.confine),  # noqa: PLW1509 - syscalls only
         )
     except BaseException:
         os.close(master)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -32,12 +32,17 @@ ItemStatus = Literal["in_progress", "completed", "failed", "declined"]
 
 
 class CommandExecutionItem(_Item, frozen=True, tag="command_execution"):
-    """A shell command run by the agent."""
+    """A shell command run by the agent, or a call on its running session (`action`: write, poll, wait,
+    kill). `aggregated_output` is what the command printed (or why the call failed); `result` is the
+    tool's whole JSON result; `session_id` names the command session."""
 
     command: str
     status: ItemStatus = "in_progress"
     aggregated_output: str = ""
     exit_code: int | None = None
+    action: str | None = None
+    session_id: str | None = None
+    result: str | None = None
 
 
 class FileChange(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -49,10 +54,11 @@ class FileChange(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_d
 
 
 class FileChangeItem(_Item, frozen=True, tag="file_change"):
-    """An edit applied to the workspace."""
+    """An edit applied to the workspace; `message` says why it failed or was declined."""
 
     changes: tuple[FileChange, ...] = ()
     status: ItemStatus = "completed"
+    message: str | None = None
 
 
 class ToolCallItem(_Item, frozen=True, tag="tool_call"):
@@ -62,6 +68,8 @@ class ToolCallItem(_Item, frozen=True, tag="tool_call"):
     arguments: str = ""
     status: ItemStatus = "in_progress"
     result: str | None = None
+    # Facts the tool reported besides its text (line counts, match counts, the search engine).
+    details: dict[str, Any] | None = None
 
 
 Item = AgentMessageItem | ReasoningItem | CommandExecutionItem | FileChangeItem | ToolCallItem
@@ -157,6 +165,12 @@ class ThreadCompacted(_Event, frozen=True, tag="thread.compacted"):
     before_tokens: int = 0
     after_tokens: int = 0
     artifact_path: str | None = None
+    # Why it fired ("soft", "hard", "manual", "recovery") and where the summary came from ("local",
+    # "fallback": the deterministic summary after a failed or empty model summary, "native").
+    reason: str = ""
+    mode: str = ""
+    # What happened on the way (a re-chunked summary request, a fallback and its cause).
+    notes: tuple[str, ...] = ()
 
 
 class IntentQueued(_Event, frozen=True, tag="intent.queued"):

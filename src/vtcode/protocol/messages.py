@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 
@@ -18,6 +20,9 @@ class MessageMeta(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_
     # On a tool result: the workspace-relative paths the call read, wrote or ran in. Instruction scope
     # (which nested AGENTS.md apply) is rebuilt from these on resume, so they must survive compaction.
     paths: tuple[str, ...] = ()
+    # "context": written by vtcode, not by the user (the environment context item); compaction does not
+    # keep it as the user's words and steering never matches it.
+    kind: Literal["context"] | None = None
 
 
 class Reasoning(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -30,6 +35,8 @@ class Reasoning(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_de
     # OpenAI Responses reasoning item id and encrypted content.
     item_id: str | None = None
     encrypted_content: str | None = None
+    # An opaque provider compaction item (Responses `compaction`): replayed as is, never shown.
+    compaction: bool = False
 
 
 class ToolCall(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):

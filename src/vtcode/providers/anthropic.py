@@ -21,6 +21,8 @@ class AnthropicClient(StreamingClient):
     Authentication (`x-api-key`) and `anthropic-version` travel in `endpoint.headers`, set by the caller.
     """
 
+    api_name = "Anthropic Messages"
+
     def path(self) -> str:
         """`messages` or `v1/messages`, depending on the base URL."""
         return messages_path(self.endpoint.base_url)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
+from vtcode.protocol.messages import Message
 from vtcode.protocol.model import ModelRequest, StreamEvent
 
 
@@ -26,4 +27,18 @@ class ModelClient(Protocol):
 
     async def aclose(self) -> None:
         """Release connections."""
+        ...
+
+
+@runtime_checkable
+class NativeCompaction(Protocol):
+    """A client whose provider can compact a conversation itself (OpenAI's `/responses/compact`)."""
+
+    @property
+    def native_compaction(self) -> bool:
+        """Whether this endpoint serves it (a compatible host speaking the same wire may not)."""
+        ...
+
+    async def compact(self, request: ModelRequest) -> list[Message]:
+        """The provider's shorter version of the conversation; raises `ProviderError`."""
         ...

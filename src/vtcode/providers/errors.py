@@ -108,6 +108,20 @@ def invalid_response(provider: str, detail: str) -> ProviderError:
     )
 
 
+def not_a_streaming_api(provider: str, base_url: str, api: str, content_type: str) -> ProviderError:
+    """A server that answered, but not as the streaming API asked for (an HTML page, plain junk).
+
+    Not retryable: the same URL gives the same page again.
+    """
+    got = content_type or "no content type"
+    return ProviderError(
+        ProviderErrorKind.INVALID_RESPONSE,
+        f"{provider}: the server at {base_url} did not answer as an {api} streaming API (got {got})",
+        hint="check --base-url: it must name the API itself (usually ending in /v1), not a web page",
+        provider=provider,
+    )
+
+
 def network_error(provider: str, detail: str, *, partial: bool = False) -> ProviderError:
     """Connection failures, timeouts and streams that ended before completion."""
     what = "the stream broke after partial output" if partial else "network error"

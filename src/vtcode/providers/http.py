@@ -14,7 +14,7 @@ import httpx2
 from vtcode.core.retry import RetryPolicy, backoff_delay, may_retry, parse_retry_after
 from vtcode.protocol.errors import ProviderError
 from vtcode.protocol.model import Completed, StreamEvent
-from vtcode.providers.errors import classify_status, network_error
+from vtcode.providers.errors import classify_status, network_error, not_a_streaming_api
 from vtcode.providers.sse import SseEvent, iter_sse
 from vtcode.providers.tls import verify_for
 
@@ -63,8 +63,11 @@ class SseTransport:
         """Close pooled connections."""
         await self._client.aclose()
 
-    async def events(self, path: str, body: bytes) -> AsyncGenerator[SseEvent, None]:
-        """POST `body` as JSON and yield the SSE events of the reply."""
+    async def events(self, path: str, body: bytes, *, api: str) -> AsyncGenerator[SseEvent, None]:
+        """POST `body` as JSON and yield the SSE events of the reply.
+
+        `api` names the wire format in the error for a server that answers something else.
+        """
         ep = self.endpoint
         headers = {
             "content-type": "application/json",
@@ -83,13 +86,61 @@ class SseTransport:
                     )
                     error.retry_after = parse_retry_after(dict(response.headers), time.time())
                     raise error
-                async for event in iter_sse(response.aiter_bytes()):
+                media = response.headers.get("content-type", "").partition(";")[0].strip().lower()
+                wrong = not_a_streaming_api(ep.provider, ep.base_url, api, media)
+                if media in _WEB_PAGES:
+                    raise wrong
+                received = _Counted(response.aiter_bytes())
+                any_event = False
+                async for event in iter_sse(received.chunks()):
+                    any_event = True
                     yield event
+                # Bytes but not one event: junk, or a JSON reply from a server that ignores `stream`.
+                # An empty event stream stays a network failure (a cut connection), which is retried.
+                if not any_event and (received.total or media != "text/event-stream"):
+                    raise wrong
         except httpx2.TimeoutException as exc:
             raise network_error(ep.provider, f"timed out ({type(exc).__name__})") from exc
         except httpx2.TransportError as exc:
             detail = str(exc) or type(exc).__name__
             raise network_error(ep.provider, detail) from exc
+
+    async def post_json(self, path: str, body: bytes) -> bytes:
+        """POST `body` as JSON and return the (non-streamed) reply body; errors as in `events`."""
+        ep = self.endpoint
+        headers = {"content-type": "application/json", "accept": "application/json", **ep.headers}
+        try:
+            response = await self._client.post(ep.url(path), content=body, headers=headers)
+        except httpx2.TimeoutException as exc:
+            raise network_error(ep.provider, f"timed out ({type(exc).__name__})") from exc
+        except httpx2.TransportError as exc:
+            raise network_error(ep.provider, str(exc) or type(exc).__name__) from exc
+        if response.status_code >= 400:
+            raise classify_status(
+                response.status_code,
+                response.content.decode("utf-8", "replace"),
+                provider=ep.provider,
+                api_key_env=ep.api_key_env,
+            )
+        return bytes(response.content)
+
+
+# A web page (a proxy's login or error page, a wrong --base-url) is never a stream.
+_WEB_PAGES = frozenset({"text/html", "application/xhtml+xml"})
+
+
+class _Counted:
+    """Passes a byte stream through, counting its bytes."""
+
+    def __init__(self, chunks: AsyncIterator[bytes]) -> None:
+        self._chunks = chunks
+        self.total = 0
+
+    async def chunks(self) -> AsyncIterator[bytes]:
+        """The chunks, counted as they pass."""
+        async for chunk in self._chunks:
+            self.total += len(chunk)
+            yield chunk
 
 
 def _is_output(event: StreamEvent) -> bool:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from vtcode.protocol.messages import Message
 from vtcode.protocol.model import ModelRequest
+from vtcode.providers.openai_responses_compact import COMPACT_PATH, encode_compact_body, parse_compact_output
 from vtcode.providers.openai_responses_request import encode_responses_body
 from vtcode.providers.openai_responses_stream import ResponsesStreamDecoder
 from vtcode.providers.streaming_client import StreamingClient
@@ -13,6 +15,8 @@ RESPONSES_PATH = "responses"
 
 class OpenAIResponsesClient(StreamingClient):
     """A ModelClient speaking the Responses API; every request carries the whole conversation."""
+
+    api_name = "OpenAI Responses"
 
     def path(self) -> str:
         """`responses`."""
@@ -25,3 +29,13 @@ class OpenAIResponsesClient(StreamingClient):
     def decoder(self) -> ResponsesStreamDecoder:
         """A decoder for one stream."""
         return ResponsesStreamDecoder(self.provider, api_key_env=self.endpoint.api_key_env)
+
+    @property
+    def native_compaction(self) -> bool:
+        """Only OpenAI itself serves `/responses/compact` (compatible hosts do not, reference 5.1)."""
+        return self.endpoint.provider == "openai"
+
+    async def compact(self, request: ModelRequest) -> list[Message]:
+        """The provider's compaction of `request`'s conversation (one attempt; the caller falls back)."""
+        data = await self._transport.post_json(COMPACT_PATH, encode_compact_body(request))
+        return parse_compact_output(data, self.provider)

@@ -110,7 +110,10 @@ def _assistant_items(message: AssistantMessage) -> list[JsonObject]:
     items: list[JsonObject] = []
     dropped_reasoning = False
     for reasoning in message.reasoning:
-        if _returnable(reasoning):
+        if reasoning.compaction:
+            if reasoning.encrypted_content is not None:
+                items.append(_compaction_item(reasoning))
+        elif _returnable(reasoning):
             items.append(_reasoning_item(reasoning))
         elif reasoning.item_id is not None:
             dropped_reasoning = True
@@ -151,3 +154,10 @@ def _reasoning_item(reasoning: Reasoning) -> JsonObject:
         "summary": summary,
         "encrypted_content": reasoning.encrypted_content,
     }
+
+
+def _compaction_item(reasoning: Reasoning) -> JsonObject:
+    item: JsonObject = {"type": "compaction", "encrypted_content": reasoning.encrypted_content}
+    if reasoning.item_id is not None:
+        item["id"] = reasoning.item_id
+    return item

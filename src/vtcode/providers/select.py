@@ -168,6 +168,9 @@ def select_provider(request: ProviderRequest) -> ProviderChoice:
         installed = ollama_models(base_url.removesuffix("/").removesuffix("/v1")) or []
         if installed and BUILTIN["ollama"].default_model not in installed:
             model = installed[0]
+    if model is None and (name == "openai-compatible" or (builtin is None and wire != "anthropic")):
+        # Such a server has no default vtcode could know; sending "default" only fails later.
+        model = _only_served_model(name, base_url, api_key)
     model = model or (builtin.default_model if builtin else "default")
     return ProviderChoice(
         name=name,
@@ -176,6 +179,44 @@ def select_provider(request: ProviderRequest) -> ProviderChoice:
         model=model,
         api_key=api_key or None,
         api_key_env=key_env,
+    )
+
+
+def served_models(base_url: str, api_key: str | None, timeout: float = 5.0) -> list[str]:
+    """The model ids `GET {base_url}/models` lists; raises ValueError saying why there is no list."""
+    headers = {"authorization": f"Bearer {api_key}"} if api_key else {}
+    try:
+        response = httpx2.get(base_url.rstrip("/") + "/models", headers=headers, timeout=timeout)
+    except httpx2.HTTPError as exc:
+        raise ValueError(f"could not be reached to list its models ({exc or type(exc).__name__})") from exc
+    if response.status_code != 200:
+        raise ValueError(f"answered HTTP {response.status_code} at /models")
+    try:
+        data = response.json().get("data")
+    except (ValueError, AttributeError):
+        data = None
+    if not isinstance(data, list):
+        raise ValueError("did not list its models at /models")
+    return [str(entry["id"]) for entry in data if isinstance(entry, dict) and entry.get("id")]
+
+
+def _only_served_model(name: str, base_url: str, api_key: str | None) -> str:
+    """The one model the server serves; otherwise a ConfigError asking for --model."""
+    try:
+        models = served_models(base_url, api_key)
+    except ValueError as exc:
+        found = str(exc)
+    else:
+        if len(models) == 1:
+            return models[0]
+        if not models:
+            found = "lists no models at /models"
+        else:
+            shown = ", ".join(models[:10]) + (", …" if len(models) > 10 else "")
+            found = f"serves {len(models)} models ({shown})"
+    raise ConfigError(
+        f"provider {name!r} needs --model: the server at {base_url} {found}",
+        hint="pass --model NAME (or set agent.model in vtcode.toml)",
     )
 
 

@@ -62,6 +62,9 @@ class StreamingClient:
         """Close pooled connections."""
         await self._transport.aclose()
 
+    #: The wire format, as named to a user whose server answers something else.
+    api_name = "OpenAI-compatible"
+
     def path(self) -> str:
         """The API path relative to the endpoint's base URL."""
         raise NotImplementedError
@@ -77,7 +80,9 @@ class StreamingClient:
     async def _attempt(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         decoder = self.decoder()
         # Closing the event generator releases the connection as soon as we stop reading.
-        async with aclosing(self._transport.events(self.path(), self.encode(request))) as events:
+        async with aclosing(
+            self._transport.events(self.path(), self.encode(request), api=self.api_name)
+        ) as events:
             async for sse in events:
                 for event in decoder.feed(sse):
                     yield event

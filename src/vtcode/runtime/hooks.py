@@ -1,6 +1,7 @@
 """The turn loop's extension points: before a model request, after a tool batch, at the end of a turn.
 
-Compaction plugs in before a request (it sees the context pressure and may replace the history), steering
+Compaction plugs in before a request (it sees the context pressure and may replace the history) and on a
+context-overflow error (recovery compaction, then one retry), steering
 after a tool batch (it may add user messages that the next request carries), bookkeeping at the end of a
 turn. Hooks are awaited in registration order; none of them edits the loop.
 """
@@ -11,7 +12,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from vtcode.core.context_pressure import ContextPressure
+from vtcode.protocol.errors import ProviderError
 from vtcode.protocol.messages import Message, ToolResultMessage
+from vtcode.protocol.model import ModelRequest
 
 
 @dataclass(frozen=True)
@@ -22,14 +25,31 @@ class BeforeRequest:
     request_no: int
     messages: Sequence[Message]
     pressure: ContextPressure
+    # The request as it would be sent now (system prompt and tools included).
+    request: ModelRequest | None = None
 
 
 @dataclass(frozen=True)
 class HistoryReplacement:
-    """A new history to use from now on; it is checkpointed (durably) before the request is sent."""
+    """A new history to use from now on; it is checkpointed (durably) before the request is sent.
+
+    `artifact_path` (relative to the session directory) names the archived history it replaced.
+    """
 
     messages: Sequence[Message]
     summary: str = ""
+    artifact_path: str | None = None
+    # Called once the replacement is checkpointed (compaction reports `thread.compacted` only then).
+    applied: Callable[[], None] | None = None
+
+
+@dataclass(frozen=True)
+class ContextOverflow:
+    """The provider refused a request of the turn as too large for its context window."""
+
+    turn: int
+    messages: Sequence[Message]
+    error: ProviderError
 
 
 @dataclass(frozen=True)
@@ -52,6 +72,7 @@ class TurnEnd:
 BeforeRequestHook = Callable[[BeforeRequest], Awaitable[HistoryReplacement | None]]
 AfterToolBatchHook = Callable[[AfterToolBatch], Awaitable[Sequence[Message]]]
 TurnEndHook = Callable[[TurnEnd], Awaitable[None]]
+ContextOverflowHook = Callable[[ContextOverflow], Awaitable[HistoryReplacement | None]]
 
 
 @dataclass
@@ -61,3 +82,5 @@ class TurnHooks:
     before_request: list[BeforeRequestHook] = field(default_factory=list)
     after_tool_batch: list[AfterToolBatchHook] = field(default_factory=list)
     end_of_turn: list[TurnEndHook] = field(default_factory=list)
+    # Asked once per turn when a request overflows; a replacement is checkpointed and the request retried.
+    context_overflow: list[ContextOverflowHook] = field(default_factory=list)

@@ -69,12 +69,21 @@ class IntentQueue:
 
     async def add(self, text: str, mode: InputMode, intent_id: str | None, *, waits: bool) -> None:
         """Queue input; when it has to wait it becomes a durable intent first (`QueueFullError` at 16)."""
+        if intent_id is not None and intent_id in self._seen:
+            return
         if waits:
             intent_id = intent_id or self._new_id()
             store = self._store()
             if store is not None:
                 intent = PendingIntent(id=intent_id, text=text, mode=mode, created_at=self._clock())
-                await asyncio.to_thread(store.enqueue, intent)
+                # Seen before the write: the poller may read the envelope while it is being written
+                # and must not take this intent for one from another process.
+                self._seen.add(intent_id)
+                try:
+                    await asyncio.to_thread(store.enqueue, intent)
+                except BaseException:
+                    self._seen.discard(intent_id)
+                    raise
                 self._durable.add(intent_id)
         if intent_id is not None:
             self._seen.add(intent_id)

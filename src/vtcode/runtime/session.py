@@ -13,7 +13,7 @@ import contextlib
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING
 
 from vtcode.exec.process_group import kill_all_groups
@@ -66,6 +66,8 @@ class Session:
         self._intents = IntentQueue(emitter, self._intent_store, new_id=new_id, clock=clock)
         self._turn_task: asyncio.Task[None] | None = None
         self._busy = False
+        # `/compact` between turns: the driver runs it before the next pending input.
+        self._compact_requested = False
         self._closing = False
         self._closed = asyncio.Event()
         self._consumed = False
@@ -159,9 +161,15 @@ class Session:
                         )
                     )
             case Compact():
-                self._emitter.emit(
-                    Notice(level="warning", message="this session has no compaction configured")
-                )
+                if self._busy:
+                    # Never inside a tool batch or a stream: at the running turn's next boundary.
+                    self._wiring.compactor.request_manual()
+                    self._emitter.emit(
+                        Notice(message="the history is compacted before the running turn's next request")
+                    )
+                else:
+                    self._compact_requested = True
+                    self._intents.changed.set()
             case Shutdown():
                 await self.aclose()
 
@@ -233,18 +241,26 @@ class Session:
         """Run pending input one turn at a time until the session closes, then clean up."""
         try:
             while not self._closing:
-                item = self._intents.pop()
-                if item is None:
+                job: Coroutine[None, None, None] | None = None
+                if self._compact_requested:
+                    self._compact_requested = False
+                    job = self._manual_compaction()
+                elif (item := self._intents.pop()) is not None:
+                    job = self._turn(item)
+                if job is None:
                     self._intents.changed.clear()
                     await self._intents.changed.wait()
                     continue
                 self._busy = True
                 try:
-                    self._turn_task = asyncio.create_task(self._turn(item), name="vtcode-turn")
+                    self._turn_task = asyncio.create_task(job, name="vtcode-turn")
                     await asyncio.wait({self._turn_task})
                 finally:
                     self._turn_task = None
                     self._busy = False
+                if self._wiring.compactor.take_manual():
+                    # `/compact` came during a turn that then made no further request: run it now.
+                    self._compact_requested = True
         finally:
             await self._cleanup()
 
@@ -335,6 +351,25 @@ class Session:
             except Exception:
                 log.warning("an end-of-turn hook failed", exc_info=True)
         self._emitter.end_turn()
+
+    async def _manual_compaction(self) -> None:
+        """`/compact` between turns; an interrupt or a failure leaves the history as it was."""
+        try:
+            replacement = await self._wiring.compactor.compact_now(self._wiring.state.messages)
+            if replacement is not None:
+                self._wiring.runner.apply(replacement)
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None:
+                current.uncancel()
+            self._emitter.emit(Notice(level="warning", message="compaction interrupted; nothing changed"))
+        except VtcodeError as exc:
+            self._emitter.emit(Notice(level="warning", message=f"compaction failed: {exc.user_text()}"))
+        except Exception as exc:  # like a turn's last line of defence: the session stays usable
+            log.debug("manual compaction failed", exc_info=True)
+            self._emitter.emit(
+                Notice(level="warning", message=f"compaction failed: {type(exc).__name__}: {exc}")
+            )
 
     async def _end_waited_commands(self) -> None:
         stopping, self._stopping = self._stopping, []

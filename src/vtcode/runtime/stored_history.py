@@ -39,9 +39,11 @@ class StoredHistory:
         """Checkpoint `messages` (fsynced); the first one creates the session, titled by its prompt."""
         self._handle(messages).append_messages(messages, turn)
 
-    def replace(self, messages: Sequence[Message], summary: str) -> None:
+    def replace(self, messages: Sequence[Message], summary: str, artifact_path: str | None = None) -> None:
         """Checkpoint a compaction: `messages` replace everything stored so far."""
-        self._handle(messages).append_compaction(summary=summary, messages=messages)
+        self._handle(messages).append_compaction(
+            summary=summary, messages=messages, artifact_path=artifact_path
+        )
 
     def record(self, event: Event) -> None:
         """Append an event to `events.jsonl` (kept in memory until the session exists)."""
@@ -57,7 +59,9 @@ class StoredHistory:
 
     def _handle(self, messages: Sequence[Message]) -> SessionHandle:
         if self.handle is None:
-            title = next((m.content for m in messages if isinstance(m, UserMessage)), "")
+            title = next(
+                (m.content for m in messages if isinstance(m, UserMessage) and m.meta.kind != "context"), ""
+            )
             self.handle = self.store.create(
                 self.workspace,
                 title,

@@ -54,6 +54,8 @@ class PromptReport(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     appendix: str
     estimated_tokens: TokenEstimates
     cache_key: str
+    # The environment context item a session would open with (a user-role message, not system text).
+    environment_context: str = ""
 
 
 def user_home(env: Mapping[str, str]) -> Path | None:
@@ -99,6 +101,8 @@ class SystemPromptBuilder:
         on_diagnostics: DiagnosticsSink | None = None,
         clock: Callable[[], int] = time.time_ns,
     ) -> None:
+        self.workspace = workspace
+        self.settings = settings
         self.profile = prompts.parse_profile(profile or settings.agent.system_prompt_mode)
         self.runtime_guidance = prompts.runtime_guidance()
         self._clock = clock

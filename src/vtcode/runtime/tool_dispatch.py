@@ -14,6 +14,8 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import msgspec
+
 from vtcode.core.approvals import ApprovalPolicy, Decision, SessionGrants, decide, session_prefix
 from vtcode.exec.progress import ExecProgress, ProgressSink
 from vtcode.protocol.events import (
@@ -89,6 +91,19 @@ class ToolDispatcher:
         ordered = [results[c.id] for c in calls]
         commit(ordered)
         return ordered
+
+    def refuse(self, calls: Sequence[ToolCall], reason: str, commit: Commit) -> list[ToolResultMessage]:
+        """Answer every call with `reason` without running it (items shown as declined)."""
+        results: list[ToolResultMessage] = []
+        for call in calls:
+            item_id = self.emitter.new_item_id()
+            item = ToolCallItem(id=item_id, name=call.name, arguments=call.arguments, status="declined")
+            self.emitter.emit(ItemStarted(item=item))
+            self.emitter.emit(ItemCompleted(item=msgspec.structs.replace(item, result=reason)))
+            content = f"not run: {reason}"
+            results.append(ToolResultMessage(call_id=call.id, name=call.name, content=content, is_error=True))
+        commit(results)
+        return results
 
     async def _run_batch(self, batch: Sequence[ToolCall], results: dict[str, ToolResultMessage]) -> None:
         """Run calls concurrently; if one fails, stop the others before the failure propagates."""
@@ -252,19 +267,31 @@ def _item(
     text: str = "",
     outcome: ToolOutcome | None = None,
 ) -> Item:
-    """The event item that shows this call, chosen by the tool's kind."""
+    """The event item that shows this call, chosen by the tool's kind.
+
+    `text` is the result (or the reason it was not run); front ends get a command's own output as
+    `aggregated_output` and the tool's whole result apart.
+    """
     match tool.kind:
         case "command" | "session_input":
+            shown = outcome.display_output if outcome and outcome.display_output is not None else text
+            session = outcome.extra.get("session_id") if outcome is not None else None
             return CommandExecutionItem(
                 id=item_id,
                 command=described.display,
                 status=status,
-                aggregated_output=text,
+                aggregated_output=shown,
                 exit_code=outcome.exit_code if outcome else None,
+                action=described.action or None,
+                session_id=session if isinstance(session, str) else None,
+                result=outcome.content if outcome is not None else None,
             )
         case "edit":
             changes = outcome.changes if outcome is not None else ()
-            return FileChangeItem(id=item_id, changes=changes, status=status)
+            failed = status in ("failed", "declined")
+            return FileChangeItem(
+                id=item_id, changes=changes, status=status, message=text if failed and text else None
+            )
         case "read" | "external":
             return ToolCallItem(
                 id=item_id,
@@ -272,4 +299,5 @@ def _item(
                 arguments=call.arguments,
                 status=status,
                 result=text or None,
+                details=dict(outcome.extra) if outcome is not None and outcome.extra else None,
             )

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from vtcode.config.environment import sandbox_missing_features
+from vtcode.config.sandbox import sandbox_policy
 from vtcode.config.schema import Settings
 from vtcode.core.exec_wait import wait_ceiling
 from vtcode.exec.manager import ExecSettings, SessionManager
 from vtcode.tools.base import Tool
+from vtcode.tools.recall_history import ArchiveReader
 from vtcode.tools.registry import builtin_tools
 
 
@@ -26,8 +29,8 @@ class Toolset:
             await self.sessions.aclose()
 
 
-def exec_settings(settings: Settings) -> ExecSettings:
-    """Command-session limits and defaults from the configuration."""
+def exec_settings(settings: Settings, env: Mapping[str, str]) -> ExecSettings:
+    """Command-session limits, defaults and sandbox from the configuration (and `env`, for `~`)."""
     ceiling = wait_ceiling(
         settings.timeouts.long_running_command_ceiling_seconds, settings.timeouts.default_ceiling_seconds
     )
@@ -43,6 +46,8 @@ def exec_settings(settings: Settings) -> ExecSettings:
         spool_threshold=settings.context.dynamic.tool_output_threshold,
         wait_default_seconds=min(settings.timeouts.wait_default_seconds, ceiling),
         wait_ceiling_seconds=ceiling,
+        sandbox=sandbox_policy(settings, env),
+        sandbox_missing=sandbox_missing_features(env),
     )
 
 
@@ -57,12 +62,21 @@ def command_environment(env: Mapping[str, str], settings: Settings) -> dict[str,
 
 
 def build_toolset(
-    settings: Settings, workspace: Path, env: Mapping[str, str], extra: Sequence[Tool] = ()
+    settings: Settings,
+    workspace: Path,
+    env: Mapping[str, str],
+    extra: Sequence[Tool] = (),
+    *,
+    notify: Callable[[str], None] | None = None,
+    archive: ArchiveReader | None = None,
 ) -> Toolset:
     """The tools for a session in `workspace`; command sessions spool into its `.vtcode` folder.
 
     `env` is the environment the front end was given (commands inherit it, less provider keys); `extra`
-    tools are offered after the built-in ones.
+    tools are offered after the built-in ones; `notify` hears what the sandbox cannot enforce here;
+    `archive` reads the compaction archive (`recall_history`).
     """
-    sessions = SessionManager(workspace, command_environment(env, settings), exec_settings(settings))
-    return Toolset(tools=[*builtin_tools(sessions), *extra], sessions=sessions)
+    sessions = SessionManager(
+        workspace, command_environment(env, settings), exec_settings(settings, env), notify=notify
+    )
+    return Toolset(tools=[*builtin_tools(sessions, archive), *extra], sessions=sessions)

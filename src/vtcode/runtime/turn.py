@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Literal, Protocol
+
+import msgspec
 
 from vtcode.core.context_pressure import ContextPressure, RequestEstimator, estimate_request_bytes
-from vtcode.protocol.errors import AgentFailedError
+from vtcode.protocol.errors import AgentFailedError, ProviderError, ProviderErrorKind
 from vtcode.protocol.events import (
     AgentMessageItem,
     IntentApplied,
@@ -17,7 +20,14 @@ from vtcode.protocol.events import (
     ReasoningItem,
     TurnStarted,
 )
-from vtcode.protocol.messages import AssistantMessage, Message, MessageMeta, Usage, UserMessage
+from vtcode.protocol.messages import (
+    AssistantMessage,
+    Message,
+    MessageMeta,
+    ToolCall,
+    Usage,
+    UserMessage,
+)
 from vtcode.protocol.model import (
     Completed,
     ModelRequest,
@@ -29,7 +39,13 @@ from vtcode.protocol.model import (
 )
 from vtcode.providers.base import ModelClient
 from vtcode.runtime.emitter import Emitter
-from vtcode.runtime.hooks import AfterToolBatch, BeforeRequest, TurnHooks
+from vtcode.runtime.hooks import (
+    AfterToolBatch,
+    BeforeRequest,
+    ContextOverflow,
+    HistoryReplacement,
+    TurnHooks,
+)
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 
 
@@ -40,7 +56,7 @@ class History(Protocol):
         """Append messages; they survive a crash once this returns."""
         ...
 
-    def replace(self, messages: Sequence[Message], summary: str) -> None:
+    def replace(self, messages: Sequence[Message], summary: str, artifact_path: str | None = None) -> None:
         """Replace the whole history with `messages`; durable once this returns."""
         ...
 
@@ -63,6 +79,41 @@ class ConversationState:
     # What the provider reported for the most recent request (its prompt size is the context pressure).
     last_usage: Usage | None = None
     usage_total: Usage = field(default_factory=Usage)
+
+
+REPEAT_WARN_AT = 5
+REPEAT_WARNING = (
+    f"this is the {REPEAT_WARN_AT}th identical call in a row; its result would not change, so it was not "
+    "run. Use what the earlier results said, try a different approach, or answer the user"
+)
+
+
+class RepeatWatch:
+    """Counts replies that repeat the previous reply's tool calls exactly (same names, same arguments).
+
+    The 5th identical reply in a row is not run and the model is told why; a 6th ends the turn: without
+    this, a model stuck in a loop burns every request up to `--max-turns`.
+    """
+
+    def __init__(self) -> None:
+        self._last: tuple[tuple[str, str], ...] = ()
+        self.count = 0
+
+    def see(self, calls: Sequence[ToolCall]) -> Literal["run", "warn", "stop"]:
+        """What to do with this reply's calls."""
+        signature = tuple((c.name, _canonical(c.arguments)) for c in calls)
+        self.count = self.count + 1 if signature == self._last else 1
+        self._last = signature
+        if self.count < REPEAT_WARN_AT:
+            return "run"
+        return "warn" if self.count == REPEAT_WARN_AT else "stop"
+
+
+def _canonical(arguments: str) -> str:
+    try:
+        return json.dumps(json.loads(arguments or "{}"), sort_keys=True)
+    except ValueError:
+        return arguments
 
 
 class TurnRunner:
@@ -109,6 +160,8 @@ class TurnRunner:
         self.estimate = estimate
         # Told the intent ids whose tagged messages were just checkpointed (the envelope follows).
         self.on_applied = on_applied
+        # The environment context item, added before the next user message (once).
+        self.context: UserMessage | None = None
 
     def commit(self, messages: Sequence[Message]) -> None:
         """Append to the in-memory history and checkpoint durably, in that one place.
@@ -124,10 +177,18 @@ class TurnRunner:
         if applied and self.on_applied is not None:
             self.on_applied(applied)
 
-    def replace_history(self, messages: Sequence[Message], summary: str) -> None:
+    def replace_history(
+        self, messages: Sequence[Message], summary: str, artifact_path: str | None = None
+    ) -> None:
         """Swap the whole history (durably first)."""
-        self.history.replace(messages, summary)
+        self.history.replace(messages, summary, artifact_path)
         self.state.messages[:] = list(messages)
+
+    def apply(self, replacement: HistoryReplacement) -> None:
+        """Checkpoint a hook's replacement history, then tell the hook it is in place."""
+        self.replace_history(replacement.messages, replacement.summary, replacement.artifact_path)
+        if replacement.applied is not None:
+            replacement.applied()
 
     async def run(self, text: str, *, intent_id: str | None = None) -> TurnOutcome:
         """Run one user turn to its end (answer without tools, or a limit)."""
@@ -136,10 +197,28 @@ class TurnRunner:
         self.emitter.begin_turn(turn)
         self.emitter.emit(TurnStarted())
         meta = MessageMeta(intent_id=intent_id, created_at=self.clock(), turn=turn)
-        self.commit([UserMessage(text, meta=meta)])
+        opening: list[Message] = []
+        if self.context is not None:
+            opening.append(msgspec.structs.replace(self.context, meta=msgspec.structs.replace(
+                self.context.meta, turn=turn
+            )))  # fmt: skip
+            self.context = None
+        self.commit([*opening, UserMessage(text, meta=meta)])
         usage = Usage()
+        repeats = RepeatWatch()
+        tools_ran = False
+        recovered = False
         for request_no in range(1, self.max_requests + 1):
-            completed = await self._request(turn, request_no)
+            try:
+                completed = await self._request(turn, request_no)
+            except ProviderError as error:
+                # One recovery compaction per turn (reference 5.7), then the same request once more.
+                if error.kind is not ProviderErrorKind.CONTEXT_OVERFLOW or recovered:
+                    raise
+                recovered = True
+                if not await self._recover(turn, error):
+                    raise
+                completed = await self._request(turn, request_no)
             usage = usage + completed.usage
             self.state.last_usage = completed.usage
             self.state.usage_total = self.state.usage_total + completed.usage
@@ -153,8 +232,28 @@ class TurnRunner:
             )
             self.commit([message])
             if not message.tool_calls:
+                if not message.content.strip():
+                    self.emitter.emit(Notice(level="warning", message="the model returned an empty answer"))
+                    if not tools_ran:
+                        raise AgentFailedError(
+                            "the model returned an empty answer",
+                            hint="try again, rephrase the request, or choose another model with --model",
+                        )
                 return TurnOutcome(message.content, usage, request_no)
-            results = await self.dispatcher.run_calls(message.tool_calls, self.commit)
+            tools_ran = True
+            match repeats.see(message.tool_calls):
+                case "run":
+                    results = await self.dispatcher.run_calls(message.tool_calls, self.commit)
+                case "warn":
+                    results = self.dispatcher.refuse(message.tool_calls, REPEAT_WARNING, self.commit)
+                case "stop":
+                    # Every call still gets its result, so the stored history stays valid to resume.
+                    stopped = f"the turn was stopped after {repeats.count} identical calls in a row"
+                    self.dispatcher.refuse(message.tool_calls, stopped, self.commit)
+                    raise AgentFailedError(
+                        f"the model made the same tool call {repeats.count} times in a row",
+                        hint="the task may need another approach: rephrase it, or tell the agent more",
+                    )
             for hook in self.hooks.after_tool_batch:
                 added = await hook(AfterToolBatch(turn=turn, results=results))
                 if added:
@@ -163,6 +262,17 @@ class TurnRunner:
             f"stopped after {self.max_requests} model requests in one turn without a final answer",
             hint="raise --max-turns, or continue the session with --continue",
         )
+
+    async def _recover(self, turn: int, error: ProviderError) -> bool:
+        """Ask the overflow hooks for a smaller history; whether one was checkpointed."""
+        for hook in self.hooks.context_overflow:
+            replacement = await hook(
+                ContextOverflow(turn=turn, messages=tuple(self.state.messages), error=error)
+            )
+            if replacement is not None:
+                self.apply(replacement)
+                return True
+        return False
 
     def build_request(self) -> ModelRequest:
         """The request for the current history."""
@@ -194,14 +304,16 @@ class TurnRunner:
                 request_no=request_no,
                 messages=tuple(self.state.messages),
                 pressure=self.pressure(request),
+                request=request,
             )
             replacement = await hook(view)
             if replacement is not None:
-                self.replace_history(replacement.messages, replacement.summary)
+                self.apply(replacement)
                 request = self.build_request()
-        if request.tools is not self.tools:
-            # A hook changed the tool list (MCP tools joining at this boundary).
-            request = self.build_request()
+            elif request.tools is not self.tools:
+                # A hook changed the tool list (MCP tools joining at this boundary): later hooks
+                # (compaction) and the request itself see the new one.
+                request = self.build_request()
         return request
 
     async def _request(self, turn: int, request_no: int) -> Completed:

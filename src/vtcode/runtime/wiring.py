@@ -6,6 +6,7 @@ repaired), the tool set, the system prompt (instruction files are read) and the 
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,8 +26,12 @@ from vtcode.protocol.messages import Message
 from vtcode.providers.base import ModelClient
 from vtcode.providers.catalog import ModelInfo
 from vtcode.runtime.approval_port import ApprovalPort
+from vtcode.runtime.compaction import Compactor
+from vtcode.runtime.compaction_files import archive_reader
 from vtcode.runtime.emitter import Emitter
+from vtcode.runtime.environment import context_message, environment_context
 from vtcode.runtime.hooks import TurnHooks
+from vtcode.runtime.leftovers import end_leftover_groups, record_groups
 from vtcode.runtime.providers import build_client, choose_provider, model_info
 from vtcode.runtime.stored_history import StoredHistory
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
@@ -60,8 +65,8 @@ class SessionOptions:
     until_idle: bool = False
     # Start the servers of the workspace's `.mcp.json` (`--trust-project-mcp`) without a config entry.
     trust_project_mcp: bool = False
-    # What the config loader had to say (ignored workspace keys, deprecations), shown as warnings.
-    notices: Sequence[str] = ()
+    # Config keys that were ignored or are deprecated (LoadedConfig), shown as warning notices.
+    config_warnings: tuple[str, ...] = ()
 
 
 @dataclass
@@ -81,6 +86,7 @@ class Wiring:
     runner: TurnRunner
     approvals: ApprovalPort
     hooks: TurnHooks
+    compactor: Compactor
     # Intents found pending when the session was resumed, to run before any new input.
     recovered: tuple[PendingIntent, ...] = ()
     # The MCP servers to start (the session starts them on the event loop).
@@ -113,6 +119,9 @@ def wire(
     emitter.emit(
         ThreadStarted(thread_id=thread_id, workspace=str(options.workspace), resumed=handle is not None)
     )
+    # After `thread.started`, which is always the first event of a run.
+    for warning in options.config_warnings:
+        notice(warning)
     history = StoredHistory(
         store,
         session_id=thread_id,
@@ -122,22 +131,34 @@ def wire(
         handle=handle,
     )
     recovered: tuple[PendingIntent, ...] = ()
-    for text in options.notices:
-        notice(text)
     mcp = plan_servers(settings, options.workspace, trust_project=options.trust_project_mcp)
     for text in mcp.diagnostics:
         notice(f"mcp: {text}")
     if handle is not None:
-        _resume(handle, options, state, notice)
-        recovered = _recover_intents(handle, state, notice)
+        recorded = _resume(handle, options, state, notice)
+        recovered = _recover_intents(handle, state, recorded, notice)
     info = model_info(settings, choice.model)
-    if not info.known:
+    if not info.known and _first_time(options.home, f"unknown-model {choice.model} {info.context_window}"):
         notice(
             f"model {choice.model!r} is not in the catalog; assuming a {info.context_window:,}-token "
-            f'context window (set [models."{choice.model}"] context_window to change it)'
+            f'context window (set [models."{choice.model}"] context_window to change it); said once '
+            "per model and window"
         )
     model_client = client or build_client(choice, settings, notify=notice)
-    toolset = build_toolset(settings, options.workspace, options.env, options.extra_tools)
+    # Before this run records its own command groups: end what killed runs of this session or
+    # workspace left running (their command sessions had no vtcode left to end them).
+    ended = end_leftover_groups(store, options.workspace, thread_id)
+    if ended is not None:
+        notice(ended)
+    toolset = build_toolset(
+        settings,
+        options.workspace,
+        options.env,
+        options.extra_tools,
+        notify=notice,
+        archive=archive_reader(history),
+    )
+    record_groups(toolset.sessions, store, thread_id)
     tool_specs = [t.spec for t in toolset.tools]
     # The static prompt is composed once here; the appendix follows the instruction files and the
     # paths the tools touch, re-checked before every model request (SPEC sections 4 and 5).
@@ -185,6 +206,21 @@ def wire(
         images=info.images,
         hooks=hooks,
     )
+    context = environment_context(settings, options.workspace, clock)
+    runner.context = context_message(context, state.messages, clock())
+    compactor = Compactor(
+        client=model_client,
+        model=choice.model,
+        settings=settings,
+        window=info.context_window,
+        workspace=options.workspace,
+        history=history,
+        emitter=emitter,
+        clock=clock,
+        last_usage=lambda: state.last_usage,
+    )
+    hooks.before_request.append(compactor.before_request)
+    hooks.context_overflow.append(compactor.on_overflow)
     return Wiring(
         thread_id=thread_id,
         model=choice.model,
@@ -199,20 +235,25 @@ def wire(
         runner=runner,
         approvals=approvals,
         hooks=hooks,
+        compactor=compactor,
         recovered=recovered,
         mcp=mcp,
     )
 
 
 def _recover_intents(
-    handle: SessionHandle, state: ConversationState, notice: Callable[[str], None]
+    handle: SessionHandle,
+    state: ConversationState,
+    recorded: Sequence[str],
+    notice: Callable[[str], None],
 ) -> tuple[PendingIntent, ...]:
-    """Pending intents of the envelope that the history does not show as applied, in order."""
+    """Pending intents of the envelope that the history (compacted records included) does not show as
+    applied, in order."""
     store = IntentStore(handle.dir)
     found: list[Recovery] = []
 
     def change(envelope: Envelope) -> Envelope:
-        found.append(recover(envelope, state.messages))
+        found.append(recover(envelope, state.messages, recorded))
         return found[0].envelope
 
     store.update(change)
@@ -223,6 +264,19 @@ def _recover_intents(
             "stopped; they are not applied again"
         )
     return recovery.requeued
+
+
+def _first_time(home: Path, what: str) -> bool:
+    """True the first time `what` is asked about under this home (remembered in `notices/`)."""
+    marker = home / "notices" / hashlib.sha256(what.encode()).hexdigest()[:24]
+    if marker.exists():
+        return False
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text(what + "\n")
+    except OSError:
+        pass  # a read-only home: say it every time rather than never
+    return True
 
 
 def _stored_session(store: SessionStore, options: SessionOptions) -> SessionHandle | None:
@@ -242,8 +296,11 @@ def _resume(
     options: SessionOptions,
     state: ConversationState,
     notice: Callable[[str], None],
-) -> None:
-    """Replay the stored history into `state`, repairing calls that never got a result."""
+) -> tuple[str, ...]:
+    """Replay the stored history into `state`, repairing calls that never got a result.
+
+    Returns the intent ids tagged in any history record, compacted ones included.
+    """
     loaded = handle.load()
     state.messages.extend(loaded.messages)
     # Turn numbers continue (item ids are built from them); meta.json may lag the history by a crash.
@@ -263,3 +320,4 @@ def _resume(
             f"the last session stopped while {len(repairs)} tool call(s) ran; they are recorded "
             "as not finished"
         )
+    return loaded.intent_ids

@@ -100,3 +100,29 @@ def read_segment(path: Path) -> tuple[ArchiveHeader, list[Message]]:
             hint="upgrade vtcode to read this session's archive",
         )
     return header, messages
+
+
+class CompactionEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """One compaction of a session as `vtcode sessions show` lists it."""
+
+    ts: float
+    messages_after: int
+    artifact_path: str | None
+    # From the artifact's header; None when the artifact is missing or unreadable.
+    trigger: str | None = None
+    tokens_before: int | None = None
+    tokens_after: int | None = None
+    messages_before: int | None = None
+
+
+def read_header(path: Path) -> ArchiveHeader:
+    """Only the header line of an artifact (a listing does not read whole segments)."""
+    try:
+        with path.open("rb") as file:
+            first = file.readline()
+    except OSError as error:
+        raise store_error(error, "read", path) from error
+    try:
+        return _header_decoder.decode(first)
+    except msgspec.DecodeError as error:
+        raise StoreError(f"{path}: {error}", hint="the artifact is damaged; delete it") from error

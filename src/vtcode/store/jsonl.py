@@ -1,9 +1,11 @@
 """An append-only JSONL log: one record per line, fsync at checkpoints, tolerant of a torn last line.
 
-A crash can leave the last line incomplete (no trailing newline, or bytes that are not JSON). Loading
-ignores that line and reports it as a notice; opening for append truncates it first, so the next record
-starts on a fresh line and a torn write never turns into corruption in the middle of the file. Any other
-line that does not decode is a `StoreError` naming the file and line. One process appends at a time: the
+A crash can leave the last line incomplete (no trailing newline) or, on some file systems, a last line of
+bytes that are not JSON (zeros where the data never reached the disk). Loading ignores such a last line
+and reports it as a notice, worded for what it is: "incomplete" only without its newline, "corrupt" when
+the line is complete but not JSON. Opening for append truncates it first, so the next record starts on a
+fresh line and a torn write never turns into corruption in the middle of the file. Any other line that
+does not decode is a `StoreError` naming the file and line. One process appends at a time: the
 writer holds an exclusive `flock` on the file while it is open.
 """
 
@@ -66,7 +68,7 @@ class JsonlLog(Generic[T]):
             except msgspec.DecodeError as err:
                 is_last = number == len(lines) and not tail
                 if is_last and not _is_json(line):
-                    notices.append(self._torn_notice(number, len(line) + 1))
+                    notices.append(self._corrupt_last_notice(number, len(line) + 1))
                     break
                 raise self._corrupt(number, line, err) from err
         if tail:
@@ -144,6 +146,12 @@ class JsonlLog(Generic[T]):
         return (
             f"{self.path}: ignored an incomplete last line (line {number}, {size} bytes) "
             "left by an interrupted write"
+        )
+
+    def _corrupt_last_notice(self, number: int, size: int) -> str:
+        return (
+            f"{self.path}: ignored a corrupt last line (line {number}, {size} bytes, not JSON); "
+            "it is dropped when the session continues"
         )
 
     def _corrupt(self, number: int, line: bytes, err: msgspec.DecodeError) -> StoreError:

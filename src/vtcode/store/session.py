@@ -8,9 +8,12 @@ artifacts). The home path, the clock and id generation are passed in; nothing he
 from __future__ import annotations
 
 import builtins
+import fcntl
 import logging
+import os
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Self
@@ -20,6 +23,7 @@ import msgspec
 from vtcode.protocol.errors import ExitCode, StoreError
 from vtcode.protocol.events import Event, decode_event, encode_event
 from vtcode.protocol.messages import Message
+from vtcode.store.archive import CompactionEntry, read_header
 from vtcode.store.atomic import fsync_dir
 from vtcode.store.errors import store_error
 from vtcode.store.history import (
@@ -32,6 +36,7 @@ from vtcode.store.history import (
 )
 from vtcode.store.jsonl import JsonlLog
 from vtcode.store.meta import META_FILE, SessionInfo, make_title, read_info, write_info
+from vtcode.store.status import SessionStatus, last_turn_status
 
 logger = logging.getLogger(__name__)
 
@@ -43,6 +48,14 @@ ARCHIVE_DIR = "archive"
 _ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 Clock = Callable[[], float]
+
+
+@dataclass(frozen=True)
+class SessionListing:
+    """The readable sessions, and a user-facing sentence for each session that could not be read."""
+
+    sessions: builtins.list[SessionInfo]
+    skipped: builtins.list[str]
 
 
 class UnknownSessionError(StoreError):
@@ -88,6 +101,11 @@ class SessionHandle:
         """Where compaction artifacts go; created by whoever writes the first one."""
         return self.dir / ARCHIVE_DIR
 
+    @property
+    def last_seq(self) -> int:
+        """The seq of the last record in `history.jsonl` (0 for an empty history)."""
+        return self._next_seq() - 1
+
     def load(self) -> LoadedHistory:
         """Replay `history.jsonl` (a torn last line is skipped and reported in `notices`)."""
         loaded = load_history(self.dir)
@@ -131,6 +149,31 @@ class SessionHandle:
         self._last_seq = seq
         self._refresh_info(msgspec.structs.replace(self._info, updated_at=now))
         return record
+
+    def compactions(self) -> builtins.list[CompactionEntry]:
+        """Every compaction of the history, oldest first, with its artifact's figures when readable."""
+        entries = []
+        for record in history_log(self.history_path).load().records:
+            if not isinstance(record, CompactionRecord):
+                continue
+            entry = CompactionEntry(
+                ts=record.ts, messages_after=len(record.messages), artifact_path=record.artifact_path
+            )
+            if record.artifact_path is not None:
+                try:
+                    header = read_header(self.dir / record.artifact_path)
+                except StoreError as err:
+                    logger.warning("session %s: %s", self.id, err.user_text())
+                else:
+                    entry = msgspec.structs.replace(
+                        entry,
+                        trigger=header.trigger,
+                        tokens_before=header.tokens_before,
+                        tokens_after=header.tokens_after,
+                        messages_before=header.message_count,
+                    )
+            entries.append(entry)
+        return entries
 
     def append_event(self, event: Event) -> None:
         """Append one event to `events.jsonl` (flushed, not fsynced: events are a record, not state)."""
@@ -273,6 +316,26 @@ class SessionStore:
             hint="give more characters of the id; `vtcode sessions list` shows them",
         )
 
+    def in_workspace(self, workspace: Path) -> builtins.list[SessionInfo]:
+        """Sessions run in `workspace` (compared by real path), most recently updated first."""
+        real = str(workspace.resolve())
+        return [info for info in self.list() if info.workspace == real]
+
+    def is_running(self, session_id: str) -> bool:
+        """Whether a vtcode process has the session open for writing (it holds its history's lock)."""
+        path = self.sessions_dir / session_id / HISTORY_FILE
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        finally:
+            os.close(fd)
+        return False
+
     def latest_for_workspace(self, workspace: Path) -> str | None:
         """The id of the most recently updated session run in `workspace` (compared by real path)."""
         real = str(workspace.resolve())
@@ -282,14 +345,28 @@ class SessionStore:
         return None
 
     def list(self) -> builtins.list[SessionInfo]:
-        """Every readable session, most recently updated first; unreadable ones are logged, skipped."""
+        """Every readable session, most recently updated first; unreadable ones are skipped."""
+        listing = self.scan()
+        for problem in listing.skipped:
+            logger.debug("skipping a session: %s", problem)
+        return listing.sessions
+
+    def scan(self) -> SessionListing:
+        """Every readable session, most recently updated first, and why each unreadable one was skipped."""
         infos: builtins.list[SessionInfo] = []
-        for session_id in self._ids():
+        skipped: builtins.list[str] = []
+        for session_id in sorted(self._ids()):
             try:
                 infos.append(read_info(self.sessions_dir / session_id / META_FILE))
             except StoreError as err:
-                logger.warning("skipping session %s: %s", session_id, err.user_text())
-        return sorted(infos, key=lambda i: (i.updated_at, i.created_at, i.id), reverse=True)
+                hint = f" ({err.hint})" if err.hint else ""
+                skipped.append(f"session {session_id} is skipped: {err.message}{hint}")
+        infos.sort(key=lambda i: (i.updated_at, i.created_at, i.id), reverse=True)
+        return SessionListing(infos, skipped)
+
+    def status(self, session_id: str) -> SessionStatus:
+        """How the session's last turn ended (see `last_turn_status`)."""
+        return last_turn_status(self.sessions_dir / session_id / EVENTS_FILE)
 
     def _ids(self) -> set[str]:
         """Names of session directories that have a `meta.json` (a crash mid-create leaves none)."""

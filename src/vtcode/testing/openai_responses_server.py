@@ -25,7 +25,8 @@ _INCOMPLETE = {"max_tokens": "max_output_tokens", "content_filter": "content_fil
 class OpenAIResponsesServer(WireServer):
     """Loopback `/v1/responses` server; ids are deterministic per request (`resp_0001`, `fc_0001_2`...)."""
 
-    paths = ("/v1/responses",)
+    # `/responses/compact` answers `JsonReply` steps (OpenAI's standalone compaction endpoint).
+    paths = ("/v1/responses", "/v1/responses/compact")
 
     def render(self, reply: Reply, request: RecordedRequest) -> Iterable[Frame]:
         """The SSE frames of a successful reply to `request`."""

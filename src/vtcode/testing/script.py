@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+# In a scripted tool call's arguments, stands for the `session_id` of the latest command session the
+# request reports (session ids are random, so a script cannot know them in advance).
+LAST_SESSION_ID = "<last-session-id>"
+_SESSION_ID_IN_BODY = re.compile(r'session_id\\*"\s*:\s*\\*"([A-Za-z0-9_-]+)')
 
 
 @dataclass(frozen=True)
@@ -53,7 +59,25 @@ class HttpError:
     delay_before: float = 0.0
 
 
-Step = Reply | HttpError
+@dataclass(frozen=True)
+class RawResponse:
+    """Any HTTP response, sent as given: a server that is not the API the client expects."""
+
+    body: str
+    status: int = 200
+    content_type: str = "text/html; charset=utf-8"
+    delay_before: float = 0.0
+
+
+@dataclass(frozen=True)
+class JsonReply:
+    """A plain JSON 200 response instead of a stream (OpenAI's `/responses/compact` answers so)."""
+
+    body: dict[str, Any]
+    delay_before: float = 0.0
+
+
+Step = Reply | HttpError | RawResponse | JsonReply
 
 
 @dataclass(frozen=True)
@@ -71,6 +95,19 @@ class RecordedRequest:
         import json
 
         return json.loads(self.body)
+
+
+def with_session_id(reply: Reply, request_body: bytes) -> Reply:
+    """`reply` with `LAST_SESSION_ID` in its tool calls replaced by the last session id in the request."""
+    if not any(LAST_SESSION_ID in call.arguments for call in reply.tool_calls):
+        return reply
+    found = _SESSION_ID_IN_BODY.findall(request_body.decode("utf-8", "replace"))
+    session_id = found[-1] if found else "no-session-yet"
+    calls = tuple(
+        replace(call, arguments=call.arguments.replace(LAST_SESSION_ID, session_id))
+        for call in reply.tool_calls
+    )
+    return replace(reply, tool_calls=calls)
 
 
 def fragments(text: str, size: int) -> list[str]:

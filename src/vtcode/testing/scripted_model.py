@@ -16,8 +16,8 @@ from vtcode.protocol.model import (
     ToolCallDelta,
     ToolCallStarted,
 )
-from vtcode.providers.errors import classify_status
-from vtcode.testing.script import HttpError, Reply, Step, call_id, fragments
+from vtcode.providers.errors import classify_status, invalid_response
+from vtcode.testing.script import HttpError, JsonReply, RawResponse, Reply, Step, call_id, fragments
 
 
 class ScriptedModel:
@@ -50,6 +50,12 @@ class ScriptedModel:
         step = self._script.pop(0)
         if isinstance(step, HttpError):
             raise classify_status(step.status, step.message, provider=self._provider, api_key_env=None)
+        if isinstance(step, RawResponse):
+            raise invalid_response(self._provider, f"not a stream ({step.content_type})")
+        if isinstance(step, JsonReply):
+            raise classify_status(
+                500, "scripted model: a JSON reply is not a stream", provider=self._provider, api_key_env=None
+            )
         for event in reply_events(step):
             yield event
 

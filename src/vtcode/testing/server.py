@@ -10,13 +10,21 @@ import json
 import socket
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Self
 
-from vtcode.testing.script import HttpError, RecordedRequest, Reply, Step
+from vtcode.testing.script import (
+    HttpError,
+    JsonReply,
+    RawResponse,
+    RecordedRequest,
+    Reply,
+    Step,
+    with_session_id,
+)
 
 
 @dataclass(frozen=True)
@@ -44,8 +52,12 @@ class WireServer:
         *,
         host: str = "127.0.0.1",
         model_names: Sequence[str] = ("fake-model",),
+        responder: Callable[[RecordedRequest], Step] | None = None,
     ) -> None:
         self._script: list[Step] = list(script)
+        #: Answers a request once the script is played out: a test that reacts to what it is asked
+        #: (a summary request in the middle of a long scripted session) instead of predicting it.
+        self.responder = responder
         #: What `GET /v1/models` and Ollama's `GET /api/tags` list.
         self.model_names = tuple(model_names)
         self._lock = threading.Lock()
@@ -110,9 +122,11 @@ class WireServer:
 
     # -- serving --------------------------------------------------------------------------------
 
-    def _next(self) -> Step | None:
+    def _next(self, request: RecordedRequest) -> Step | None:
         with self._lock:
-            return self._script.pop(0) if self._script else None
+            if self._script:
+                return self._script.pop(0)
+        return self.responder(request) if self.responder is not None else None
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         server = self
@@ -148,7 +162,7 @@ class WireServer:
                 if self.path.split("?")[0] not in server.paths:
                     self._json(404, {"error": {"message": f"no route {self.path}"}})
                     return
-                step = server._next()
+                step = server._next(recorded)
                 if step is None:
                     self._json(500, {"error": {"message": "loopback script exhausted"}})
                     return
@@ -157,6 +171,13 @@ class WireServer:
                 if isinstance(step, HttpError):
                     self._json(step.status, server.error_body(step), step.headers)
                     return
+                if isinstance(step, RawResponse):
+                    self._raw(step)
+                    return
+                if isinstance(step, JsonReply):
+                    self._json(200, step.body)
+                    return
+                step = with_session_id(step, body)
                 self._stream(step, server.render(step, recorded))
 
             def _json(self, status: int, payload: object, headers: dict[str, str] | None = None) -> None:
@@ -166,6 +187,14 @@ class WireServer:
                 self.send_header("content-length", str(len(data)))
                 for key, value in (headers or {}).items():
                     self.send_header(key, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _raw(self, response: RawResponse) -> None:
+                data = response.body.encode()
+                self.send_response(response.status)
+                self.send_header("content-type", response.content_type)
+                self.send_header("content-length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
 

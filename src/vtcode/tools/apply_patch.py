@@ -31,6 +31,7 @@ from vtcode.tools.patch_parse import (
     parse_patch,
     patch_paths,
 )
+from vtcode.tools.regular_file import open_regular
 from vtcode.tools.workspace import WorkspacePath, resolve
 
 _DESCRIPTION = """\
@@ -237,7 +238,8 @@ def _refuse_symlink(target: WorkspacePath, raw: str, verb: str) -> None:
 
 def _read(target: WorkspacePath) -> bytes | None:
     try:
-        return target.real.read_bytes()
+        with open_regular(target.real, target.display) as handle:
+            return handle.read()
     except FileNotFoundError:
         return None
     except IsADirectoryError:

@@ -35,6 +35,8 @@ class CallDescription:
     display: str
     subject: str = ""
     paths: tuple[str, ...] = ()
+    # For calls on a running command session: write, poll, wait or kill.
+    action: str = ""
 
 
 def path_call(arguments: dict[str, Any], key: str, *, default: str | None = None) -> CallDescription:
@@ -60,6 +62,9 @@ class ToolOutcome:
     changes: tuple[FileChange, ...] = ()
     # Exit code of a command, for `command_execution` items.
     exit_code: int | None = None
+    # For people and front ends, not the model: what a command printed (or why the call failed) ...
+    display_output: str | None = None
+    # ... and facts about the call (a command's session id, a search's engine and match count).
     extra: dict[str, Any] = field(default_factory=dict)
     # Images for the model (an MCP tool's image content); `content` describes them too.
     images: tuple[ImagePart, ...] = ()

@@ -21,6 +21,7 @@ from vtcode.core.exec_wait import (
     clamp_yield_ms,
     max_output_tokens,
 )
+from vtcode.core.sandbox_policy import denial_note
 from vtcode.exec.manager import SessionManager
 from vtcode.exec.session import CallReport, CommandSession, SessionError
 from vtcode.protocol.errors import ToolError
@@ -98,7 +99,9 @@ def preview_limit(value: object) -> int:
 def error_outcome(tool_name: str, message: str) -> ToolOutcome:
     """A failed call as a JSON error object (the model's copy carries only the message)."""
     error = error_result(tool_name, message)
-    return ToolOutcome(content=encode(error), model_content=encode_for_model(error), is_error=True)
+    return ToolOutcome(
+        content=encode(error), model_content=encode_for_model(error), is_error=True, display_output=message
+    )
 
 
 def outcome(
@@ -122,6 +125,11 @@ def outcome(
         wait_deadline_seconds=wait_deadline,
     )
     result = build_result(report.view, call)
+    note = denial_note(
+        manager.settings.sandbox, result.output, result.exit_code if result.is_exited else None
+    )
+    if note is not None:
+        result = msgspec.structs.replace(result, sandbox_note=note)
     failed = result.is_exited and result.exit_code != 0 and kind != "kill"
     return ToolOutcome(
         content=encode(result),
@@ -129,6 +137,7 @@ def outcome(
         is_error=failed,
         touched_paths=touched,
         exit_code=result.exit_code,
+        display_output=result.output,
         extra={"session_id": session.id, "command": session.info.command},
     )
 

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from vtcode.protocol.errors import ToolError
 from vtcode.tools.command_output import run_command
+from vtcode.tools.regular_file import check_regular_or_absent
 from vtcode.tools.workspace import WorkspacePath, is_inside
 
 log = logging.getLogger(__name__)
@@ -101,6 +102,8 @@ async def visible_file_batches(
         # An explicitly named file is used even when ignored, as `rg` and `git grep` do.
         return _off_loop(iter([FileBatch([base.display], [])]))
     if not base.real.is_dir():
+        # A named pipe or device is there but is no file to list or search; say so, not "missing".
+        check_regular_or_absent(base.real, base.display)
         raise ToolError(f"no such file or directory: {base.display}")
     batches = await _git_file_batches(root, base.display, batch_files)
     if batches is None:

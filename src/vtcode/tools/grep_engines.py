@@ -6,7 +6,8 @@ whole with every filter of rg's own turned off. A file containing a NUL byte any
 skipped (rg reports it as `binary_offset`);
 line text is decoded as UTF-8 with replacement characters; a trailing CR is not part of the line
 (`$` matches before CRLF). One known difference stays: on bytes that are not valid UTF-8, Python's
-`.` matches the replacement character while rg's `.` matches nothing.
+`.` matches the replacement character while rg's `.` matches nothing; on lines over a megabyte the
+Python scan searches in overlapping pieces (see `grep_scan`).
 """
 
 from __future__ import annotations
@@ -18,61 +19,19 @@ import logging
 import os
 import re
 from collections.abc import AsyncIterable, AsyncIterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
 
-from vtcode.tools.command_output import run_command
 from vtcode.tools.file_set import FileBatch
-from vtcode.tools.read_file import BINARY_SNIFF_BYTES
+from vtcode.tools.grep_scan import KEPT_TEXT_CHARS, GrepMatch, python_search
+from vtcode.tools.ripgrep_output import run_ripgrep
+
+__all__ = ["GrepMatch", "argv_batches", "python_search", "ripgrep_search_batches"]
 
 log = logging.getLogger(__name__)
 
 _POINTER_BYTES = 8
-
-
-@dataclass(frozen=True, order=True)
-class GrepMatch:
-    """One matching line: workspace-relative path, 1-based line number, line text without its ending."""
-
-    path: str
-    line: int
-    text: str
-
-
-def python_search(root: Path, files: Sequence[str], regex: re.Pattern[str]) -> list[GrepMatch]:
-    """Scan `files` (workspace-relative) line by line with Python's `re`; sorted by path, then line."""
-    matches: list[GrepMatch] = []
-    for relative in files:
-        data = _read_text_bytes(root / relative)
-        if data is None:
-            continue
-        # Splitting the decoded text on "\n" equals splitting the bytes: a newline never sits inside
-        # an invalid sequence that the decoder replaces.
-        lines = data.decode("utf-8", errors="replace").split("\n")
-        if lines[-1] == "":
-            lines.pop()
-        for number, line in enumerate(lines, start=1):
-            text = line.removesuffix("\r")
-            if regex.search(text):
-                matches.append(GrepMatch(relative, number, text))
-    matches.sort()
-    return matches
-
-
-def _read_text_bytes(path: Path) -> bytes | None:
-    """The file's bytes, or None when it holds a NUL byte or is unreadable (vanished since listed)."""
-    try:
-        with open(path, "rb") as handle:
-            # Most binary files show a NUL at once; checking the head first avoids reading them whole.
-            head = handle.read(BINARY_SNIFF_BYTES)
-            if b"\0" in head:
-                return None
-            rest = handle.read()
-    except OSError:
-        return None
-    return None if b"\0" in rest else head + rest
 
 
 class _Data(msgspec.Struct):
@@ -161,23 +120,40 @@ async def _ripgrep_batch(
     listed: frozenset[str] | None,
 ) -> list[GrepMatch] | None:
     async with slots.taken() as threads:
-        result = await run_command(_command(rg, paths, pattern, threads), root)
+        result = await run_ripgrep(_command(rg, paths, pattern, threads), root)
     if result is None:
         log.warning("ripgrep could not start; using the Python engine")
         return None
     # rg exits 1 for "no match" and 2 for errors; a regex rg's engine rejects (look-around,
     # back-references) is an error with no output at all, and Python can still run it.
-    if result.returncode == 2 and not result.stdout:
+    if result.returncode == 2 and not result.events and not result.overlong_paths:
         log.info("ripgrep failed: %s", result.stderr.decode(errors="replace").strip())
         return None
     try:
-        matches = _parse_json_lines(result.stdout)
+        matches = _parse_json_lines(result.events)
     except msgspec.DecodeError as exc:
         log.warning("unexpected ripgrep output (%s); using the Python engine", exc)
         return None
+    if result.overlong_paths:
+        matches = await _search_again(root, matches, result.overlong_paths, pattern)
     if listed is not None:
         matches = [match for match in matches if match.path in listed]
     return matches
+
+
+async def _search_again(
+    root: Path, matches: list[GrepMatch], paths: set[str], pattern: str
+) -> list[GrepMatch]:
+    """Replace rg's matches in `paths` (files with a match line too long to read) by a bounded scan.
+
+    The Python scan reads such a line in pieces; the pattern already compiled for grep_files.
+    """
+    try:
+        regex = re.compile(pattern)
+    except re.error:
+        return [match for match in matches if match.path not in paths]
+    again = await asyncio.to_thread(python_search, root, sorted(paths), regex)
+    return [match for match in matches if match.path not in paths] + again
 
 
 def _cores() -> int:
@@ -231,17 +207,17 @@ def _command(rg: str, paths: Sequence[str], pattern: str, threads: int | None) -
     return command
 
 
-def _parse_json_lines(stdout: bytes) -> list[GrepMatch]:
+def _parse_json_lines(events: Sequence[bytes]) -> list[GrepMatch]:
     pending: dict[str, list[GrepMatch]] = {}
     matches: list[GrepMatch] = []
-    for raw in stdout.splitlines():
+    for raw in events:
         kind = _type_decoder.decode(raw).type
         if kind not in ("match", "end"):
             continue
         event = _event_decoder.decode(raw)
         if isinstance(event, _Match):
             path = _decode_path(event.data.path)
-            text = _decode(event.data.lines).removesuffix("\n").removesuffix("\r")
+            text = _decode(event.data.lines).removesuffix("\n").removesuffix("\r")[:KEPT_TEXT_CHARS]
             pending.setdefault(path, []).append(GrepMatch(path, event.data.line_number or 0, text))
         else:
             path = _decode_path(event.data.path)

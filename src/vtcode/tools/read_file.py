@@ -15,11 +15,14 @@ from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
 from vtcode.tools.output_limit import NOTE_RESERVE_BYTES, clip_utf8
+from vtcode.tools.regular_file import open_regular
 from vtcode.tools.workspace import resolve
 
 DEFAULT_LIMIT = 2000
 # Same window as git and ripgrep use to call a file binary.
 BINARY_SNIFF_BYTES = 8192
+# The piece size in which lines before the window, and the unshown rest of a long line, are skipped.
+_SKIP_BYTES = 1 << 20
 
 _SPEC = ToolSpec(
     name="read_file",
@@ -106,7 +109,7 @@ class ReadFileTool:
 
 def _read_page(real: Path, display: str, offset: int, limit: int, max_bytes: int) -> _Page:
     try:
-        with open(real, "rb") as handle:
+        with open_regular(real, display) as handle:
             return _page_of(handle, display, offset, limit, max_bytes)
     except FileNotFoundError:
         raise ToolError(f"file not found: {display} (use list_files to find the path)") from None
@@ -126,28 +129,52 @@ def _page_of(handle: BinaryIO, display: str, offset: int, limit: int, max_bytes:
     used = 0
     last = offset - 1
     number = 0
-    for number, raw in enumerate(handle, start=1):
-        if number < offset:
-            continue
-        if number >= offset + limit:
-            break
+    while number + 1 < offset:
+        if _next_line(handle, 0) is None:
+            return _finish(display, shown, offset, last, number)
+        number += 1
+    # A shown line never needs more than the budget (plus its ending); the rest of it is skipped.
+    cap = budget + 2
+    while number + 1 < offset + limit:
+        line = _next_line(handle, cap)
+        if line is None:
+            # The whole rest of the file was consumed: `number` is the line count.
+            return _finish(display, shown, offset, last, number)
+        number += 1
+        head, length = line
         prefix = f"{number:>6}\t"
-        text = _decode_line(raw)
+        text = _decode_line(head)
         size = len(prefix.encode()) + len(text.encode("utf-8", errors="surrogatepass")) + 1
-        if used + size > budget:
+        if length > len(head.rstrip(b"\n")) or used + size > budget:
             if not shown:
                 # A single line larger than the budget (minified code) still shows its head.
-                shown.append(prefix + clip_utf8(text, budget - len(prefix), suffix=" …[line cut]"))
+                marker = f" …[line cut: {length:,} bytes in all]"
+                shown.append(prefix + clip_utf8(text, budget - len(prefix), suffix=marker))
                 last = number
             break
         shown.append(prefix + text)
         used += size
         last = number
-    else:
-        # The whole rest of the file was consumed: `number` is the line count.
-        return _finish(display, shown, offset, last, number)
     total = number + _count_remaining_lines(handle)
     return _finish(display, shown, offset, last, total)
+
+
+def _next_line(handle: BinaryIO, cap: int) -> tuple[bytes, int] | None:
+    """The next line's first `cap` bytes and the line's whole length (ending excluded); None at the end.
+
+    Memory stays bounded whatever the line's length: a 200 MB minified line costs one read buffer.
+    """
+    head = handle.readline(cap) if cap else b""
+    if head.endswith(b"\n"):
+        return head, len(head) - 1
+    if cap and len(head) < cap:
+        return (head, len(head)) if head else None
+    length = len(head)
+    while piece := handle.readline(_SKIP_BYTES):
+        if piece.endswith(b"\n"):
+            return head, length + len(piece) - 1
+        length += len(piece)
+    return (head, length) if length else None
 
 
 def _finish(display: str, shown: list[str], offset: int, last: int, total: int) -> _Page:

@@ -15,6 +15,7 @@ from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.atomic_write import file_mode, write_atomic
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
+from vtcode.tools.regular_file import check_regular_or_absent
 from vtcode.tools.workspace import WorkspacePath, resolve
 
 _SPEC = ToolSpec(
@@ -95,6 +96,8 @@ def _encode(content: str) -> bytes:
 
 def _write(target: WorkspacePath, data: bytes) -> Literal["add", "update"]:
     real: Path = target.real
+    # Replacing a named pipe or device by a file is never what writing "a file" means.
+    check_regular_or_absent(real, target.display)
     if real.is_dir():
         raise ToolError(f"{target.display} is a directory; give a file path")
     try:

@@ -19,6 +19,7 @@ from vtcode.core.exec_wait import (
     clamp_yield_ms,
     wait_deadline,
 )
+from vtcode.core.typed_input import type_input
 from vtcode.exec.manager import SessionManager
 from vtcode.exec.session import SessionError
 from vtcode.protocol.errors import ToolError
@@ -108,6 +109,8 @@ class WriteStdinTool:
 
     def __init__(self, manager: SessionManager) -> None:
         self.manager = manager
+        # The unfinished line typed into each session so far: deny rules check lines typed in pieces.
+        self._typed: dict[str, str] = {}
 
     @property
     def spec(self) -> ToolSpec:
@@ -125,7 +128,18 @@ class WriteStdinTool:
         session = self.manager.sessions.get(raw.strip()) if isinstance(raw, str) else None
         command = session.info.command if session is not None else f"write_stdin {raw or ''}".rstrip()
         chars = arguments.get("chars")
-        return CallDescription(display=command, subject=chars if isinstance(chars, str) else "")
+        requested = arguments.get("action")
+        action = requested if requested in _ACTIONS else ("write" if chars else "poll")
+        if not isinstance(chars, str) or not chars or action != "write":
+            return CallDescription(display=command, action=str(action))
+        # Input may come in pieces (`rm -` then `rf x`): approvals judge it after what was typed before.
+        subject = self.pending_input(arguments) + chars
+        return CallDescription(display=command, subject=subject, action="write")
+
+    def pending_input(self, arguments: dict[str, Any]) -> str:
+        """The unfinished line typed into the addressed session by earlier writes (no Enter yet)."""
+        raw = arguments.get("session_id")
+        return self._typed.get(raw.strip(), "") if isinstance(raw, str) else ""
 
     async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         """Carry out the action and report the session's state and new output."""
@@ -165,6 +179,8 @@ class WriteStdinTool:
             )
         except SessionError as exc:
             return error_outcome(NAME, exc.message)
+        if action == "write" and args.chars:
+            self._typed[session_id] = type_input(self._typed.get(session_id, ""), args.chars).pending
         return outcome(
             self.manager,
             session,

@@ -242,3 +242,28 @@ def test_protocol_problems_name_orphans_and_unanswered_calls() -> None:
     ]
     assert protocol_problems([user("u"), calls("c1"), user("v")]) == ["message 1: call 'c1' has no result"]
     assert protocol_problems([user("u"), calls("c1"), result("c1")]) == []
+
+
+def test_the_summary_carries_the_touched_paths_of_the_results_it_replaced() -> None:
+    history: list[Message] = []
+    for n in range(6):
+        history += [
+            user(f"step {n}", 400),
+            calls(f"c{n}"),
+            ToolResultMessage(
+                call_id=f"c{n}",
+                name="run",
+                content="x" * 400,
+                meta=MessageMeta(paths=(f"pkg{n}/mod.py", "shared.py")),
+            ),
+        ]
+    settings = CompactionSettings(capacity=0, session_budget=1_000)
+    compacted = _compact(history, lambda request: GOOD_SUMMARY, settings)
+    assert compacted.problems == ()
+    paths_before = {p for m in history for p in m.meta.paths}
+    paths_after = {p for m in compacted.messages for p in m.meta.paths}
+    assert paths_after == paths_before
+    summary = compacted.messages[0]
+    assert isinstance(summary, SystemMessage)
+    assert "pkg0/mod.py" in summary.meta.paths
+    assert "pkg5/mod.py" not in summary.meta.paths  # still on its own result in the tail

@@ -46,7 +46,12 @@ def histories(draw: st.DrawFn) -> list[Message]:
             calls = tuple(ToolCall(i, "run", "{}") for i in call_ids)
             messages.append(AssistantMessage(tool_calls=calls))
             for call_id in draw(st.permutations(call_ids)):
-                messages.append(ToolResultMessage(call_id=call_id, name="run", content="r" * draw(sizes)))
+                paths = (f"src/{call_id}.py",) if draw(st.booleans()) else ()
+                messages.append(
+                    ToolResultMessage(
+                        call_id=call_id, name="run", content="r" * draw(sizes), meta=MessageMeta(paths=paths)
+                    )
+                )
     trailing_call: bool = draw(st.booleans())
     if messages and trailing_call:
         call_ids = [f"c{next(ids)}" for _ in range(draw(st.integers(1, 3)))]
@@ -91,7 +96,7 @@ def test_the_tail_is_a_suffix_of_whole_groups_within_the_target(history: list[Me
 
 
 @given(histories(), st.sampled_from([0, 8_000, 32_768, 200_000]))
-def test_the_compacted_history_is_valid_and_keeps_the_tail_and_its_intents(
+def test_the_compacted_history_is_valid_and_keeps_the_tail_its_intents_and_touched_paths(
     history: list[Message], capacity: int
 ) -> None:
     estimate = MessageEstimator(len)
@@ -103,6 +108,8 @@ def test_the_compacted_history_is_valid_and_keeps_the_tail_and_its_intents(
     tail_intents = intent_ids(plan.tail)
     kept = intent_ids(compacted.messages)
     assert all(intent in kept for intent in tail_intents)
+    # Instruction scope never shrinks: every touched path stays recorded somewhere.
+    assert {p for m in history for p in m.meta.paths} <= {p for m in compacted.messages for p in m.meta.paths}
     budget = history_budget(capacity)
     if budget is not None:
         assert compacted.tokens_after <= budget

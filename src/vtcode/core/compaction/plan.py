@@ -261,7 +261,7 @@ def _result(
     mode: Mode,
     estimate: MessageEstimator,
 ) -> CompactionResult:
-    final = tuple(messages)
+    final = tuple(_keep_paths(messages, plan.source))
     problems = protocol_problems(final)
     problems += [f"intent {intent!r} of the tail was lost" for intent in lost_intent_ids(plan.tail, final)]
     return CompactionResult(
@@ -273,3 +273,25 @@ def _result(
         problems=tuple(problems),
         changed=final != plan.source,
     )
+
+
+def _keep_paths(messages: Sequence[Message], source: Sequence[Message]) -> list[Message]:
+    """`messages` whose first message also carries the touched paths only replaced messages recorded.
+
+    Instruction scope is rebuilt from `meta.paths` (core/touched_paths.py): summarizing the tool results
+    that named a path away must not shrink it, so the summary message carries their union.
+    """
+    out = list(messages)
+    if not out:
+        return out
+    kept = {path for message in out for path in message.meta.paths}
+    missing: dict[str, None] = {}
+    for message in source:
+        for path in message.meta.paths:
+            if path not in kept:
+                missing[path] = None
+    if missing:
+        first = out[0]
+        paths = tuple(dict.fromkeys((*first.meta.paths, *missing)))
+        out[0] = msgspec.structs.replace(first, meta=msgspec.structs.replace(first.meta, paths=paths))
+    return out

@@ -13,6 +13,8 @@ from vtcode.protocol.messages import AssistantMessage, Message, SystemMessage, T
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
 _SNIPPET_CHARS = 240
+# A message read from a segment (no query) shows this much of its text.
+_READ_CHARS = 4_000
 
 
 @dataclass(frozen=True)
@@ -69,15 +71,32 @@ def recall(
             role, text = message_text(message)
             lowered = text.lower()
             if all(word in lowered for word in words):
-                at = lowered.find(words[0]) if words else 0
-                hits.append(Hit(number, index, role, _excerpt(text, at)))
+                if words:
+                    hits.append(Hit(number, index, role, _excerpt(text, _anchor(lowered, words))))
+                else:
+                    # Reading a segment: each message whole, up to a page of text.
+                    hits.append(Hit(number, index, role, _excerpt(text, 0, _READ_CHARS)))
     return RecallPage(hits=tuple(hits[offset : offset + limit]), total=len(hits), offset=offset)
 
 
-def _excerpt(text: str, at: int) -> str:
-    start = max(0, at - _SNIPPET_CHARS // 3)
-    piece = text[start : start + _SNIPPET_CHARS]
-    return ("…" if start else "") + piece + ("…" if start + _SNIPPET_CHARS < len(text) else "")
+def _anchor(lowered: str, words: Sequence[str]) -> int:
+    """Where the excerpt centres: the whole query if it occurs as typed, else its rarest word's first use.
+
+    The first word alone is a poor anchor: in a file listing it may occur on every line, the match on
+    line 77 only where the rarer word is.
+    """
+    phrase = " ".join(words)
+    at = lowered.find(phrase)
+    if at >= 0:
+        return at
+    rarest = min(words, key=lowered.count)
+    return lowered.find(rarest)
+
+
+def _excerpt(text: str, at: int, size: int = _SNIPPET_CHARS) -> str:
+    start = max(0, at - size // 3)
+    piece = text[start : start + size]
+    return ("…" if start else "") + piece + ("…" if start + size < len(text) else "")
 
 
 def render_page(page: RecallPage) -> str:

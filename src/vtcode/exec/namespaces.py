@@ -1,0 +1,188 @@
+"""Linux namespaces for sandboxed commands: a private network, and read-only protected paths.
+
+All commands of one vtcode session share one user namespace (and, with the network off, one network
+namespace with its own loopback), held open by a small holder process: a server started by one command
+is reachable from the next, nothing reaches the host's network, and the host cannot reach it. Each
+command then gets its own mount namespace in which the protected paths of the workspace are bind
+mounts onto themselves, remounted read-only (Landlock can only grant, so these carve-outs need
+mounts). Entering the user namespace drops every capability in the host's namespaces, also for root,
+so a command cannot `setns` back to the host network.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import fcntl
+import os
+import socket
+import struct
+import subprocess
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWNET = 0x40000000
+
+_MS_RDONLY = 1
+_MS_REMOUNT = 32
+_MS_BIND = 4096
+_MS_REC = 16384
+_MS_PRIVATE = 1 << 18
+# statvfs flags that are locked in a user namespace and must be kept on remount, as MS_* bits.
+_LOCKED_FLAGS = {2: 2, 4: 4, 8: 8, 1024: 1024, 2048: 2048, 4096: 1 << 21}
+
+_SIOCGIFFLAGS = 0x8913
+_SIOCSIFFLAGS = 0x8914
+_IFF_UP = 0x1
+
+_LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def unshare(flags: int) -> None:
+    """unshare(2)."""
+    assert _LIBC is not None
+    _check(_LIBC.unshare(flags), "unshare")
+
+
+def setns(fd: int, nstype: int) -> None:
+    """setns(2)."""
+    assert _LIBC is not None
+    _check(_LIBC.setns(fd, nstype), "setns")
+
+
+def _mount(source: str | None, target: str, flags: int) -> None:
+    assert _LIBC is not None
+    src = source.encode() if source is not None else None
+    _check(_LIBC.mount(src, target.encode(), None, ctypes.c_ulong(flags), None), f"mount {target}")
+
+
+@dataclass(frozen=True)
+class ProtectedPath:
+    """A path kept read-only (`read_only`), or only pinned so it cannot be renamed or replaced."""
+
+    path: str
+    read_only: bool
+    locked_flags: int
+
+
+def protected_path(path: str, *, read_only: bool) -> ProtectedPath:
+    """Describe `path` for `make_read_only`, keeping the mount flags a user namespace must not drop."""
+    flags = os.statvfs(path).f_flag
+    locked = 0
+    for st_flag, ms_flag in _LOCKED_FLAGS.items():
+        if flags & st_flag:
+            locked |= ms_flag
+    return ProtectedPath(path=path, read_only=read_only, locked_flags=locked)
+
+
+def protect_paths(paths: Sequence[ProtectedPath]) -> None:
+    """In a fresh mount namespace: bind each path onto itself, read-only where asked (child side)."""
+    _mount(None, "/", _MS_REC | _MS_PRIVATE)
+    for item in paths:
+        _mount(item.path, item.path, _MS_BIND)
+        if item.read_only:
+            _mount(None, item.path, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | item.locked_flags)
+
+
+def _write(path: str, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
+def _loopback_up() -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        request = struct.pack("16sH14x", b"lo", 0)
+        flags = struct.unpack("16sH14x", fcntl.ioctl(sock.fileno(), _SIOCGIFFLAGS, request))[1]
+        fcntl.ioctl(sock.fileno(), _SIOCSIFFLAGS, struct.pack("16sH14x", b"lo", flags | _IFF_UP))
+
+
+class NamespaceHolder:
+    """A process that keeps the session's user (and network) namespace alive while vtcode runs.
+
+    It is `cat` reading a pipe only vtcode holds: when vtcode ends, however it ends, the pipe closes
+    and the holder exits.
+    """
+
+    def __init__(self, *, private_network: bool) -> None:
+        uid, gid = os.getuid(), os.getgid()
+        flags = CLONE_NEWUSER | (CLONE_NEWNET if private_network else 0)
+
+        def enter() -> None:  # runs in the holder's child between fork and exec
+            unshare(flags)
+            _write("/proc/self/setgroups", "deny")
+            _write("/proc/self/uid_map", f"{uid} {uid} 1")
+            _write("/proc/self/gid_map", f"{gid} {gid} 1")
+            if private_network:
+                _loopback_up()
+
+        cat = next((p for p in ("/usr/bin/cat", "/bin/cat") if os.access(p, os.X_OK)), "cat")
+        read_end, self._write_end = os.pipe2(os.O_CLOEXEC)
+        try:
+            self.process = subprocess.Popen(
+                [cat],
+                stdin=read_end,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                preexec_fn=enter,  # noqa: PLW1509 - the child only makes syscalls
+                start_new_session=True,
+            )
+        except BaseException:
+            os.close(self._write_end)
+            raise
+        finally:
+            os.close(read_end)
+        pid = self.process.pid
+        try:
+            self.user_fd = os.open(f"/proc/{pid}/ns/user", os.O_RDONLY | os.O_CLOEXEC)
+            self.net_fd = (
+                os.open(f"/proc/{pid}/ns/net", os.O_RDONLY | os.O_CLOEXEC) if private_network else None
+            )
+        except OSError:
+            self.close()
+            raise
+
+    def enter(self) -> None:
+        """Join the holder's namespaces, then take a private mount namespace (child side)."""
+        setns(self.user_fd, CLONE_NEWUSER)
+        if self.net_fd is not None:
+            setns(self.net_fd, CLONE_NEWNET)
+        unshare(CLONE_NEWNS)
+
+    def close(self) -> None:
+        """End the holder; the namespaces live on only while a command still runs in them."""
+        for name in ("user_fd", "net_fd"):
+            fd = getattr(self, name, None)
+            if fd is not None:
+                os.close(fd)
+                setattr(self, name, None)
+        if self._write_end >= 0:
+            os.close(self._write_end)
+            self._write_end = -1
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def user_namespaces_work() -> bool:
+    """Whether an unprivileged user namespace can be made here (a short-lived probe process)."""
+    if _LIBC is None:
+        return False
+    try:
+        holder = NamespaceHolder(private_network=True)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    holder.close()
+    return True

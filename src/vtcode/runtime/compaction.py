@@ -1,0 +1,386 @@
+"""Continuity compaction in a live session: when to compact, the summary requests, and the bookkeeping.
+
+The decisions and the shape of the result are pure (`core/compaction`); this class owns what a session
+keeps between requests (the cached message estimates, the context pressure, the failure circuit breaker)
+and does the I/O: summary requests through the session's model client (no tools), the archive segment,
+the envelope (under the steering lock), and `thread.compacted` once the new history is checkpointed.
+
+Entry points: `before_request` (automatic, soft and hard thresholds, and a `/compact` asked for while a
+turn runs), `on_overflow` (recovery after a context-overflow error) and `compact_now` (`/compact` between
+turns).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import msgspec
+
+from vtcode.config.schema import Settings
+from vtcode.core.compaction.envelope import (
+    Placement,
+    place,
+    render,
+    strip_envelopes,
+)
+from vtcode.core.compaction.plan import (
+    CompactionPlan,
+    CompactionResult,
+    CompactionSettings,
+    assemble,
+    normalize_native,
+    plan_compaction,
+)
+from vtcode.core.compaction.pressure import Pressure
+from vtcode.core.compaction.summary_run import SummaryRun
+from vtcode.core.compaction.trigger import Action, Suppression, classify_failure, decide, escalate
+from vtcode.core.compaction.window import biggest_items, gained_enough, over_window_message, recovery_split
+from vtcode.core.tokens import MessageEstimator, TextCounter, request_tokens
+from vtcode.protocol.errors import AgentFailedError, ProviderError, ProviderErrorKind, VtcodeError
+from vtcode.protocol.events import CompactionTrigger, Notice, ThreadCompacted
+from vtcode.protocol.messages import Message, Usage
+from vtcode.protocol.model import Completed, ModelRequest, SystemPrompt, ToolSpec
+from vtcode.providers.base import ModelClient, NativeCompaction
+from vtcode.runtime.compaction_files import archive_history, record_envelope
+from vtcode.runtime.emitter import Emitter
+from vtcode.runtime.hooks import BeforeRequest, ContextOverflow, HistoryReplacement
+from vtcode.runtime.stored_history import StoredHistory
+from vtcode.tokens.encoding import text_counter
+
+SUMMARIZER_SYSTEM = "You summarize coding-agent sessions for their own continuation. You have no tools."
+_COUNT_CACHE_ENTRIES = 64
+_schema_encoder = msgspec.json.Encoder()
+
+
+class ContextWindowError(AgentFailedError):
+    """The request about to be sent cannot fit the model's window, even after compaction."""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Done:
+    """A compaction checkpoint-ready: the new history and the event to report once it is in place."""
+
+    replacement: HistoryReplacement
+    event: ThreadCompacted
+
+
+class Compactor:
+    """Compaction for one session; register `before_request` and `on_overflow` as turn hooks."""
+
+    def __init__(
+        self,
+        *,
+        client: ModelClient,
+        model: str,
+        settings: Settings,
+        window: int,
+        workspace: Path,
+        history: StoredHistory,
+        emitter: Emitter,
+        clock: Callable[[], float],
+        last_usage: Callable[[], Usage | None],
+        count: TextCounter | None = None,
+    ) -> None:
+        self._client = client
+        self._model = model
+        self._workspace = str(workspace)
+        self._history = history
+        self._emitter = emitter
+        self._clock = clock
+        self._last_usage = last_usage
+        self._count = count or text_counter()
+        self.estimate = MessageEstimator(self._count)
+        harness = settings.agent.harness
+        self.enabled = harness.auto_compaction_enabled
+        # Reference 2.1: both keys on, or no history artifact is written and no envelope is injected.
+        dynamic = settings.context.dynamic
+        self.persist = dynamic.enabled and dynamic.persist_history
+        self.settings = CompactionSettings(
+            capacity=window,
+            session_budget=settings.context.max_context_tokens,
+            explicit_threshold=harness.auto_compaction_threshold_tokens,
+            retained_user_tokens=settings.context.dynamic.retained_user_tokens,
+            workspace=self._workspace,
+        )
+        self.pressure = Pressure()
+        self.suppression = Suppression.NONE
+        self._seen_usage: Usage | None = None
+        self._manual_pending = False
+        # Set when a compaction left the request above the soft threshold: the next one fails the turn.
+        self._gain_failed_at: int | None = None
+        self._counts: dict[str, int] = {}
+
+    # -- entry points ------------------------------------------------------------------------------
+
+    def request_manual(self) -> None:
+        """`/compact` while a turn runs: compact at that turn's next before-request boundary."""
+        self._manual_pending = True
+
+    def take_manual(self) -> bool:
+        """Whether a `/compact` is still waiting (the turn ended without another request); clears it."""
+        pending, self._manual_pending = self._manual_pending, False
+        return pending
+
+    async def before_request(self, view: BeforeRequest) -> HistoryReplacement | None:
+        """The before-request hook: decide (reference 3.2), compact, then check the request fits."""
+        fixed = self._fixed_tokens(view.request)
+        tokens = fixed + self.estimate.total(view.messages)
+        if self._manual_pending:
+            self._manual_pending = False
+            done = await self._compact(view.messages, "manual", "manual", Placement.START)
+            return self._finish(done, fixed, view.messages)
+        usage = self._last_usage()
+        if usage is not None and usage is not self._seen_usage:
+            self._seen_usage = usage
+            self.pressure = self.pressure.with_reported(usage)
+        self.pressure = self.pressure.with_estimate(tokens)
+        decision = decide(
+            self.pressure,
+            self.settings.thresholds,
+            enabled=self.enabled,
+            suppression=self.suppression,
+            history_len=len(view.messages),
+        )
+        self.pressure = decision.pressure
+        done = None
+        if decision.action is Action.COMPACT:
+            if self._gain_failed_at is not None:
+                raise self._no_gain_error(self._gain_failed_at)
+            done = await self._compact(
+                view.messages, "auto", decision.trigger, Placement.BEFORE_LAST_USER_OR_SUMMARY
+            )
+        return self._finish(done, fixed, view.messages)
+
+    async def on_overflow(self, overflow: ContextOverflow) -> HistoryReplacement | None:
+        """Recovery (reference 5.7): compact what is older than the turn's user message, keep the rest.
+
+        Off means off: with automatic compaction disabled the turn fails with a hint to `/compact`. The
+        circuit breaker does not apply (one recovery per turn is the runner's limit).
+        """
+        error = overflow.error
+        if not self.enabled:
+            raise ProviderError(
+                ProviderErrorKind.CONTEXT_OVERFLOW,
+                error.message,
+                hint="automatic compaction is off (agent.harness.auto_compaction_enabled = false); "
+                "run /compact, or start a new session",
+                status=error.status,
+                provider=error.provider,
+            )
+        messages = list(overflow.messages)
+        turn_start = next(
+            (i for i, m in enumerate(messages) if m.meta.turn == overflow.turn), len(messages) - 1
+        )
+        split = recovery_split(messages, turn_start)
+        if split <= 0:
+            return None
+        done = await self._compact(
+            messages[:split], "recovery", "recovery", Placement.START, messages[split:]
+        )
+        return self._finish(done, 0, messages, check_window=False)
+
+    async def compact_now(self, messages: Sequence[Message]) -> HistoryReplacement | None:
+        """`/compact` between turns: the replacement to checkpoint, or None (a notice says why)."""
+        done = await self._compact(messages, "manual", "manual", Placement.START)
+        if done is None:
+            return None
+        return self._applied_later(done)
+
+    # -- the compaction ----------------------------------------------------------------------------
+
+    async def _compact(
+        self,
+        messages: Sequence[Message],
+        trigger: CompactionTrigger,
+        reason: str,
+        placement: Placement,
+        keep_after: Sequence[Message] = (),
+    ) -> _Done | None:
+        """Plan, summarize, assemble, archive and write the envelope; None when nothing changes.
+
+        A failure is reported as a notice and arms the circuit breaker (reference 3.4); the history is
+        left as it was, so the request is still sent.
+        """
+        handle = self._history.handle
+        if handle is None:
+            self._nothing(trigger)
+            return None
+        source = strip_envelopes(messages)
+        plan = plan_compaction(source, self.estimate, self.settings)
+        notes: list[str] = []
+        result = await self._native(plan, notes) if plan.prefix else None
+        if result is None:
+            run = SummaryRun(plan, self._count, self._workspace)
+            while run.request is not None:
+                try:
+                    text = await self._summary_reply(run.request)
+                except ProviderError as error:
+                    run.failed(error.message, error.kind)
+                except AgentFailedError as error:
+                    run.failed(error.message)
+                else:
+                    run.answered(text)
+            notes += run.notes
+            result = assemble(plan, run.summary, run.mode, self.estimate, self.settings)
+        if result.problems:
+            self._failed(trigger, "; ".join(result.problems))
+            return None
+        if not result.changed:
+            # Everything is tail already (an oversized newest group is shortened, so that changes).
+            self._nothing(trigger)
+            return None
+        full = [*messages, *keep_after]
+        before = self.estimate.total(full)
+        # The artifact's figures leave out the envelope, which is rendered after it is written.
+        after = result.tokens_after + self.estimate.total(keep_after)
+        relative: str | None = None
+        try:
+            if self.persist:
+                relative = archive_history(handle, full, trigger, before, after, ts=self._clock())
+            # Written either way: steering keeps its bookkeeping there (replaced intents are applied).
+            envelope = record_envelope(
+                handle, result.messages, full, workspace=self._workspace, artifact=relative, ts=self._clock()
+            )
+        except VtcodeError as error:
+            self._failed(trigger, error.message)
+            return None
+        shaped = (
+            place(result.messages, render(envelope), placement) if self.persist else list(result.messages)
+        )
+        new = [*shaped, *keep_after]
+        event = ThreadCompacted(
+            trigger=trigger,
+            before_messages=len(full),
+            after_messages=len(new),
+            before_tokens=before,
+            after_tokens=self.estimate.total(new),
+            artifact_path=relative,
+            reason=reason,
+            mode=str(result.mode),
+            notes=tuple(notes),
+        )
+        replacement = HistoryReplacement(messages=new, summary=result.summary, artifact_path=relative)
+        return _Done(replacement=replacement, event=event)
+
+    async def _native(self, plan: CompactionPlan, notes: list[str]) -> CompactionResult | None:
+        """The provider's own compaction, normalized (reference 5.3, 5.5); None: summarize locally."""
+        client = self._client
+        if not isinstance(client, NativeCompaction) or not client.native_compaction:
+            return None
+        request = ModelRequest(
+            model=self._model, system=SystemPrompt(SUMMARIZER_SYSTEM), messages=plan.source, tools=()
+        )
+        try:
+            output = await client.compact(request)
+        except ProviderError as error:
+            notes.append(f"native compaction failed ({error.message}); summarizing locally")
+            return None
+        result = normalize_native(output, plan, self.estimate, self.settings)
+        if result.problems:
+            notes.append(f"native compaction unusable ({'; '.join(result.problems)}); summarizing locally")
+            return None
+        return result
+
+    async def _summary_reply(self, messages: Sequence[Message]) -> str:
+        """One summary request: the same model, no tools, the asking user message last."""
+        request = ModelRequest(
+            model=self._model, system=SystemPrompt(SUMMARIZER_SYSTEM), messages=tuple(messages), tools=()
+        )
+        completed: Completed | None = None
+        async for event in self._client.stream(request):
+            if isinstance(event, Completed):
+                completed = event
+        if completed is None:
+            raise AgentFailedError("the summary stream ended without a reply")
+        return completed.message.content
+
+    # -- after a compaction ------------------------------------------------------------------------
+
+    def _finish(
+        self,
+        done: _Done | None,
+        fixed: int,
+        messages: Sequence[Message],
+        *,
+        check_window: bool = True,
+    ) -> HistoryReplacement | None:
+        """The gain check and the window check of SPEC 6.6 / 6.8 on what is about to be sent."""
+        current = done.replacement.messages if done is not None else messages
+        tokens = fixed + self.estimate.total(current)
+        gained = gained_enough(tokens, self.settings.thresholds)
+        if done is not None and gained and check_window:
+            self._gain_failed_at = None
+        elif done is not None and done.event.trigger == "auto":
+            self._gain_failed_at = tokens
+            self._notice(
+                "warning",
+                f"compaction left the request at about {tokens:,} tokens, above the soft threshold "
+                f"({self.settings.thresholds.soft or 0:,}); another compaction would not help",
+            )
+        if check_window:
+            problem = over_window_message(
+                tokens, self.settings.capacity, biggest_items(current, self.estimate)
+            )
+            if problem is not None:
+                hint = (
+                    "automatic compaction is off (agent.harness.auto_compaction_enabled = false); "
+                    "run /compact, or start a new session"
+                    if not self.enabled
+                    else "shorten or drop the largest items, or start a new session"
+                )
+                raise ContextWindowError(problem, hint=hint)
+        return self._applied_later(done) if done is not None else None
+
+    def _applied_later(self, done: _Done) -> HistoryReplacement:
+        def applied() -> None:
+            self.pressure = self.pressure.after_compaction()
+            self.suppression = Suppression.NONE
+            self.estimate.forget_all_but(done.replacement.messages)
+            self._emitter.emit(done.event)
+
+        return dataclasses.replace(done.replacement, applied=applied)
+
+    def _nothing(self, trigger: str) -> None:
+        if trigger == "manual":
+            self._notice("info", "nothing to compact: the history fits in the verbatim continuity tail")
+
+    def _failed(self, trigger: str, reason: str) -> None:
+        if trigger == "auto":
+            self.suppression = escalate(self.suppression, classify_failure(reason))
+        self._notice("warning", f"compaction failed ({reason}); the history is kept as it was")
+
+    def _no_gain_error(self, tokens: int) -> AgentFailedError:
+        return AgentFailedError(
+            f"the context is still about {tokens:,} tokens after compaction, above the soft threshold "
+            f"({self.settings.thresholds.soft or 0:,}); compacting again would not gain",
+            hint="start a new session, or raise context.max_context_tokens",
+        )
+
+    def _notice(self, level: str, message: str) -> None:
+        self._emitter.emit(Notice(level="warning" if level == "warning" else "info", message=message))
+
+    # -- estimates ---------------------------------------------------------------------------------
+
+    def _fixed_tokens(self, request: ModelRequest | None) -> int:
+        """The system prompt and tool schemas of `request` (counted once per distinct text)."""
+        if request is None:
+            return 0
+        return request_tokens(
+            system_prompt=request.system.joined(),
+            tool_schemas_json=[self._schema(spec) for spec in request.tools],
+            message_estimates=(),
+            count=self._cached_count,
+        )
+
+    def _schema(self, spec: ToolSpec) -> str:
+        return _schema_encoder.encode(spec).decode()
+
+    def _cached_count(self, text: str) -> int:
+        cached = self._counts.get(text)
+        if cached is None:
+            if len(self._counts) >= _COUNT_CACHE_ENTRIES:
+                self._counts.clear()
+            cached = self._counts[text] = self._count(text)
+        return cached

@@ -1,0 +1,107 @@
+"""`recall_history`: search and page through the history earlier compactions archived.
+
+After a compaction the model sees a summary; the full messages are in the session's `archive/`. The
+runtime passes a reader of those segments (this package does no session storage of its own).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any
+
+import msgspec
+
+from vtcode.core.compaction.recall import DEFAULT_LIMIT, MAX_LIMIT, recall, render_page
+from vtcode.protocol.errors import VtcodeError
+from vtcode.protocol.messages import Message
+from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.tools.arguments import parse_arguments
+from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
+
+ArchiveReader = Callable[[], Sequence[tuple[int, Sequence[Message]]]]
+
+_SPEC = ToolSpec(
+    name="recall_history",
+    description=(
+        "Search the earlier part of this session that compaction replaced by a summary: the full "
+        "messages (user requests, tool results, your own replies) are archived in numbered segments, "
+        "one per compaction. Give `query` (all words must match, case-insensitive) to find text, newest "
+        "segment first; give `segment` without a query to read that segment in order. Page with "
+        "`offset` and `limit`. Use it when the summary lacks a detail you need (an exact error, a "
+        "file's earlier content, what the user said)."
+    ),
+    parameters={
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "Words to find, e.g. `migrations tabs`."},
+            "segment": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "Only this archived segment (1 is the oldest compaction).",
+            },
+            "offset": {"type": "integer", "minimum": 0, "description": "Skip this many matches."},
+            "limit": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": MAX_LIMIT,
+                "description": f"Matches to return (default {DEFAULT_LIMIT}).",
+            },
+        },
+        "required": [],
+        "additionalProperties": False,
+    },
+)
+
+
+class _Args(msgspec.Struct, forbid_unknown_fields=True):
+    query: str | None = None
+    segment: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    offset: Annotated[int, msgspec.Meta(ge=0)] = 0
+    limit: Annotated[int, msgspec.Meta(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT
+
+
+class RecallHistoryTool:
+    """Finds archived (compacted-away) messages of the current session."""
+
+    def __init__(self, archive: ArchiveReader) -> None:
+        self._archive = archive
+
+    @property
+    def spec(self) -> ToolSpec:
+        """Name, description and JSON Schema parameters."""
+        return _SPEC
+
+    @property
+    def kind(self) -> ToolKind:
+        """Reading the archive changes nothing."""
+        return "read"
+
+    def describe(self, arguments: dict[str, Any]) -> CallDescription:
+        """The query, or the segment read."""
+        query = arguments.get("query")
+        if isinstance(query, str) and query:
+            return CallDescription(display=query)
+        segment = arguments.get("segment")
+        return CallDescription(display=f"segment {segment}" if segment is not None else "archive")
+
+    async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
+        """A page of matching archived messages, or an error outcome the model can correct."""
+        try:
+            args = parse_arguments(arguments, _Args)
+            segments = await asyncio.to_thread(self._archive)
+        except VtcodeError as error:
+            return ToolOutcome(error.message, is_error=True)
+        if not segments:
+            return ToolOutcome("nothing is archived yet: this session has not been compacted")
+        if args.segment is not None and all(number != args.segment for number, _ in segments):
+            known = ", ".join(str(number) for number, _ in segments)
+            return ToolOutcome(f"no archived segment {args.segment} (there are: {known})", is_error=True)
+        page = recall(
+            segments,
+            query=args.query or None,
+            segment=args.segment,
+            offset=args.offset,
+            limit=args.limit,
+        )
+        return ToolOutcome(render_page(page))

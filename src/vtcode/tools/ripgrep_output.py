@@ -1,0 +1,112 @@
+"""Running ripgrep with `--json` and reading its output in bounded memory, however long a matching line.
+
+rg's JSON output carries each matching line whole (its `--max-columns` does not apply to `--json`,
+upstream: BurntSushi/ripgrep#1451), so a match in a 200 MB minified file is one 200 MB output line.
+Output lines are read with a cap: a longer one is dropped as it streams past, and only the file it
+belongs to is remembered, for the caller to search that file again in bounded memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import logging
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+# An rg event longer than this is not kept: a line a model could use is far shorter (grep_files shows
+# 400 bytes of it), and each event is decoded whole.
+MAX_EVENT_BYTES = 1 << 20
+_READ_BYTES = 1 << 16
+# What is kept of an oversized event: enough for the file name at its start.
+_HEAD_BYTES = 4096
+# The start of a match event, up to its path: `{"type":"match","data":{"path":{"text":"a.py"}`.
+_MATCH_PATH = re.compile(rb'^\{"type":"match","data":\{"path":\{"(text|bytes)":"((?:[^"\\]|\\.)*)"')
+
+
+@dataclass
+class RipgrepOutput:
+    """What one rg run printed: its complete events, and the files whose events were too long to keep."""
+
+    returncode: int
+    events: list[bytes] = field(default_factory=list)
+    overlong_paths: set[str] = field(default_factory=set)
+    stderr: bytes = b""
+
+
+async def run_ripgrep(argv: Sequence[str], cwd: Path) -> RipgrepOutput | None:
+    """Run rg to completion reading its events line by line; None when it cannot be started."""
+    try:
+        process = await asyncio.create_subprocess_exec(
+            *argv,
+            cwd=cwd,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+    except OSError as exc:
+        log.info("could not start %s: %s", argv[0], exc)
+        return None
+    assert process.stdout is not None
+    assert process.stderr is not None
+    output = RipgrepOutput(returncode=-1)
+    try:
+        _, output.stderr = await asyncio.gather(_read_events(process.stdout, output), process.stderr.read())
+        await process.wait()
+    except BaseException:
+        # A cancelled tool call must not leave rg running.
+        if process.returncode is None:
+            process.kill()
+            await asyncio.shield(process.wait())
+        raise
+    output.returncode = -1 if process.returncode is None else process.returncode
+    return output
+
+
+async def _read_events(stream: asyncio.StreamReader, output: RipgrepOutput) -> None:
+    line = bytearray()  # the unfinished line carried from one read to the next
+    overlong = False
+    while chunk := await stream.read(_READ_BYTES):
+        pieces = chunk.split(b"\n")
+        rest = pieces.pop()
+        if pieces:
+            # The first piece ends the carried line; the others are whole lines of this read.
+            if not overlong:
+                line += pieces[0]
+            _finish(line, overlong or len(line) > MAX_EVENT_BYTES, output)
+            for piece in pieces[1:]:
+                _finish(piece, len(piece) > MAX_EVENT_BYTES, output)
+            line, overlong = bytearray(), False
+        if not overlong:
+            line += rest
+            if len(line) > MAX_EVENT_BYTES:
+                # Keep only the head, where the event names its file; the rest streams past.
+                del line[_HEAD_BYTES:]
+                overlong = True
+    if line:
+        _finish(line, overlong, output)
+
+
+def _finish(line: bytes | bytearray, overlong: bool, output: RipgrepOutput) -> None:
+    if not overlong:
+        output.events.append(bytes(line))
+        return
+    found = _MATCH_PATH.match(bytes(line[:_HEAD_BYTES]))
+    if found is None:
+        # Only match events carry line text; any other long event says nothing a search needs.
+        return
+    kind, raw = found.group(1), found.group(2)
+    try:
+        # The captured text is a whole JSON string literal's content, escapes and all.
+        value = json.loads(b'"' + raw + b'"')
+        path = value if kind == b"text" else os.fsdecode(base64.b64decode(value))
+    except ValueError:
+        log.warning("ripgrep: could not read the file name of an oversized match event")
+        return
+    output.overlong_paths.add(path)
