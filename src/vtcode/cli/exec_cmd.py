@@ -64,6 +64,7 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
         resume=args.resume,
         continue_last=args.continue_last,
         until_idle=True,
+        trust_project_mcp=bool(getattr(args, "trust_project_mcp", False)),
         config_warnings=(*loaded.warnings, *loaded.notices),
     )
     return asyncio.run(_run(options, prompt, render))

@@ -61,6 +61,10 @@ def _dispatch(argv: Sequence[str]) -> int:
         from vtcode.cli.prompt_cmd import run_prompt
 
         return run_prompt(args, overrides)
+    if args.command == "mcp":
+        from vtcode.cli.mcp_cmd import run_mcp
+
+        return run_mcp(args, overrides, parser)
     if args.command == "instructions":
         from vtcode.cli.instructions_cmd import run_instructions
 

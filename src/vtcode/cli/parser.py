@@ -87,6 +87,37 @@ def _add_instruction_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
+def _add_mcp_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    mcp = commands.add_parser("mcp", help="list, add or remove MCP servers in the user config")
+    _add_config_option(mcp, "config")
+    actions = mcp.add_subparsers(dest="mcp_command", metavar="ACTION")
+    mcp_list = actions.add_parser(
+        "list", help="configured servers: state, tool counts, last error (starts each one to check)"
+    )
+    mcp_list.add_argument("--json", action="store_true", help="print JSON")
+    mcp_list.add_argument(
+        "--trust-project-mcp",
+        action="store_true",
+        help="also start the servers of the workspace's .mcp.json",
+    )
+    add = actions.add_parser(
+        "add",
+        help="add a server to the user config: NAME -- CMD ARGS... (stdio) or NAME --url URL",
+        description="Add [mcp_servers.NAME] to $VTCODE_HOME/vtcode.toml "
+        "(comments in that file are not kept).",
+    )
+    add.add_argument("name", metavar="NAME")
+    add.add_argument("--url", help="a streamable HTTP endpoint instead of a command")
+    add.add_argument(
+        "--env", action="append", default=[], metavar="KEY=VALUE", help="environment for the server"
+    )
+    add.add_argument("--json", action="store_true", help="print JSON")
+    add.add_argument("server_command", nargs=argparse.REMAINDER, metavar="-- CMD ARGS...")
+    remove = actions.add_parser("remove", help="remove a server from the user config")
+    remove.add_argument("name", metavar="NAME")
+    remove.add_argument("--json", action="store_true", help="print JSON")
+
+
 class _JoinedWords(argparse.Action):
     """Stores the words of a `nargs="*"` positional as one string (None when there are none).
 
@@ -139,6 +170,11 @@ def build_parser() -> argparse.ArgumentParser:
         dest="continue_last",
         action="store_true",
         help="continue the most recent session of this workspace",
+    )
+    exec_p.add_argument(
+        "--trust-project-mcp",
+        action="store_true",
+        help="start the MCP servers of the workspace's .mcp.json for this run",
     )
     exec_p.add_argument(
         "prompt",
@@ -207,6 +243,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_config_option(instructions_p, "config")
     _add_instruction_options(instructions_p)
+
+    _add_mcp_parser(commands)
 
     sandbox_p = commands.add_parser(
         "sandbox",

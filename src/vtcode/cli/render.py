@@ -19,6 +19,7 @@ from vtcode.protocol.events import (
     ReasoningItem,
     ThreadCompacted,
     ToolCallItem,
+    ToolsChanged,
     TurnCompleted,
     encode_event,
 )
@@ -134,6 +135,9 @@ class HumanRenderer:
                 self._last_text = "" if item_id in self._streamed_ids else text
             case Notice(message=message, level=level):
                 self._note(f"{level}: {message}")
+            case ToolsChanged(source=source, added=added, removed=removed):
+                counts = [f"+{len(added)}" if added else "", f"-{len(removed)}" if removed else ""]
+                self._note(f"tools from {source}: {' '.join(c for c in counts if c) or 'changed'}")
             case ThreadCompacted(before_tokens=before, after_tokens=after, trigger=trigger, mode=mode):
                 how = f"{trigger}, {mode} summary" if mode else trigger
                 self._note(f"history compacted ({how}): ~{before:,} -> ~{after:,} tokens")

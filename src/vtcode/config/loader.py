@@ -35,7 +35,11 @@ from vtcode.config.layers import Layer, config_files, deep_merge, file_layer, fl
 from vtcode.config.overrides import parse_override
 from vtcode.config.schema import Settings
 from vtcode.config.validation import KeyPath, to_settings, validate_layer, validate_provider
-from vtcode.config.workspace_trust import check_provider_switch, restrict_workspace_layer
+from vtcode.config.workspace_trust import (
+    check_provider_switch,
+    drop_untrusted_tables,
+    restrict_workspace_layer,
+)
 
 _NO_FLAGS: Mapping[str, object] = MappingProxyType({})
 
@@ -82,6 +86,8 @@ def load_settings(
     for layer in layers:
         table = validate_layer(layer.table, source=layer.source, value_hint=layer.value_hint)
         if layer.workspace:
+            table, dropped = drop_untrusted_tables(table, source=layer.source)
+            warnings.extend(dropped)
             if not in_workspace:
                 in_workspace = True
                 trusted_provider = merged.get("agent", {}).get("provider")

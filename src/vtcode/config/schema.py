@@ -178,6 +178,40 @@ class ProviderSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, 
     default_model: str | None = None
 
 
+class McpServerSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[mcp_servers.<name>]`: an MCP server started over stdio (`command`) or reached by URL (`url`)."""
+
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    env: dict[str, str] = msgspec.field(default_factory=dict)
+    cwd: str | None = None
+    url: str | None = None
+    headers: dict[str, str] = msgspec.field(default_factory=dict)
+    # The name of an environment variable holding a bearer token (never the token itself).
+    bearer_token_env_var: str | None = None
+    enabled: bool = True
+    startup_timeout_seconds: PositiveFloat = 10.0
+    tool_timeout_seconds: PositiveFloat = 60.0
+    enabled_tools: tuple[str, ...] | None = None
+    disabled_tools: tuple[str, ...] = ()
+
+
+class McpSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[mcp]`: how MCP servers join a session."""
+
+    # How long the first model request waits for servers still starting before it goes without them.
+    startup_grace_seconds: Annotated[float, msgspec.Meta(ge=0)] = 3.0
+    # Treat tools annotated `readOnlyHint` as reads (no approval); the server says so, vtcode cannot check.
+    trust_read_only_hints: bool = False
+
+
+class ProjectSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[projects."/abs/path"]`: what the user trusts a project with."""
+
+    # Start the servers of the project's `.mcp.json`.
+    trust_mcp: bool = False
+
+
 class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """The whole configuration after layering: what the rest of vtcode reads."""
 
@@ -191,6 +225,9 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     instructions: InstructionSourceSettings = msgspec.field(default_factory=InstructionSourceSettings)
     models: dict[str, ModelSettings] = msgspec.field(default_factory=dict)
     providers: dict[str, ProviderSettings] = msgspec.field(default_factory=dict)
+    mcp: McpSettings = msgspec.field(default_factory=McpSettings)
+    mcp_servers: dict[str, McpServerSettings] = msgspec.field(default_factory=dict)
+    projects: dict[str, ProjectSettings] = msgspec.field(default_factory=dict)
 
     def model_settings(self, model: str) -> ModelSettings:
         """The overrides configured for `model`, or an empty override when there are none."""

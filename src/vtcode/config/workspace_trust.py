@@ -21,6 +21,8 @@ stop vtcode, and ignoring it is the safe outcome); any other key it may not set 
 | `sandbox.mode`              | only as strict as the value below or stricter                            |
 | `sandbox.network`           | only `false`, or `true` when it is already `true` below                  |
 | `sandbox.writable_roots`    | refused: it would let commands write outside the workspace               |
+| `[mcp_servers]`             | ignored with a warning: it starts programs the user never chose          |
+| `[projects]`                | ignored with a warning: a project cannot trust itself                    |
 
 Everything else (model, prompt profile, context budget, timeouts, ...) a repository may set as before.
 The environment, `-c` and flags are the user's own, and `$VTCODE_HOME/vtcode.toml` is the user's file:
@@ -96,6 +98,25 @@ def restrict_workspace_layer(
         )
         kept["approvals"] = {key: value for key, value in approvals.items() if key != "allow"}
     return RestrictedLayer(_with_deny_added(kept, below=below), tuple(warnings))
+
+
+# Tables a workspace file may not set, dropped (not refused) so a cloned repository still opens.
+_IGNORED_TABLES: Mapping[str, str] = {
+    "mcp_servers": "a workspace config cannot add MCP servers (they start programs or reach endpoints "
+    f"you did not choose); define them in {_USER_FILE} or with -c",
+    "projects": f"a workspace config cannot trust itself; set [projects] in {_USER_FILE}",
+}
+
+
+def drop_untrusted_tables(table: Mapping[str, Any], *, source: str) -> tuple[dict[str, Any], list[str]]:
+    """`table` without the keys a workspace may not set, and one warning naming each key dropped."""
+    kept = {key: value for key, value in table.items() if key not in _IGNORED_TABLES}
+    warnings = [
+        f"{source}:{format_key(_first_key(table[key], (key,)))}: ignored: {why}"
+        for key, why in _IGNORED_TABLES.items()
+        if key in table
+    ]
+    return kept, warnings
 
 
 def check_provider_switch(

@@ -6,7 +6,11 @@
 | edit          | deny      | ask                 | allow               | allow     |
 | command       | deny      | allow rule, or ask  | allow rule, or ask  | allow     |
 | session_input | allow, unless the typed text holds a command a deny rule names                |
-| external      | deny      | ask                 | ask                 | allow     |
+| external      | allow rule, else deny | allow rule, or ask | allow rule, or ask | allow |
+
+Rules name external tools by their model-facing name: `mcp__SERVER__TOOL`, or a glob such as
+`mcp__SERVER__*`; only rules starting with `mcp__` are matched against tool names (others are command
+rules).
 
 A deny rule wins over everything, full-auto included. What the user allowed for the rest of a session
 (`SessionGrants`: a tool, or a command prefix) turns an "ask" into "allow", never a "deny". Rules come
@@ -18,6 +22,7 @@ says how to allow the call.
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import dataclass
 from typing import Literal
 
@@ -30,6 +35,7 @@ APPROVAL_MODES: tuple[ApprovalMode, ...] = ("read-only", "ask", "auto-edit", "fu
 Action = Literal["allow", "ask", "deny"]
 
 _SHOWN_COMMAND_CHARS = 200
+_TOOL_RULE_PREFIX = "mcp__"
 
 
 @dataclass(frozen=True)
@@ -89,7 +95,7 @@ def decide(
         case "session_input":
             decision = decide_input(policy, subject, tool=tool or "write_stdin")
         case "external":
-            decision = _decide_external(policy.mode, _subject(tool, "an external tool"))
+            decision = _decide_external(policy, tool, _subject(tool, "an external tool"))
     decision = _apply_grants(decision, kind, subject, tool, grants)
     return resolve_headless(decision) if policy.headless else decision
 
@@ -138,21 +144,44 @@ def _apply_grants(
     return decision
 
 
-def _decide_external(mode: ApprovalMode, call: str) -> Decision:
+def tool_rule(tool: str, rules: tuple[str, ...]) -> str | None:
+    """The first `mcp__...` rule (a name or a glob) that names `tool`, or None."""
+    for rule in rules:
+        if rule.startswith(_TOOL_RULE_PREFIX) and fnmatch.fnmatchcase(tool, rule):
+            return rule
+    return None
+
+
+def _decide_external(policy: ApprovalPolicy, tool: str, call: str) -> Decision:
+    mode = policy.mode
+    denied_by = tool_rule(tool, policy.deny)
+    if denied_by is not None:
+        return Decision(
+            "deny",
+            f"{call} matches the deny rule `{denied_by}` in the [approvals] config, which blocks it in "
+            "every approval mode; do not retry it, find another way or ask the user",
+        )
+    if mode == "full-auto":
+        return Decision("allow", f"{call} is allowed in full-auto mode")
+    allowed_by = tool_rule(tool, policy.allow)
+    if allowed_by is not None:
+        return Decision("allow", f"{call} matches the [approvals] allow rule `{allowed_by}`")
     match mode:
         case "read-only":
             return Decision(
                 "deny",
-                f"{call} is not allowed in read-only mode: vtcode cannot tell what it changes",
+                f"{call} is not allowed in read-only mode without an [approvals] allow rule: vtcode "
+                "cannot tell what it changes",
             )
         case "ask" | "auto-edit":
             return Decision(
                 "ask",
                 f"{call} needs the user's approval in {mode} mode",
                 headless_reason=f"{call} is not allowed in {mode} mode without the user's approval; "
-                "ask the user to rerun with --approval full-auto",
+                f"ask the user to rerun with --approval full-auto or to add `{tool or call}` to "
+                "[approvals] allow",
             )
-        case "full-auto":
+        case "full-auto":  # pragma: no cover - returned above
             return Decision("allow", f"{call} is allowed in full-auto mode")
 
 

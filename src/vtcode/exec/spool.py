@@ -298,3 +298,15 @@ def _remove_unless_locked(path: Path) -> bool:
         return True
     finally:
         os.close(fd)
+
+
+def write_spool_text(workspace: Path, name: str, text: str) -> str:
+    """Write `text` whole to the spool file `name` (a tool's oversized result); its workspace-relative path.
+
+    Raises OSError when the spool folder cannot be written (or resolves outside the workspace).
+    """
+    path = spool_dir(workspace) / f"{name}{SPOOL_SUFFIX}"
+    fd = _open_spool(workspace, path)
+    with os.fdopen(fd, "w", encoding="utf-8", errors="surrogatepass") as handle:
+        handle.write(text)
+    return (SPOOL_DIR / path.name).as_posix()

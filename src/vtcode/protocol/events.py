@@ -201,6 +201,17 @@ class Notice(_Event, frozen=True, tag="notice"):
     message: str = ""
 
 
+class ToolsChanged(_Event, frozen=True, tag="tools.changed"):
+    """The tools offered to the model change from the next request (an MCP server's tools joined, left
+    or changed): the one announced change of the cached prompt prefix within a session."""
+
+    source: str = ""
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    # How many tools the next request offers in all.
+    tools: int = 0
+
+
 class TurnCompleted(_Event, frozen=True, tag="turn.completed"):
     """The turn finished; `pending_intents` still wait (a headless run leaves them for `--resume`)."""
 
@@ -232,6 +243,7 @@ Event = (
     | IntentApplied
     | IntentCancelled
     | Notice
+    | ToolsChanged
     | TurnCompleted
     | TurnFailed
 )

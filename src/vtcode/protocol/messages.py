@@ -74,6 +74,13 @@ class AssistantMessage(
     meta: MessageMeta = MessageMeta()
 
 
+class ImagePart(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An image a tool returned: base64 `data` of type `mime_type` (image/png, image/jpeg, ...)."""
+
+    mime_type: str
+    data: str
+
+
 class ToolResultMessage(
     msgspec.Struct, frozen=True, tag="tool", tag_field="role", forbid_unknown_fields=True
 ):
@@ -84,6 +91,8 @@ class ToolResultMessage(
     content: str
     is_error: bool = False
     meta: MessageMeta = MessageMeta()
+    # Sent as images to models that accept them; `content` always describes them in words too.
+    images: tuple[ImagePart, ...] = ()
 
 
 Message = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage

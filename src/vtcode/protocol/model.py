@@ -57,6 +57,8 @@ class ModelRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     temperature: float | None = None
     # Stable per session: OpenAI `prompt_cache_key`; ignored by providers without one.
     cache_key: str | None = None
+    # The model accepts images: tool results' image parts are sent, otherwise only their description.
+    images: bool = False
 
 
 class TextDelta(msgspec.Struct, frozen=True, tag="text_delta"):

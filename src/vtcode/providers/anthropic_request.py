@@ -48,7 +48,7 @@ def build_request(request: ModelRequest) -> dict[str, Any]:
     system = system_blocks(request.system)
     if system:
         body["system"] = system
-    body["messages"] = convert_messages(request.messages)
+    body["messages"] = convert_messages(request.messages, images=request.images)
     _mark_conversation_breakpoint(body["messages"])
     if request.tools:
         body["tools"] = tool_blocks(request.tools)
@@ -118,11 +118,14 @@ def _mark_conversation_breakpoint(messages: list[dict[str, Any]]) -> None:
             messages[-1]["content"][-1] = {**last, "cache_control": _EPHEMERAL}
 
 
-def convert_messages(messages: tuple[Message, ...]) -> list[dict[str, Any]]:
-    """History as alternating user/assistant messages of content blocks."""
+def convert_messages(messages: tuple[Message, ...], *, images: bool = False) -> list[dict[str, Any]]:
+    """History as alternating user/assistant messages of content blocks.
+
+    With `images`, a tool result's images become image blocks inside its `tool_result`.
+    """
     out: list[dict[str, Any]] = []
     for message in messages:
-        role, blocks = _blocks(message)
+        role, blocks = _blocks(message, images=images)
         if not blocks:
             continue
         if out and out[-1]["role"] == role:
@@ -137,7 +140,7 @@ def convert_messages(messages: tuple[Message, ...]) -> list[dict[str, Any]]:
     return out
 
 
-def _blocks(message: Message) -> tuple[str, list[dict[str, Any]]]:
+def _blocks(message: Message, *, images: bool = False) -> tuple[str, list[dict[str, Any]]]:
     match message:
         case UserMessage(content=text) | SystemMessage(content=text):
             # There is no system role inside `messages`; a system note from the history keeps its place
@@ -146,7 +149,19 @@ def _blocks(message: Message) -> tuple[str, list[dict[str, Any]]]:
         case AssistantMessage():
             return "assistant", _assistant_blocks(message)
         case ToolResultMessage():
-            content = message.content or (_EMPTY_ERROR_RESULT if message.is_error else "")
+            text = message.content or (_EMPTY_ERROR_RESULT if message.is_error else "")
+            content: str | list[dict[str, Any]] = text
+            if images and message.images:
+                content = [
+                    *_text(text),
+                    *(
+                        {
+                            "type": "image",
+                            "source": {"type": "base64", "media_type": i.mime_type, "data": i.data},
+                        }
+                        for i in message.images
+                    ),
+                ]
             return "user", [
                 {
                     "type": "tool_result",

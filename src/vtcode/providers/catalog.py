@@ -16,6 +16,8 @@ class _Entry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     max_output_tokens: int
     tools: bool
     reasoning: bool
+    # Accepts image inputs (tool results with images are then sent as images, not only described).
+    images: bool = False
 
 
 class _Catalog(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -44,6 +46,7 @@ class ModelInfo:
     known: bool
     # The catalog entry that matched (a dated or prefixed name matches its family).
     matched: str | None = None
+    images: bool = False
 
 
 @functools.cache
@@ -99,4 +102,5 @@ def lookup(name: str, overrides: Mapping[str, ModelOverride] | None = None) -> M
         reasoning=entry.reasoning,
         known=True,
         matched=key,
+        images=entry.images,
     )

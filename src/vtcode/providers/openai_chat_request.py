@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 
+from vtcode.core.tool_schema import gemini_schema
 from vtcode.protocol.messages import (
     AssistantMessage,
     Message,
@@ -21,6 +22,7 @@ from vtcode.protocol.messages import (
 from vtcode.protocol.model import ModelRequest, ToolSpec
 
 OPENAI = "openai"
+GEMINI = "gemini"
 #: Prefix of a failed tool result's content: Chat Completions has no error flag on tool messages.
 ERROR_PREFIX = "ERROR: "
 
@@ -30,13 +32,13 @@ def build_chat_request(request: ModelRequest, *, provider: str) -> dict[str, Any
     official = provider == OPENAI
     body: dict[str, Any] = {
         "model": request.model,
-        "messages": _system_messages(request) + [_message(m, provider) for m in request.messages],
+        "messages": _system_messages(request) + _messages(request, provider),
         "stream": True,
         # Without it no usage arrives at all in a streamed reply.
         "stream_options": {"include_usage": True},
     }
     if request.tools:
-        body["tools"] = [_tool(tool) for tool in request.tools]
+        body["tools"] = [_tool(tool, provider) for tool in request.tools]
     if request.max_output_tokens is not None:
         # OpenAI deprecated max_tokens (reasoning models reject it); many compatible servers only know it.
         key = "max_completion_tokens" if official else "max_tokens"
@@ -62,6 +64,31 @@ def _system_messages(request: ModelRequest) -> list[dict[str, Any]]:
     if request.system.appendix:
         messages.append({"role": "system", "content": request.system.appendix})
     return messages
+
+
+def _messages(request: ModelRequest, provider: str) -> list[dict[str, Any]]:
+    """The conversation; images of tool results follow the run of tool messages as one user message.
+
+    A tool message carries text only, and nothing may come between an assistant's tool calls and their
+    results, so the images of a batch go right after its last result (only for a model that accepts
+    images; the results' text describes them either way).
+    """
+    out: list[dict[str, Any]] = []
+    images: list[dict[str, Any]] = []
+    for message in request.messages:
+        if images and not isinstance(message, ToolResultMessage):
+            out.append({"role": "user", "content": images})
+            images = []
+        out.append(_message(message, provider))
+        if request.images and isinstance(message, ToolResultMessage) and message.images:
+            images.append({"type": "text", "text": f"Images returned by tool call {message.call_id}:"})
+            images.extend(
+                {"type": "image_url", "image_url": {"url": f"data:{image.mime_type};base64,{image.data}"}}
+                for image in message.images
+            )
+    if images:
+        out.append({"role": "user", "content": images})
+    return out
 
 
 def _message(message: Message, provider: str) -> dict[str, Any]:
@@ -113,8 +140,10 @@ def _reasoning_field(provider: str) -> str | None:
     return "reasoning_content"
 
 
-def _tool(tool: ToolSpec) -> dict[str, Any]:
+def _tool(tool: ToolSpec, provider: str) -> dict[str, Any]:
+    # Gemini rejects a list as `type` ("Proto field is not repeating"), which nullable fields use.
+    parameters = gemini_schema(tool.parameters) if provider == GEMINI else tool.parameters
     return {
         "type": "function",
-        "function": {"name": tool.name, "description": tool.description, "parameters": tool.parameters},
+        "function": {"name": tool.name, "description": tool.description, "parameters": parameters},
     }

@@ -33,7 +33,7 @@ def build_responses_body(request: ModelRequest) -> JsonObject:
         # Only the static block goes here, so `instructions` stays byte-identical across a session and
         # the provider's prefix cache keeps hitting when the project appendix changes.
         "instructions": request.system.static,
-        "input": input_items(request.system.appendix, request.messages),
+        "input": input_items(request.system.appendix, request.messages, images=request.images),
         "stream": True,
         "store": False,
     }
@@ -59,8 +59,11 @@ def encode_responses_body(request: ModelRequest) -> bytes:
     return msgspec.json.encode(build_responses_body(request))
 
 
-def input_items(appendix: str, messages: tuple[Message, ...]) -> list[JsonObject]:
-    """The `input` array: the appendix as a developer message, then the conversation."""
+def input_items(appendix: str, messages: tuple[Message, ...], *, images: bool = False) -> list[JsonObject]:
+    """The `input` array: the appendix as a developer message, then the conversation.
+
+    With `images`, a tool result's images go into its output as `input_image` parts.
+    """
     items: list[JsonObject] = []
     if appendix:
         items.append(_text_message("developer", appendix))
@@ -74,7 +77,15 @@ def input_items(appendix: str, messages: tuple[Message, ...]) -> list[JsonObject
             case AssistantMessage():
                 items.extend(_assistant_items(message))
             case ToolResultMessage(call_id=call_id, content=content, is_error=is_error):
-                output = ERROR_PREFIX + content if is_error else content
+                output: str | list[JsonObject] = ERROR_PREFIX + content if is_error else content
+                if images and message.images:
+                    output = [
+                        {"type": "input_text", "text": output},
+                        *(
+                            {"type": "input_image", "image_url": f"data:{i.mime_type};base64,{i.data}"}
+                            for i in message.images
+                        ),
+                    ]
                 items.append({"type": "function_call_output", "call_id": call_id, "output": output})
     return items
 

@@ -18,6 +18,7 @@ from vtcode.protocol.events import (
     Notice,
     ThreadCompacted,
     ThreadStarted,
+    ToolsChanged,
     TurnCompleted,
     TurnFailed,
     TurnStarted,
@@ -46,6 +47,7 @@ def persisted(event: Event) -> bool:
             | IntentApplied()
             | IntentCancelled()
             | Notice()
+            | ToolsChanged()
             | TurnCompleted()
             | TurnFailed()
         ):

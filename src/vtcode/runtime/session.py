@@ -14,6 +14,7 @@ import logging
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from typing import TYPE_CHECKING
 
 from vtcode.exec.process_group import kill_all_groups
 from vtcode.exec.session import CommandSession
@@ -36,6 +37,9 @@ from vtcode.runtime.intent_queue import IntentQueue, PendingInput
 from vtcode.runtime.recorder import persisted
 from vtcode.runtime.wiring import SessionOptions, Wiring, wire
 from vtcode.store.intents import IntentStore
+
+if TYPE_CHECKING:
+    from vtcode.runtime.mcp_join import McpJoin
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +72,7 @@ class Session:
         self._closed = asyncio.Event()
         self._consumed = False
         self._stopping: list[CommandSession] = []
+        self._mcp: McpJoin | None = None
         emitter.subscribe(self._on_event)
         wiring.hooks.after_tool_batch.append(self._deliver_steering)
         wiring.runner.on_applied = self._intents.applied
@@ -92,6 +97,8 @@ class Session:
         emitter.hold()
         wiring = await asyncio.to_thread(wire, options, emitter, client=client, clock=clock, new_id=new_id)
         session = cls(wiring, emitter, options, new_id=new_id, clock=clock)
+        if wiring.mcp.servers:
+            session._start_mcp()
         emitter.release()
         return session
 
@@ -187,6 +194,24 @@ class Session:
 
     # -- inside ---------------------------------------------------------------------------------------
 
+    def _start_mcp(self) -> None:
+        """Start the configured MCP servers in the background; their tools join before a model request."""
+        from vtcode.runtime.mcp_join import start_mcp
+
+        wiring = self._wiring
+        self._mcp = start_mcp(
+            wiring.mcp,
+            env=self._options.env,
+            workspace=self._options.workspace,
+            settings=self._options.settings.mcp,
+            runner=wiring.runner,
+            dispatcher=wiring.dispatcher,
+            emitter=self._emitter,
+            builtin=wiring.toolset.tools,
+        )
+        # First, so compaction and the like see the request as it will be sent.
+        wiring.hooks.before_request.insert(0, self._mcp.before_request)
+
     def _on_event(self, event: Event) -> None:
         if persisted(event):
             try:
@@ -245,6 +270,8 @@ class Session:
         try:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watcher
+            if self._mcp is not None:
+                await self._mcp.aclose()
             await self._wiring.toolset.aclose()
             await self._wiring.client.aclose()
         finally:

@@ -174,6 +174,7 @@ class ToolDispatcher:
             content=outcome.for_model,
             is_error=outcome.is_error,
             meta=MessageMeta(paths=outcome.touched_paths),
+            images=outcome.images,
         )
 
     async def _approve(

@@ -136,6 +136,7 @@ class TurnRunner:
         max_output_tokens: int | None = None,
         reasoning_effort: ReasoningEffort | None = None,
         cache_key: str | None = None,
+        images: bool = False,
         hooks: TurnHooks | None = None,
         estimate: RequestEstimator = estimate_request_bytes,
         on_applied: Callable[[Sequence[str]], None] | None = None,
@@ -154,6 +155,7 @@ class TurnRunner:
         self.max_output_tokens = max_output_tokens
         self.reasoning_effort = reasoning_effort
         self.cache_key = cache_key
+        self.images = images
         self.hooks = hooks or TurnHooks()
         self.estimate = estimate
         # Told the intent ids whose tagged messages were just checkpointed (the envelope follows).
@@ -282,6 +284,7 @@ class TurnRunner:
             max_output_tokens=self.max_output_tokens,
             reasoning_effort=self.reasoning_effort,
             cache_key=self.cache_key,
+            images=self.images,
         )
 
     def pressure(self, request: ModelRequest) -> ContextPressure:
@@ -306,6 +309,10 @@ class TurnRunner:
             replacement = await hook(view)
             if replacement is not None:
                 self.apply(replacement)
+                request = self.build_request()
+            elif request.tools is not self.tools:
+                # A hook changed the tool list (MCP tools joining at this boundary): later hooks
+                # (compaction) and the request itself see the new one.
                 request = self.build_request()
         return request
 

@@ -19,6 +19,7 @@ from vtcode.core.history_repair import missing_results
 from vtcode.core.instructions.model import Diagnostic
 from vtcode.core.steering import Recovery, recover
 from vtcode.core.touched_paths import touched_paths
+from vtcode.mcp.servers import ServerPlan, plan_servers
 from vtcode.protocol.errors import UsageError
 from vtcode.protocol.events import Notice, ThreadStarted
 from vtcode.protocol.messages import Message
@@ -62,6 +63,8 @@ class SessionOptions:
     # A headless run ends once no input is pending after a turn (SPEC section 7: `vtcode exec` applies
     # every intent accepted before its last turn ends, then exits; later ones wait for `--resume`).
     until_idle: bool = False
+    # Start the servers of the workspace's `.mcp.json` (`--trust-project-mcp`) without a config entry.
+    trust_project_mcp: bool = False
     # Config keys that were ignored or are deprecated (LoadedConfig), shown as warning notices.
     config_warnings: tuple[str, ...] = ()
 
@@ -86,6 +89,8 @@ class Wiring:
     compactor: Compactor
     # Intents found pending when the session was resumed, to run before any new input.
     recovered: tuple[PendingIntent, ...] = ()
+    # The MCP servers to start (the session starts them on the event loop).
+    mcp: ServerPlan = field(default_factory=ServerPlan)
 
 
 def wire(
@@ -126,6 +131,9 @@ def wire(
         handle=handle,
     )
     recovered: tuple[PendingIntent, ...] = ()
+    mcp = plan_servers(settings, options.workspace, trust_project=options.trust_project_mcp)
+    for text in mcp.diagnostics:
+        notice(f"mcp: {text}")
     if handle is not None:
         recorded = _resume(handle, options, state, notice)
         recovered = _recover_intents(handle, state, recorded, notice)
@@ -195,6 +203,7 @@ def wire(
         or settings.model_settings(choice.model).max_output_tokens,
         reasoning_effort=settings.agent.reasoning_effort,
         cache_key=prompt.cache_key,
+        images=info.images,
         hooks=hooks,
     )
     context = environment_context(settings, options.workspace, clock)
@@ -228,6 +237,7 @@ def wire(
         hooks=hooks,
         compactor=compactor,
         recovered=recovered,
+        mcp=mcp,
     )
 
 

@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from vtcode.exec.progress import ProgressSink
 from vtcode.protocol.events import FileChange
+from vtcode.protocol.messages import ImagePart
 from vtcode.protocol.model import ToolKind, ToolSpec
 
 
@@ -65,6 +66,8 @@ class ToolOutcome:
     display_output: str | None = None
     # ... and facts about the call (a command's session id, a search's engine and match count).
     extra: dict[str, Any] = field(default_factory=dict)
+    # Images for the model (an MCP tool's image content); `content` describes them too.
+    images: tuple[ImagePart, ...] = ()
 
     @property
     def for_model(self) -> str:

@@ -1,0 +1,73 @@
+"""An MCP server's tool as a vtcode tool: namespaced name, provider-safe schema, bounded result."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from vtcode.core.preview import render_preview
+from vtcode.core.tool_schema import Path as SchemaPath
+from vtcode.core.tool_schema import drop_unset
+from vtcode.exec.spool import write_spool_text
+from vtcode.mcp.connection import Connection, McpCallError
+from vtcode.mcp.result import render_result
+from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
+
+_SHOWN_ARGUMENTS = 160
+
+
+@dataclass(frozen=True)
+class McpTool:
+    """One tool of one server, offered to the model as `spec.name` (`mcp__SERVER__TOOL`)."""
+
+    connection: Connection
+    remote_name: str
+    spec: ToolSpec
+    kind: ToolKind
+    # Argument paths the model sends as `null` when it means "not given" (see core.tool_schema).
+    optional: frozenset[SchemaPath] = frozenset()
+
+    def describe(self, arguments: dict[str, Any]) -> CallDescription:
+        """`server.tool {args}` for people; the tool name is what approval rules match."""
+        shown = json.dumps(arguments, ensure_ascii=False, sort_keys=True)
+        if len(shown) > _SHOWN_ARGUMENTS:
+            shown = shown[: _SHOWN_ARGUMENTS - 1] + "…"
+        return CallDescription(
+            display=f"{self.connection.name}.{self.remote_name} {shown}", subject=self.spec.name
+        )
+
+    async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
+        """Call the tool; failures of every kind come back as an error result the model can read."""
+        try:
+            result = await self.connection.call(self.remote_name, drop_unset(arguments, self.optional))
+        except McpCallError as exc:
+            return ToolOutcome(content=str(exc), is_error=True)
+        rendered = render_result(result)
+        outcome = bounded(rendered.text, ctx, is_error=bool(result.is_error), name=self.spec.name)
+        return dataclasses.replace(outcome, images=rendered.images)
+
+
+def bounded(text: str, ctx: ToolContext, *, is_error: bool, name: str) -> ToolOutcome:
+    """`text` whole for the events; for the model a head + tail preview pointing at a spool file when
+    it is over the tool-output limit (the same rule as command output)."""
+    data = text.encode("utf-8", "surrogatepass")
+    limit = ctx.max_output_bytes
+    if len(data) <= limit:
+        return ToolOutcome(content=text, is_error=is_error)
+    preview = render_preview(data, b"", len(data), text.count("\n"), limit=limit)
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    try:
+        where = write_spool_text(ctx.workspace, f"mcp-{digest}", text)
+        note = (
+            f"[the whole output ({len(data)} bytes) is in {where}; "
+            "read parts of it with read_file or grep_files]"
+        )
+    except OSError as exc:
+        note = f"[output of {len(data)} bytes cut to a preview; the spool could not be written: {exc}]"
+    return ToolOutcome(
+        content=text, is_error=is_error, model_content=f"{preview.text}\n{note}", extra={"tool": name}
+    )
