@@ -98,10 +98,10 @@ def test_a_workspace_vtcode_toml_cannot_add_servers_or_trust_itself(tmp_path: Pa
     loaded = load_settings(workspace=ws, env={"HOME": str(tmp_path), "VTCODE_HOME": str(tmp_path / "h")})
     assert loaded.settings.mcp_servers == {}
     assert loaded.settings.projects == {}
-    assert any("mcp_servers.evil" in n and "cannot add MCP servers" in n for n in loaded.notices), (
-        loaded.notices
+    assert any("mcp_servers.evil" in n and "cannot add MCP servers" in n for n in loaded.warnings), (
+        loaded.warnings
     )
-    assert any("projects" in n and "cannot trust itself" in n for n in loaded.notices), loaded.notices
+    assert any("projects" in n and "cannot trust itself" in n for n in loaded.warnings), loaded.warnings
 
 
 def test_the_user_config_may_add_servers(tmp_path: Path) -> None:
