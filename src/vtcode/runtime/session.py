@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from vtcode.exec.process_group import kill_all_groups
 from vtcode.exec.session import CommandSession
+from vtcode.instructions.report import InstructionsReport
 from vtcode.protocol.errors import ExitCode, ProviderError, VtcodeError
 from vtcode.protocol.events import Event, IntentQueued, Notice, TurnFailed
 from vtcode.protocol.messages import Message, MessageMeta, UserMessage
@@ -33,7 +34,11 @@ from vtcode.protocol.ops import (
 from vtcode.providers.base import ModelClient
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import AfterToolBatch, TurnEnd, TurnHooks
+from vtcode.runtime.jobs import Jobs
 from vtcode.runtime.recorder import persisted
+from vtcode.runtime.status import SessionStatus, thresholds
+from vtcode.runtime.switch import Switch, check
+from vtcode.runtime.switch import apply as apply_switch
 from vtcode.runtime.wiring import SessionOptions, Wiring, wire
 
 log = logging.getLogger(__name__)
@@ -67,6 +72,7 @@ class Session:
         self._closed = asyncio.Event()
         self._consumed = False
         self._stopping: list[CommandSession] = []
+        self._switch: Switch | None = None
         emitter.subscribe(self._on_event)
         wiring.hooks.after_tool_batch.append(self._deliver_steering)
         self._driver = asyncio.create_task(self._drive(), name="vtcode-session")
@@ -121,6 +127,48 @@ class Session:
         """Whether a turn is in progress."""
         return self._busy
 
+    @property
+    def options(self) -> SessionOptions:
+        """What the session was opened with."""
+        return self._wiring.options
+
+    @property
+    def jobs(self) -> Jobs:
+        """The session's command sessions (`/jobs`)."""
+        return Jobs(self._wiring.toolset.sessions)
+
+    def status(self) -> SessionStatus:
+        """Model, tokens, context pressure against the compaction thresholds, jobs and pending input."""
+        wiring = self._wiring
+        state = wiring.state
+        last = state.last_usage
+        window = wiring.runner.context_window
+        return SessionStatus(
+            session_id=wiring.thread_id,
+            provider=wiring.provider_name,
+            model=wiring.model,
+            profile=wiring.prompt.profile,
+            usage=state.usage_total,
+            context_tokens=last.input_tokens if last is not None else 0,
+            context_window=window,
+            thresholds=thresholds(wiring.options.settings, window),
+            running_jobs=self.jobs.running,
+            pending_intents=len(self._pending),
+            running=self._busy,
+        )
+
+    def instructions_report(self) -> InstructionsReport:
+        """The instruction sources that apply to the paths touched so far, with diagnostics (`/memory`)."""
+        return self._wiring.prompt.instructions_report()
+
+    def withdraw(self, intent_id: str) -> PendingInput | None:
+        """Take back input that was not delivered yet (to remove or edit it); None when it is gone."""
+        for item in self._pending:
+            if item.intent_id == intent_id:
+                self._pending.remove(item)
+                return item
+        return None
+
     async def submit(self, op: Op) -> None:
         """Take one operation; its effects are reported as events."""
         if self._closing:
@@ -141,9 +189,7 @@ class Session:
                         )
                     )
             case Compact():
-                self._emitter.emit(
-                    Notice(level="warning", message="this session has no compaction configured")
-                )
+                self._compact()
             case Shutdown():
                 await self.aclose()
 
@@ -177,7 +223,34 @@ class Session:
             self._queue.put_nowait(None)
             self._closed.set()
 
+    def switch(self, *, model: str | None = None, profile: str | None = None) -> None:
+        """Use another model or prompt profile from the next turn on (raises `ConfigError` for a bad name).
+
+        Idle, the switch applies at once; during a turn, when it ends. The static prompt is recomposed and
+        the one-time prompt-cache miss is announced; a model switch compacts the history when
+        `[agent.harness] compact_on_model_switch` is on.
+        """
+        self._switch = check(Switch(model=model, profile=profile))
+        if not self._busy:
+            self._apply_switch()
+
     # -- inside ---------------------------------------------------------------------------------------
+
+    def _apply_switch(self) -> None:
+        wanted, self._switch = self._switch, None
+        if wanted is None:
+            return
+        before = self._wiring.model
+        for message in apply_switch(self._wiring, wanted):
+            self._emitter.emit(Notice(level="info", message=message))
+        if (
+            self._wiring.model != before
+            and self._wiring.options.settings.agent.harness.compact_on_model_switch
+        ):
+            self._compact()
+
+    def _compact(self) -> None:
+        self._emitter.emit(Notice(level="warning", message="this session has no compaction configured"))
 
     def _on_event(self, event: Event) -> None:
         if persisted(event):
@@ -223,6 +296,7 @@ class Session:
             finally:
                 self._turn_task = None
                 self._busy = False
+                self._apply_switch()
 
     async def _turn(self, item: PendingInput) -> None:
         """One turn, with every way it can end reported as `turn.completed` or `turn.failed`."""

@@ -57,6 +57,7 @@ class SessionOptions:
 class Wiring:
     """The parts of one session."""
 
+    options: SessionOptions
     thread_id: str
     model: str
     provider_name: str
@@ -163,6 +164,7 @@ def wire(
         hooks=hooks,
     )
     return Wiring(
+        options=options,
         thread_id=thread_id,
         model=choice.model,
         provider_name=choice.name,
