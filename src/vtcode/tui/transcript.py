@@ -100,6 +100,19 @@ class ReasoningEntry(Collapsible):
         self.title = "thought"
 
 
+def command_output(text: str) -> str:
+    """The command's own output: live items carry it raw, a finished one carries the tool's JSON result."""
+    if text.startswith("{"):
+        try:
+            result = json.loads(text)
+        except ValueError:
+            return text
+        if isinstance(result, dict):
+            output = result.get("output")
+            return output if isinstance(output, str) else str(result.get("error") or "")
+    return text
+
+
 class CommandCard(Static):
     """A command: the command line, the tail of its live output, and how it ended."""
 
@@ -124,7 +137,7 @@ class CommandCard(Static):
         text = Text()
         text.append("$ ", style="bold")
         text.append(safe_text(item.command).replace("\n", " ⏎ "), style="bold")
-        output = tail_lines(safe_text(item.aggregated_output), LIVE_TAIL_LINES)
+        output = tail_lines(safe_text(command_output(item.aggregated_output)), LIVE_TAIL_LINES)
         if output:
             text.append("\n" + output, style="dim")
         if item.status == "declined":
