@@ -56,7 +56,7 @@ class Composer(TextArea):
             event.prevent_default()
             self.insert("\n")
             return
-        if key == "tab" and self._complete_at_cursor():
+        if key == "tab" and (self._complete_at_cursor() or self._focus_pending()):
             event.stop()
             event.prevent_default()
             return
@@ -101,6 +101,14 @@ class Composer(TextArea):
             self.load_text(self.sent[index])
         self.move_cursor(self.document.end)
         return True
+
+    def _focus_pending(self) -> bool:
+        """Move to the pending-input list when it shows anything."""
+        for widget in self.screen.query("#pending"):
+            if widget.display and widget.focusable:
+                widget.focus()
+                return True
+        return False
 
     def _complete_at_cursor(self) -> bool:
         """Complete the `@path` word before the cursor; False when the cursor is not after one."""
