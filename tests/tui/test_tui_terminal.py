@@ -179,6 +179,7 @@ def test_no_provider_opens_the_setup_screen_in_a_real_terminal(tmp_path: Path) -
     with terminal(tmp_path, _vtcode(), env) as term:
         term.wait_for(lambda: "no model provider is configured" in term.screen(), "the setup screen")
         assert "OPENAI_API_KEY" in term.screen()
+        assert "q leaves" in term.screen()
         term.tmux("send-keys", "-t", "main", "q")
         term.wait_for(lambda: _exited(term) is not None, "vtcode to quit")
         assert _restored(term)

@@ -65,8 +65,13 @@ async def type_text(pilot: Pilot[Any], text: str) -> None:
         await pilot.press(character if character != " " else "space")
 
 
-def check_snapshot(app: VtcodeApp, name: str) -> None:
+async def check_snapshot(pilot: Pilot[Any], name: str) -> None:
     """Compare the screen's SVG with `snapshots/<name>.svg` (written when missing or when updating)."""
+    app = pilot.app
+    # Let layout and repaint settle (a screen pushed a moment ago has not been laid out yet).
+    await pilot.wait_for_scheduled_animations()
+    for _ in range(3):
+        await pilot.pause(0.05)
     svg = app.export_screenshot(title="vtcode")
     path = SNAPSHOTS / f"{name}.svg"
     if UPDATE or not path.exists():

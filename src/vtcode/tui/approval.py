@@ -26,6 +26,8 @@ def session_choice(request: ApprovalRequested) -> tuple[ApprovalDecision, str]:
 class ApprovalScreen(ModalScreen[ApprovalAnswer]):
     """Asks about one tool call; dismissed with the answer to submit."""
 
+    # Keys answer at once: nothing takes focus until `n` asks for a reason.
+    AUTO_FOCUS = None
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "allow_once", "allow once"),
         Binding("a", "allow_session", "allow for the session"),
@@ -51,12 +53,6 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
         body.append("[n] deny with a reason   [Esc] deny", style="red")
         with Vertical(id="approval"):
             yield Static(body, id="approval-body")
-            yield Input(placeholder="why not? (Enter denies with this reason)", id="deny-reason")
-
-    def on_mount(self) -> None:
-        """Keys answer at once; the reason field takes focus only after `n`."""
-        self.query_one("#deny-reason", Input).display = False
-        self.set_focus(None)
 
     def _answer(self, decision: ApprovalDecision, reason: str = "") -> None:
         self.dismiss(ApprovalAnswer(self.request.request_id, decision, reason))
@@ -73,10 +69,12 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
         """Deny without a reason."""
         self._answer("deny")
 
-    def action_deny_with_reason(self) -> None:
+    async def action_deny_with_reason(self) -> None:
         """Ask for the reason, then deny."""
-        field = self.query_one("#deny-reason", Input)
-        field.display = True
+        if self.query("#deny-reason"):
+            return
+        field = Input(placeholder="why not? (Enter denies with this reason)", id="deny-reason")
+        await self.query_one("#approval", Vertical).mount(field)
         field.focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

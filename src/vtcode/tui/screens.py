@@ -17,25 +17,19 @@ from vtcode.store.meta import SessionInfo
 from vtcode.tui.safe import safe_text
 
 SETUP_TEXT = """\
-vtcode needs a model provider before it can start a session.
+vtcode needs a model provider to start a session. Any one of:
 
-Set one of these in your shell and start vtcode again:
-
-  export OPENAI_API_KEY=...        (OpenAI)
-  export ANTHROPIC_API_KEY=...     (Anthropic)
-  export GEMINI_API_KEY=...        (Gemini)
-
-or run a local Ollama server, or point vtcode at any OpenAI-compatible server:
-
+  export OPENAI_API_KEY=...     (or ANTHROPIC_API_KEY, GEMINI_API_KEY)
+  a local Ollama server         (found on localhost:11434)
   vtcode --provider openai --base-url http://localhost:8000/v1 --model NAME
 
-or write it in ~/.vtcode/vtcode.toml:
+or in ~/.vtcode/vtcode.toml:
 
   [agent]
   provider = "anthropic"
   model = "claude-sonnet-4-5"
 
-Press q or Ctrl+C to leave."""
+then start vtcode again (`vtcode exec` needs the same).  q leaves."""
 
 
 class SetupScreen(Screen[None]):
@@ -56,7 +50,7 @@ class SetupScreen(Screen[None]):
         if self.hint:
             text.append(f"  {safe_text(self.hint)}\n", style="yellow")
         text.append("\n")
-        text.append(SETUP_TEXT if self.configure else "Press q or Ctrl+C to leave.")
+        text.append(SETUP_TEXT if self.configure else "q leaves.")
         with VerticalScroll():
             yield Static(text, id="setup-text")
 
