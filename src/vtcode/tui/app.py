@@ -331,7 +331,7 @@ class VtcodeApp(App[int]):
     def reopen(self, resume: str | None) -> None:
         """Replace the session with a new one (`/new`) or the stored session `resume` (`/resume`)."""
         options = replace(self.options, resume=resume, continue_last=False)
-        self.transcript.remove_children()
+        self.transcript.clear()
         self.run_worker(self.open_session(options), group="session")
 
     def _fatal_error(self) -> None:

@@ -32,10 +32,10 @@ KEYS = (
     ("Alt+Enter, Ctrl+S", "send as steering for the running turn"),
     ("Ctrl+J, Shift+Enter", "new line"),
     ("Up / Down", "previous / next input"),
-    ("Tab", "complete an @path; otherwise move to the pending list"),
-    ("e / d", "in the pending list: edit / remove the highlighted input"),
-    ("Esc", "interrupt the running turn (twice: kill its commands at once)"),
-    ("Ctrl+C", "interrupt, or clear the input; twice within 2 s quits"),
+    ("Tab", "complete an @path, else go to pending input"),
+    ("e / d", "pending input: edit / remove the highlighted"),
+    ("Esc", "interrupt the turn (twice: no grace)"),
+    ("Ctrl+C", "interrupt or clear; twice in 2 s quits"),
     ("PageUp / PageDown", "scroll the transcript"),
 )
 

@@ -105,6 +105,12 @@ class SessionPicker(ModalScreen[str | None]):
             yield Static(Text("Resume a session  (Enter opens, Esc cancels)", style="bold"))
             yield OptionList(*options, id="session-list")
 
+    def on_mount(self) -> None:
+        """The most recent session is highlighted."""
+        options = self.query_one(OptionList)
+        options.highlighted = 0
+        options.focus()
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Resume the chosen session."""
         self.dismiss(event.option.id)

@@ -209,6 +209,11 @@ class Transcript(VerticalScroll):
         super().__init__(id="transcript")
         self._items: dict[str, Widget] = {}
 
+    def clear(self) -> None:
+        """Forget everything shown (another session takes over; item ids start again)."""
+        self._items.clear()
+        self.remove_children()
+
     async def add(self, entry: Widget) -> None:
         """Append an entry."""
         await self.mount(entry)
