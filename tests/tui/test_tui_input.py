@@ -147,13 +147,13 @@ async def test_pending_input_can_be_removed_or_taken_back_for_editing(tmp_path: 
                 await pilot.press("enter")
             pending = app.query_one(PendingList)
             await pilot.press("tab")
-            assert app.focused is pending
+            assert app.focused == pending
             await pilot.press("d")
             assert [p.text for p in session.pending] == ["edit me"]
             await pilot.press("e")
             assert session.pending == ()
             assert app.composer.text == "edit me"
-            assert app.focused is app.composer
+            assert app.focused == app.composer
             await until(pilot, lambda: session is not None and not session.running, "the turn's end")
             await pilot.pause(0.2)
             assert _users(app) == ["› go"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
@@ -32,3 +34,47 @@ async def test_a_turn_with_a_command_renders_the_card_and_the_streamed_answer(tm
             answer = app.transcript.query_one(AnswerEntry)
             assert answer.received == "All **done**."
             assert app.composer.text == ""
+
+
+async def test_resizing_to_80x24_and_200x60_during_a_turn_breaks_nothing(tmp_path: Path) -> None:
+    slow = Reply(text="a long streamed answer " * 40, chunk_size=5, delay_between=0.02)
+    script = [Reply(tool_calls=(_exec("seq 1 200", "c1"),)), slow]
+    with server_for("chat", script) as server:
+        app = make_app(tui_options(tmp_path, tmp_path, server))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: app.session is not None, "the session")
+            await type_text(pilot, "go")
+            await pilot.press("enter")
+            await until(pilot, lambda: "a long streamed" in screen_text(app), "streaming")
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause(0.1)
+            assert app.size == (80, 24)
+            await pilot.resize_terminal(200, 60)
+            await pilot.pause(0.1)
+            assert app.size == (200, 60)
+            await pilot.resize_terminal(80, 24)
+            session = app.session
+            assert session is not None
+            await until(pilot, lambda: not session.running, "the end of the turn")
+            answer = app.transcript.query_one(AnswerEntry)
+            assert answer.received == "a long streamed answer " * 40
+            # The composer and status line are still on screen at the small size.
+            assert app.composer.region.bottom <= 23
+            assert app.composer.region.height >= 3
+
+
+async def test_no_color_turns_the_screen_monochrome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    with server_for("chat", []) as server:
+        app = make_app(tui_options(tmp_path, tmp_path, server))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.session is not None, "the session")
+            assert app.no_color
+
+
+async def test_a_first_prompt_from_the_command_line_is_sent_at_once(tmp_path: Path) -> None:
+    with server_for("chat", [Reply(text="answered the first prompt")]) as server:
+        app = make_app(tui_options(tmp_path, tmp_path, server), prompt="fix the tests")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "answered the first prompt" in screen_text(app), "the answer")
+            assert "› fix the tests" in screen_text(app)
