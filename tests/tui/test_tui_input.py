@@ -6,10 +6,12 @@ import json
 from pathlib import Path
 
 from textual import events
+from textual.widget import Widget
 
 from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
+from vtcode.tui.app import VtcodeApp
 from vtcode.tui.pending import PendingList
 from vtcode.tui.transcript import NoticeEntry, UserEntry
 
@@ -20,11 +22,12 @@ def _user_texts(body: dict[str, object]) -> list[str]:
     return [m["content"] for m in messages if m["role"] == "user"]
 
 
-def _users(app: object) -> list[str]:
-    from vtcode.tui.app import VtcodeApp
-
-    assert isinstance(app, VtcodeApp)
+def _users(app: VtcodeApp) -> list[str]:
     return [str(u.render()) for u in app.transcript.query(UserEntry)]
+
+
+def _focused(app: VtcodeApp) -> Widget | None:
+    return app.focused
 
 
 def _slow(text: str = "streaming slowly " * 30) -> Reply:
@@ -147,13 +150,13 @@ async def test_pending_input_can_be_removed_or_taken_back_for_editing(tmp_path: 
                 await pilot.press("enter")
             pending = app.query_one(PendingList)
             await pilot.press("tab")
-            assert app.focused == pending
+            assert _focused(app) is pending
             await pilot.press("d")
             assert [p.text for p in session.pending] == ["edit me"]
             await pilot.press("e")
             assert session.pending == ()
             assert app.composer.text == "edit me"
-            assert app.focused == app.composer
+            assert _focused(app) is app.composer
             await until(pilot, lambda: session is not None and not session.running, "the turn's end")
             await pilot.pause(0.2)
             assert _users(app) == ["› go"]
