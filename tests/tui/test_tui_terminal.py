@@ -183,3 +183,39 @@ def test_no_provider_opens_the_setup_screen_in_a_real_terminal(tmp_path: Path) -
         term.tmux("send-keys", "-t", "main", "q")
         term.wait_for(lambda: _exited(term) is not None, "vtcode to quit")
         assert _restored(term)
+
+
+_CRASHING_APP = """
+import sys
+from pathlib import Path
+from vtcode.config.schema import Settings
+from vtcode.protocol.errors import VtcodeError
+from vtcode.runtime.wiring import SessionOptions
+from vtcode.tui.app import VtcodeApp
+from vtcode.tui.launch import run_app
+
+async def opener(options):
+    raise RuntimeError("boom while opening")
+
+options = SessionOptions(workspace=Path.cwd(), settings=Settings(), home=Path.cwd(), env={}, headless=False)
+try:
+    sys.exit(run_app(VtcodeApp(options, opener=opener)))
+except VtcodeError as exc:
+    sys.stderr.write(f"vtcode: {exc.user_text()}\\n")
+    sys.exit(int(exc.exit_code))
+"""
+
+
+def test_a_crash_restores_the_terminal_and_reports_one_line(tmp_path: Path) -> None:
+    script = tmp_path / "crash.py"
+    script.write_text(_CRASHING_APP)
+    command = shlex.join([sys.executable, str(script)])
+    wrapped = shlex.join(["sh", "-c", f'{command}; echo "vtcode exited $?"; exec sleep 600'])
+    env = dict(os.environ, TERM="xterm-256color")
+    with terminal(tmp_path, wrapped, env) as term:
+        term.wait_for(lambda: _exited(term) is not None, "the crash")
+        screen = term.screen()
+        assert _exited(term) == "1"
+        assert "vtcode: internal error: RuntimeError: boom while opening" in screen
+        assert "Traceback" not in screen
+        assert _restored(term)

@@ -298,7 +298,13 @@ class VtcodeApp(App[int]):
         await self.submit(Interrupt(force=force))
 
     async def action_ctrl_c(self) -> None:
-        """Interrupt a running turn or clear the composer; a second Ctrl+C within 2 s quits."""
+        """Copy a selection; else interrupt a running turn or clear the composer; twice within 2 s quits."""
+        selected = self.screen.get_selected_text()
+        if selected:
+            self.copy_to_clipboard(selected)
+            self.screen.clear_selection()
+            self.notify("copied")
+            return
         now = self._clock()
         if self._last_ctrl_c is not None and now - self._last_ctrl_c <= QUIT_WINDOW_SECONDS:
             await self.action_quit()

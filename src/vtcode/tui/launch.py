@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import logging
 
+from textual.worker import WorkerFailed
+
 from vtcode.cli.exec_cmd import agent_flags, workspace_dir
 from vtcode.config.environment import os_environ
 from vtcode.config.loader import load_settings
@@ -39,11 +41,17 @@ def session_options(args: argparse.Namespace, overrides: list[str]) -> SessionOp
 
 def run_tui(args: argparse.Namespace, overrides: list[str], prompt: str | None) -> int:
     """Run the app until the user quits (or SIGTERM / SIGHUP); a crash is one line, never a traceback."""
-    app = VtcodeApp(session_options(args, overrides), prompt=prompt)
+    return run_app(VtcodeApp(session_options(args, overrides), prompt=prompt))
+
+
+def run_app(app: VtcodeApp) -> int:
+    """Run `app`; a crash restores the terminal first and then raises `InternalError` (one line)."""
     code = app.run()
     if app.crash is not None:
         log.debug("the TUI stopped", exc_info=app.crash)
         crash = app.crash
+        if isinstance(crash, WorkerFailed):
+            crash = crash.error
         raise InternalError(
             f"internal error: {type(crash).__name__}: {crash}",
             hint="rerun with VTCODE_DEBUG=1 for details and report it",
