@@ -40,7 +40,6 @@ async def test_help_status_and_memory_show_their_views(tmp_path: Path) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: app.session is not None, "the session")
             await _ask(pilot, app, "hi", "hello there")
-            await check_snapshot(pilot, "main_screen_after_a_turn_80x24")
             await _command(pilot, "/help")
             assert "Alt+Enter" in _panel_text(app)
             assert "/jobs" in _panel_text(app)

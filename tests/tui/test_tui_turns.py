@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
+from tests.tui.tui_helpers import check_snapshot, make_app, screen_text, tui_options, type_text, until
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 from vtcode.tui.transcript import AnswerEntry, CommandCard, UserEntry
@@ -18,22 +18,36 @@ def _exec(cmd: str, call_id: str) -> ScriptToolCall:
 
 
 async def test_a_turn_with_a_command_renders_the_card_and_the_streamed_answer(tmp_path: Path) -> None:
-    script = [Reply(tool_calls=(_exec("echo hello from the card", "c1"),)), Reply(text="All **done**.")]
+    (tmp_path / "notes.txt").write_text("remember\n")
+    script = [
+        Reply(
+            reasoning="The user wants the command run.",
+            tool_calls=(
+                _exec("echo hello from the card", "c1"),
+                ScriptToolCall("read_file", json.dumps({"path": "notes.txt"}), id="c2"),
+            ),
+        ),
+        Reply(text="All **done**.\n\n- the command printed its line\n- `notes.txt` was read"),
+    ]
     with server_for("chat", script) as server:
         app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: app.session is not None, "the session")
             await type_text(pilot, "run it")
             await pilot.press("enter")
-            await until(pilot, lambda: "All **done**." in screen_text(app), "the answer")
+            await until(pilot, lambda: "was read" in screen_text(app), "the answer")
             card = app.transcript.query_one(CommandCard)
             await until(pilot, lambda: card.item.exit_code == 0, "the exit status")
             assert "hello from the card" in card.item.aggregated_output
             users = [str(u.render()) for u in app.transcript.query(UserEntry)]
             assert users == ["› run it"]
             answer = app.transcript.query_one(AnswerEntry)
-            assert answer.received == "All **done**."
+            assert answer.received.startswith("All **done**.")
             assert app.composer.text == ""
+            assert "• read_file notes.txt" in screen_text(app)
+            assert "(thinking) The user wants the command run." in screen_text(app)
+            await until(pilot, lambda: not app._busy, "the end of the turn")
+            await check_snapshot(pilot, "main_screen_after_a_turn_80x24")
 
 
 async def test_resizing_to_80x24_and_200x60_during_a_turn_breaks_nothing(tmp_path: Path) -> None:

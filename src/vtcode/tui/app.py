@@ -327,6 +327,12 @@ class VtcodeApp(App[int]):
         else:
             transcript.scroll_page_down(animate=False)
 
+    async def on_unmount(self) -> None:
+        """However the app ends, the session ends with it (its commands too)."""
+        session, self.session = self.session, None
+        if session is not None:
+            await session.aclose()
+
     async def action_quit(self) -> None:
         """End the session (its commands end too) and leave."""
         session, self.session = self.session, None

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from typing import ClassVar
 
+from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Collapsible, Markdown, Static
+from textual.widgets import Collapsible, Static
 
 from vtcode.protocol.events import (
     AgentMessageItem,
@@ -57,27 +58,35 @@ class NoticeEntry(Static):
         super().__init__(Text(shown), classes="error" if error else "warning" if warning else "notice")
 
 
-class AnswerEntry(Markdown):
-    """An agent message, streamed as markdown."""
+class AnswerEntry(Static):
+    """An agent message, rendered as markdown while it streams.
+
+    One widget per answer, repainted at most about ten times a second: a fast model cannot make the
+    transcript fall behind (a widget per markdown block made layout cost grow with every paragraph).
+    """
 
     def __init__(self) -> None:
         super().__init__("", classes="answer")
         self.received = ""
         self.completed = False
+        self._dirty = False
 
     async def add(self, fragment: str) -> None:
         """Append a streamed fragment."""
-        text = safe_text(fragment)
-        self.received += text
-        await self.append(text)
+        self.received += safe_text(fragment)
+        if not self._dirty:
+            self._dirty = True
+            self.set_timer(0.08, self._paint)
 
     async def complete(self, text: str) -> None:
-        """The whole message as the model sent it (replaces what was streamed, if different)."""
+        """The whole message as the model sent it (replaces what was streamed)."""
         self.completed = True
-        final = safe_text(text)
-        if final != self.received:
-            self.received = final
-            await self.update(final)
+        self.received = safe_text(text) or self.received
+        self._paint()
+
+    def _paint(self) -> None:
+        self._dirty = False
+        self.update(RichMarkdown(self.received))
 
 
 class ReasoningEntry(Collapsible):
