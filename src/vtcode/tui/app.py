@@ -129,6 +129,10 @@ class VtcodeApp(App[int]):
             for signum in (signal.SIGTERM, signal.SIGHUP):
                 # Quitting through the app restores the terminal and ends the session's commands.
                 loop.add_signal_handler(signum, lambda: self.run_worker(self.action_quit()))
+        # After the first paint: the composer shows (and takes keys) while the session opens.
+        self.call_after_refresh(self._open_first)
+
+    def _open_first(self) -> None:
         self.run_worker(self.open_session(self.options, first_prompt=self.first_prompt), group="session")
 
     # -- the session ----------------------------------------------------------------------------------
