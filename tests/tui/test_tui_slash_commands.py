@@ -144,3 +144,29 @@ async def test_new_resume_and_quit(tmp_path: Path) -> None:
             await until(pilot, lambda: "unknown command /nonsense" in screen_text(app), "the error")
             await _command(pilot, "/quit")
             await until(pilot, lambda: not app.is_running, "the app to quit")
+
+
+async def test_jobs_wait_reports_the_exit_and_steer_sends_steering(tmp_path: Path) -> None:
+    start = json.dumps({"cmd": "sleep 1; echo finished", "yield_time_ms": 200})
+    script = [
+        Reply(tool_calls=(ScriptToolCall("exec_command", start, id="c1"),)),
+        Reply(text="started it"),
+        Reply(text="x" * 600, chunk_size=3, delay_between=0.03),
+    ]
+    with server_for("chat", script) as server:
+        app = make_app(tui_options(tmp_path, tmp_path, server))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: app.session is not None, "the session")
+            await _ask(pilot, app, "start it", "started it")
+            await _command(pilot, "/jobs")
+            jobs = app.screen
+            assert isinstance(jobs, JobsScreen)
+            await pilot.press("w")
+            note = jobs.query_one("#job-note")
+            await until(pilot, lambda: "exited 0" in str(note.render()), "the wait")
+            await pilot.press("escape")
+            await _ask(pilot, app, "long one", "xxx")
+            await _command(pilot, "/steer also this")
+            session = app.session
+            assert session is not None
+            assert [(p.text, p.mode) for p in session.pending] == [("also this", "steer")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -68,17 +69,27 @@ async def type_text(pilot: Pilot[Any], text: str) -> None:
 async def check_snapshot(pilot: Pilot[Any], name: str) -> None:
     """Compare the screen's SVG with `snapshots/<name>.svg` (written when missing or when updating)."""
     app = pilot.app
-    # Let layout and repaint settle (a screen pushed a moment ago has not been laid out yet).
+    # Let layout and repaint settle (a screen pushed or a widget resized a moment ago may not be laid out
+    # yet): the screen counts as settled when three looks in a row agree.
     await pilot.wait_for_scheduled_animations()
-    for _ in range(3):
-        await pilot.pause(0.05)
     svg = app.export_screenshot(title="vtcode")
+    same = 0
+    for _ in range(100):
+        await pilot.pause(0.05)
+        again = app.export_screenshot(title="vtcode")
+        same = same + 1 if again == svg else 0
+        svg = again
+        if same >= 2:
+            break
     path = SNAPSHOTS / f"{name}.svg"
     if UPDATE or not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(svg)
         return
-    assert svg == path.read_text(), (
-        f"the screen differs from {path.name}; look at both and rerun with VTCODE_UPDATE_SNAPSHOTS=1 "
-        "if the change is intended"
-    )
+    if svg != path.read_text():
+        actual = Path(tempfile.gettempdir()) / f"vtcode-snapshot-{name}.svg"
+        actual.write_text(svg)
+        raise AssertionError(
+            f"the screen differs from {path.name} (this run's screen: {actual}); look at both and rerun "
+            "with VTCODE_UPDATE_SNAPSHOTS=1 if the change is intended"
+        )

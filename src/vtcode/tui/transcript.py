@@ -94,7 +94,7 @@ class ReasoningEntry(Collapsible):
 
     def __init__(self) -> None:
         self.body = Static("", classes="reasoning-text")
-        super().__init__(self.body, title="thinking…", collapsed=True, classes="reasoning")
+        super().__init__(self.body, title="reasoning", collapsed=True, classes="reasoning")
         self.text = ""
 
     def add(self, fragment: str) -> None:
@@ -106,7 +106,6 @@ class ReasoningEntry(Collapsible):
         """The final reasoning text."""
         self.text = safe_text(text) or self.text
         self.body.update(Text(self.text))
-        self.title = "thought"
 
 
 def command_output(text: str) -> str:
@@ -133,6 +132,9 @@ class CommandCard(Static):
 
     def change(self, item: CommandExecutionItem) -> None:
         """A newer state of the item; repainted at most a few times a second under heavy output."""
+        if self.item.status != "in_progress" and item.status == "in_progress":
+            # A progress report that was on its way when the command finished: the end stays shown.
+            return
         self.item = item
         if item.status != "in_progress":
             self._show()
@@ -158,6 +160,11 @@ class CommandCard(Static):
             text.append(f"\n  exit {item.exit_code}", style=style)
         else:
             text.append("\n  running…", style="cyan")
+        # One row per line (long lines end in an ellipsis), and the height set from the line count: a
+        # size change that only the content knows about could leave the card laid out at its old height.
+        text.no_wrap = True
+        text.overflow = "ellipsis"
+        self.styles.height = text.plain.count("\n") + 1
         self.update(text)
 
 
@@ -269,6 +276,9 @@ class Transcript(VerticalScroll):
             await entry.complete(item.text)
         elif isinstance(entry, ReasoningEntry) and isinstance(item, ReasoningItem):
             entry.complete(item.text)
+        if entry is not None:
+            # The entry's final size is laid out once more after the repaint that showed it.
+            entry.call_after_refresh(entry.refresh, layout=True)
 
     async def delta(self, item_id: str, kind: str, fragment: str) -> None:
         """A streamed fragment of an answer or of reasoning."""
