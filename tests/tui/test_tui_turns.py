@@ -92,3 +92,20 @@ async def test_a_first_prompt_from_the_command_line_is_sent_at_once(tmp_path: Pa
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: "answered the first prompt" in screen_text(app), "the answer")
             assert "› fix the tests" in screen_text(app)
+
+
+async def test_a_long_command_line_is_cut_and_its_exit_status_stays_on_screen(tmp_path: Path) -> None:
+    long_command = "echo " + "word " * 60
+    with server_for("chat", [Reply(tool_calls=(_exec(long_command, "c1"),)), Reply(text="ok")]) as server:
+        app = make_app(tui_options(tmp_path, tmp_path, server))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.session is not None, "the session")
+            await type_text(pilot, "go")
+            await pilot.press("enter")
+            await until(pilot, lambda: "ok" in screen_text(app) and not app._busy, "the answer")
+            card = app.transcript.query_one(CommandCard)
+            assert card.size.height == 3
+            rows = str(card.render()).split("\n")
+            assert rows[0].endswith("…")
+            assert rows[-1] == "  exit 0"
+            assert all(len(row) < 80 for row in rows)

@@ -145,27 +145,30 @@ class CommandCard(Static):
     def _show(self) -> None:
         self._dirty = False
         item = self.item
-        text = Text()
-        text.append("$ ", style="bold")
-        text.append(safe_text(item.command).replace("\n", " ⏎ "), style="bold")
+        lines = [Text("$ " + safe_text(item.command).replace("\n", " ⏎ "), style="bold")]
         output = tail_lines(safe_text(command_output(item.aggregated_output)), LIVE_TAIL_LINES)
         if output:
-            text.append("\n" + output, style="dim")
+            lines += [Text(line, style="dim") for line in output.split("\n")]
         if item.status == "declined":
-            text.append("\n  not run: not approved", style="yellow")
+            lines.append(Text("  not run: not approved", style="yellow"))
         elif item.status == "failed" and item.exit_code is None:
-            text.append("\n  failed", style="red")
+            lines.append(Text("  failed", style="red"))
         elif item.exit_code is not None:
             style = "green" if item.exit_code == 0 else "red"
-            text.append(f"\n  exit {item.exit_code}", style=style)
+            lines.append(Text(f"  exit {item.exit_code}", style=style))
         else:
-            text.append("\n  running…", style="cyan")
-        # One row per line (long lines end in an ellipsis), and the height set from the line count: a
+            lines.append(Text("  running…", style="cyan"))
+        # One row per line, cut to the width with an ellipsis, and the height set from the line count: a
         # size change that only the content knows about could leave the card laid out at its old height.
-        text.no_wrap = True
-        text.overflow = "ellipsis"
-        self.styles.height = text.plain.count("\n") + 1
-        self.update(text)
+        width = max(8, (self.content_size.width or self.app.size.width - 6) - 1)
+        for line in lines:
+            line.truncate(width, overflow="ellipsis")
+        self.styles.height = len(lines)
+        self.update(Text("\n").join(lines))
+
+    def on_resize(self) -> None:
+        """Cut the lines again for the new width."""
+        self._show()
 
 
 class FileChangeCard(Static):
