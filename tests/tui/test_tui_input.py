@@ -116,7 +116,8 @@ async def test_escape_interrupts_the_turn_and_the_composer_keeps_working(tmp_pat
 
 async def test_ctrl_c_interrupts_then_clears_then_quits_when_pressed_twice(tmp_path: Path) -> None:
     with server_for("chat", [_slow("y" * 2000)]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
+        # A clock that stands still: every second press is "within 2 s", however slow the machine.
+        app = make_app(tui_options(tmp_path, tmp_path, server), clock=lambda: 0.0)
         async with app.run_test(size=(100, 30)) as pilot:
             await until(pilot, lambda: app.session is not None, "the session")
             await type_text(pilot, "long")

@@ -6,6 +6,7 @@ import asyncio
 import itertools
 import os
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -35,14 +36,19 @@ def tui_options(workspace: Path, home: Path, server: WireServer, **agent: Any) -
     return options(workspace, home, server, headless=False, **agent)
 
 
-def make_app(session_options: SessionOptions, *, prompt: str | None = None) -> VtcodeApp:
-    """The app with deterministic session and intent ids."""
+def make_app(
+    session_options: SessionOptions,
+    *,
+    prompt: str | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> VtcodeApp:
+    """The app with deterministic session and intent ids (and, if given, a fixed clock)."""
     ids = counter_ids()
 
     async def opener(chosen: SessionOptions) -> Session:
         return await Session.open(chosen, new_id=ids)
 
-    return VtcodeApp(session_options, prompt=prompt, opener=opener, new_id=counter_ids())
+    return VtcodeApp(session_options, prompt=prompt, opener=opener, clock=clock, new_id=counter_ids())
 
 
 async def until(pilot: Pilot[Any], condition: Callable[[], bool], what: str = "the condition") -> None:
