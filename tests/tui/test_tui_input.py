@@ -229,3 +229,20 @@ async def test_notices_from_the_session_are_shown(tmp_path: Path) -> None:
         async with app.run_test(size=(100, 30)) as pilot:
             await until(pilot, lambda: bool(app.transcript.query(NoticeEntry)), "a notice")
             assert "not in the catalog" in screen_text(app)
+
+
+async def test_input_queued_by_another_front_end_is_shown_when_delivered(tmp_path: Path) -> None:
+    from vtcode.protocol.ops import UserInput
+
+    with server_for("chat", [_slow(), Reply(text="answered the other one")]) as server:
+        app = make_app(tui_options(tmp_path, tmp_path, server))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: app.session is not None, "the session")
+            await type_text(pilot, "mine")
+            await pilot.press("enter")
+            await until(pilot, lambda: "streaming" in screen_text(app), "streaming")
+            session = app.session
+            assert session is not None
+            await session.submit(UserInput("from another terminal", intent_id="elsewhere-1"))
+            await until(pilot, lambda: "answered the other one" in screen_text(app), "the second answer")
+            assert _users(app) == ["› mine", "› (queued elsewhere) from another terminal"]

@@ -245,6 +245,9 @@ class VtcodeApp(App[int]):
                 if waiting is not None:
                     text, mode = waiting
                     await transcript.add(UserEntry(text, mode=mode if mode == "steer" else ""))
+                else:
+                    # Input queued by another front end (or before a resume): the history has its text.
+                    await self._show_delivered(intent_id)
             case IntentQueued():
                 pass
             case Notice(level=level, message=message):
@@ -258,6 +261,15 @@ class VtcodeApp(App[int]):
             case _:
                 pass
         self.refresh_status()
+
+    async def _show_delivered(self, intent_id: str) -> None:
+        session = self.session
+        if session is None:
+            return
+        for message in reversed(session.messages):
+            if isinstance(message, UserMessage) and message.meta.intent_id == intent_id:
+                await self.transcript.add(UserEntry(message.content, mode="queued elsewhere"))
+                return
 
     def _ask(self, request: ApprovalRequested) -> None:
         screen = ApprovalScreen(request)
