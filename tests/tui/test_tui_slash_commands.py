@@ -170,3 +170,21 @@ async def test_jobs_wait_reports_the_exit_and_steer_sends_steering(tmp_path: Pat
             session = app.session
             assert session is not None
             assert [(p.text, p.mode) for p in session.pending] == [("also this", "steer")]
+
+
+async def test_the_transcript_keeps_up_while_a_dialog_is_open(tmp_path: Path) -> None:
+    answer = "streamed while help was open " * 20
+    with server_for("chat", [Reply(text=answer, chunk_size=5, delay_between=0.02)]) as server:
+        app = make_app(tui_options(tmp_path, tmp_path, server))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: app.session is not None, "the session")
+            await _command(pilot, "go")
+            await until(pilot, lambda: "streamed" in screen_text(app), "streaming")
+            await _command(pilot, "/help")
+            assert isinstance(app.screen, TextScreen)
+            session = app.session
+            assert session is not None
+            await until(pilot, lambda: not session.running, "the end of the turn")
+            await pilot.press("escape")
+            assert screen_text(app).endswith(answer)
+            assert "ready" in str(app.status_line.render())

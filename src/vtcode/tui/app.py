@@ -95,27 +95,21 @@ class VtcodeApp(App[int]):
         self._early: list[tuple[str, InputMode]] = []
         self.crash: BaseException | None = None
         self.slash = SlashCommands(self)
+        # Held here, not queried: events keep arriving while another screen (a dialog) is on top.
+        self.transcript = Transcript()
+        self.pending_list = PendingList()
+        self.composer = Composer(complete=lambda prefix: complete_path(self.options.workspace, prefix))
+        self.status_line = StatusLine()
 
     # -- layout ---------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         """Transcript, pending input, composer, status line."""
-        yield Transcript()
-        pending = PendingList()
-        pending.display = False
-        yield pending
-        yield Composer(complete=lambda prefix: complete_path(self.options.workspace, prefix))
-        yield StatusLine()
-
-    @property
-    def transcript(self) -> Transcript:
-        """The transcript widget."""
-        return self.query_one(Transcript)
-
-    @property
-    def composer(self) -> Composer:
-        """The composer widget."""
-        return self.query_one(Composer)
+        yield self.transcript
+        self.pending_list.display = False
+        yield self.pending_list
+        yield self.composer
+        yield self.status_line
 
     async def on_mount(self) -> None:
         """Open the session in the background: the composer takes input at once."""
@@ -209,8 +203,8 @@ class VtcodeApp(App[int]):
         session = self.session
         if session is None:
             return
-        self.query_one(StatusLine).show(session.status(), busy=self._busy)
-        self.query_one(PendingList).show(session.pending)
+        self.status_line.show(session.status(), busy=self._busy)
+        self.pending_list.show(session.pending)
 
     async def on_session_event(self, event: Event) -> None:
         """Show one event."""
