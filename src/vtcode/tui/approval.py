@@ -15,6 +15,9 @@ from vtcode.protocol.events import ApprovalDecision, ApprovalRequested
 from vtcode.protocol.ops import ApprovalAnswer
 from vtcode.tui.safe import safe_text
 
+# Seconds after the dialog opens before `y` and `a` count.
+ARM_SECONDS = 0.4
+
 
 def session_choice(request: ApprovalRequested) -> tuple[ApprovalDecision, str]:
     """The "allow for the session" decision a request offers, and how it is described."""
@@ -38,6 +41,21 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
     def __init__(self, request: ApprovalRequested) -> None:
         super().__init__(classes="approval-screen")
         self.request = request
+        # Keys typed into the composer just as the dialog opened must not allow anything: the allowing
+        # keys work only after a moment (denying ones at once).
+        self.armed = False
+
+    def on_mount(self) -> None:
+        """Arm the allowing keys shortly after the dialog is shown."""
+        self.set_timer(ARM_SECONDS, self._arm)
+
+    def _arm(self) -> None:
+        self.armed = True
+
+    def _may_allow(self) -> bool:
+        if not self.armed:
+            self.app.bell()
+        return self.armed
 
     def compose(self) -> ComposeResult:
         """The question, the call, and the keys that answer it."""
@@ -59,11 +77,13 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
 
     def action_allow_once(self) -> None:
         """Allow this call only."""
-        self._answer("allow_once")
+        if self._may_allow():
+            self._answer("allow_once")
 
     def action_allow_session(self) -> None:
         """Allow this call and the like of it for the rest of the session."""
-        self._answer(session_choice(self.request)[0])
+        if self._may_allow():
+            self._answer(session_choice(self.request)[0])
 
     def action_deny(self) -> None:
         """Deny without a reason."""
