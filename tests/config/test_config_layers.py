@@ -15,7 +15,6 @@ from vtcode.config import (
     HarnessSettings,
     LoadedConfig,
     ModelSettings,
-    ProviderEnv,
     ProviderSettings,
     Settings,
     load_settings,
@@ -50,9 +49,7 @@ def _model(
 
 def test_defaults_when_nothing_is_configured(tmp_path: Path) -> None:
     loaded = load_settings(workspace=tmp_path / "ws", env=_env(tmp_path))
-    assert loaded == LoadedConfig(
-        settings=Settings(), home=tmp_path / "vthome", sources=(), provider_env=ProviderEnv()
-    )
+    assert loaded == LoadedConfig(settings=Settings(), home=tmp_path / "vthome", sources=())
 
 
 def test_user_file_beats_defaults(tmp_path: Path) -> None:
@@ -239,11 +236,8 @@ def test_provider_may_name_a_providers_table_from_another_layer(tmp_path: Path) 
     }
 
 
-def test_loaded_config_carries_the_provider_environment(tmp_path: Path) -> None:
+def test_provider_endpoints_in_the_environment_are_not_settings(tmp_path: Path) -> None:
     env = _env(tmp_path, OPENAI_API_KEY="sk-test", OPENAI_BASE_URL="http://127.0.0.1:8080/v1")
     loaded = load_settings(workspace=tmp_path / "ws", env=env)
-    assert loaded.provider_env == ProviderEnv(
-        openai_api_key="sk-test", openai_base_url="http://127.0.0.1:8080/v1"
-    )
     # OPENAI_BASE_URL applies only to an OpenAI-style endpoint, so it is not a settings layer.
     assert loaded.settings.agent.base_url is None

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from vtcode.core.exec_model_view import encode_for_model, model_fields
-from vtcode.core.exec_result import CallView, SessionView, build_result, error_result
-from vtcode.core.exec_spool import SpoolState
+from vtcode.core.exec.model_view import encode_for_model, model_fields
+from vtcode.core.exec.result import CallView, SessionView, build_result, error_result
+from vtcode.core.exec.spool import SpoolState
 from vtcode.core.preview import Preview
 
 PATH = ".vtcode/context/tool_outputs/run-1a2b3c4d.log"

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vtcode.core.exec_result import CallView, SessionView, build_result
-from vtcode.core.exec_spool import (
+from vtcode.core.exec.result import CallView, SessionView, build_result
+from vtcode.core.exec.spool import (
     HELD_OPEN,
     Dropped,
     Finished,
@@ -26,8 +26,8 @@ from vtcode.core.exec_spool import (
     room,
     spool_fields,
 )
-from vtcode.core.exec_text import clean_text, held_back, incomplete_utf8_suffix
-from vtcode.core.exec_wait import (
+from vtcode.core.exec.text import clean_text, held_back, incomplete_utf8_suffix
+from vtcode.core.exec.wait import (
     POST_EXIT_DRAIN_SECONDS,
     clamp_yield_ms,
     max_output_tokens,

@@ -49,7 +49,7 @@ def _directory(layout: Layout) -> None:
         (_directory, "is a directory, not a file; skipped"),
     ],
 )
-def test_case42_bad_agents_file_is_skipped_and_the_rest_loads(
+def test_bad_agents_file_is_skipped_and_the_rest_loads(
     tmp_path: Path, make_bad: Callable[[Layout], None], reason: str
 ) -> None:
     # [decide] The original returns no project docs at all; SPEC section 5 decision 2 skips one file.
@@ -64,7 +64,7 @@ def test_case42_bad_agents_file_is_skipped_and_the_rest_loads(
     assert result.appendix.startswith("ui\n\n--- project-doc ---")
 
 
-def test_case42_broken_yaml_rule_is_skipped(tmp_path: Path) -> None:
+def test_broken_yaml_rule_is_skipped(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write(".vtcode/rules/bad.md", "---\npaths: [\n---\n- bad")
     layout.write(".vtcode/rules/good.md", "- good")

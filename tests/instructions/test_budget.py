@@ -14,7 +14,7 @@ from vtcode.core.instructions.render import render_appendix, truncation_note
 from vtcode.instructions import InstructionsResult
 
 
-def test_case37_budget_truncates_and_says_so(tmp_path: Path) -> None:
+def test_budget_truncates_and_says_so(tmp_path: Path) -> None:
     # [decide] The original fills the budget in precedence order and drops CLAUDE.md here; SPEC
     # section 5 decision 7 gives every source a fair floor first (16 // 2 bytes each).
     layout = make_layout(tmp_path)
@@ -36,7 +36,7 @@ def test_case37_budget_truncates_and_says_so(tmp_path: Path) -> None:
     ]
 
 
-def test_case37_zero_budget_keeps_only_user_instructions(tmp_path: Path) -> None:
+def test_zero_budget_keeps_only_user_instructions(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("AGENTS.md", "- root")
     result = layout.load(max_bytes=0, user_instructions="u")
@@ -44,7 +44,7 @@ def test_case37_zero_budget_keeps_only_user_instructions(tmp_path: Path) -> None
     assert result.sources == ()
 
 
-def test_case38_cut_inside_a_character_shows_a_replacement_character(tmp_path: Path) -> None:
+def test_cut_inside_a_character_shows_a_replacement_character(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("AGENTS.md", "ab\u00e9cd")
     result = layout.load(max_bytes=3)

@@ -9,14 +9,14 @@ from tests.instructions.helpers import bodies, instruction_map, make_layout, rea
 from vtcode.instructions import InstructionOptions, find_project_root, load_instructions
 
 
-def test_case17_empty_repository_has_no_appendix(tmp_path: Path) -> None:
+def test_empty_repository_has_no_appendix(tmp_path: Path) -> None:
     result = make_layout(tmp_path).load()
     assert result.appendix is None
     assert result.sources == ()
     assert result.diagnostics == ()
 
 
-def test_case18_ancestors_only(tmp_path: Path) -> None:
+def test_ancestors_only(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     for folder, text in [("", "root"), ("a/", "a"), ("a/b/", "ab"), ("a/b/c/", "abc")]:
         layout.write(f"{folder}AGENTS.md", text)
@@ -29,7 +29,7 @@ def test_case18_ancestors_only(tmp_path: Path) -> None:
     assert bodies(result) == ["root", "a", "ab"]
 
 
-def test_case19_agents_and_claude_per_folder(tmp_path: Path) -> None:
+def test_agents_and_claude_per_folder(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     for name in ("AGENTS.md", "CLAUDE.md", "src/AGENTS.md", "src/CLAUDE.md"):
         layout.write(name, f"- {name}")
@@ -43,7 +43,7 @@ def test_case19_agents_and_claude_per_folder(tmp_path: Path) -> None:
     assert [s.kind for s in result.sources] == ["agents", "claude", "agents", "claude"]
 
 
-def test_case20_override_file_shadows_agents(tmp_path: Path) -> None:
+def test_override_file_shadows_agents(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("AGENTS.override.md", "O")
     layout.write("AGENTS.md", "A")
@@ -53,7 +53,7 @@ def test_case20_override_file_shadows_agents(tmp_path: Path) -> None:
     assert reasons(result) == [("AGENTS.md", "warning", "shadowed by AGENTS.override.md; not loaded")]
 
 
-def test_case21_fallback_names(tmp_path: Path) -> None:
+def test_fallback_names(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("TEAM.md", "T")
     layout.write("x/AGENTS.md", "X")
@@ -63,7 +63,7 @@ def test_case21_fallback_names(tmp_path: Path) -> None:
     assert "XT" not in bodies(result)
 
 
-def test_case22_active_dir_outside_root_is_treated_as_root(tmp_path: Path) -> None:
+def test_active_dir_outside_root_is_treated_as_root(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("AGENTS.md", "root")
     layout.write("a/AGENTS.md", "a")
@@ -76,7 +76,7 @@ def test_case22_active_dir_outside_root_is_treated_as_root(tmp_path: Path) -> No
     assert bodies(result) == ["root"]
 
 
-def test_case22_missing_active_path_keeps_every_source(tmp_path: Path) -> None:
+def test_missing_active_path_keeps_every_source(tmp_path: Path) -> None:
     # [decide] The original drops all project docs for a missing active folder; SPEC section 5
     # (decision 2) never lets one bad input drop the others: the nearest existing folder counts.
     layout = make_layout(tmp_path)
@@ -86,7 +86,7 @@ def test_case22_missing_active_path_keeps_every_source(tmp_path: Path) -> None:
     assert bodies(result) == ["root", "a"]
 
 
-def test_case23_user_tier(tmp_path: Path) -> None:
+def test_user_tier(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.user("AGENTS.md", "h")
     layout.user(".vtcode/AGENTS.override.md", "lo")
@@ -109,7 +109,7 @@ def test_user_config_folder_is_a_user_root(tmp_path: Path) -> None:
     assert instruction_map(layout.load()) == ["~/.config/vtcode/AGENTS.md (user AGENTS)"]
 
 
-def test_case24_dedup_by_real_path(tmp_path: Path) -> None:
+def test_dedup_by_real_path(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("CLAUDE.md", "- shared")
     os.symlink("CLAUDE.md", layout.root / "AGENTS.md")
@@ -118,7 +118,7 @@ def test_case24_dedup_by_real_path(tmp_path: Path) -> None:
     assert result.diagnostics == ()
 
 
-def test_case24_git_root_at_home_lists_home_agents_once(tmp_path: Path) -> None:
+def test_git_root_at_home_lists_home_agents_once(tmp_path: Path) -> None:
     layout = make_layout(tmp_path, git=False)
     (layout.home / ".git").mkdir()
     layout.user("AGENTS.md", "h")
@@ -126,7 +126,7 @@ def test_case24_git_root_at_home_lists_home_agents_once(tmp_path: Path) -> None:
     assert [(s.text, s.label) for s in result.sources] == [("h", "user AGENTS")]
 
 
-def test_case25_extra_instruction_files(tmp_path: Path) -> None:
+def test_extra_instruction_files(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("docs/b.md", "b")
     layout.write("docs/a.md", "a")
@@ -142,7 +142,7 @@ def test_case25_extra_instruction_files(tmp_path: Path) -> None:
     assert [s.scope for s in result.sources] == ["user", "custom", "custom", "workspace"]
 
 
-def test_case25_extra_pattern_without_match_adds_nothing(tmp_path: Path) -> None:
+def test_extra_pattern_without_match_adds_nothing(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("AGENTS.md", "r")
     result = layout.load(extra_patterns=("nomatch/*.md",))
@@ -160,7 +160,7 @@ def test_extra_files_accept_braces_and_home(tmp_path: Path) -> None:
     assert bodies(result) == ["a", "b", "t"]
 
 
-def test_case43_git_file_marks_the_root(tmp_path: Path) -> None:
+def test_git_file_marks_the_root(tmp_path: Path) -> None:
     layout = make_layout(tmp_path, git=False)
     (layout.root / ".git").write_text("gitdir: /elsewhere/.git/worktrees/r\n")
     layout.write("../AGENTS.md", "above the root")
@@ -172,7 +172,7 @@ def test_case43_git_file_marks_the_root(tmp_path: Path) -> None:
     assert bodies(result) == ["root", "ab"]
 
 
-def test_case44_without_git_the_workspace_is_the_root(tmp_path: Path) -> None:
+def test_without_git_the_workspace_is_the_root(tmp_path: Path) -> None:
     # [decide] The original walks up to `/` without a `.git`; SPEC section 5 decision 1 stops at the
     # workspace, so instruction files above it are never read and imports cannot leave it.
     layout = make_layout(tmp_path, git=False)

@@ -45,12 +45,12 @@ from vtcode.core.instructions.globs import (
         ("./src/*.py", "src/a.py", False, True),
     ],
 )
-def test_case28_glob_semantics(pattern: str, path: str, is_dir: bool, expected: bool) -> None:
+def test_glob_semantics(pattern: str, path: str, is_dir: bool, expected: bool) -> None:
     assert compile_pattern(pattern).matches(path, is_dir=is_dir) is expected
 
 
 @pytest.mark.parametrize("pattern", ["src/**.rs", "**a", "a/***", ""])
-def test_case28_invalid_patterns_are_rejected(pattern: str) -> None:
+def test_invalid_patterns_are_rejected(pattern: str) -> None:
     with pytest.raises(PatternError):
         compile_pattern(pattern)
 

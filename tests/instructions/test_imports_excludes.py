@@ -8,7 +8,7 @@ from tests.instructions.helpers import bodies, instruction_map, make_layout, rea
 from vtcode.core.instructions.text import import_tokens, strip_html_comments
 
 
-def test_case33_absolute_exclude_drops_that_file(tmp_path: Path) -> None:
+def test_absolute_exclude_drops_that_file(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("AGENTS.md", "root")
     nested = layout.write("src/AGENTS.md", "src")
@@ -19,7 +19,7 @@ def test_case33_absolute_exclude_drops_that_file(tmp_path: Path) -> None:
     ]
 
 
-def test_case33_glob_exclude_drops_agents_and_rules(tmp_path: Path) -> None:
+def test_glob_exclude_drops_agents_and_rules(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("legacy/AGENTS.md", "legacy")
     layout.write(".vtcode/rules/legacy/r.md", "legacy rule")
@@ -29,7 +29,7 @@ def test_case33_glob_exclude_drops_agents_and_rules(tmp_path: Path) -> None:
     assert [path for path, _, _ in reasons(result)] == ["legacy/AGENTS.md", ".vtcode/rules/legacy/r.md"]
 
 
-def test_case33_excluded_override_lets_agents_load(tmp_path: Path) -> None:
+def test_excluded_override_lets_agents_load(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("AGENTS.override.md", "override")
     layout.write("AGENTS.md", "agents")
@@ -37,7 +37,7 @@ def test_case33_excluded_override_lets_agents_load(tmp_path: Path) -> None:
     assert bodies(result) == ["agents"]
 
 
-def test_case33_excludes_apply_to_imports(tmp_path: Path) -> None:
+def test_excludes_apply_to_imports(tmp_path: Path) -> None:
     # [decide] The original does not apply exclusions to imports; SPEC section 5 decision 3 does.
     layout = make_layout(tmp_path)
     layout.write("AGENTS.md", "- root\n@legacy/old.md")
@@ -53,7 +53,7 @@ def test_case33_excludes_apply_to_imports(tmp_path: Path) -> None:
     ]
 
 
-def test_case34_import_placement(tmp_path: Path) -> None:
+def test_import_placement(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("AGENTS.md", "# Root\n<!-- hidden -->\n- visible\n\nSee @docs/shared.md\n- trailing")
     layout.write("docs/shared.md", "- imported")
@@ -64,7 +64,7 @@ def test_case34_import_placement(tmp_path: Path) -> None:
     ]
 
 
-def test_case35_import_cycle_terminates(tmp_path: Path) -> None:
+def test_import_cycle_terminates(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("AGENTS.md", "- a\n@B.md")
     layout.write("B.md", "- b\n@AGENTS.md")
@@ -76,7 +76,7 @@ def test_case35_import_cycle_terminates(tmp_path: Path) -> None:
     ]
 
 
-def test_case35_import_depth_cap(tmp_path: Path) -> None:
+def test_import_depth_cap(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("AGENTS.md", "- top\n@f1.md")
     for n in range(1, 7):
@@ -93,7 +93,7 @@ def test_case35_import_depth_cap(tmp_path: Path) -> None:
     ]
 
 
-def test_case35_outside_missing_fenced_and_repeated_imports(tmp_path: Path) -> None:
+def test_outside_missing_fenced_and_repeated_imports(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("../outside.md", "- outside")
     layout.write(
@@ -140,7 +140,7 @@ def test_import_tokens() -> None:
     assert import_tokens("mail me@example.com or ping @octocat, @~/notes.md") == ["~/notes.md"]
 
 
-def test_case36_comment_handling() -> None:
+def test_comment_handling() -> None:
     assert strip_html_comments("a <!-- x --> b") == "a  b\n"
     assert strip_html_comments("keep\n<!-- one\ntwo\nthree -->\nafter") == "keep\n\n\n\nafter\n"
     assert strip_html_comments("before\n<!-- never closed\nlost\nlost") == "before\n\n\n\n"
@@ -149,7 +149,7 @@ def test_case36_comment_handling() -> None:
     assert strip_html_comments("crlf\r\nline\r\n") == "crlf\nline\n"
 
 
-def test_case36_comments_are_removed_from_sources(tmp_path: Path) -> None:
+def test_comments_are_removed_from_sources(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("AGENTS.md", "- a <!-- note --> b\n<!--\nmaintainer notes\n-->\n- c")
     assert bodies(layout.load()) == ["- a  b\n\n\n\n- c"]

@@ -8,7 +8,7 @@ from tests.instructions.helpers import PRECEDENCE, make_layout
 from vtcode.core.instructions.render import appendix_block, key_points
 
 
-def test_case39_exact_skeleton(tmp_path: Path) -> None:
+def test_exact_skeleton(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("AGENTS.md", "- Root summary\n\nFollow.")
     assert layout.load().appendix == (
@@ -23,7 +23,7 @@ def test_case39_exact_skeleton(tmp_path: Path) -> None:
     )
 
 
-def test_case39_user_instructions_come_first(tmp_path: Path) -> None:
+def test_user_instructions_come_first(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("AGENTS.md", "- Root summary\n\nFollow.")
     appendix = layout.load(user_instructions=" note ").appendix
@@ -32,7 +32,7 @@ def test_case39_user_instructions_come_first(tmp_path: Path) -> None:
     assert layout.load(max_bytes=0, user_instructions=" note ").appendix == "note"
 
 
-def test_case40_key_points() -> None:
+def test_key_points() -> None:
     first = "- a1\n- a2\n- a3\n- a4"
     second = "- b1\n- b2\n- b3\n- b4"
     third = "## Title\nplain text"
@@ -41,7 +41,7 @@ def test_case40_key_points() -> None:
     assert key_points(["\n\n### Only a heading"]) == ["Only a heading"]
 
 
-def test_case41_appendix_is_a_separate_block_under_instructions() -> None:
+def test_appendix_is_a_separate_block_under_instructions() -> None:
     # The original appends `\n# INSTRUCTIONS\n<appendix>\n` to the system string; SPEC section 4 sends
     # the appendix as its own block after the static prompt, so the static bytes never change.
     assert appendix_block("## PROJECT DOCUMENTATION\n...") == "# INSTRUCTIONS\n## PROJECT DOCUMENTATION\n..."

@@ -11,7 +11,7 @@ import pytest
 from tests.instructions.helpers import bodies, instruction_map, make_layout, reasons
 
 
-def test_case26_rule_ordering(tmp_path: Path) -> None:
+def test_rule_ordering(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     for name in ("b.md", "a.md", "README.md", "Notes.MD", "sub/c.md"):
         layout.write(f".vtcode/rules/{name}", f"- {name}")
@@ -23,7 +23,7 @@ def test_case26_rule_ordering(tmp_path: Path) -> None:
     ]
 
 
-def test_case27_matched_rules_by_specificity(tmp_path: Path) -> None:
+def test_matched_rules_by_specificity(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("src/lib.rs", "fn main() {}")
     layout.write(".vtcode/rules/always.md", "- always")
@@ -42,7 +42,7 @@ def test_case27_matched_rules_by_specificity(tmp_path: Path) -> None:
     ]
 
 
-def test_case27_without_active_paths_no_scoped_rule_applies(tmp_path: Path) -> None:
+def test_without_active_paths_no_scoped_rule_applies(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("src/lib.rs", "fn main() {}")
     layout.write(".vtcode/rules/gen.md", '---\npaths: ["**/*.rs"]\n---\n- gen')
@@ -54,7 +54,7 @@ def test_case27_without_active_paths_no_scoped_rule_applies(tmp_path: Path) -> N
     ]
 
 
-def test_case29_empty_paths_and_unclosed_frontmatter_are_unconditional(tmp_path: Path) -> None:
+def test_empty_paths_and_unclosed_frontmatter_are_unconditional(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write(".vtcode/rules/a.md", "---\npaths: []\n---\n- empty paths")
     layout.write(".vtcode/rules/b.md", "---\npaths: ['x/**']\n- never closed")
@@ -62,7 +62,7 @@ def test_case29_empty_paths_and_unclosed_frontmatter_are_unconditional(tmp_path:
     assert bodies(result) == ["- empty paths", "---\npaths: ['x/**']\n- never closed"]
 
 
-def test_case30_frontmatter_is_stripped_from_rules_only(tmp_path: Path) -> None:
+def test_frontmatter_is_stripped_from_rules_only(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("AGENTS.md", "---\ntitle: kept\n---\n- agents body")
     layout.write(".vtcode/rules/r.md", "---\ndescription: dropped\n---\n- rule body")
@@ -70,7 +70,7 @@ def test_case30_frontmatter_is_stripped_from_rules_only(tmp_path: Path) -> None:
     assert bodies(result) == ["---\ntitle: kept\n---\n- agents body", "- rule body"]
 
 
-def test_case31_user_rules_come_first_and_home_rules_are_not_read(tmp_path: Path) -> None:
+def test_user_rules_come_first_and_home_rules_are_not_read(tmp_path: Path) -> None:
     # [decide] The original also reads `~/rules`; SPEC section 5 decision 5 drops it: user rules live
     # in $VTCODE_HOME/rules and ~/.config/vtcode/rules.
     layout = make_layout(tmp_path)
@@ -94,7 +94,7 @@ def test_user_rule_globs_match_workspace_paths(tmp_path: Path) -> None:
     assert instruction_map(result) == ["~/.vtcode/rules/py.md (user matched rule)"]
 
 
-def test_case32_rules_of_subfolders_are_not_read(tmp_path: Path) -> None:
+def test_rules_of_subfolders_are_not_read(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("pkg/.vtcode/rules/p.md", "- p")
     assert layout.load(["pkg"]).sources == ()

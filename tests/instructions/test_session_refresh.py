@@ -35,7 +35,7 @@ def _map(builder: SystemPromptBuilder) -> list[str]:
     return instruction_map(builder.result)
 
 
-def test_case45_active_file_loads_its_folder(tmp_path: Path) -> None:
+def test_active_file_loads_its_folder(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("a/AGENTS.md", "- a")
     layout.write("a/x.rs", "")
@@ -45,7 +45,7 @@ def test_case45_active_file_loads_its_folder(tmp_path: Path) -> None:
     assert _map(builder) == ["a/AGENTS.md (workspace AGENTS)"]
 
 
-def test_case45_every_active_path_counts_not_the_smallest(tmp_path: Path) -> None:
+def test_every_active_path_counts_not_the_smallest(tmp_path: Path) -> None:
     # [decide] The original keeps one active folder, the lexicographically smallest activity path's;
     # SPEC decision 6 loads the chain of every path the agent touched.
     layout = make_layout(tmp_path)
@@ -57,7 +57,7 @@ def test_case45_every_active_path_counts_not_the_smallest(tmp_path: Path) -> Non
     assert _map(builder) == ["b/AGENTS.md (workspace AGENTS)", "z/AGENTS.md (workspace AGENTS)"]
 
 
-def test_case45_a_touched_folder_counts_itself(tmp_path: Path) -> None:
+def test_a_touched_folder_counts_itself(tmp_path: Path) -> None:
     # [decide] The original uses a folder's parent (its own AGENTS.md is missed); decision 6 says a
     # command's workdir is an active path, so the folder itself counts.
     layout = make_layout(tmp_path)
@@ -68,7 +68,7 @@ def test_case45_a_touched_folder_counts_itself(tmp_path: Path) -> None:
     assert _map(builder) == ["d/AGENTS.md (workspace AGENTS)"]
 
 
-def test_case45_nothing_touched_means_the_workspace_root(tmp_path: Path) -> None:
+def test_nothing_touched_means_the_workspace_root(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("AGENTS.md", "- root")
     layout.write("d/AGENTS.md", "- d")
@@ -78,7 +78,7 @@ def test_case45_nothing_touched_means_the_workspace_root(tmp_path: Path) -> None
     assert builder.active_paths == ()
 
 
-def test_case46_an_edit_is_picked_up_at_the_next_request(tmp_path: Path) -> None:
+def test_an_edit_is_picked_up_at_the_next_request(tmp_path: Path) -> None:
     # [decide] The original keeps serving the stale prompt until the context hash changes; SPEC
     # decision 6 picks the edit up at the next model request.
     layout = make_layout(tmp_path)

@@ -25,26 +25,26 @@ def _contract_bullets(text: str) -> list[str]:
     return [line for line in contract.splitlines() if line.startswith("- ")]
 
 
-def test_case4_role_paragraph_and_contract_bullets() -> None:
+def test_role_paragraph_and_contract_bullets() -> None:
     with_role = {p for p in prompts.PROFILES if ROLE in prompts.profile_text(p)}
     assert with_role == {"default", "specialized"}
     bullets = {p: len(_contract_bullets(prompts.profile_text(p))) for p in prompts.PROFILES}
     assert bullets == {"default": 10, "minimal": 2, "lightweight": 10, "specialized": 10}
 
 
-def test_case5_profile_names_are_trimmed_and_case_insensitive() -> None:
+def test_profile_names_are_trimmed_and_case_insensitive() -> None:
     assert prompts.parse_profile("LIGHTWEIGHT") == "lightweight"
     assert prompts.parse_profile(" minimal ") == "minimal"
 
 
-def test_case5_unknown_profile_is_an_error() -> None:
+def test_unknown_profile_is_an_error() -> None:
     # [decide] The original silently falls back to Default; SPEC section 4 makes it an error.
     with pytest.raises(ConfigError, match="unknown prompt profile 'fancy'"):
         prompts.parse_profile("fancy")
 
 
 @pytest.mark.parametrize("profile", prompts.PROFILES)
-def test_case7_section_order_and_join(profile: str) -> None:
+def test_section_order_and_join(profile: str) -> None:
     text = prompts.profile_text(profile)
     headings = re.findall(r"^#+ .*$", text, flags=re.MULTILINE)
     assert headings == ["# vtcode", "## Runtime guidance", CONTRACT_HEADING, OPERATING_HEADING]
@@ -55,12 +55,12 @@ def test_case7_section_order_and_join(profile: str) -> None:
 
 
 @pytest.mark.parametrize("profile", prompts.PROFILES)
-def test_case8_static_profiles_fit_the_default_budget(profile: str) -> None:
+def test_static_profiles_fit_the_default_budget(profile: str) -> None:
     # There is nothing to trim: the static prompt has no optional sections and stays far below
     # the original's 8,000-token system prompt budget.
     assert estimate_tokens_bytes(prompts.profile_text(profile)) < 1000
 
 
-def test_case9_token_estimate_counts_utf8_bytes() -> None:
+def test_token_estimate_counts_utf8_bytes() -> None:
     cases = {"": 0, "hello": 2, "1234": 1, "12345": 2, "\u00e9": 1, "\u00e9\u00e9\u00e9": 2}
     assert {text: estimate_tokens_bytes(text) for text in cases} == cases

@@ -33,7 +33,7 @@ def _static(layout: Layout) -> str:
     return _builder(layout).static
 
 
-def test_case11_workspace_override(tmp_path: Path) -> None:
+def test_workspace_override(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write(".vtcode/prompts/system.md", "# Workspace base\n")
     static = _static(layout)
@@ -41,7 +41,7 @@ def test_case11_workspace_override(tmp_path: Path) -> None:
     assert static.count(GUIDANCE) == 1
 
 
-def test_case12_user_and_workspace_layers(tmp_path: Path) -> None:
+def test_user_and_workspace_layers(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.user(".vtcode/prompts/system.md", "U")
     layout.write(".vtcode/prompts/system.md", "W")
@@ -56,7 +56,7 @@ def test_user_override_applies_without_a_workspace_one(tmp_path: Path) -> None:
     assert _static(layout) == f"U\n\n{GUIDANCE}"
 
 
-def test_case13_blank_override_keeps_the_profile(tmp_path: Path) -> None:
+def test_blank_override_keeps_the_profile(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write(".vtcode/prompts/system.md", "  \n\t\n")
     assert _static(layout) == DEFAULT
@@ -71,7 +71,7 @@ def test_blank_workspace_override_falls_back_to_the_users(tmp_path: Path) -> Non
     assert _static(layout) == f"U\n\n{GUIDANCE}"
 
 
-def test_case14_append_only(tmp_path: Path) -> None:
+def test_append_only(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write(".vtcode/prompts/append-system.md", "X")
     static = _static(layout)
@@ -80,7 +80,7 @@ def test_case14_append_only(tmp_path: Path) -> None:
     assert static.index(GUIDANCE) < static.index(CONTRACT_HEADING)
 
 
-def test_case15_verbatim_guidance_in_override(tmp_path: Path) -> None:
+def test_verbatim_guidance_in_override(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write(".vtcode/prompts/system.md", f"# Mine\n\n{GUIDANCE}\n\n- more")
     assert _static(layout) == f"# Mine\n\n{GUIDANCE}\n\n- more"
@@ -91,7 +91,7 @@ def test_case15_verbatim_guidance_in_override(tmp_path: Path) -> None:
     assert static.count(GUIDANCE) == 1
 
 
-def test_case16_override_without_title(tmp_path: Path) -> None:
+def test_override_without_title(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write(".vtcode/prompts/system.md", "Hello")
     assert _static(layout).startswith("Hello\n\n")
@@ -108,7 +108,7 @@ def test_unreadable_layer_is_ignored_with_a_diagnostic(tmp_path: Path) -> None:
     assert [d.path for d in builder.diagnostics] == [".vtcode/prompts/system.md"]
 
 
-def test_case3_guidance_and_static_prompt_are_workspace_independent(tmp_path: Path) -> None:
+def test_guidance_and_static_prompt_are_workspace_independent(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.write("AGENTS.md", "- MARKER-7f3a")
     builder = _builder(layout, instruction_max_bytes=4096, user_instructions="ui-marker")
@@ -120,7 +120,7 @@ def test_case3_guidance_and_static_prompt_are_workspace_independent(tmp_path: Pa
     assert prompt.appendix.startswith("# INSTRUCTIONS\nui-marker\n\n--- project-doc ---\n\n")
 
 
-def test_case17_no_instructions_no_appendix(tmp_path: Path) -> None:
+def test_no_instructions_no_appendix(tmp_path: Path) -> None:
     prompt = _builder(make_layout(tmp_path)).build()
     assert prompt.appendix == ""
     assert "# INSTRUCTIONS" not in prompt.joined()

@@ -50,7 +50,7 @@ def test_guidance_cap() -> None:
     assert prompts.runtime_guidance() is GUIDANCE
 
 
-def test_case2_over_cap_guidance_fails_at_build_time() -> None:
+def test_over_cap_guidance_fails_at_build_time() -> None:
     parts: dict[str, Any] = {"header": "# h", "role": None, "contract": ["- c"], "operating": "o"}
     assert build_profile(guidance="x" * 1024, **parts)
     with pytest.raises(GuidanceTooLargeError, match="257 estimated tokens"):
@@ -58,7 +58,7 @@ def test_case2_over_cap_guidance_fails_at_build_time() -> None:
 
 
 @pytest.mark.parametrize("profile", prompts.PROFILES)
-def test_case1_guidance_once_before_the_contract_in_every_profile(profile: str) -> None:
+def test_guidance_once_before_the_contract_in_every_profile(profile: str) -> None:
     text = prompts.profile_text(profile)
     assert text.count(GUIDANCE) == 1
     assert text.index(GUIDANCE) < text.index(CONTRACT_HEADING)

@@ -35,9 +35,11 @@ def _dispatch(argv: Sequence[str]) -> int:
 
         sys.stdout.write(f"vtcode {__version__}\n")
         return ExitCode.OK
+    from vtcode.cli.interactive import split_prompt
     from vtcode.cli.parser import build_parser
 
     parser = build_parser()
+    argv, prompt = split_prompt(argv, parser)
     args = parser.parse_args(argv)
     _configure_logging()
     overrides = [
@@ -83,10 +85,9 @@ def _dispatch(argv: Sequence[str]) -> int:
 
         sys.stdout.write(man_page())
         return ExitCode.OK
-    # The interactive TUI is a later capability; until then the bare command explains itself.
-    parser.print_help(sys.stderr)
-    sys.stderr.write("\nThe interactive TUI is not available yet; use `vtcode exec PROMPT`.\n")
-    return ExitCode.USAGE
+    from vtcode.cli.interactive import run_interactive
+
+    return run_interactive(args, overrides, prompt)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -17,7 +17,11 @@ SANDBOX_MODES = ("read-only", "workspace-write", "off")
 
 DESCRIPTION = """\
 vtcode is a terminal coding agent: it runs an LLM (OpenAI, Anthropic, Gemini, Ollama or any
-OpenAI-compatible server) in a loop with tools inside your workspace."""
+OpenAI-compatible server) in a loop with tools inside your workspace.
+
+Without a COMMAND it opens the interactive terminal UI in the workspace (with PROMPT as the first
+message; `vtcode -- PROMPT` when PROMPT starts with a command's name). The TUI needs a terminal: in
+pipes and scripts use `vtcode exec`."""
 
 EPILOG = """\
 exit codes: 0 done, 1 the agent failed or hit a loop limit, 2 usage or configuration error,
@@ -136,10 +140,22 @@ class _JoinedWords(argparse.Action):
         setattr(namespace, self.dest, " ".join(str(word) for word in words) if words else None)
 
 
+def _add_resume_options(parser: argparse.ArgumentParser) -> None:
+    resume = parser.add_mutually_exclusive_group()
+    resume.add_argument("--resume", metavar="ID", help="continue the stored session ID")
+    resume.add_argument(
+        "--continue",
+        dest="continue_last",
+        action="store_true",
+        help="continue the most recent session of this workspace",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole command-line interface."""
     parser = argparse.ArgumentParser(
         prog="vtcode",
+        usage="%(prog)s [options] [PROMPT]  |  %(prog)s [options] COMMAND ...",
         description=DESCRIPTION,
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -147,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"vtcode {__version__}")
     _add_config_option(parser, "global_config")
     add_agent_options(parser)
+    _add_resume_options(parser)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     exec_p = commands.add_parser(
@@ -163,14 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with --json, also print item.delta events (streamed text and reasoning fragments)",
     )
-    resume = exec_p.add_mutually_exclusive_group()
-    resume.add_argument("--resume", metavar="ID", help="continue the stored session ID")
-    resume.add_argument(
-        "--continue",
-        dest="continue_last",
-        action="store_true",
-        help="continue the most recent session of this workspace",
-    )
+    _add_resume_options(exec_p)
     exec_p.add_argument(
         "--trust-project-mcp",
         action="store_true",

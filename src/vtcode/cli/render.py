@@ -6,7 +6,7 @@ import json
 import sys
 from typing import TextIO
 
-from vtcode.core.exec_text import clean_text
+from vtcode.core.exec.text import clean_text
 from vtcode.protocol.events import (
     AgentMessageItem,
     CommandExecutionItem,

@@ -10,13 +10,12 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from vtcode.config.environment import ProviderEnv, os_environ, provider_env, resolve_home
+    from vtcode.config.environment import os_environ, resolve_home
     from vtcode.config.loader import LoadedConfig, load_settings
     from vtcode.config.overrides import parse_override
     from vtcode.config.schema import (
         BUILTIN_PROVIDERS,
         AgentSettings,
-        ApprovalMode,
         ApprovalSettings,
         ContextSettings,
         DynamicContextSettings,
@@ -33,9 +32,7 @@ if TYPE_CHECKING:
     from vtcode.config.serialize import settings_to_toml
 
 _HOMES = {
-    "ProviderEnv": "environment",
     "os_environ": "environment",
-    "provider_env": "environment",
     "resolve_home": "environment",
     "LoadedConfig": "loader",
     "load_settings": "loader",
@@ -45,7 +42,6 @@ _HOMES = {
 _SCHEMA = (
     "BUILTIN_PROVIDERS",
     "AgentSettings",
-    "ApprovalMode",
     "ApprovalSettings",
     "ContextSettings",
     "DynamicContextSettings",
@@ -74,7 +70,6 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "BUILTIN_PROVIDERS",
     "AgentSettings",
-    "ApprovalMode",
     "ApprovalSettings",
     "ContextSettings",
     "DynamicContextSettings",
@@ -83,7 +78,6 @@ __all__ = [
     "LoadedConfig",
     "ModelSettings",
     "NetworkSettings",
-    "ProviderEnv",
     "ProviderSettings",
     "PtySettings",
     "Settings",
@@ -92,7 +86,6 @@ __all__ = [
     "load_settings",
     "os_environ",
     "parse_override",
-    "provider_env",
     "resolve_home",
     "settings_to_toml",
 ]

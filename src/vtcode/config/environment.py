@@ -4,10 +4,10 @@ Everything else takes the environment as a `Mapping[str, str]` so tests pass a p
 end calls `os_environ()` once and hands the result down. An empty variable counts as unset, as shells
 make `VAR=` the usual way to switch one off for a single command.
 
-Two kinds of variables: `VTCODE_*` settings form a layer above the config files (each named by its
-variable in error messages), while provider credentials and endpoints go to `ProviderEnv` and never
-into `Settings`, because they apply only once the provider is known (`OPENAI_BASE_URL` only for an
-OpenAI-style endpoint) and must not end up in `vtcode config show`.
+`VTCODE_*` settings form a layer above the config files (each named by its variable in error
+messages). Provider credentials and endpoints never become settings: they apply only once the provider
+is known (`OPENAI_BASE_URL` only for an OpenAI-style endpoint), so provider selection reads them from
+the environment mapping it is given.
 """
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-
-import msgspec
 
 from vtcode.config.layers import Layer, nest
 from vtcode.protocol.errors import ConfigError
@@ -29,29 +27,6 @@ SETTINGS_VARIABLES: Mapping[str, tuple[str, ...]] = {
     "VTCODE_APPROVAL": ("agent", "approval"),
 }
 """Variables that set a config key, in the order their layers apply."""
-
-_TRUE = frozenset({"1", "true", "yes", "on"})
-_FALSE = frozenset({"0", "false", "no", "off"})
-
-
-class ProviderEnv(msgspec.Struct, frozen=True, kw_only=True):
-    """Provider credentials and endpoints from the environment; None when unset or empty."""
-
-    openai_api_key: str | None = None
-    anthropic_api_key: str | None = None
-    gemini_api_key: str | None = None
-    ollama_host: str | None = None
-    openai_base_url: str | None = None
-    anthropic_base_url: str | None = None
-    debug: bool = False
-
-    def __repr__(self) -> str:
-        """Like the default repr, with API keys masked: this object may reach a log or traceback."""
-        shown = {
-            name: ("<set>" if value is not None and name.endswith("_api_key") else value)
-            for name, value in msgspec.structs.asdict(self).items()
-        }
-        return f"ProviderEnv({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
 
 
 def os_environ() -> Mapping[str, str]:
@@ -88,28 +63,17 @@ def _user_home(env: Mapping[str, str]) -> Path:
     return Path(raw)
 
 
-def provider_env(env: Mapping[str, str]) -> ProviderEnv:
-    """Provider keys, hosts and base URLs, and `VTCODE_DEBUG`, read from `env`."""
-    return ProviderEnv(
-        openai_api_key=env.get("OPENAI_API_KEY") or None,
-        anthropic_api_key=env.get("ANTHROPIC_API_KEY") or None,
-        gemini_api_key=env.get("GEMINI_API_KEY") or None,
-        ollama_host=env.get("OLLAMA_HOST") or None,
-        openai_base_url=env.get("OPENAI_BASE_URL") or None,
-        anthropic_base_url=env.get("ANTHROPIC_BASE_URL") or None,
-        debug=_flag(env, "VTCODE_DEBUG"),
-    )
-
-
-def _flag(env: Mapping[str, str], name: str) -> bool:
-    """A boolean variable: 1/true/yes/on or 0/false/no/off, any case; unset or empty is false."""
-    raw = env.get(name, "")
+def debug_enabled(env: Mapping[str, str]) -> bool:
+    """`VTCODE_DEBUG`: 1/true/yes/on or 0/false/no/off, any case; unset or empty is off."""
+    raw = env.get("VTCODE_DEBUG", "")
     value = raw.strip().lower()
-    if not value or value in _FALSE:
+    if value in ("", "0", "false", "no", "off"):
         return False
-    if value in _TRUE:
+    if value in ("1", "true", "yes", "on"):
         return True
-    raise ConfigError(f"{name}: got {json.dumps(raw)}, expected one of 1, true, yes, on, 0, false, no, off")
+    raise ConfigError(
+        f"VTCODE_DEBUG: got {json.dumps(raw)}, expected one of 1, true, yes, on, 0, false, no, off"
+    )
 
 
 def sandbox_missing_features(env: Mapping[str, str]) -> frozenset[str]:

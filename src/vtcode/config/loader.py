@@ -30,7 +30,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from vtcode.config.environment import ProviderEnv, environment_layers, provider_env, resolve_home
+from vtcode.config.environment import debug_enabled, environment_layers, resolve_home
 from vtcode.config.layers import Layer, config_files, deep_merge, file_layer, flags_layer, leaf_keys
 from vtcode.config.overrides import parse_override
 from vtcode.config.schema import Settings
@@ -52,7 +52,6 @@ class LoadedConfig:
     home: Path
     # Config files actually read, lowest layer first.
     sources: tuple[str, ...]
-    provider_env: ProviderEnv
     # Deprecated keys and the like: shown once by the front end, never an error.
     notices: tuple[str, ...] = ()
     # Keys that were ignored (a workspace file trying to loosen approval), one message each, naming
@@ -68,6 +67,7 @@ def load_settings(
     flags: Mapping[str, object] = _NO_FLAGS,
 ) -> LoadedConfig:
     """Read, validate and merge every layer; any problem raises ConfigError (exit 2)."""
+    debug_enabled(env)  # a wrong value is a config error like any other, not silently off
     home = resolve_home(env)
     files = config_files(home=home, workspace=workspace)
     layers = [
@@ -111,7 +111,6 @@ def load_settings(
         settings=settings,
         home=home,
         sources=tuple(str(file.path) for file in files),
-        provider_env=provider_env(env),
         notices=_deprecations(origins),
         warnings=tuple(warnings),
     )

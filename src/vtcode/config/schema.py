@@ -12,16 +12,16 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from vtcode.core.approvals import ApprovalMode
 from vtcode.core.sandbox_policy import SandboxMode
-from vtcode.protocol.model import ReasoningEffort
+from vtcode.protocol.model import ReasoningEffort, WireApi
 
 BUILTIN_PROVIDERS: tuple[str, ...] = ("anthropic", "gemini", "ollama", "openai", "openai-compatible")
 """Provider names that need no `[providers.<name>]` table."""
 
 SystemPromptMode = Literal["default", "minimal", "lightweight", "specialized"]
-ApprovalMode = Literal["read-only", "ask", "auto-edit", "full-auto"]
-WireApi = Literal["chat", "responses"]
-ProviderWireApi = Literal["chat", "responses", "anthropic"]
+# `[agent] wire_api` chooses between OpenAI's two formats; `[providers.X]` may also speak Anthropic's.
+OpenAIWireApi = Literal["chat", "responses"]
 
 NonNegativeInt = Annotated[int, msgspec.Meta(ge=0)]
 PositiveInt = Annotated[int, msgspec.Meta(ge=1)]
@@ -62,7 +62,7 @@ class AgentSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_
     provider: str | None = None
     model: str | None = None
     base_url: str | None = None
-    wire_api: WireApi | None = None
+    wire_api: OpenAIWireApi | None = None
     system_prompt_mode: SystemPromptMode = "default"
     approval: ApprovalMode = "auto-edit"
     max_turns: PositiveInt = 100
@@ -174,7 +174,7 @@ class ProviderSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, 
 
     base_url: str | None = None
     api_key_env: str | None = None
-    wire_api: ProviderWireApi | None = None
+    wire_api: WireApi | None = None
     default_model: str | None = None
 
 

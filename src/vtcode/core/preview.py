@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from vtcode.core.exec_text import (
+from vtcode.core.exec.text import (
     ceil_boundary,
     count_newlines,
     decode_clean,

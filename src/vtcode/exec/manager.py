@@ -14,12 +14,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vtcode.core.exec_wait import WAIT_CEILING_SECONDS, WAIT_DEFAULT_SECONDS
+from vtcode.core.exec.wait import WAIT_CEILING_SECONDS, WAIT_DEFAULT_SECONDS
 from vtcode.core.sandbox_policy import SandboxPolicy
 from vtcode.exec.group_record import GroupRecord
 from vtcode.exec.process_group import enable_subreaper, group_alive, register, unregister
 from vtcode.exec.sandbox import Sandbox, SandboxUnavailable
-from vtcode.exec.session import CommandSession, SessionError, SessionInfo
+from vtcode.exec.session import CommandInfo, CommandSession, SessionError
 from vtcode.exec.spawn import SpawnRequest, default_shell, session_env, spawn
 from vtcode.exec.spool import SPOOL_DIR, SpoolWriter, remove_expired_spools
 from vtcode.exec.terminate import reap_adopted, terminate_session
@@ -165,7 +165,7 @@ class SessionManager:
         if self._record is not None:
             self._record.add(spawned.pgid, marker, command)
         self._known_groups.add(spawned.pgid)
-        info = SessionInfo(
+        info = CommandInfo(
             session_id=session_id,
             command=command,
             working_directory=working_directory,

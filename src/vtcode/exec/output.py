@@ -6,7 +6,7 @@ shell exited when a background process inherited stdout (SPEC section 8.5).
 
 from __future__ import annotations
 
-from vtcode.core.exec_text import MAX_HELD_ESCAPE, held_back
+from vtcode.core.exec.text import MAX_HELD_ESCAPE, held_back
 from vtcode.core.preview import HeadTailBuffer, Preview
 from vtcode.exec.progress import ProgressReporter
 from vtcode.exec.spool import SpoolWriter

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from vtcode.core.exec_text import decode_clean, held_back
+from vtcode.core.exec.text import decode_clean, held_back
 
 log = logging.getLogger(__name__)
 

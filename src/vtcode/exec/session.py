@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from vtcode.core.exec_result import CallKind, SessionView
-from vtcode.core.exec_wait import return_at
+from vtcode.core.exec.result import CallKind, SessionView
+from vtcode.core.exec.wait import return_at
 from vtcode.core.preview import Preview
 from vtcode.exec.exit_watch import ExitWatch
 from vtcode.exec.output import SessionOutput
@@ -45,7 +45,7 @@ class SessionError(ToolError):
 
 
 @dataclass(frozen=True)
-class SessionInfo:
+class CommandInfo:
     """What a session is, fixed at its start."""
 
     session_id: str
@@ -71,7 +71,7 @@ class CommandSession:
     """A running (or finished, not yet collected) command."""
 
     def __init__(
-        self, loop: asyncio.AbstractEventLoop, info: SessionInfo, spawned: Spawned, spool: SpoolWriter
+        self, loop: asyncio.AbstractEventLoop, info: CommandInfo, spawned: Spawned, spool: SpoolWriter
     ) -> None:
         self.info = info
         self.id = info.session_id

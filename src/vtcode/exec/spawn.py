@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from vtcode.core.exec_result import Backend
+from vtcode.core.exec.result import Backend
 from vtcode.exec.process_group import SESSION_ENV
 
 # Bigger pipe buffers mean fewer wake-ups per megabyte (the kernel caps this at pipe-max-size).

@@ -20,7 +20,7 @@ import queue
 import threading
 from pathlib import Path
 
-from vtcode.core.exec_spool import (
+from vtcode.core.exec.spool import (
     Dropped,
     Finished,
     Opened,
@@ -33,7 +33,7 @@ from vtcode.core.exec_spool import (
     expired,
     room,
 )
-from vtcode.core.exec_text import floor_boundary, incomplete_utf8_suffix
+from vtcode.core.exec.text import floor_boundary, incomplete_utf8_suffix
 
 log = logging.getLogger(__name__)
 

@@ -11,6 +11,9 @@ from vtcode.protocol.messages import AssistantMessage, Message, Usage
 # What a tool call does, for approvals, parallelism and display: reads run in parallel and never ask;
 # `session_input` is input typed into an already approved command session; `external` is a tool served
 # by another program (an MCP server).
+# The three wire formats vtcode speaks.
+WireApi = Literal["chat", "responses", "anthropic"]
+
 ToolKind = Literal["read", "edit", "command", "session_input", "external"]
 
 

@@ -5,13 +5,11 @@ from __future__ import annotations
 import urllib.parse
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
 
 import httpx2
 
 from vtcode.protocol.errors import ConfigError
-
-WireApi = Literal["chat", "responses", "anthropic"]
+from vtcode.protocol.model import WireApi
 
 OLLAMA_DEFAULT_HOST = "http://localhost:11434"
 

@@ -66,6 +66,18 @@ class _Done:
     event: ThreadCompacted
 
 
+class _LazyCounter:
+    """`text_counter()`, loaded on the first count."""
+
+    def __init__(self) -> None:
+        self._counter: TextCounter | None = None
+
+    def __call__(self, text: str) -> int:
+        if self._counter is None:
+            self._counter = text_counter()
+        return self._counter(text)
+
+
 class Compactor:
     """Compaction for one session; register `before_request` and `on_overflow` as turn hooks."""
 
@@ -90,7 +102,8 @@ class Compactor:
         self._emitter = emitter
         self._clock = clock
         self._last_usage = last_usage
-        self._count = count or text_counter()
+        # The BPE tables take ~0.2 s to load: only once a request is big enough to need them.
+        self._count = count or _LazyCounter()
         self.estimate = MessageEstimator(self._count)
         harness = settings.agent.harness
         self.enabled = harness.auto_compaction_enabled
@@ -125,6 +138,8 @@ class Compactor:
 
     async def before_request(self, view: BeforeRequest) -> HistoryReplacement | None:
         """The before-request hook: decide (reference 3.2), compact, then check the request fits."""
+        if not self._manual_pending and self._clearly_below_thresholds(view):
+            return None
         fixed = self._fixed_tokens(view.request)
         tokens = fixed + self.estimate.total(view.messages)
         if self._manual_pending:
@@ -152,6 +167,18 @@ class Compactor:
                 view.messages, "auto", decision.trigger, Placement.BEFORE_LAST_USER_OR_SUMMARY
             )
         return self._finish(done, fixed, view.messages)
+
+    def _clearly_below_thresholds(self, view: BeforeRequest) -> bool:
+        """True when no token count can reach the soft threshold, so nothing needs counting exactly.
+
+        A BPE token spans at least one byte, so the request's UTF-8 size (the pressure estimate is its
+        bytes / 4) bounds its token count from above; the provider's last figure is exact.
+        """
+        soft = self.settings.thresholds.soft
+        if soft is None or self._gain_failed_at is not None:
+            return False
+        upper = view.pressure.estimated_tokens * 4
+        return max(upper, view.pressure.last_prompt_tokens or 0) < soft
 
     async def on_overflow(self, overflow: ContextOverflow) -> HistoryReplacement | None:
         """Recovery (reference 5.7): compact what is older than the turn's user message, keep the rest.

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from vtcode.exec.process_group import kill_all_groups
 from vtcode.exec.session import CommandSession
+from vtcode.instructions.report import InstructionsReport
 from vtcode.protocol.errors import ExitCode, ProviderError, VtcodeError
 from vtcode.protocol.events import Event, Notice, TurnCompleted, TurnFailed
 from vtcode.protocol.messages import Message, MessageMeta, UserMessage
@@ -34,7 +35,11 @@ from vtcode.providers.base import ModelClient
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import AfterToolBatch, TurnEnd, TurnHooks
 from vtcode.runtime.intent_queue import IntentQueue, PendingInput
+from vtcode.runtime.jobs import Jobs
 from vtcode.runtime.recorder import persisted
+from vtcode.runtime.status import SessionStatus, thresholds
+from vtcode.runtime.switch import Switch, check
+from vtcode.runtime.switch import apply as apply_switch
 from vtcode.runtime.wiring import SessionOptions, Wiring, wire
 from vtcode.store.intents import IntentStore
 
@@ -73,6 +78,7 @@ class Session:
         self._consumed = False
         self._stopping: list[CommandSession] = []
         self._mcp: McpJoin | None = None
+        self._switch: Switch | None = None
         emitter.subscribe(self._on_event)
         wiring.hooks.after_tool_batch.append(self._deliver_steering)
         wiring.runner.on_applied = self._intents.applied
@@ -132,6 +138,50 @@ class Session:
         """Whether a turn is in progress."""
         return self._busy
 
+    @property
+    def options(self) -> SessionOptions:
+        """What the session was opened with."""
+        return self._wiring.options
+
+    @property
+    def jobs(self) -> Jobs:
+        """The session's command sessions (`/jobs`)."""
+        return Jobs(self._wiring.toolset.sessions)
+
+    def status(self) -> SessionStatus:
+        """Model, tokens, context pressure against the compaction thresholds, jobs and pending input."""
+        wiring = self._wiring
+        state = wiring.state
+        last = state.last_usage
+        window = wiring.runner.context_window
+        return SessionStatus(
+            session_id=wiring.thread_id,
+            provider=wiring.provider_name,
+            model=wiring.model,
+            profile=wiring.prompt.profile,
+            usage=state.usage_total,
+            context_tokens=last.input_tokens if last is not None else 0,
+            context_window=window,
+            thresholds=thresholds(wiring.options.settings, window),
+            running_jobs=self.jobs.running,
+            pending_intents=len(self._intents),
+            running=self._busy,
+        )
+
+    def instructions_report(self) -> InstructionsReport:
+        """The instruction sources that apply to the paths touched so far, with diagnostics (`/memory`)."""
+        return self._wiring.prompt.instructions_report()
+
+    async def withdraw(self, intent_id: str) -> PendingInput | None:
+        """Take back input that was not delivered yet (to remove or edit it); None when it is gone.
+
+        Also removed from the session envelope, so neither this process nor a later resume delivers it.
+        """
+        item = next((p for p in self._intents.items if p.intent_id == intent_id), None)
+        if item is None or not await self._intents.cancel(intent_id):
+            return None
+        return item
+
     async def submit(self, op: Op) -> None:
         """Take one operation; its effects are reported as events."""
         if self._closing:
@@ -161,15 +211,7 @@ class Session:
                         )
                     )
             case Compact():
-                if self._busy:
-                    # Never inside a tool batch or a stream: at the running turn's next boundary.
-                    self._wiring.compactor.request_manual()
-                    self._emitter.emit(
-                        Notice(message="the history is compacted before the running turn's next request")
-                    )
-                else:
-                    self._compact_requested = True
-                    self._intents.changed.set()
+                self._compact()
             case Shutdown():
                 await self.aclose()
 
@@ -192,6 +234,17 @@ class Session:
         await asyncio.gather(self._driver, return_exceptions=True)
         await self._closed.wait()
 
+    def switch(self, *, model: str | None = None, profile: str | None = None) -> None:
+        """Use another model or prompt profile from the next turn on (raises `ConfigError` for a bad name).
+
+        Idle, the switch applies at once; during a turn, when it ends. The static prompt is recomposed and
+        the one-time prompt-cache miss is announced; a model switch compacts the history when
+        `[agent.harness] compact_on_model_switch` is on.
+        """
+        self._switch = check(Switch(model=model, profile=profile))
+        if not self._busy:
+            self._apply_switch()
+
     # -- inside ---------------------------------------------------------------------------------------
 
     def _start_mcp(self) -> None:
@@ -211,6 +264,30 @@ class Session:
         )
         # First, so compaction and the like see the request as it will be sent.
         wiring.hooks.before_request.insert(0, self._mcp.before_request)
+
+    def _apply_switch(self) -> None:
+        wanted, self._switch = self._switch, None
+        if wanted is None:
+            return
+        before = self._wiring.model
+        for message in apply_switch(self._wiring, wanted):
+            self._emitter.emit(Notice(level="info", message=message))
+        if (
+            self._wiring.model != before
+            and self._wiring.options.settings.agent.harness.compact_on_model_switch
+        ):
+            self._compact()
+
+    def _compact(self) -> None:
+        if self._busy:
+            # Never inside a tool batch or a stream: at the running turn's next boundary.
+            self._wiring.compactor.request_manual()
+            self._emitter.emit(
+                Notice(message="the history is compacted before the running turn's next request")
+            )
+        else:
+            self._compact_requested = True
+            self._intents.changed.set()
 
     def _on_event(self, event: Event) -> None:
         if persisted(event):
@@ -258,6 +335,7 @@ class Session:
                 finally:
                     self._turn_task = None
                     self._busy = False
+                    self._apply_switch()
                 if self._wiring.compactor.take_manual():
                     # `/compact` came during a turn that then made no further request: run it now.
                     self._compact_requested = True

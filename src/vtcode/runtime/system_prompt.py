@@ -130,6 +130,11 @@ class SystemPromptBuilder:
         """How many times discovery ran (tests and the benchmark check change detection with it)."""
 
     @property
+    def on_diagnostics(self) -> DiagnosticsSink | None:
+        """Where new diagnostics are reported."""
+        return self._on_diagnostics
+
+    @property
     def active_paths(self) -> tuple[str, ...]:
         """The paths the agent touched, most recent first (the workspace root is always active too)."""
         return tuple(reversed(self._touched))

@@ -9,7 +9,7 @@ from pathlib import Path
 from vtcode.config.environment import sandbox_missing_features
 from vtcode.config.sandbox import sandbox_policy
 from vtcode.config.schema import Settings
-from vtcode.core.exec_wait import wait_ceiling
+from vtcode.core.exec.wait import wait_ceiling
 from vtcode.exec.manager import ExecSettings, SessionManager
 from vtcode.tools.base import Tool
 from vtcode.tools.recall_history import ArchiveReader

@@ -73,6 +73,7 @@ class SessionOptions:
 class Wiring:
     """The parts of one session."""
 
+    options: SessionOptions
     thread_id: str
     model: str
     provider_name: str
@@ -222,6 +223,7 @@ def wire(
     hooks.before_request.append(compactor.before_request)
     hooks.context_overflow.append(compactor.on_overflow)
     return Wiring(
+        options=options,
         thread_id=thread_id,
         model=choice.model,
         provider_name=choice.name,

@@ -12,9 +12,9 @@ from typing import Any
 
 import msgspec
 
-from vtcode.core.exec_model_view import encode_for_model
-from vtcode.core.exec_result import CallKind, CallView, build_result, encode, error_result
-from vtcode.core.exec_wait import (
+from vtcode.core.exec.model_view import encode_for_model
+from vtcode.core.exec.result import CallKind, CallView, build_result, encode, error_result
+from vtcode.core.exec.wait import (
     BYTES_PER_TOKEN,
     EXEC_YIELD_DEFAULT_MS,
     MAX_OUTPUT_TOKENS_DEFAULT,

@@ -12,8 +12,8 @@ from typing import Any, Literal
 
 import msgspec
 
-from vtcode.core.exec_result import CallKind
-from vtcode.core.exec_wait import (
+from vtcode.core.exec.result import CallKind
+from vtcode.core.exec.wait import (
     POLL_YIELD_DEFAULT_MS,
     WRITE_YIELD_DEFAULT_MS,
     clamp_yield_ms,

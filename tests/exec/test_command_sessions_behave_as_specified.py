@@ -1,4 +1,4 @@
-"""The acceptance list of issue 5, one test per item, with real processes, PTYs and files."""
+"""Command sessions as SPEC section 8 specifies them, with real processes, PTYs and files."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from typing import Literal
 
 import msgspec
 
-from vtcode.core.exec_spool import SpoolState, SpoolView, spool_fields
+from vtcode.core.exec.spool import SpoolState, SpoolView, spool_fields
 from vtcode.core.preview import Preview
 
 Backend = Literal["pipe", "pty"]

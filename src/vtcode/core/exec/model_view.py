@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from vtcode.core.exec_result import ExecError, ExecResult
+from vtcode.core.exec.result import ExecError, ExecResult
 
 # A call shorter than this says nothing with its duration; a longer one (a build, a wait that ran to its
 # deadline) tells the model how long the command takes.

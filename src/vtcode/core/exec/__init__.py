@@ -1,0 +1,1 @@
+"""Pure logic of command sessions: results, previews, spools, waits and text cleaning."""

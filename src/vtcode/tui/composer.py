@@ -1,0 +1,138 @@
+"""The composer: always editable, also while a turn runs; Enter queues, Alt+Enter / Ctrl+S steer.
+
+Ctrl+J (and Shift+Enter where the terminal reports it) inserts a newline; a bracketed paste is inserted
+and never sends; Up/Down on the first/last line walk the history; Tab after `@` completes a path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from textual import events
+from textual.message import Message
+from textual.widgets import TextArea
+
+from vtcode.protocol.ops import InputMode
+
+PathCompleter = Callable[[str], list[str]]
+
+
+class Composer(TextArea):
+    """A multi-line input that posts `Composer.Submitted` instead of inserting a newline on Enter."""
+
+    @dataclass
+    class Submitted(Message):
+        """The user sent `text` in `mode`."""
+
+        text: str
+        mode: InputMode
+
+    def __init__(self, complete: PathCompleter | None = None) -> None:
+        super().__init__(
+            "",
+            id="composer",
+            soft_wrap=True,
+            tab_behavior="focus",
+            show_line_numbers=False,
+            compact=True,
+            placeholder="Ask vtcode…  (Enter send · Alt+Enter/Ctrl+S steer · Ctrl+J newline · /help)",
+        )
+        self._complete = complete
+        self.sent: list[str] = []
+        self._browsing: int | None = None
+        self._draft = ""
+        self.completions: list[str] = []
+
+    async def _on_key(self, event: events.Key) -> None:
+        key = event.key
+        if key in ("enter", "alt+enter", "ctrl+s"):
+            event.stop()
+            event.prevent_default()
+            self._send("queue" if key == "enter" else "steer")
+            return
+        if key in ("ctrl+j", "shift+enter", "newline"):
+            event.stop()
+            event.prevent_default()
+            self.insert("\n")
+            return
+        if key == "tab" and (self._complete_at_cursor() or self._focus_pending()):
+            event.stop()
+            event.prevent_default()
+            return
+        if key == "up" and self.cursor_location[0] == 0 and self._recall(-1):
+            event.stop()
+            event.prevent_default()
+            return
+        if key == "down" and self.cursor_location[0] == self.document.line_count - 1 and self._recall(1):
+            event.stop()
+            event.prevent_default()
+            return
+        await super()._on_key(event)
+
+    def _send(self, mode: InputMode) -> None:
+        text = self.text
+        if not text.strip():
+            return
+        if not self.sent or self.sent[-1] != text:
+            self.sent.append(text)
+        self._browsing = None
+        self.clear()
+        self.post_message(self.Submitted(text, mode))
+
+    def _recall(self, step: int) -> bool:
+        """Show the previous (-1) or next (+1) history entry; False when there is none to show."""
+        if not self.sent:
+            return False
+        if self._browsing is None:
+            if step > 0:
+                return False
+            self._draft = self.text
+            index = len(self.sent) - 1
+        else:
+            index = self._browsing + step
+        if index < 0:
+            return True
+        if index >= len(self.sent):
+            self._browsing = None
+            self.load_text(self._draft)
+        else:
+            self._browsing = index
+            self.load_text(self.sent[index])
+        self.move_cursor(self.document.end)
+        return True
+
+    def _focus_pending(self) -> bool:
+        """Move to the pending-input list when it shows anything."""
+        for widget in self.screen.query("#pending"):
+            if widget.display and widget.focusable:
+                widget.focus()
+                return True
+        return False
+
+    def _complete_at_cursor(self) -> bool:
+        """Complete the `@path` word before the cursor; False when the cursor is not after one."""
+        if self._complete is None:
+            return False
+        row, column = self.cursor_location
+        before = self.document.get_line(row)[:column]
+        word = before.rsplit(maxsplit=1)[-1] if before.strip() and not before.endswith(" ") else ""
+        if not word.startswith("@"):
+            return False
+        prefix = word[1:]
+        found = self._complete(prefix)
+        self.completions = found
+        if not found:
+            self.app.bell()
+            return True
+        common = found[0]
+        for candidate in found[1:]:
+            while not candidate.startswith(common):
+                common = common[:-1]
+        if len(found) == 1 and not common.endswith("/"):
+            common += " "
+        if len(common) > len(prefix):
+            self.insert(common[len(prefix) :])
+        elif len(found) > 1:
+            self.notify("  ".join(found[:20]), title="@ completions", timeout=4)
+        return True

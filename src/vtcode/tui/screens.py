@@ -1,0 +1,120 @@
+"""Full-screen views: the setup screen, read-only text (`/help`, `/status`, `/memory`), pickers."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from vtcode.store.meta import SessionInfo
+from vtcode.tui.safe import safe_text
+
+SETUP_TEXT = """\
+vtcode needs a model provider to start a session. Any one of:
+
+  export OPENAI_API_KEY=...     (or ANTHROPIC_API_KEY, GEMINI_API_KEY)
+  a local Ollama server         (found on localhost:11434)
+  vtcode --provider openai --base-url http://localhost:8000/v1 --model NAME
+
+or in ~/.vtcode/vtcode.toml:
+
+  [agent]
+  provider = "anthropic"
+  model = "claude-sonnet-4-5"
+
+then start vtcode again (`vtcode exec` needs the same).  q leaves."""
+
+
+class SetupScreen(Screen[None]):
+    """Shown instead of a session when none can be opened (no provider, unknown session)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q,escape", "app.quit", "quit")]
+
+    def __init__(self, problem: str, hint: str, *, configure: bool) -> None:
+        super().__init__(id="setup")
+        self.problem = problem
+        self.hint = hint
+        self.configure = configure
+
+    def compose(self) -> ComposeResult:
+        """The problem, the hint, and (for a provider problem) how to configure one."""
+        text = Text()
+        text.append(f"✗ {safe_text(self.problem)}\n", style="bold red")
+        if self.hint:
+            text.append(f"  {safe_text(self.hint)}\n", style="yellow")
+        text.append("\n")
+        text.append(SETUP_TEXT if self.configure else "q leaves.")
+        with VerticalScroll():
+            yield Static(text, id="setup-text")
+
+
+class TextScreen(ModalScreen[None]):
+    """Read-only text over the transcript; Esc or q closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "dismiss", "close")]
+
+    def __init__(self, title: str, body: str | Text) -> None:
+        super().__init__(classes="text-screen")
+        self.title_text = title
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        """A title and the scrollable body."""
+        with VerticalScroll(classes="panel"):
+            yield Static(Text(self.title_text, style="bold"), classes="panel-title")
+            body = self.body if isinstance(self.body, Text) else Text(safe_text(self.body))
+            yield Static(body, classes="panel-body")
+
+    async def action_dismiss(self, result: None = None) -> None:
+        """Close."""
+        self.dismiss(result)
+
+
+def _when(timestamp: float) -> str:
+    return dt.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
+
+
+class SessionPicker(ModalScreen[str | None]):
+    """Choose a stored session to resume; dismissed with its id, or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
+
+    def __init__(self, sessions: list[SessionInfo], workspace: str) -> None:
+        super().__init__(classes="text-screen")
+        self.sessions = sessions
+        self.workspace = workspace
+
+    def compose(self) -> ComposeResult:
+        """One line per session, most recent first."""
+        options = []
+        for info in self.sessions:
+            label = Text()
+            label.append(f"{info.id[:8]}  {_when(info.updated_at)}  {info.turns:>3} turns  ")
+            label.append(safe_text(info.title) or "(untitled)", style="bold")
+            if info.workspace != self.workspace:
+                label.append(f"  {safe_text(info.workspace)}", style="dim")
+            options.append(Option(label, id=info.id))
+        with VerticalScroll(classes="panel"):
+            yield Static(Text("Resume a session  (Enter opens, Esc cancels)", style="bold"))
+            yield OptionList(*options, id="session-list")
+
+    def on_mount(self) -> None:
+        """The most recent session is highlighted."""
+        options = self.query_one(OptionList)
+        options.highlighted = 0
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Resume the chosen session."""
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        """Keep the current session."""
+        self.dismiss(None)

@@ -1,0 +1,40 @@
+"""The status line: model, context pressure, running jobs, pending intents, session id."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from vtcode.runtime.status import SessionStatus
+
+
+def _tokens(count: int) -> str:
+    return f"{count / 1000:.1f}k" if count >= 1000 else str(count)
+
+
+def status_text(status: SessionStatus, *, busy: bool) -> Text:
+    """One line for the bottom of the screen."""
+    text = Text()
+    text.append(" working " if busy else " ready ", style="reverse bold" if busy else "reverse")
+    text.append(f" {status.model}")
+    pressure = status.pressure
+    style = "red" if pressure >= 1 else "yellow" if status.context_tokens >= status.thresholds.soft else ""
+    text.append(f" · ctx {_tokens(status.context_tokens)}/{_tokens(status.thresholds.hard)}", style=style)
+    text.append(f" ({pressure:.0%})", style=style)
+    if status.running_jobs:
+        text.append(f" · jobs {status.running_jobs}", style="cyan")
+    if status.pending_intents:
+        text.append(f" · pending {status.pending_intents}", style="cyan")
+    text.append(f" · {status.session_id[:8]}", style="dim")
+    return text
+
+
+class StatusLine(Static):
+    """Shows the latest `SessionStatus`."""
+
+    def __init__(self) -> None:
+        super().__init__(Text(" starting…"), id="status")
+
+    def show(self, status: SessionStatus, *, busy: bool) -> None:
+        """Repaint with `status`."""
+        self.update(status_text(status, busy=busy))

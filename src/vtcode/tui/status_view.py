@@ -1,0 +1,33 @@
+"""`/status`: the session's provider, model, tokens, context pressure and cost."""
+
+from __future__ import annotations
+
+from vtcode.runtime.status import SessionStatus
+
+
+def status_details(status: SessionStatus) -> str:
+    """The `/status` text."""
+    usage = status.usage
+    cost = f"${status.cost:.4f}" if status.cost is not None else "not known for this provider"
+    lines = [
+        f"session        {status.session_id}",
+        f"provider       {status.provider}",
+        f"model          {status.model}",
+        f"profile        {status.profile}",
+        f"state          {'running a turn' if status.running else 'idle'}",
+        "",
+        f"tokens in      {usage.input_tokens:,} (cached {usage.cached_input_tokens:,})",
+        f"tokens out     {usage.output_tokens:,} (reasoning {usage.reasoning_tokens:,})",
+        f"cost           {cost}",
+        "",
+        f"context        {status.context_tokens:,} tokens of a {status.context_window:,}-token window",
+        f"soft threshold {status.thresholds.soft:,} (compaction planned)",
+        f"hard threshold {status.thresholds.hard:,} (compaction before the next request)",
+        f"pressure       {status.pressure:.0%} of the hard threshold",
+        "",
+        f"running jobs   {status.running_jobs}",
+        f"pending input  {status.pending_intents}",
+        "",
+        "Esc closes this view.",
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,308 @@
+"""The transcript: user turns, streamed answers, collapsed reasoning, tool cards, notices and errors."""
+
+from __future__ import annotations
+
+import json
+from typing import ClassVar
+
+from rich.markdown import Markdown as RichMarkdown
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Collapsible, Static
+
+from vtcode.protocol.events import (
+    AgentMessageItem,
+    CommandExecutionItem,
+    FileChangeItem,
+    Item,
+    ReasoningItem,
+    ToolCallItem,
+)
+from vtcode.tui.safe import safe_text, tail_lines
+
+# Lines of live command output a card shows (the rest is in `/jobs show` and the spool).
+LIVE_TAIL_LINES = 6
+# Tools shown as one line: reads and searches.
+_ARGUMENT_KEYS = ("path", "pattern", "glob", "query", "paths")
+
+
+def argument_summary(arguments: str) -> str:
+    """The arguments a person wants to see for a tool call: paths and patterns, briefly."""
+    try:
+        values = json.loads(arguments or "{}")
+    except ValueError:
+        return ""
+    if not isinstance(values, dict):
+        return ""
+    shown = [str(values[key]) for key in _ARGUMENT_KEYS if values.get(key)]
+    text = safe_text(" ".join(shown)).replace("\n", " ")
+    return text if len(text) <= 100 else text[:99] + "…"
+
+
+class UserEntry(Static):
+    """What the user sent."""
+
+    def __init__(self, text: str, *, mode: str = "") -> None:
+        prefix = "› " if not mode else f"› ({mode}) "
+        super().__init__(Text(prefix + safe_text(text)), classes="user")
+
+
+class NoticeEntry(Static):
+    """A notice or an error line."""
+
+    def __init__(self, text: str, *, error: bool = False, warning: bool = False, hint: str = "") -> None:
+        shown = ("✗ " if error else "! " if warning else "· ") + safe_text(text)
+        if hint:
+            shown += "\n  " + safe_text(hint)
+        super().__init__(Text(shown), classes="error" if error else "warning" if warning else "notice")
+
+
+class AnswerEntry(Static):
+    """An agent message, rendered as markdown while it streams.
+
+    One widget per answer, repainted at most about ten times a second: a fast model cannot make the
+    transcript fall behind (a widget per markdown block made layout cost grow with every paragraph).
+    """
+
+    def __init__(self) -> None:
+        super().__init__("", classes="answer")
+        self.received = ""
+        self.completed = False
+        self._dirty = False
+
+    async def add(self, fragment: str) -> None:
+        """Append a streamed fragment."""
+        self.received += safe_text(fragment)
+        if not self._dirty:
+            self._dirty = True
+            self.set_timer(0.08, self._paint)
+
+    async def complete(self, text: str) -> None:
+        """The whole message as the model sent it (replaces what was streamed)."""
+        self.completed = True
+        self.received = safe_text(text) or self.received
+        self._paint()
+
+    def _paint(self) -> None:
+        self._dirty = False
+        self.update(RichMarkdown(self.received))
+
+
+class ReasoningEntry(Collapsible):
+    """Reasoning, collapsed; its text grows while it streams."""
+
+    def __init__(self) -> None:
+        self.body = Static("", classes="reasoning-text")
+        super().__init__(self.body, title="reasoning", collapsed=True, classes="reasoning")
+        self.text = ""
+
+    def add(self, fragment: str) -> None:
+        """Append a streamed fragment."""
+        self.text += safe_text(fragment)
+        self.body.update(Text(self.text))
+
+    def complete(self, text: str) -> None:
+        """The final reasoning text."""
+        self.text = safe_text(text) or self.text
+        self.body.update(Text(self.text))
+
+
+def command_output(text: str) -> str:
+    """The command's own output: live items carry it raw, a finished one carries the tool's JSON result."""
+    if text.startswith("{"):
+        try:
+            result = json.loads(text)
+        except ValueError:
+            return text
+        if isinstance(result, dict):
+            output = result.get("output")
+            return output if isinstance(output, str) else str(result.get("error") or "")
+    return text
+
+
+class CommandCard(Static):
+    """A command: the command line, the tail of its live output, and how it ended."""
+
+    def __init__(self, item: CommandExecutionItem) -> None:
+        super().__init__("", classes="card command")
+        self.item = item
+        self._dirty = False
+        self._show()
+
+    def change(self, item: CommandExecutionItem) -> None:
+        """A newer state of the item; repainted at most a few times a second under heavy output."""
+        if self.item.status != "in_progress" and item.status == "in_progress":
+            # A progress report that was on its way when the command finished: the end stays shown.
+            return
+        self.item = item
+        if item.status != "in_progress":
+            self._show()
+        elif not self._dirty:
+            self._dirty = True
+            self.set_timer(0.1, self._show)
+
+    def _show(self) -> None:
+        self._dirty = False
+        item = self.item
+        lines = [Text("$ " + safe_text(item.command).replace("\n", " ⏎ "), style="bold")]
+        output = tail_lines(safe_text(command_output(item.aggregated_output)), LIVE_TAIL_LINES)
+        if output:
+            lines += [Text(line, style="dim") for line in output.split("\n")]
+        if item.status == "declined":
+            lines.append(Text("  not run: not approved", style="yellow"))
+        elif item.status == "failed" and item.exit_code is None:
+            lines.append(Text("  failed", style="red"))
+        elif item.exit_code is not None:
+            style = "green" if item.exit_code == 0 else "red"
+            lines.append(Text(f"  exit {item.exit_code}", style=style))
+        else:
+            lines.append(Text("  running…", style="cyan"))
+        # One row per line, cut to the width with an ellipsis, and the height set from the line count: a
+        # size change that only the content knows about could leave the card laid out at its old height.
+        width = max(8, (self.content_size.width or self.app.size.width - 6) - 1)
+        for line in lines:
+            line.truncate(width, overflow="ellipsis")
+        self.styles.height = len(lines)
+        self.update(Text("\n").join(lines))
+
+    def on_resize(self) -> None:
+        """Cut the lines again for the new width."""
+        self._show()
+
+
+class FileChangeCard(Static):
+    """An edit: the files it touched, coloured by kind."""
+
+    _STYLES: ClassVar[dict[str, tuple[str, str]]] = {
+        "add": ("+", "green"),
+        "delete": ("-", "red"),
+        "update": ("~", "yellow"),
+        "move": ("→", "cyan"),
+    }
+
+    def __init__(self, item: FileChangeItem) -> None:
+        super().__init__("", classes="card edit")
+        self.change(item)
+
+    def change(self, item: FileChangeItem) -> None:
+        """Show `item`."""
+        text = Text()
+        for number, change in enumerate(item.changes):
+            mark, style = self._STYLES[change.kind]
+            target = f" → {change.move_to}" if change.move_to else ""
+            if number:
+                text.append("\n")
+            text.append(f"{mark} {safe_text(change.path)}{safe_text(target)}", style=style)
+        if item.status != "completed":
+            text.append(f"  ({item.status})", style="red")
+        self.update(text)
+
+
+class ToolLine(Static):
+    """Any other tool call on one line: name, arguments, status."""
+
+    def __init__(self, item: ToolCallItem) -> None:
+        super().__init__("", classes="card tool")
+        self.change(item)
+
+    def change(self, item: ToolCallItem) -> None:
+        """Show `item`."""
+        text = Text()
+        text.append("• ", style="dim")
+        text.append(item.name, style="bold")
+        summary = argument_summary(item.arguments)
+        if summary:
+            text.append(" " + summary)
+        if item.status == "in_progress":
+            text.append("  …", style="cyan")
+        elif item.status != "completed":
+            text.append(f"  ({item.status})", style="red")
+        self.update(text)
+
+
+class Transcript(VerticalScroll):
+    """The conversation so far; keeps the newest entry in view unless the user scrolled up."""
+
+    def __init__(self) -> None:
+        super().__init__(id="transcript")
+        self._items: dict[str, Widget] = {}
+
+    def clear(self) -> None:
+        """Forget everything shown (another session takes over; item ids start again)."""
+        self._items.clear()
+        self.remove_children()
+
+    async def add(self, entry: Widget) -> None:
+        """Append an entry."""
+        await self.mount(entry)
+        self.anchor()
+
+    async def show_item(self, item: Item) -> None:
+        """An item started or changed: create or update its entry."""
+        entry = self._items.get(item.id)
+        match item:
+            case AgentMessageItem():
+                if entry is None:
+                    entry = AnswerEntry()
+                    self._items[item.id] = entry
+                    await self.add(entry)
+            case ReasoningItem():
+                if entry is None:
+                    entry = ReasoningEntry()
+                    self._items[item.id] = entry
+                    await self.add(entry)
+            case CommandExecutionItem():
+                if isinstance(entry, CommandCard):
+                    entry.change(item)
+                else:
+                    self._items[item.id] = card = CommandCard(item)
+                    await self.add(card)
+            case FileChangeItem():
+                if isinstance(entry, FileChangeCard):
+                    entry.change(item)
+                else:
+                    self._items[item.id] = edit = FileChangeCard(item)
+                    await self.add(edit)
+            case ToolCallItem():
+                if isinstance(entry, ToolLine):
+                    entry.change(item)
+                else:
+                    self._items[item.id] = line = ToolLine(item)
+                    await self.add(line)
+
+    async def complete_item(self, item: Item) -> None:
+        """An item finished."""
+        await self.show_item(item)
+        entry = self._items.get(item.id)
+        if isinstance(entry, AnswerEntry) and isinstance(item, AgentMessageItem):
+            await entry.complete(item.text)
+        elif isinstance(entry, ReasoningEntry) and isinstance(item, ReasoningItem):
+            entry.complete(item.text)
+        if entry is not None:
+            # The entry's final size is laid out once more after the repaint that showed it.
+            entry.call_after_refresh(entry.refresh, layout=True)
+
+    async def delta(self, item_id: str, kind: str, fragment: str) -> None:
+        """A streamed fragment of an answer or of reasoning."""
+        entry = self._items.get(item_id)
+        if entry is None:
+            item: Item = AgentMessageItem(id=item_id) if kind == "text" else ReasoningItem(id=item_id)
+            await self.show_item(item)
+            entry = self._items[item_id]
+        if isinstance(entry, AnswerEntry):
+            await entry.add(fragment)
+        elif isinstance(entry, ReasoningEntry):
+            entry.add(fragment)
+
+    def plain_text(self) -> str:
+        """The transcript as text (what a copy of the whole conversation would give)."""
+        parts: list[str] = []
+        for child in self.children:
+            if isinstance(child, AnswerEntry):
+                parts.append(child.received)
+            elif isinstance(child, ReasoningEntry):
+                parts.append("(thinking) " + child.text)
+            elif isinstance(child, Static):
+                parts.append(str(child.render()))
+        return "\n".join(parts)
