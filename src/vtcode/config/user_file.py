@@ -37,6 +37,18 @@ def set_mcp_server(home: Path, name: str, server: Mapping[str, Any]) -> Path:
     return path
 
 
+def trust_project_mcp(home: Path, workspace: Path) -> Path:
+    """Write `[projects."<workspace>"] trust_mcp = true`; the file written."""
+    path = user_config_path(home)
+    table = _read(path)
+    projects = dict(table.get("projects", {}))
+    projects[str(workspace)] = {**projects.get(str(workspace), {}), "trust_mcp": True}
+    table["projects"] = projects
+    validate_layer(table, source=str(path))
+    _write(path, table)
+    return path
+
+
 def remove_mcp_server(home: Path, name: str) -> bool:
     """Remove `[mcp_servers.NAME]`; whether it was there."""
     path = user_config_path(home)

@@ -79,6 +79,14 @@ def plan_servers(settings: Settings, workspace: Path, *, trust_project: bool = F
     )
 
 
+def untrusted_project_servers(settings: Settings, workspace: Path) -> dict[str, McpServerSettings]:
+    """The `.mcp.json` servers that would start if the user trusted the project (none once trusted)."""
+    if project_trusted(settings, workspace):
+        return {}
+    found, _ = read_project_file(workspace)
+    return {name: server for name, server in found.items() if name not in settings.mcp_servers}
+
+
 def project_trusted(settings: Settings, workspace: Path) -> bool:
     """Whether the user's config trusts the MCP servers of `workspace` (as given or with links resolved)."""
     keys = {str(workspace), os.path.realpath(workspace)}

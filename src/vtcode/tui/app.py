@@ -13,11 +13,14 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 
+from vtcode.config.user_file import trust_project_mcp
+from vtcode.mcp.servers import untrusted_project_servers
 from vtcode.protocol.errors import ConfigError, VtcodeError
 from vtcode.protocol.events import (
     ApprovalRequested,
@@ -43,6 +46,7 @@ from vtcode.runtime.wiring import SessionOptions
 from vtcode.runtime.workspace_index import complete_path
 from vtcode.tui.approval import ApprovalScreen
 from vtcode.tui.composer import Composer
+from vtcode.tui.mcp_trust import McpTrustScreen
 from vtcode.tui.pending import PendingList
 from vtcode.tui.screens import SetupScreen
 from vtcode.tui.slash import SlashCommands
@@ -93,6 +97,8 @@ class VtcodeApp(App[int]):
         self._waiting: dict[str, tuple[str, InputMode]] = {}
         self._approvals: dict[str, ApprovalScreen] = {}
         self._early: list[tuple[str, InputMode]] = []
+        # Workspaces whose `.mcp.json` the user was already asked about in this run.
+        self._asked_mcp: set[Path] = set()
         self.crash: BaseException | None = None
         self.slash = SlashCommands(self)
         # Held here, not queried: events keep arriving while another screen (a dialog) is on top.
@@ -136,6 +142,7 @@ class VtcodeApp(App[int]):
         old, self.session = self.session, None
         if old is not None:
             await old.aclose()
+        options = await self._asked_about_project_mcp(options)
         self.options = options
         try:
             session = await self._opener(options)
@@ -156,6 +163,26 @@ class VtcodeApp(App[int]):
         for text, mode in early:
             await self.send(text, mode)
         self.refresh_status()
+
+    async def _asked_about_project_mcp(self, options: SessionOptions) -> SessionOptions:
+        """Ask once per project whether its `.mcp.json` servers may start; the options to open with."""
+        if options.trust_project_mcp or options.workspace in self._asked_mcp:
+            return options
+        servers = untrusted_project_servers(options.settings, options.workspace)
+        if not servers:
+            return options
+        self._asked_mcp.add(options.workspace)
+        answer = await self.push_screen(
+            McpTrustScreen(str(options.workspace), servers), wait_for_dismiss=True
+        )
+        if answer == "always":
+            try:
+                trust_project_mcp(options.home, options.workspace)
+            except VtcodeError as exc:
+                await self.transcript.add(NoticeEntry(exc.message, warning=True))
+        if answer in ("always", "session"):
+            return replace(options, trust_project_mcp=True)
+        return options
 
     async def _show_history(self, session: Session) -> None:
         """A resumed session's conversation, as text."""
