@@ -100,3 +100,23 @@ def test_item_ids_stay_unique_across_a_resumed_session(vtcode: VtcodeRunner, tmp
     # Each run announces the thread once, first.
     assert [e["type"] for e in stored].count("thread.started") == 3
     assert all(isinstance(e["ts"], float) for e in stored)
+
+
+def test_thread_started_comes_first_also_when_a_resume_has_something_to_say(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    first_ws, other_ws = tmp_path / "first", tmp_path / "other"
+    first_ws.mkdir()
+    other_ws.mkdir()
+    with server_for("chat", [Reply(text="one"), Reply(text="two")]) as server:
+        env = cli_env("chat", server)
+        first = vtcode.run("exec", "--json", *cli_args("chat"), "one", cwd=first_ws, env=env)
+        session = events(first.stdout)[0]["thread_id"]
+        resumed = vtcode.run(
+            "exec", "--json", "--resume", session, *cli_args("chat"), "two", cwd=other_ws, env=env
+        )
+    evts = events(resumed.stdout)
+    assert resumed.code == 0, resumed.stderr
+    assert evts[0]["type"] == "thread.started"
+    assert evts[0]["resumed"] is True
+    assert any(e["type"] == "notice" and "continues here" in e["message"] for e in evts[1:])

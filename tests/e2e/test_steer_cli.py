@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 from tests.conftest import VtcodeRunner
@@ -129,3 +130,25 @@ def test_steer_without_any_session_is_a_usage_error(vtcode: VtcodeRunner, tmp_pa
     result = steer(vtcode, tmp_path, "anyone there?")
     assert result.code == 2
     assert "no session to steer" in result.stderr
+
+
+def test_eight_steer_processes_at_once_lose_nothing(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    with server_for("chat", [Reply(text="hi")]) as server:
+        vtcode.run("exec", *cli_args("chat"), "hello", cwd=tmp_path, env=cli_env("chat", server))
+    procs = [
+        subprocess.Popen(
+            vtcode.command("steer", "--mode", "queue", f"from {n}"),
+            cwd=tmp_path,
+            env=vtcode.env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for n in range(8)
+    ]
+    outputs = [p.communicate(timeout=60) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 8, [err for _, err in outputs]
+    ids = {out.strip() for out, _ in outputs}
+    envelope = json.loads((only_session(vtcode) / "envelope.json").read_text())
+    assert {p["id"] for p in envelope["pending_intents"]} == ids
+    assert sorted(p["text"] for p in envelope["pending_intents"]) == sorted(f"from {n}" for n in range(8))

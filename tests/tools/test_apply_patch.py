@@ -48,10 +48,24 @@ async def test_add_update_delete_and_move_in_one_patch(ctx: ToolContext, workspa
         content="Success. Updated: A pkg/a.py, M b.py, D c.py, R d.py -> lib/e.py",
         touched_paths=("pkg/a.py", "b.py", "c.py", "d.py", "lib/e.py"),
         changes=(
-            FileChange(path="pkg/a.py", kind="add"),
-            FileChange(path="b.py", kind="update"),
+            FileChange(
+                path="pkg/a.py",
+                kind="add",
+                diff="--- /dev/null\n+++ b/pkg/a.py\n@@ -0,0 +1 @@\n+print('new')\n",
+            ),
+            FileChange(
+                path="b.py",
+                kind="update",
+                diff="--- a/b.py\n+++ b/b.py\n@@ -2,4 +2,4 @@\n \n \n def main():\n-    print('hi')\n"
+                "+    print('hello')\n",
+            ),
             FileChange(path="c.py", kind="delete"),
-            FileChange(path="d.py", kind="move", move_to="lib/e.py"),
+            FileChange(
+                path="d.py",
+                kind="move",
+                move_to="lib/e.py",
+                diff="--- a/d.py\n+++ b/d.py\n@@ -1 +1 @@\n-VALUE = 1\n+VALUE = 2\n",
+            ),
         ),
     )
     assert _files(workspace) == {
@@ -241,7 +255,11 @@ async def test_symlinks_inside_are_updated_through_but_not_deleted(ctx: ToolCont
     (workspace / "real.txt").write_text("old\n")
     (workspace / "alias.txt").symlink_to("real.txt")
     updated = await ApplyPatchTool().run(_patch("*** Update File: alias.txt", "-old", "+new"), ctx)
-    assert updated.changes == (FileChange(path="real.txt", kind="update"),)
+    assert updated.changes == (
+        FileChange(
+            path="real.txt", kind="update", diff="--- a/real.txt\n+++ b/real.txt\n@@ -1 +1 @@\n-old\n+new\n"
+        ),
+    )
     assert (workspace / "real.txt").read_text() == "new\n"
     deleted = await ApplyPatchTool().run(_patch("*** Delete File: alias.txt"), ctx)
     assert deleted.content == (

@@ -16,7 +16,13 @@ async def test_creates_file_and_parent_directories(ctx: ToolContext, workspace: 
     assert outcome == ToolOutcome(
         content="Created (6 bytes, 1 lines).",
         touched_paths=("pkg/sub/mod.py",),
-        changes=(FileChange(path="pkg/sub/mod.py", kind="add"),),
+        changes=(
+            FileChange(
+                path="pkg/sub/mod.py",
+                kind="add",
+                diff="--- /dev/null\n+++ b/pkg/sub/mod.py\n@@ -0,0 +1 @@\n+x = 1\n",
+            ),
+        ),
     )
     assert (workspace / "pkg" / "sub" / "mod.py").read_text() == "x = 1\n"
 
@@ -29,7 +35,14 @@ async def test_replaces_existing_file_keeping_its_mode(ctx: ToolContext, workspa
     assert outcome == ToolOutcome(
         content="Updated (17 bytes, 2 lines).",
         touched_paths=("run.sh",),
-        changes=(FileChange(path="run.sh", kind="update"),),
+        changes=(
+            FileChange(
+                path="run.sh",
+                kind="update",
+                diff="--- a/run.sh\n+++ b/run.sh\n@@ -1 +1,2 @@\n-old\n+#!/bin/sh\n+echo hi\n"
+                "\\ No newline at end of file\n",
+            ),
+        ),
     )
     assert script.read_text() == "#!/bin/sh\necho hi"
     assert stat.S_IMODE(script.stat().st_mode) == 0o751
@@ -41,7 +54,11 @@ async def test_writes_through_a_symlink_inside_the_workspace(ctx: ToolContext, w
     (workspace / "real.txt").write_text("old\n")
     (workspace / "alias.txt").symlink_to("real.txt")
     outcome = await WriteFileTool().run({"path": "alias.txt", "content": "new\n"}, ctx)
-    assert outcome.changes == (FileChange(path="real.txt", kind="update"),)
+    assert outcome.changes == (
+        FileChange(
+            path="real.txt", kind="update", diff="--- a/real.txt\n+++ b/real.txt\n@@ -1 +1 @@\n-old\n+new\n"
+        ),
+    )
     assert (workspace / "alias.txt").is_symlink()
     assert (workspace / "real.txt").read_text() == "new\n"
 

@@ -6,11 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
+from textual.content import Content
+from textual.style import Style
 
 from tests.tui.tui_helpers import check_snapshot, make_app, screen_text, tui_options, type_text, until
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
-from vtcode.tui.transcript import AnswerEntry, CommandCard, UserEntry
+from vtcode.tui.transcript import AnswerEntry, CommandCard, FileChangeCard, UserEntry
 
 
 def _exec(cmd: str, call_id: str) -> ScriptToolCall:
@@ -109,3 +111,36 @@ async def test_a_long_command_line_is_cut_and_its_exit_status_stays_on_screen(tm
             assert rows[0].endswith("…")
             assert rows[-1] == "  exit 0"
             assert all(len(row) < 80 for row in rows)
+
+
+async def test_an_edit_is_shown_as_a_coloured_diff(tmp_path: Path) -> None:
+    (tmp_path / "calc.py").write_text("def add(a, b):\n    return a - b\n")
+    patch = (
+        "*** Begin Patch\n*** Update File: calc.py\n@@\n-    return a - b\n+    return a + b\n*** End Patch"
+    )
+    script = [
+        Reply(tool_calls=(ScriptToolCall("apply_patch", json.dumps({"patch": patch}), id="c1"),)),
+        Reply(text="Fixed."),
+    ]
+    with server_for("chat", script) as server:
+        app = make_app(tui_options(tmp_path, tmp_path, server))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.session is not None, "the session")
+            await type_text(pilot, "fix it")
+            await pilot.press("enter")
+            await until(pilot, lambda: "Fixed." in screen_text(app), "the answer")
+            shown = screen_text(app)
+            assert "~ calc.py" in shown
+            assert "-    return a - b" in shown
+            assert "+    return a + b" in shown
+            rendered = app.transcript.query_one(FileChangeCard).render()
+            assert isinstance(rendered, Content)
+            styles = {rendered.plain[s.start : s.end]: s.style for s in rendered.spans}
+            # Added lines and removed lines in two different colours (ANSI green and red here).
+            added, removed = styles["+    return a + b"], styles["-    return a - b"]
+            assert added != removed
+            assert isinstance(added, Style)
+            assert isinstance(removed, Style)
+            assert added.foreground is not None
+            assert removed.foreground is not None
+            assert (added.foreground.ansi, removed.foreground.ansi) == (2, 1)

@@ -51,6 +51,8 @@ class FileChange(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_d
     path: str
     kind: Literal["add", "update", "delete", "move"]
     move_to: str | None = None
+    # A unified diff of the change (text files; bounded), for front ends that show it.
+    diff: str | None = None
 
 
 class FileChangeItem(_Item, frozen=True, tag="file_change"):

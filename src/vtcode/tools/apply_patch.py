@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 
+from vtcode.core.diff import unified_diff
 from vtcode.protocol.errors import ToolError
 from vtcode.protocol.events import FileChange
 from vtcode.protocol.model import ToolKind, ToolSpec
@@ -171,7 +172,8 @@ def _plan_op(workspace: Path, plan: _Plan, op: FileOp) -> None:
                 "use '*** Update File:' to change it, or delete it first"
             )
         staged.current = op.content.encode("utf-8")
-        _record(plan, f"A {target.display}", FileChange(target.display, "add"), target.display)
+        added = FileChange(target.display, "add", diff=unified_diff(target.display, "", op.content))
+        _record(plan, f"A {target.display}", added, target.display)
     elif isinstance(op, DeleteFile):
         _require_existing(staged, target, "delete")
         _refuse_symlink(target, op.path, "delete")
@@ -191,15 +193,19 @@ def _plan_update(
         raise ToolError(
             f"cannot update {target.display}: it is not UTF-8 text; apply_patch edits text files only"
         ) from None
-    new = apply_hunks(text, op.hunks, target.display).encode("utf-8")
+    new_text = apply_hunks(text, op.hunks, target.display)
+    new = new_text.encode("utf-8")
+    diff = unified_diff(target.display, text, new_text)
     if op.move_to is None:
         staged.current = new
-        _record(plan, f"M {target.display}", FileChange(target.display, "update"), target.display)
+        change = FileChange(target.display, "update", diff=diff)
+        _record(plan, f"M {target.display}", change, target.display)
         return
     destination = resolve(workspace, op.move_to, for_write=True)
     if destination.real == target.real:
         staged.current = new
-        _record(plan, f"M {target.display}", FileChange(target.display, "update"), target.display)
+        change = FileChange(target.display, "update", diff=diff)
+        _record(plan, f"M {target.display}", change, target.display)
         return
     _refuse_symlink(target, op.path, "move")
     moved = plan.load(destination)
@@ -210,7 +216,7 @@ def _plan_update(
     staged.current = None
     moved.current = new
     moved.mode = staged.mode
-    change = FileChange(target.display, "move", move_to=destination.display)
+    change = FileChange(target.display, "move", move_to=destination.display, diff=diff)
     _record(plan, f"R {target.display} -> {destination.display}", change, target.display)
     plan.touched.append(destination.display)
 

@@ -9,13 +9,14 @@ from typing import Any, Literal
 
 import msgspec
 
+from vtcode.core.diff import unified_diff
 from vtcode.protocol.errors import ToolError
 from vtcode.protocol.events import FileChange
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.atomic_write import file_mode, write_atomic
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
-from vtcode.tools.regular_file import check_regular_or_absent
+from vtcode.tools.regular_file import check_regular_or_absent, open_regular
 from vtcode.tools.workspace import WorkspacePath, resolve
 
 _SPEC = ToolSpec(
@@ -71,7 +72,7 @@ class WriteFileTool:
             args = parse_arguments(arguments, _Args)
             target = resolve(ctx.workspace, args.path, for_write=True)
             data = _encode(args.content)
-            kind = await asyncio.to_thread(_write, target, data)
+            kind, before = await asyncio.to_thread(_write, target, data)
         except ToolError as exc:
             return ToolOutcome(content=f"write_file: {exc.message}", is_error=True)
         except OSError as exc:
@@ -83,8 +84,20 @@ class WriteFileTool:
             # The path is the model's own argument and the `file_change` event carries it: no echo.
             content=f"{verb} ({len(data)} bytes, {lines} lines).",
             touched_paths=(target.display,),
-            changes=(FileChange(path=target.display, kind=kind),),
+            changes=(
+                FileChange(path=target.display, kind=kind, diff=_diff(target.display, before, args.content)),
+            ),
         )
+
+
+# Files over this size get no diff: reading them again would cost more than the diff is worth.
+_DIFF_MAX_BYTES = 256 * 1024
+
+
+def _diff(path: str, before: str | None, after: str) -> str | None:
+    if before is None or len(after) > _DIFF_MAX_BYTES:
+        return None
+    return unified_diff(path, before, after)
 
 
 def _encode(content: str) -> bytes:
@@ -94,12 +107,14 @@ def _encode(content: str) -> bytes:
         raise ToolError(f"content is not valid Unicode text: {exc.reason}") from None
 
 
-def _write(target: WorkspacePath, data: bytes) -> Literal["add", "update"]:
+def _write(target: WorkspacePath, data: bytes) -> tuple[Literal["add", "update"], str | None]:
+    """Write `data`; the kind of change and, for text files of modest size, the previous text."""
     real: Path = target.real
     # Replacing a named pipe or device by a file is never what writing "a file" means.
-    check_regular_or_absent(real, target.display)
+    exists = check_regular_or_absent(real, target.display)
     if real.is_dir():
         raise ToolError(f"{target.display} is a directory; give a file path")
+    before = _previous_text(real, target.display) if exists else ""
     try:
         mode = file_mode(real)
         os.makedirs(real.parent, exist_ok=True)
@@ -110,4 +125,15 @@ def _write(target: WorkspacePath, data: bytes) -> Literal["add", "update"]:
         ) from None
     except OSError as exc:
         raise ToolError(f"cannot write {target.display}: {exc.strerror or exc}") from None
-    return "add" if mode is None else "update"
+    return ("add" if mode is None else "update"), before
+
+
+def _previous_text(real: Path, display: str) -> str | None:
+    """The file's text before the write, for the diff shown to people; None for big or binary files."""
+    try:
+        if os.stat(real).st_size > _DIFF_MAX_BYTES:
+            return None
+        with open_regular(real, display) as file:
+            return file.read().decode("utf-8")
+    except (OSError, UnicodeDecodeError, ToolError):
+        return None
