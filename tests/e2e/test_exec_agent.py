@@ -60,7 +60,9 @@ def test_agent_fixes_a_bug_end_to_end(vtcode: VtcodeRunner, tmp_path: Path, wire
     ]
     assert evts[0]["workspace"] == str(repo)
     by_type = {e["item"]["type"]: e["item"] for e in evts if e["type"] == "item.completed"}
-    assert by_type["file_change"]["changes"] == [{"path": "calc.py", "kind": "update"}]
+    (change,) = by_type["file_change"]["changes"]
+    assert (change["path"], change["kind"]) == ("calc.py", "update")
+    assert "-    return a - b\n+    return a + b\n" in change["diff"]
     command = by_type["command_execution"]
     assert (command["command"], command["exit_code"], command["status"]) == (
         "python3 check.py",
