@@ -45,27 +45,35 @@ class TurnFailure(VtcodeError):
         return super().user_text()
 
 
-def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
-    """Run one turn and return the exit code."""
-    prompt = read_prompt(args.prompt)
+def session_options(
+    args: argparse.Namespace, overrides: list[str], *, headless: bool = True, until_idle: bool = False
+) -> SessionOptions:
+    """The session a command line asks for: workspace, layered settings, resume, MCP trust, warnings."""
     workspace = workspace_dir(args.workspace)
     env = os_environ()
     loaded = load_settings(workspace=workspace, env=env, overrides=overrides, flags=agent_flags(args))
-    render = (
-        JsonRenderer(deltas=bool(getattr(args, "json_deltas", False)))
-        if args.json or getattr(args, "json_deltas", False)
-        else HumanRenderer()
-    )
-    options = SessionOptions(
+    return SessionOptions(
         workspace=workspace,
         settings=loaded.settings,
         home=loaded.home,
         env=env,
         resume=args.resume,
         continue_last=args.continue_last,
-        until_idle=True,
+        headless=headless,
+        until_idle=until_idle,
         trust_project_mcp=bool(getattr(args, "trust_project_mcp", False)),
         config_warnings=(*loaded.warnings, *loaded.notices),
+    )
+
+
+def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
+    """Run one turn (and the follow-ups accepted meanwhile) and return the exit code."""
+    prompt = read_prompt(args.prompt)
+    options = session_options(args, overrides, until_idle=True)
+    render = (
+        JsonRenderer(deltas=bool(getattr(args, "json_deltas", False)))
+        if args.json or getattr(args, "json_deltas", False)
+        else HumanRenderer()
     )
     return asyncio.run(_run(options, prompt, render))
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import TextIO
 
+from vtcode.core.call_summary import argument_summary
 from vtcode.core.exec.text import clean_text
 from vtcode.protocol.events import (
     AgentMessageItem,
@@ -23,19 +23,6 @@ from vtcode.protocol.events import (
     TurnCompleted,
     encode_event,
 )
-
-
-def _argument_summary(arguments: str) -> str:
-    """The arguments a person wants to see for a tool call: paths and patterns, briefly."""
-    try:
-        values = json.loads(arguments or "{}")
-    except ValueError:
-        return ""
-    if not isinstance(values, dict):
-        return ""
-    shown = [str(values[key]) for key in ("path", "pattern", "glob") if values.get(key)]
-    text = " ".join(shown)
-    return text if len(text) <= 80 else text[:79] + "…"
 
 
 class _Output:
@@ -124,7 +111,7 @@ class HumanRenderer:
                 item=ToolCallItem(name=name, arguments=arguments, status=status, result=result)
             ):
                 failed = "" if status == "completed" else f"  ({status})"
-                self._note(f"• {name} {_argument_summary(arguments)}".rstrip() + failed)
+                self._note(f"• {name} {argument_summary(arguments, width=80)}".rstrip() + failed)
                 if status == "failed" and result:
                     self._note(f"  {_first_line(result)}")
             case ItemCompleted(item=AgentMessageItem(id=item_id, text=text)):

@@ -7,10 +7,7 @@ import logging
 
 from textual.worker import WorkerFailed
 
-from vtcode.cli.exec_cmd import agent_flags
-from vtcode.cli.inputs import workspace_dir
-from vtcode.config.environment import os_environ
-from vtcode.config.loader import load_settings
+from vtcode.cli.exec_cmd import session_options as cli_session_options
 from vtcode.protocol.errors import ExitCode, VtcodeError
 from vtcode.runtime.wiring import SessionOptions
 from vtcode.tui.app import VtcodeApp
@@ -26,18 +23,7 @@ class InternalError(VtcodeError):
 
 def session_options(args: argparse.Namespace, overrides: list[str]) -> SessionOptions:
     """What the command line asked for; the TUI answers approvals itself (not headless)."""
-    workspace = workspace_dir(args.workspace)
-    env = os_environ()
-    loaded = load_settings(workspace=workspace, env=env, overrides=overrides, flags=agent_flags(args))
-    return SessionOptions(
-        workspace=workspace,
-        settings=loaded.settings,
-        home=loaded.home,
-        env=env,
-        resume=args.resume,
-        continue_last=args.continue_last,
-        headless=False,
-    )
+    return cli_session_options(args, overrides, headless=False)
 
 
 def run_tui(args: argparse.Namespace, overrides: list[str], prompt: str | None) -> int:

@@ -11,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
 
+from vtcode.core.call_summary import argument_summary
 from vtcode.protocol.events import (
     AgentMessageItem,
     CommandExecutionItem,
@@ -23,21 +24,6 @@ from vtcode.tui.safe import safe_text, tail_lines
 
 # Lines of live command output a card shows (the rest is in `/jobs show` and the spool).
 LIVE_TAIL_LINES = 6
-# Tools shown as one line: reads and searches.
-_ARGUMENT_KEYS = ("path", "pattern", "glob", "query", "paths")
-
-
-def argument_summary(arguments: str) -> str:
-    """The arguments a person wants to see for a tool call: paths and patterns, briefly."""
-    try:
-        values = json.loads(arguments or "{}")
-    except ValueError:
-        return ""
-    if not isinstance(values, dict):
-        return ""
-    shown = [str(values[key]) for key in _ARGUMENT_KEYS if values.get(key)]
-    text = safe_text(" ".join(shown)).replace("\n", " ")
-    return text if len(text) <= 100 else text[:99] + "…"
 
 
 class UserEntry(Static):
