@@ -35,7 +35,7 @@ def _user_texts(body: dict[str, object]) -> list[str]:
 def test_a_queued_follow_up_runs_as_the_next_turn_of_a_running_exec(
     vtcode: VtcodeRunner, tmp_path: Path
 ) -> None:
-    script = [_sleep(2, "c1"), Reply(text="first done"), Reply(text="follow-up done")]
+    script = [_sleep(4, "c1"), Reply(text="first done"), Reply(text="follow-up done")]
     with server_for("chat", script) as server:
         proc = start_exec(vtcode, tmp_path, cli_env("chat", server), *FULL_AUTO, "start")
         only_session(vtcode)
@@ -57,7 +57,7 @@ def test_a_queued_follow_up_runs_as_the_next_turn_of_a_running_exec(
 
 
 def test_a_steer_reaches_the_running_turn_after_its_tool_batch(vtcode: VtcodeRunner, tmp_path: Path) -> None:
-    with server_for("chat", [_sleep(2, "c1"), Reply(text="adjusted")]) as server:
+    with server_for("chat", [_sleep(4, "c1"), Reply(text="adjusted")]) as server:
         proc = start_exec(vtcode, tmp_path, cli_env("chat", server), *FULL_AUTO, "start")
         only_session(vtcode)
         sent = steer(vtcode, tmp_path, "use the other approach")

@@ -107,7 +107,7 @@ async def test_a_turn_with_tool_calls_is_reported_as_one_complete_stream(tmp_pat
 
 
 async def test_input_submitted_during_a_turn_runs_after_it_in_order(tmp_path: Path) -> None:
-    slow = Reply(text="first answer " * 10, chunk_size=4, delay_between=0.03)
+    slow = Reply(text="first answer " * 20, chunk_size=4, delay_between=0.03)
     with server_for("chat", [slow, Reply(text="second"), Reply(text="third")]) as server:
         session = await Session.open(options(tmp_path, tmp_path, server))
         reader = Reader(session)
