@@ -3,6 +3,7 @@ status and thresholds, command sessions (jobs), model/profile switches, path com
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -11,14 +12,14 @@ import msgspec
 import pytest
 
 from tests.runtime.session_helpers import Reader, conversation, options
-from vtcode.config.schema import ContextSettings, HarnessSettings, Settings
+from vtcode.config.schema import ContextSettings, HarnessSettings
+from vtcode.core.compaction.thresholds import thresholds as core_thresholds
 from vtcode.protocol.errors import ConfigError
 from vtcode.protocol.events import ItemDelta, Notice, TurnCompleted
 from vtcode.protocol.messages import Usage, UserMessage
 from vtcode.protocol.ops import UserInput
 from vtcode.runtime.intent_queue import PendingInput
 from vtcode.runtime.session import Session
-from vtcode.runtime.status import Thresholds, thresholds
 from vtcode.runtime.workspace_index import complete_path, stored_sessions
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
@@ -45,27 +46,16 @@ async def test_withdrawn_input_is_never_delivered_and_the_rest_keeps_its_order(t
     assert users == ["first", "b"]
 
 
-@pytest.mark.parametrize(
-    ("window", "max_context", "explicit", "expected"),
-    [
-        (1_047_576, 160_000, None, Thresholds(soft=129_600, hard=144_000)),
-        (128_000, 160_000, None, Thresholds(soft=103_680, hard=115_200)),
-        (200_000, 0, None, Thresholds(soft=162_000, hard=180_000)),
-        (8_193, 160_000, None, Thresholds(soft=6_637, hard=7_374)),
-        (128_000, 160_000, 50_000, Thresholds(soft=45_000, hard=50_000)),
-        (32_000, 160_000, 50_000, Thresholds(soft=28_800, hard=32_000)),
-    ],
-)
-def test_compaction_thresholds_follow_the_spec_formulas(
-    window: int, max_context: int, explicit: int | None, expected: Thresholds
-) -> None:
-    settings = Settings(
-        context=ContextSettings(max_context_tokens=max_context),
-        agent=msgspec.structs.replace(
-            Settings().agent, harness=HarnessSettings(auto_compaction_threshold_tokens=explicit)
-        ),
-    )
-    assert thresholds(settings, window) == expected
+async def test_status_shows_the_thresholds_the_compactor_decides_with(tmp_path: Path) -> None:
+    with server_for("chat", []) as server:
+        opts = options(tmp_path, tmp_path, server)
+        settings = msgspec.structs.replace(opts.settings, context=ContextSettings(max_context_tokens=30_000))
+        session = await Session.open(dataclasses.replace(opts, settings=settings))
+        shown = session.status().thresholds
+        await session.aclose()
+    # gpt-4.1's window is far larger, so the session budget decides: hard 27,000, soft 24,300.
+    assert shown == core_thresholds(1_047_576, 30_000, None)
+    assert (shown.hard, shown.soft) == (27_000, 24_300)
 
 
 async def test_status_reports_model_usage_pressure_jobs_and_pending(tmp_path: Path) -> None:

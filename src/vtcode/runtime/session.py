@@ -37,7 +37,7 @@ from vtcode.runtime.hooks import AfterToolBatch, TurnEnd, TurnHooks
 from vtcode.runtime.intent_queue import IntentQueue, PendingInput
 from vtcode.runtime.jobs import Jobs
 from vtcode.runtime.recorder import persisted
-from vtcode.runtime.status import SessionStatus, thresholds
+from vtcode.runtime.status import SessionStatus
 from vtcode.runtime.switch import Switch, check
 from vtcode.runtime.switch import apply as apply_switch
 from vtcode.runtime.wiring import SessionOptions, Wiring, wire
@@ -162,7 +162,7 @@ class Session:
             usage=state.usage_total,
             context_tokens=last.input_tokens if last is not None else 0,
             context_window=window,
-            thresholds=thresholds(wiring.options.settings, window),
+            thresholds=wiring.compactor.settings.thresholds,
             running_jobs=self.jobs.running,
             pending_intents=len(self._intents),
             running=self._busy,

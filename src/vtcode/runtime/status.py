@@ -1,38 +1,14 @@
 """What a session shows about itself (`/status`, the TUI's status line): model, tokens, context pressure.
 
-The compaction thresholds follow SPEC section 6: hard = 90 % of min(window, `context.max_context_tokens`)
-rounded half away from zero, or the explicit `auto_compaction_threshold_tokens` capped by the window;
-soft = hard - hard // 10.
+The compaction thresholds shown are the ones the session's compactor decides with (SPEC section 6).
 """
 
 from __future__ import annotations
 
-import decimal
 from dataclasses import dataclass
 
-from vtcode.config.schema import Settings
+from vtcode.core.compaction.thresholds import Thresholds
 from vtcode.protocol.messages import Usage
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    """Context sizes (tokens) at which compaction is planned (soft) and forced (hard)."""
-
-    soft: int
-    hard: int
-
-
-def thresholds(settings: Settings, context_window: int) -> Thresholds:
-    """The soft and hard compaction thresholds for a model with `context_window` tokens."""
-    explicit = settings.agent.harness.auto_compaction_threshold_tokens
-    if explicit:
-        hard = min(explicit, context_window)
-    else:
-        budget = settings.context.max_context_tokens or context_window
-        capacity = min(context_window, budget)
-        ninety = decimal.Decimal(capacity) * decimal.Decimal("0.9")
-        hard = int(ninety.quantize(decimal.Decimal(1), rounding=decimal.ROUND_HALF_UP))
-    return Thresholds(soft=hard - hard // 10, hard=hard)
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,11 @@ def status_text(status: SessionStatus, *, busy: bool) -> Text:
     text.append(" working " if busy else " ready ", style="reverse bold" if busy else "reverse")
     text.append(f" {status.model}")
     pressure = status.pressure
-    style = "red" if pressure >= 1 else "yellow" if status.context_tokens >= status.thresholds.soft else ""
-    text.append(f" · ctx {_tokens(status.context_tokens)}/{_tokens(status.thresholds.hard)}", style=style)
+    soft, hard = status.thresholds.soft, status.thresholds.hard
+    planned = soft is not None and status.context_tokens >= soft
+    style = "red" if pressure >= 1 else "yellow" if planned else ""
+    limit = _tokens(hard) if hard is not None else "?"
+    text.append(f" · ctx {_tokens(status.context_tokens)}/{limit}", style=style)
     text.append(f" ({pressure:.0%})", style=style)
     if status.running_jobs:
         text.append(f" · jobs {status.running_jobs}", style="cyan")

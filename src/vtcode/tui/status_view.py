@@ -21,8 +21,8 @@ def status_details(status: SessionStatus) -> str:
         f"cost           {cost}",
         "",
         f"context        {status.context_tokens:,} tokens of a {status.context_window:,}-token window",
-        f"soft threshold {status.thresholds.soft:,} (compaction planned)",
-        f"hard threshold {status.thresholds.hard:,} (compaction before the next request)",
+        f"soft threshold {_amount(status.thresholds.soft)} (compaction planned)",
+        f"hard threshold {_amount(status.thresholds.hard)} (compaction before the next request)",
         f"pressure       {status.pressure:.0%} of the hard threshold",
         "",
         f"running jobs   {status.running_jobs}",
@@ -31,3 +31,7 @@ def status_details(status: SessionStatus) -> str:
         "Esc closes this view.",
     ]
     return "\n".join(lines)
+
+
+def _amount(tokens: int | None) -> str:
+    return f"{tokens:,}" if tokens is not None else "none (the window is not known)"
