@@ -298,22 +298,27 @@ class TurnRunner:
 
     async def _prepared_request(self, turn: int, request_no: int) -> ModelRequest:
         request = self.build_request()
+        if not self.hooks.before_request:
+            return request
+        # The estimate encodes the whole request: once per version of it, not once per hook.
+        pressure = self.pressure(request)
         for hook in self.hooks.before_request:
             view = BeforeRequest(
                 turn=turn,
                 request_no=request_no,
-                messages=tuple(self.state.messages),
-                pressure=self.pressure(request),
+                messages=request.messages,
+                pressure=pressure,
                 request=request,
             )
             replacement = await hook(view)
             if replacement is not None:
                 self.apply(replacement)
-                request = self.build_request()
-            elif request.tools is not self.tools:
-                # A hook changed the tool list (MCP tools joining at this boundary): later hooks
-                # (compaction) and the request itself see the new one.
-                request = self.build_request()
+            elif request.tools is self.tools:
+                continue
+            # A new history, or a hook changed the tool list (MCP tools joining at this boundary):
+            # later hooks (compaction) and the request itself see the new one.
+            request = self.build_request()
+            pressure = self.pressure(request)
         return request
 
     async def _request(self, turn: int, request_no: int) -> Completed:
