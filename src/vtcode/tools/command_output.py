@@ -24,10 +24,10 @@ class CommandOutput:
     stderr: bytes
 
 
-async def run_command(argv: Sequence[str], cwd: Path) -> CommandOutput | None:
-    """Run `argv` in `cwd` to completion; None when the program cannot be started."""
+async def start_helper(argv: Sequence[str], cwd: Path) -> asyncio.subprocess.Process | None:
+    """Start `argv` in `cwd` with no input and both outputs piped; None when it cannot be started."""
     try:
-        process = await asyncio.create_subprocess_exec(
+        return await asyncio.create_subprocess_exec(
             *argv,
             cwd=cwd,
             stdin=asyncio.subprocess.DEVNULL,
@@ -36,6 +36,13 @@ async def run_command(argv: Sequence[str], cwd: Path) -> CommandOutput | None:
         )
     except OSError as exc:
         log.info("could not start %s: %s", argv[0], exc)
+        return None
+
+
+async def run_command(argv: Sequence[str], cwd: Path) -> CommandOutput | None:
+    """Run `argv` in `cwd` to completion; None when the program cannot be started."""
+    process = await start_helper(argv, cwd)
+    if process is None:
         return None
     try:
         stdout, stderr = await process.communicate()

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from vtcode.tools.command_output import start_helper
+
 log = logging.getLogger(__name__)
 
 # An rg event longer than this is not kept: a line a model could use is far shorter (grep_files shows
@@ -42,16 +44,8 @@ class RipgrepOutput:
 
 async def run_ripgrep(argv: Sequence[str], cwd: Path) -> RipgrepOutput | None:
     """Run rg to completion reading its events line by line; None when it cannot be started."""
-    try:
-        process = await asyncio.create_subprocess_exec(
-            *argv,
-            cwd=cwd,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
-    except OSError as exc:
-        log.info("could not start %s: %s", argv[0], exc)
+    process = await start_helper(argv, cwd)
+    if process is None:
         return None
     assert process.stdout is not None
     assert process.stderr is not None
