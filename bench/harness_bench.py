@@ -94,10 +94,11 @@ import json, sys, threading, time
 from vtcode.testing.openai_chat_server import OpenAIChatServer
 from vtcode.testing.script import Reply, ScriptToolCall
 sessions, tool_replies = int(sys.argv[1]), int(sys.argv[2])
-args = json.dumps({"path": "src/pkg/small.py"})
 script = []
 for s in range(sessions):
     for k in range(tool_replies):
+        # A different line each time: the turn loop stops a model that repeats the same call.
+        args = json.dumps({"path": "src/pkg/small.py", "offset": k + 1, "limit": 1})
         call = ScriptToolCall("read_file", args, id=f"call_bench_{s}_{k}")
         script.append(Reply(text="Reading it.", tool_calls=(call,), chunk_size=16))
     script.append(Reply(text="ok"))
@@ -280,7 +281,7 @@ def make_workspace(root: Path) -> Path:
     (ws / "src" / "pkg").mkdir(parents=True)
     (ws / "AGENTS.md").write_text("# Project\nRun `make test` before you finish.\n")
     (ws / "src" / "pkg" / "AGENTS.md").write_text("Keep handlers small.\n")
-    (ws / "src" / "pkg" / "small.py").write_text("def f() -> int:\n    return 1\n")
+    (ws / "src" / "pkg" / "small.py").write_text("".join(f"VALUE_{n} = {n}\n" for n in range(12)))
     # Instruction files written less than two seconds ago are "racily clean" and force a rediscovery
     # on every request (instructions/reader.py, RACY_NS); a project's files are older than that.
     old = time.time() - 3600
