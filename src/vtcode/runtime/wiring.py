@@ -17,12 +17,12 @@ from vtcode.core.approvals import ApprovalPolicy
 from vtcode.core.compaction.envelope import Envelope, PendingIntent
 from vtcode.core.history_repair import missing_results
 from vtcode.core.instructions.model import Diagnostic
-from vtcode.core.steering import Recovery, recover
+from vtcode.core.steering import Recovery, recover, unanswered_prompt
 from vtcode.core.touched_paths import touched_paths
 from vtcode.mcp.servers import ServerPlan, plan_servers
 from vtcode.protocol.errors import UsageError
 from vtcode.protocol.events import Notice, ThreadStarted
-from vtcode.protocol.messages import Message
+from vtcode.protocol.messages import Message, UserMessage
 from vtcode.providers.base import ModelClient
 from vtcode.providers.catalog import ModelInfo
 from vtcode.runtime.approval_port import ApprovalPort
@@ -90,6 +90,9 @@ class Wiring:
     compactor: Compactor
     # Intents found pending when the session was resumed, to run before any new input.
     recovered: tuple[PendingIntent, ...] = ()
+    # The user message a resumed history ends with unanswered (a crash or a failed request): its turn
+    # runs first, from the history as it stands, so it is neither lost nor added twice.
+    unanswered: UserMessage | None = None
     # The MCP servers to start (the session starts them on the event loop).
     mcp: ServerPlan = field(default_factory=ServerPlan)
 
@@ -132,12 +135,14 @@ def wire(
         handle=handle,
     )
     recovered: tuple[PendingIntent, ...] = ()
+    unanswered: UserMessage | None = None
     mcp = plan_servers(settings, options.workspace, trust_project=options.trust_project_mcp)
     for text in mcp.diagnostics:
         notice(f"mcp: {text}")
     if handle is not None:
         recorded = _resume(handle, options, state, notice)
         recovered = _recover_intents(handle, state, recorded, notice)
+        unanswered = unanswered_prompt(state.messages)
     info = model_info(settings, choice.model)
     if not info.known and _first_time(options.home, f"unknown-model {choice.model} {info.context_window}"):
         notice(
@@ -239,6 +244,7 @@ def wire(
         hooks=hooks,
         compactor=compactor,
         recovered=recovered,
+        unanswered=unanswered,
         mcp=mcp,
     )
 
