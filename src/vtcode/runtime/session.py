@@ -447,7 +447,7 @@ class Session:
                     kind="interrupted", message=INTERRUPTED_MESSAGE, exit_code=int(ExitCode.INTERRUPTED)
                 )
             )
-            if self._intents and not self._closing:
+            if self._intents and not self._closing and not self._options.until_idle:
                 # Stop beats a follow-up typed before it: nothing waiting starts by itself now.
                 self._put_hold("interrupted")
         except ProviderError as exc:
