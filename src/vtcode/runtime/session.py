@@ -20,14 +20,13 @@ from vtcode.core.steering import unanswered_prompt
 from vtcode.exec.process_group import kill_all_groups
 from vtcode.exec.session import CommandSession
 from vtcode.instructions.report import InstructionsReport
-from vtcode.protocol.errors import ExitCode, ProviderError, VtcodeError
+from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.events import (
     Event,
     Notice,
     SessionPaused,
     SessionResumed,
     TurnCompleted,
-    TurnFailed,
 )
 from vtcode.protocol.messages import Message, MessageMeta, UserMessage
 from vtcode.protocol.ops import (
@@ -42,6 +41,7 @@ from vtcode.protocol.ops import (
     UserInput,
 )
 from vtcode.providers.base import ModelClient
+from vtcode.runtime import turn_end
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hold import Hold, HoldReason
 from vtcode.runtime.hooks import AfterToolBatch, TurnEnd, TurnHooks
@@ -58,11 +58,6 @@ if TYPE_CHECKING:
     from vtcode.runtime.mcp_join import McpJoin
 
 log = logging.getLogger(__name__)
-
-INTERRUPTED_MESSAGE = "interrupted by the user"
-# What the history says after a prompt the user interrupted before any reply: the model learns it, and
-# resuming the session does not answer the prompt again as if a crash had cut it off.
-INTERRUPTION_NOTE = "[The user interrupted this request before it was answered.]"
 
 
 class Session:
@@ -442,45 +437,15 @@ class Session:
                 current.uncancel()
             await self._end_waited_commands()
             self._note_interruption()
-            self._emitter.emit(
-                TurnFailed(
-                    kind="interrupted", message=INTERRUPTED_MESSAGE, exit_code=int(ExitCode.INTERRUPTED)
-                )
-            )
+            self._emitter.emit(turn_end.interrupted())
             if self._intents and not self._closing and not self._options.until_idle:
                 # Stop beats a follow-up typed before it: nothing waiting starts by itself now.
                 self._put_hold("interrupted")
-        except ProviderError as exc:
-            error = exc
-            self._emitter.emit(
-                TurnFailed(
-                    kind=str(exc.kind),
-                    message=exc.message,
-                    hint=exc.hint or "",
-                    exit_code=int(exc.exit_code),
-                )
-            )
-        except VtcodeError as exc:
-            error = exc
-            self._emitter.emit(
-                TurnFailed(
-                    kind=type(exc).__name__,
-                    message=exc.message,
-                    hint=exc.hint or "",
-                    exit_code=int(exc.exit_code),
-                )
-            )
         except Exception as exc:  # the turn's last line of defence: the session stays usable
-            log.debug("turn failed", exc_info=True)
+            if not isinstance(exc, VtcodeError):
+                log.debug("turn failed", exc_info=True)
             error = exc
-            self._emitter.emit(
-                TurnFailed(
-                    kind="internal",
-                    message=f"internal error: {type(exc).__name__}: {exc}",
-                    hint="rerun with VTCODE_DEBUG=1 for details and report it",
-                    exit_code=int(ExitCode.AGENT_FAILED),
-                )
-            )
+            self._emitter.emit(turn_end.failed(exc))
         if error is not None:
             self._intents.requeue_steering()
             if self._options.until_idle:
@@ -514,13 +479,12 @@ class Session:
             )
 
     def _note_interruption(self) -> None:
-        """After an interrupt before any reply, say so in the history (see `INTERRUPTION_NOTE`)."""
+        """After an interrupt before any reply, say so in the history (`turn_end.INTERRUPTION_NOTE`)."""
         runner = self._wiring.runner
         if unanswered_prompt(runner.state.messages) is None:
             return
-        meta = MessageMeta(kind="interruption", created_at=runner.clock(), turn=runner.state.turns)
         try:
-            runner.commit([UserMessage(INTERRUPTION_NOTE, meta=meta)])
+            runner.commit([turn_end.interruption_note(runner.state.turns, runner.clock())])
         except VtcodeError as exc:
             log.warning("the interruption was not recorded: %s", exc.user_text())
 
