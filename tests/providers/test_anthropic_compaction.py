@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -9,13 +10,16 @@ import pytest
 from vtcode.core.retry import RetryPolicy
 from vtcode.protocol.errors import ProviderError, ProviderErrorKind
 from vtcode.protocol.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
-from vtcode.protocol.model import ModelRequest, SystemPrompt, ToolSpec
+from vtcode.protocol.model import Completed, ModelRequest, StreamEvent, SystemPrompt, ToolSpec
 from vtcode.providers.anthropic import AnthropicClient
-from vtcode.providers.anthropic_compaction import CHECKPOINT_TEXT
+from vtcode.providers.anthropic_compaction import CHECKPOINT_TEXT, CompactionStreamDecoder
+from vtcode.providers.anthropic_stream import AnthropicStreamDecoder
 from vtcode.providers.base import InlineCompaction, InlineCompactionReply
 from vtcode.providers.http import Endpoint
-from vtcode.testing.anthropic_server import AnthropicServer
+from vtcode.providers.sse import SseEvent
+from vtcode.testing.anthropic_server import AnthropicServer, render_reply
 from vtcode.testing.script import HttpError, Reply, Step
+from vtcode.testing.server import Frame
 
 FAST = RetryPolicy(max_retries=2, base_delay=0.01, max_delay=0.05)
 HEADERS = {"x-api-key": "test-key", "anthropic-version": "2023-06-01"}
@@ -134,3 +138,46 @@ def test_only_anthropics_own_host_offers_inline_compaction() -> None:
     assert isinstance(own, InlineCompaction)
     assert own.inline_compaction
     assert not other.inline_compaction
+
+
+def _feed(decoder: AnthropicStreamDecoder, frames: list[Frame]) -> list[StreamEvent]:
+    out: list[StreamEvent] = []
+    for frame in frames:
+        out += decoder.feed(SseEvent(event=frame.event, data=frame.data))
+    return out
+
+
+def test_a_summary_sent_whole_in_the_start_block_is_read() -> None:
+    frames = [
+        Frame(json.dumps({"type": "message_start", "message": {"id": "msg_1", "usage": {}}})),
+        Frame(
+            json.dumps(
+                {
+                    "type": "content_block_start",
+                    "index": 0,
+                    "content_block": {"type": "compaction", "content": "whole summary"},
+                }
+            )
+        ),
+        Frame(json.dumps({"type": "content_block_stop", "index": 0})),
+        Frame(json.dumps({"type": "message_delta", "delta": {"stop_reason": "compaction"}})),
+        Frame(json.dumps({"type": "message_stop"})),
+    ]
+    decoder = AnthropicStreamDecoder("anthropic")
+    _feed(decoder, frames)
+    assert (decoder.compaction, decoder.stop_reason, decoder.done) == ("whole summary", "compaction", True)
+
+
+def test_a_compaction_before_the_answer_stays_out_of_the_answer() -> None:
+    frames = render_reply(Reply(compaction="the summary", text="the answer"))
+    decoder = AnthropicStreamDecoder("anthropic")
+    events = _feed(decoder, frames)
+    completed = events[-1]
+    assert isinstance(completed, Completed)
+    assert completed.message.content == "the answer"
+    assert completed.stop_reason == "end_turn"
+    assert decoder.compaction == "the summary"
+    # The compaction request's decoder reads past a compaction block to its stop reason.
+    reader = CompactionStreamDecoder("anthropic")
+    _feed(reader, render_reply(Reply(compaction="the summary")))
+    assert (reader.compaction, reader.stop_reason) == ("the summary", "compaction")
