@@ -224,6 +224,7 @@ def wire(
         emitter=emitter,
         clock=clock,
         last_usage=lambda: state.last_usage,
+        current_request=runner.build_request,
     )
     hooks.before_request.append(compactor.before_request)
     hooks.context_overflow.append(compactor.on_overflow)
