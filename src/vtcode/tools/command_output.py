@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+try:
+    import resource
+except ImportError:  # Windows: no resource limits; a helper there runs without one
+    resource = None  # type: ignore[assignment]
 
 log = logging.getLogger(__name__)
 
@@ -24,8 +29,15 @@ class CommandOutput:
     stderr: bytes
 
 
-async def start_helper(argv: Sequence[str], cwd: Path) -> asyncio.subprocess.Process | None:
-    """Start `argv` in `cwd` with no input and both outputs piped; None when it cannot be started."""
+async def start_helper(
+    argv: Sequence[str], cwd: Path, *, data_limit: int | None = None
+) -> asyncio.subprocess.Process | None:
+    """Start `argv` in `cwd` with no input and both outputs piped; None when it cannot be started.
+
+    With `data_limit` the program may hold at most that many bytes of heap (RLIMIT_DATA) and
+    writes no core file: an allocation beyond it fails in the program instead of growing it.
+    """
+    limits = None if data_limit is None else _limits(data_limit)
     try:
         return await asyncio.create_subprocess_exec(
             *argv,
@@ -33,10 +45,32 @@ async def start_helper(argv: Sequence[str], cwd: Path) -> asyncio.subprocess.Pro
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
+            preexec_fn=limits,
         )
     except OSError as exc:
         log.info("could not start %s: %s", argv[0], exc)
         return None
+
+
+def _limits(data_limit: int) -> Callable[[], None] | None:
+    """What the child runs between fork and exec to set its own limits (computed here, not there)."""
+    if resource is None or not hasattr(resource, "RLIMIT_DATA"):
+        return None
+    # The soft limit may not exceed the hard one; the hard limits stay, so nothing else changes.
+    data_hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
+    core_hard = resource.getrlimit(resource.RLIMIT_CORE)[1]
+    data = (data_limit if data_hard == resource.RLIM_INFINITY else min(data_limit, data_hard), data_hard)
+    core = (0, core_hard)
+    setrlimit, rlimit_data, rlimit_core = resource.setrlimit, resource.RLIMIT_DATA, resource.RLIMIT_CORE
+
+    def apply() -> None:
+        # Runs in the forked child: no imports, no logging, no locks; only the two system calls.
+        setrlimit(rlimit_data, data)
+        # A program that aborts on a failed allocation would otherwise dump its memory to a
+        # `core` file in the workspace.
+        setrlimit(rlimit_core, core)
+
+    return apply
 
 
 async def run_command(argv: Sequence[str], cwd: Path) -> CommandOutput | None:
