@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+import os
+import shutil
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-try:
-    import resource
-except ImportError:  # Windows: no resource limits; a helper there runs without one
-    resource = None  # type: ignore[assignment]
-
 log = logging.getLogger(__name__)
+
+# A hard limit lower than ours already stands and stays (the shell cannot raise it, which is fine);
+# a program that aborts on a failed allocation would otherwise dump a `core` file in the workspace.
+_WITH_LIMITS = 'ulimit -d {kb} 2>/dev/null; ulimit -c 0 2>/dev/null; exec "$0" "$@"'
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,16 @@ async def start_helper(
     With `data_limit` the program may hold at most that many bytes of heap (RLIMIT_DATA) and
     writes no core file: an allocation beyond it fails in the program instead of growing it.
     """
-    limits = None if data_limit is None else _limits(data_limit)
+    if data_limit is not None and os.name == "posix":
+        # The limits are set by a shell that then becomes the program. Setting them in Python
+        # between fork and exec (preexec_fn) rules out vfork: the fork then copies vtcode's page
+        # tables, 11 ms per start at 100 MB of RSS and 45 ms at 300 MB, against 1 ms for the shell.
+        program = shutil.which(argv[0])
+        if program is None:
+            log.info("could not start %s: not found", argv[0])
+            return None
+        limits = _WITH_LIMITS.format(kb=max(1, data_limit >> 10))
+        argv = ["/bin/sh", "-c", limits, program, *argv[1:]]
     try:
         return await asyncio.create_subprocess_exec(
             *argv,
@@ -45,32 +55,10 @@ async def start_helper(
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
-            preexec_fn=limits,
         )
     except OSError as exc:
         log.info("could not start %s: %s", argv[0], exc)
         return None
-
-
-def _limits(data_limit: int) -> Callable[[], None] | None:
-    """What the child runs between fork and exec to set its own limits (computed here, not there)."""
-    if resource is None or not hasattr(resource, "RLIMIT_DATA"):
-        return None
-    # The soft limit may not exceed the hard one; the hard limits stay, so nothing else changes.
-    data_hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
-    core_hard = resource.getrlimit(resource.RLIMIT_CORE)[1]
-    data = (data_limit if data_hard == resource.RLIM_INFINITY else min(data_limit, data_hard), data_hard)
-    core = (0, core_hard)
-    setrlimit, rlimit_data, rlimit_core = resource.setrlimit, resource.RLIMIT_DATA, resource.RLIMIT_CORE
-
-    def apply() -> None:
-        # Runs in the forked child: no imports, no logging, no locks; only the two system calls.
-        setrlimit(rlimit_data, data)
-        # A program that aborts on a failed allocation would otherwise dump its memory to a
-        # `core` file in the workspace.
-        setrlimit(rlimit_core, core)
-
-    return apply
 
 
 async def run_command(argv: Sequence[str], cwd: Path) -> CommandOutput | None:
