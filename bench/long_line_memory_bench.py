@@ -10,17 +10,18 @@ rg is given the file by name, and (second case) the directory that holds it, whi
 way (no memory map).
 
 Then a normal search: grep_files (ripgrep engine) on a generated tree of ordinary source files, wall
-time against `rg -n` run directly, median of runs; run the bench before and after a change to compare
-the ratios.
+time against `rg -n` run directly; with `--before COMMIT`, also grep_files as it was at that commit
+(its `src/` from `git archive`), and the ratio now / before of wall and CPU time (rg's included).
+Each grep_files variant runs in its own interpreter; rounds alternate them.
 
 Target: every vtcode case and every rg within 100 MB, whatever the file size.
-Run: .venv/bin/python bench/long_line_memory_bench.py [--size-mb N] [--files N] [--runs N]
+Run: .venv/bin/python bench/long_line_memory_bench.py [--size-mb N] [--files N] [--rounds N] [--runs N]
+     [--before COMMIT]
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import shutil
@@ -70,6 +71,30 @@ _TIMED_RG = """#!/bin/sh
 exec /usr/bin/time -a -o "$BENCH_RG_PEAKS" -f %M "$BENCH_RG" "$@"
 """
 _NORMAL_PATTERN = r"TODO\(bench\): \w+"
+# One grep_files call timed `runs` times after a warm-up: median wall and CPU seconds, rg's CPU included.
+_SEARCH_CHILD = """
+import asyncio, json, resource, statistics, sys, time
+from pathlib import Path
+from vtcode.tools.base import ToolContext
+from vtcode.tools.grep_files import GrepFilesTool
+tree, rg, runs, pattern = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
+tool = GrepFilesTool(ripgrep=rg)
+ctx = ToolContext(workspace=tree, max_output_bytes=100_000_000)
+def cpu():
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+def call():
+    outcome = asyncio.run(tool.run({"pattern": pattern, "max_results": 5000}, ctx))
+    assert not outcome.is_error and outcome.extra["engine"] == "ripgrep", outcome.content
+call()
+walls, cpus = [], []
+for _ in range(runs):
+    started, used = time.perf_counter(), cpu()
+    call()
+    walls.append(time.perf_counter() - started)
+    cpus.append(cpu() - used)
+print(json.dumps([statistics.median(walls), statistics.median(cpus)]))
+"""
 
 
 def _write_one_line_file(path: Path, size: int) -> None:
@@ -116,34 +141,62 @@ def _normal_tree(root: Path, files: int) -> None:
         (directory / f"file_{index % 50:02d}.py").write_text(todo + body.format(n=index))
 
 
-def _normal_search(root: Path, rg: str, runs: int) -> tuple[float, float]:
-    """Median seconds of `rg -n` and of grep_files on the same tree, after a warm-up run of each."""
-    from vtcode.tools.base import ToolContext
-    from vtcode.tools.grep_files import GrepFilesTool
+def _search_timings(tree: Path, rg: str, runs: int, src: Path | None) -> tuple[float, float]:
+    """Median wall and CPU seconds (rg's included) of grep_files in a fresh interpreter, `src` first."""
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
+    done = subprocess.run(
+        [sys.executable, "-c", _SEARCH_CHILD, str(tree), rg, str(runs), _NORMAL_PATTERN],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    wall, cpu = json.loads(done.stdout)
+    return float(wall), float(cpu)
 
-    tool = GrepFilesTool(ripgrep=rg)
-    ctx = ToolContext(workspace=root, max_output_bytes=100_000_000)
-    arguments = {"pattern": _NORMAL_PATTERN, "max_results": 5000}
 
-    def direct() -> None:
-        subprocess.run([rg, "--no-config", "-n", _NORMAL_PATTERN], cwd=root, capture_output=True, check=False)
-
-    def tool_call() -> None:
-        outcome = asyncio.run(tool.run(arguments, ctx))
-        if outcome.is_error or outcome.extra.get("engine") != "ripgrep":
-            raise SystemExit(f"grep_files failed: {outcome.content}")
-
-    calls = (direct, tool_call)
-    samples: list[list[float]] = [[], []]
-    for call in calls:
-        call()
-    # Alternated, so that a change in the machine's load weighs on both alike.
+def _direct_rg(tree: Path, rg: str, runs: int) -> float:
+    """Median wall seconds of `rg -n` on the tree."""
+    samples = []
     for _ in range(runs):
-        for call, taken in zip(calls, samples, strict=True):
-            started = time.perf_counter()
-            call()
-            taken.append(time.perf_counter() - started)
-    return statistics.median(samples[0]), statistics.median(samples[1])
+        started = time.perf_counter()
+        subprocess.run([rg, "--no-config", "-n", _NORMAL_PATTERN], cwd=tree, capture_output=True, check=False)
+        samples.append(time.perf_counter() - started)
+    return statistics.median(samples)
+
+
+def _normal_search(tree: Path, rg: str, rounds: int, runs: int, before: str | None) -> None:
+    """Print grep_files' time on an ordinary tree against rg, and against the code at `before`."""
+    src = None
+    if before is not None:
+        # The code as it was, beside the tree; the bench itself stays the current one.
+        archive = subprocess.run(["git", "archive", before, "src"], capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree.parent)], input=archive, check=True)
+        src = tree.parent / "src"
+    variants: dict[str, Path | None] = {"grep_files": None}
+    if src is not None:
+        variants[f"grep_files at {before}"] = src
+    direct: list[float] = []
+    timings: dict[str, list[tuple[float, float]]] = {name: [] for name in variants}
+    # Rounds alternate the variants, so that a change in the machine's load weighs on all alike.
+    for _ in range(rounds):
+        direct.append(_direct_rg(tree, rg, runs))
+        for name, path in variants.items():
+            timings[name].append(_search_timings(tree, rg, runs, path))
+    base = statistics.median(direct)
+    print(f"normal search, {tree.name}: median of {rounds} rounds x {runs} runs")
+    print(f"{'rg -n':<32} {base * 1000:7.1f} ms")
+    medians = {}
+    for name, samples in timings.items():
+        wall = statistics.median(sample[0] for sample in samples)
+        cpu = statistics.median(sample[1] for sample in samples)
+        medians[name] = (wall, cpu)
+        print(f"{name:<32} {wall * 1000:7.1f} ms  {wall / base:5.2f}x rg  cpu {cpu * 1000:.1f} ms")
+    if src is not None:
+        (wall, cpu), (old_wall, old_cpu) = medians.values()
+        print(f"{'now / before':<32} wall {wall / old_wall:.2f}x  cpu {cpu / old_cpu:.2f}x")
 
 
 def main() -> None:
@@ -151,7 +204,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size-mb", type=int, default=200)
     parser.add_argument("--files", type=int, default=5000, help="files in the normal-search tree")
-    parser.add_argument("--runs", type=int, default=9, help="timed runs of the normal search")
+    parser.add_argument("--runs", type=int, default=7, help="timed runs per round of the normal search")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of the normal search")
+    parser.add_argument("--before", help="also time the normal search with the code at this git commit")
     args = parser.parse_args()
     if not Path("/proc/self/status").exists():
         sys.exit("this benchmark reads peak memory from Linux /proc")
@@ -181,13 +236,9 @@ def main() -> None:
             print(line)
         if rg is None:
             return
-        tree = Path(tmp) / "tree"
+        tree = Path(tmp) / f"{args.files:,} ordinary files"
         _normal_tree(tree, args.files)
-        direct, tool = _normal_search(tree, rg, args.runs)
-        print(
-            f"normal search, {args.files:,} files: rg -n {direct * 1000:.1f} ms,"
-            f" grep_files {tool * 1000:.1f} ms, {tool / direct:.2f}x rg (median of {args.runs})"
-        )
+        _normal_search(tree, rg, args.rounds, args.runs, args.before)
 
 
 if __name__ == "__main__":
