@@ -193,8 +193,7 @@ def test_ripgrep_searching_a_200_mb_line_stays_under_100_mb(tmp_path: Path) -> N
     assert len(big.encode()) <= 420
     assert [near, top] == ["sub/near.txt:1:one needle here", "top.txt:2:another needle"]
     assert note == (
-        "[ripgrep reached its memory limit (lines of many MB); searched with the built-in scan instead: "
-        "sub/big.txt]"
+        "[ripgrep reached its 80 MB memory limit; searched with the built-in scan instead: sub/big.txt]"
     )
     assert result["extra"] == {"engine": "ripgrep", "matches": 3}
     assert "ripgrep went over its 80 MB memory limit" in done.stderr

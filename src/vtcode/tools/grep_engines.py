@@ -184,8 +184,8 @@ async def _search_within_memory(
     sizes = await asyncio.to_thread(_sizes, root, files)
     large = sorted(path for path in files if sizes.get(path, 0) > LARGE_FILE_BYTES)
     log.info(
-        "ripgrep went over its %d MB memory limit (a very long line); searching %d file(s) over %d MB"
-        " with the Python scan",
+        "ripgrep went over its %d MB memory limit (a very long line, or a very large pattern);"
+        " searching %d file(s) over %d MB with the Python scan",
         DATA_LIMIT >> 20,
         len(large),
         LARGE_FILE_BYTES >> 20,

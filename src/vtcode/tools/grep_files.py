@@ -17,6 +17,7 @@ from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_ca
 from vtcode.tools.file_set import FileBatch, PathFilter, compile_glob, visible_file_batches
 from vtcode.tools.grep_engines import GrepMatch, python_search, ripgrep_search_batches
 from vtcode.tools.output_limit import clip_utf8, fit_lines
+from vtcode.tools.ripgrep_output import DATA_LIMIT
 from vtcode.tools.workspace import resolve, workspace_root
 
 DEFAULT_MAX_RESULTS = 200
@@ -171,7 +172,7 @@ def _with_note(content: str, rescanned: list[str]) -> str:
     if len(rescanned) > _NOTE_NAMES:
         names += f" and {len(rescanned) - _NOTE_NAMES} more"
     return (
-        f"{content}\n[ripgrep reached its memory limit (lines of many MB); searched with the built-in "
+        f"{content}\n[ripgrep reached its {DATA_LIMIT >> 20} MB memory limit; searched with the built-in "
         f"scan instead: {clip_utf8(names, MAX_LINE_BYTES)}]"
     )
 
