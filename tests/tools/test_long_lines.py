@@ -174,14 +174,22 @@ print(json.dumps({"peak_kb": peak_kb, "children_kb": children_kb, **found}))
 @needs_rg
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="peak memory is read from Linux /proc")
 def test_ripgrep_searching_a_200_mb_line_stays_under_100_mb(tmp_path: Path) -> None:
+    # Real bytes: a sparse file reads as NUL bytes, which make it binary rather than one long line.
     # In a directory of regular files only, which rg is given whole rather than file by file.
     (tmp_path / "sub").mkdir()
     _one_line_file(tmp_path / "sub" / "big.txt", 200 * MB)
     (tmp_path / "sub" / "near.txt").write_text("one needle here\n")
     (tmp_path / "top.txt").write_text("no match\nanother needle\n")
-    done = subprocess.run(
-        [sys.executable, "-c", _RG_CHILD, str(tmp_path), RG or ""], capture_output=True, text=True, check=True
-    )
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _RG_CHILD, str(tmp_path), RG or ""],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    finally:
+        # pytest keeps the last few temporary directories; 200 MB each is too much to leave behind.
+        (tmp_path / "sub" / "big.txt").unlink()
     result = json.loads(done.stdout)
     # Unbounded, rg held the whole line (204 MB, as a memory map or a buffer) and vtcode stayed small.
     assert result["children_kb"] <= 100 * 1024, result["children_kb"]
