@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from acp import RequestError, text_block
 from acp.schema import AgentMessageChunk, TextContentBlock, ToolCallStart, UserMessageChunk
 
+from acp import RequestError, text_block
 from tests.acp.harness import EditorClient, acp_agent
 from tests.conftest import VtcodeRunner
 from vtcode.testing.script import Reply, ScriptToolCall

@@ -139,3 +139,21 @@ async def test_cancel_while_a_permission_waits_counts_as_reject(vtcode: VtcodeRu
     assert not (tmp_path / "ran.txt").exists()
     assert isinstance(last, ToolCallProgress)
     assert last.status == "failed"
+
+
+async def test_reads_go_through_the_editor_so_the_model_sees_the_unsaved_buffer(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("saved text on disk\n")
+    editor = EditorClient(buffers={str(notes): "unsaved text in the editor\n"})
+    read = Reply(tool_calls=(ScriptToolCall("read_file", json.dumps({"path": "notes.txt"}), id="r1"),))
+    with server_for("chat", [read, Reply(text="read it")]) as server:
+        async with acp_agent(vtcode, tmp_path, server, editor) as agent:
+            session_id = await agent.start(fs=True)
+            done = await agent.conn.prompt(session_id=session_id, prompt=[text_block("read notes")])
+            assert done.stop_reason == "end_turn"
+        told = _tool_result(server.requests[-1].json())
+    assert editor.reads == [str(notes)]
+    assert "unsaved text in the editor" in told
+    assert "saved text on disk" not in told

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from acp import PROTOCOL_VERSION, RequestError
 from acp.interfaces import Client
 from acp.schema import (
     AgentCapabilities,
@@ -31,8 +31,10 @@ from acp.schema import (
     StopReason,
 )
 
+from acp import PROTOCOL_VERSION, RequestError
 from vtcode import __version__
 from vtcode.acp import permissions
+from vtcode.acp.files import EditorBuffers
 from vtcode.acp.modes import approval_mode, mode_state
 from vtcode.acp.prompt import Block, prompt_text
 from vtcode.acp.updates import Translator
@@ -200,11 +202,17 @@ class VtcodeAgent:
     # -- inside ---------------------------------------------------------------------------------------
 
     async def _open(self, cwd: str, resume: str | None) -> _Live:
+        fs = self._capabilities.fs
+        buffers = EditorBuffers(self._require_client()) if fs is not None and fs.read_text_file else None
         try:
             options = await self._options(cwd, resume)
+            if buffers is not None:
+                options = dataclasses.replace(options, buffers=buffers)
             session = await Session.open(options)
         except VtcodeError as exc:
             raise RequestError(INTERNAL_ERROR, exc.user_text(), {"exitCode": int(exc.exit_code)}) from None
+        if buffers is not None:
+            buffers.session_id = session.id
         live = _Live(session.id, session, Translator(str(options.workspace)))
         self._sessions[live.id] = live
         return live

@@ -1,0 +1,35 @@
+"""The editor's buffers as the tools' `TextBuffers` port: `read_file` reads through `fs/read_text_file`."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from acp.interfaces import Client
+
+from acp import RequestError
+
+log = logging.getLogger(__name__)
+
+
+class EditorBuffers:
+    """Reads files through the client, so unsaved edits are what the model sees.
+
+    The session id is known only once the runtime session is open; until then (and on any client
+    failure) the tools read the disk.
+    """
+
+    def __init__(self, client: Client) -> None:
+        self._client = client
+        self.session_id: str | None = None
+
+    async def read_text(self, path: Path) -> str | None:
+        """The client's text of `path`; None when it cannot say (the tool reads the disk)."""
+        if self.session_id is None:
+            return None
+        try:
+            response = await self._client.read_text_file(session_id=self.session_id, path=str(path))
+        except (RequestError, ConnectionError) as exc:
+            log.info("fs/read_text_file %s failed (%s); reading the disk", path, exc)
+            return None
+        return response.content
