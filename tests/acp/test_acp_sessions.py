@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
-from acp.schema import AgentMessageChunk, TextContentBlock, ToolCallStart, UserMessageChunk
+from acp.schema import AgentMessageChunk, McpServerStdio, TextContentBlock, ToolCallStart, UserMessageChunk
 
 from acp import RequestError, text_block
 from tests.acp.harness import EditorClient, acp_agent
 from tests.conftest import VtcodeRunner
+from tests.mcp.helpers import DEMO_SERVER, tool_names, tool_results
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 
@@ -72,3 +74,26 @@ async def test_switching_to_the_full_auto_mode_runs_commands_without_asking(
             assert done.stop_reason == "end_turn"
             assert agent.client.permissions == []
     assert (tmp_path / "ran.txt").exists()
+
+
+async def test_an_mcp_server_the_editor_passes_is_started_and_its_tools_are_offered(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    echo = Reply(
+        tool_calls=(
+            ScriptToolCall("mcp__editor_demo__echo", json.dumps({"text": "from the editor"}), id="m1"),
+        )
+    )
+    demo = McpServerStdio(name="editor_demo", command=sys.executable, args=[str(DEMO_SERVER)], env=[])
+    with server_for("chat", [echo, Reply(text="echoed")]) as server:
+        async with acp_agent(
+            vtcode, tmp_path, server, extra=("--approval", "full-auto", "-c", "mcp.startup_grace_seconds=30")
+        ) as agent:
+            await agent.conn.initialize(protocol_version=1)
+            session = await agent.conn.new_session(cwd=str(tmp_path), mcp_servers=[demo])
+            done = await agent.conn.prompt(session_id=session.session_id, prompt=[text_block("echo")])
+            assert done.stop_reason == "end_turn"
+        first = server.requests[0].json()
+        last = server.requests[-1].json()
+    assert "mcp__editor_demo__echo" in tool_names(first)
+    assert tool_results(last)["m1"] == "from the editor"

@@ -35,6 +35,7 @@ from acp import PROTOCOL_VERSION, RequestError
 from vtcode import __version__
 from vtcode.acp import permissions
 from vtcode.acp.files import EditorBuffers
+from vtcode.acp.mcp_servers import with_servers
 from vtcode.acp.modes import approval_mode, mode_state
 from vtcode.acp.prompt import Block, prompt_text
 from vtcode.acp.updates import Translator
@@ -113,7 +114,7 @@ class VtcodeAgent:
             agent_capabilities=AgentCapabilities(
                 load_session=True,
                 prompt_capabilities=PromptCapabilities(image=False, audio=False, embedded_context=True),
-                mcp_capabilities=McpCapabilities(http=False, sse=False),
+                mcp_capabilities=McpCapabilities(http=True, sse=False),
             ),
             agent_info=Implementation(name="vtcode", title="VT Code", version=__version__),
             auth_methods=[],
@@ -131,7 +132,7 @@ class VtcodeAgent:
         **kwargs: Any,
     ) -> NewSessionResponse:
         """Open a runtime session in `cwd`."""
-        live = await self._open(cwd, None)
+        live = await self._open(cwd, None, mcp_servers or [])
         self._start_pump(live)
         return NewSessionResponse(session_id=live.id, modes=mode_state(live.session.approval_mode))
 
@@ -150,7 +151,7 @@ class VtcodeAgent:
             raise RequestError(
                 INVALID_PARAMS, f"session {session_id} is already open", {"sessionId": session_id}
             )
-        live = await self._open(cwd, session_id)
+        live = await self._open(cwd, session_id, mcp_servers or [])
         client = self._require_client()
         for update in replay(live.session.messages, cwd):
             await client.session_update(session_id=live.id, update=update)
@@ -201,11 +202,12 @@ class VtcodeAgent:
 
     # -- inside ---------------------------------------------------------------------------------------
 
-    async def _open(self, cwd: str, resume: str | None) -> _Live:
+    async def _open(self, cwd: str, resume: str | None, mcp_servers: list[Any]) -> _Live:
         fs = self._capabilities.fs
         buffers = EditorBuffers(self._require_client()) if fs is not None and fs.read_text_file else None
         try:
             options = await self._options(cwd, resume)
+            options = dataclasses.replace(options, settings=with_servers(options.settings, mcp_servers))
             if buffers is not None:
                 options = dataclasses.replace(options, buffers=buffers)
             session = await Session.open(options)
