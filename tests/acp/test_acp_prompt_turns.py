@@ -7,11 +7,12 @@ import json
 from pathlib import Path
 
 import psutil
+import pytest
 
-from acp import text_block
+from acp import RequestError, text_block
 from tests.acp.harness import acp_agent
 from tests.conftest import VtcodeRunner
-from vtcode.testing.script import Reply, ScriptToolCall
+from vtcode.testing.script import HttpError, Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 
 ANSWER = "Hello from the loopback model, streamed in small pieces."
@@ -35,8 +36,23 @@ async def test_initialize_then_a_prompt_streams_its_answer_as_chunks_and_ends_th
             assert done.stop_reason == "end_turn"
             assert agent.client.text() == ANSWER
             assert len(agent.client.chunks()) > 1
+            assert done.usage is not None
+            assert (done.usage.input_tokens, done.usage.output_tokens) == (10, 5)
         sent = server.requests[0].json()
     assert "say hello" in json.dumps(sent["messages"])
+
+
+async def test_a_failed_turn_is_an_error_answer_and_the_session_goes_on(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    with server_for("chat", [HttpError(401, "bad key"), Reply(text="fine now")]) as server:
+        async with acp_agent(vtcode, tmp_path, server) as agent:
+            session_id = await agent.start()
+            with pytest.raises(RequestError) as failed:
+                await agent.conn.prompt(session_id=session_id, prompt=[text_block("hi")])
+            assert "401" in str(failed.value) or "key" in str(failed.value).lower()
+            done = await agent.conn.prompt(session_id=session_id, prompt=[text_block("again")])
+            assert done.stop_reason == "end_turn"
 
 
 async def test_a_newer_client_gets_protocol_version_1(vtcode: VtcodeRunner, tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ from acp.schema import (
     PromptResponse,
     SetSessionModeResponse,
     StopReason,
+    Usage,
 )
 
 from acp import PROTOCOL_VERSION, RequestError
@@ -38,7 +39,7 @@ from vtcode.acp.files import EditorBuffers
 from vtcode.acp.mcp_servers import with_servers
 from vtcode.acp.modes import approval_mode, mode_state
 from vtcode.acp.prompt import Block, prompt_text
-from vtcode.acp.updates import Translator
+from vtcode.acp.updates import Translator, turn_usage
 from vtcode.protocol.errors import ExitCode, VtcodeError
 from vtcode.protocol.events import (
     ApprovalRequested,
@@ -69,6 +70,7 @@ class _Waiting:
     intent_id: str
     done: asyncio.Future[StopReason]
     started: bool = False
+    usage: Usage | None = None
 
 
 @dataclass
@@ -176,7 +178,7 @@ class VtcodeAgent:
         live.waiting = waiting
         try:
             await live.session.submit(UserInput(prompt_text(prompt), intent_id=waiting.intent_id))
-            return PromptResponse(stop_reason=await waiting.done)
+            return PromptResponse(stop_reason=await waiting.done, usage=waiting.usage)
         finally:
             live.waiting = None
 
@@ -260,7 +262,8 @@ class VtcodeAgent:
                     pending.cancel()
             case TurnStarted() if waiting is not None:
                 waiting.started = True
-            case TurnCompleted() if waiting is not None and waiting.started:
+            case TurnCompleted(usage=usage) if waiting is not None and waiting.started:
+                waiting.usage = turn_usage(usage)
                 _resolve(waiting, "end_turn")
             case TurnFailed() if waiting is not None and waiting.started:
                 if event.exit_code == ExitCode.INTERRUPTED:

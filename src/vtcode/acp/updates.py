@@ -22,9 +22,11 @@ from acp.schema import (
     ToolCallStart,
     ToolCallStatus,
     ToolKind,
+    Usage,
 )
 
 from vtcode.acp.diffs import hunks
+from vtcode.protocol import messages
 from vtcode.protocol.events import (
     AgentMessageItem,
     CommandExecutionItem,
@@ -65,6 +67,18 @@ _STATUS: dict[ItemStatus, ToolCallStatus] = {
 # Argument keys that name a path, and those worth showing in a title, in order of preference.
 _PATH_KEYS = ("path", "file", "file_path", "dir", "directory")
 _TITLE_KEYS = (*_PATH_KEYS, "pattern", "query", "url")
+
+
+def turn_usage(usage: messages.Usage) -> Usage:
+    """A turn's token usage as a prompt response reports it."""
+    return Usage(
+        total_tokens=usage.input_tokens + usage.output_tokens,
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        thought_tokens=usage.reasoning_tokens or None,
+        cached_read_tokens=usage.cached_input_tokens or None,
+        cached_write_tokens=usage.cache_creation_input_tokens or None,
+    )
 
 
 def text_chunk(text: str) -> AgentMessageChunk:
