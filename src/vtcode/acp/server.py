@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import signal
 from typing import cast
 
@@ -14,8 +15,29 @@ from vtcode.acp.agent import OptionsFactory, VtcodeAgent
 from vtcode.acp.transport import StdioTransport, protocol_output, stdin_reader
 
 
+class _OneLine(logging.Filter):
+    """Without VTCODE_DEBUG a logged exception (the SDK logs some) is one line on stderr, no traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Fold the exception into the message."""
+        if record.exc_info and record.exc_info[1] is not None:
+            record.msg = f"{record.getMessage()}: {type(record.exc_info[1]).__name__}: {record.exc_info[1]}"
+            record.args = None
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+def _quiet_tracebacks() -> None:
+    root = logging.getLogger()
+    if root.level > logging.DEBUG:
+        for handler in root.handlers:
+            handler.addFilter(_OneLine())
+
+
 async def serve(options: OptionsFactory) -> int:
     """Answer requests until end of input or SIGTERM/SIGINT, then shut every session down."""
+    _quiet_tracebacks()
     output = protocol_output()
     transport = StdioTransport(await stdin_reader(), output)
     agent = VtcodeAgent(options)
