@@ -157,3 +157,33 @@ async def test_reads_go_through_the_editor_so_the_model_sees_the_unsaved_buffer(
     assert editor.reads == [str(notes)]
     assert "unsaved text in the editor" in told
     assert "saved text on disk" not in told
+
+
+async def test_edits_are_handed_to_the_editor_so_later_reads_see_them(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("old text\n")
+    editor = EditorClient(buffers={str(notes): "old text\n"})
+    write = Reply(
+        tool_calls=(
+            ScriptToolCall("write_file", json.dumps({"path": "notes.txt", "content": "new text\n"}), id="w1"),
+        )
+    )
+    read = Reply(tool_calls=(ScriptToolCall("read_file", json.dumps({"path": "notes.txt"}), id="r1"),))
+    with server_for("chat", [write, read, Reply(text="done")]) as server:
+        async with acp_agent(vtcode, tmp_path, server, editor) as agent:
+            session_id = await agent.start(fs=True)
+            done = await agent.conn.prompt(session_id=session_id, prompt=[text_block("rewrite notes")])
+            assert done.stop_reason == "end_turn"
+        told = _tool_result_of(server.requests[-1].json(), "r1")
+    assert editor.writes == {str(notes): "new text\n"}
+    assert editor.reads == [str(notes)]
+    assert "new text" in told
+    assert notes.read_text() == "new text\n"
+
+
+def _tool_result_of(request: dict[str, object], call_id: str) -> str:
+    messages = request["messages"]
+    assert isinstance(messages, list)
+    return str(next(m for m in messages if m["role"] == "tool" and m["tool_call_id"] == call_id)["content"])

@@ -21,6 +21,10 @@ class Buffers:
         self.asked.append(path)
         return self.open.get(path)
 
+    async def written(self, path: Path, text: str) -> None:
+        """The editor takes the new text."""
+        self.open[path] = text
+
 
 async def test_an_open_buffer_is_read_instead_of_the_disk(workspace: Path) -> None:
     (workspace / "a.txt").write_text("on disk\n")

@@ -206,7 +206,8 @@ class VtcodeAgent:
 
     async def _open(self, cwd: str, resume: str | None, mcp_servers: list[Any]) -> _Live:
         fs = self._capabilities.fs
-        buffers = EditorBuffers(self._require_client()) if fs is not None and fs.read_text_file else None
+        read, write = bool(fs and fs.read_text_file), bool(fs and fs.write_text_file)
+        buffers = EditorBuffers(self._require_client(), read=read, write=write) if read or write else None
         try:
             options = await self._options(cwd, resume)
             options = dataclasses.replace(options, settings=with_servers(options.settings, mcp_servers))

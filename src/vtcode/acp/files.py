@@ -1,4 +1,5 @@
-"""The editor's buffers as the tools' `TextBuffers` port: `read_file` reads through `fs/read_text_file`."""
+"""The editor's buffers as the tools' `TextBuffers` port: `read_file` reads through `fs/read_text_file`,
+and the files edits wrote are handed to the editor through `fs/write_text_file`."""
 
 from __future__ import annotations
 
@@ -19,13 +20,15 @@ class EditorBuffers:
     failure) the tools read the disk.
     """
 
-    def __init__(self, client: Client) -> None:
+    def __init__(self, client: Client, *, read: bool, write: bool) -> None:
         self._client = client
+        self._read = read
+        self._write = write
         self.session_id: str | None = None
 
     async def read_text(self, path: Path) -> str | None:
         """The client's text of `path`; None when it cannot say (the tool reads the disk)."""
-        if self.session_id is None:
+        if self.session_id is None or not self._read:
             return None
         try:
             response = await self._client.read_text_file(session_id=self.session_id, path=str(path))
@@ -33,3 +36,9 @@ class EditorBuffers:
             log.info("fs/read_text_file %s failed (%s); reading the disk", path, exc)
             return None
         return response.content
+
+    async def written(self, path: Path, text: str) -> None:
+        """Give the editor the new text of a file an edit wrote, so its buffer shows the edit."""
+        if self.session_id is None or not self._write:
+            return
+        await self._client.write_text_file(session_id=self.session_id, path=str(path), content=text)

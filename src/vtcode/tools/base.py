@@ -19,6 +19,10 @@ class TextBuffers(Protocol):
         """The editor's text of `path` (absolute, already confined to the workspace); None: use the disk."""
         ...
 
+    async def written(self, path: Path, text: str) -> None:
+        """An edit tool wrote `text` to `path` (ACP `fs/write_text_file`): the editor's copy follows."""
+        ...
+
 
 @dataclass(frozen=True)
 class ToolContext:
