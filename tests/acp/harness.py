@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from acp import spawn_agent_process
 from acp.client.connection import ClientSideConnection
 from acp.interfaces import Client
 from acp.schema import (
@@ -29,7 +30,6 @@ from acp.schema import (
     WriteTextFileResponse,
 )
 
-from acp import spawn_agent_process
 from tests.conftest import VtcodeRunner
 from vtcode.testing.wire import cli_args, cli_env
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import psutil
 import pytest
-
 from acp import RequestError, text_block
+
 from tests.acp.harness import acp_agent
 from tests.conftest import VtcodeRunner
 from vtcode.testing.script import HttpError, Reply, ScriptToolCall

@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from acp import RequestError, text_block
 from acp.schema import AgentMessageChunk, McpServerStdio, TextContentBlock, ToolCallStart, UserMessageChunk
 
-from acp import RequestError, text_block
 from tests.acp.harness import EditorClient, acp_agent
 from tests.conftest import VtcodeRunner
 from tests.mcp.helpers import DEMO_SERVER, tool_names, tool_results

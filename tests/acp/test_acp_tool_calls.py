@@ -7,9 +7,9 @@ import asyncio
 import json
 from pathlib import Path
 
+from acp import text_block
 from acp.schema import ContentToolCallContent, FileEditToolCallContent, ToolCallProgress, ToolCallStart
 
-from acp import text_block
 from tests.acp.harness import EditorClient, acp_agent
 from tests.conftest import VtcodeRunner
 from tests.e2e.harness import CALC_BUGGY, FIX_PATCH

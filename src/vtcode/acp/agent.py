@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from acp import PROTOCOL_VERSION, RequestError
 from acp.interfaces import Client
 from acp.schema import (
     AgentCapabilities,
@@ -32,7 +33,6 @@ from acp.schema import (
     Usage,
 )
 
-from acp import PROTOCOL_VERSION, RequestError
 from vtcode import __version__
 from vtcode.acp import permissions
 from vtcode.acp.files import EditorBuffers

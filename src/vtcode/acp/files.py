@@ -6,9 +6,8 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from acp.interfaces import Client
-
 from acp import RequestError
+from acp.interfaces import Client
 
 log = logging.getLogger(__name__)
 
