@@ -155,7 +155,7 @@ class VtcodeAgent:
             )
         live = await self._open(cwd, session_id, mcp_servers or [])
         client = self._require_client()
-        for update in replay(live.session.messages, cwd):
+        for update in replay(live.session.messages, str(live.session.options.workspace)):
             await client.session_update(session_id=live.id, update=update)
         self._start_pump(live)
         return LoadSessionResponse(modes=mode_state(live.session.approval_mode))
