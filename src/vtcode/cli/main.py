@@ -51,6 +51,10 @@ def _dispatch(argv: Sequence[str]) -> int:
         from vtcode.cli.exec_cmd import run_exec
 
         return run_exec(args, overrides)
+    if args.command == "acp":
+        from vtcode.cli.acp_cmd import run_acp
+
+        return run_acp(args, overrides)
     if args.command == "steer":
         from vtcode.cli.steer_cmd import run_steer
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING
 
+from vtcode.core.approvals import ApprovalMode
 from vtcode.core.steering import unanswered_prompt
 from vtcode.exec.process_group import kill_all_groups
 from vtcode.exec.session import CommandSession
@@ -166,6 +168,16 @@ class Session:
     def options(self) -> SessionOptions:
         """What the session was opened with."""
         return self._wiring.options
+
+    @property
+    def approval_mode(self) -> ApprovalMode:
+        """The approval mode tool calls are judged by."""
+        return self._wiring.dispatcher.policy.mode
+
+    def set_approval_mode(self, mode: ApprovalMode) -> None:
+        """Judge tool calls by `mode` from the next one on (an editor's mode switch); grants stay."""
+        dispatcher = self._wiring.dispatcher
+        dispatcher.policy = dataclasses.replace(dispatcher.policy, mode=mode)
 
     @property
     def jobs(self) -> Jobs:

@@ -40,7 +40,7 @@ from vtcode.runtime.toolset import Toolset, build_toolset
 from vtcode.runtime.turn import ConversationState, TurnRunner
 from vtcode.store.intents import IntentStore
 from vtcode.store.session import SessionHandle, SessionStore
-from vtcode.tools.base import Tool, ToolContext
+from vtcode.tools.base import TextBuffers, Tool, ToolContext
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,8 @@ class SessionOptions:
     trust_project_mcp: bool = False
     # Config keys that were ignored or are deprecated (LoadedConfig), shown as warning notices.
     config_warnings: tuple[str, ...] = ()
+    # An editor's view of the files (ACP): `read_file` sees unsaved buffers instead of the disk.
+    buffers: TextBuffers | None = None
 
 
 @dataclass
@@ -181,7 +183,7 @@ def wire(
     approvals = ApprovalPort()
     dispatcher = ToolDispatcher(
         tools=toolset.tools,
-        context=ToolContext(workspace=options.workspace),
+        context=ToolContext(workspace=options.workspace, buffers=options.buffers),
         policy=ApprovalPolicy(
             mode=settings.agent.approval,
             allow=tuple(settings.approvals.allow),
