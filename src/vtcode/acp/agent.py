@@ -38,7 +38,7 @@ from vtcode.acp import permissions
 from vtcode.acp.files import EditorBuffers
 from vtcode.acp.mcp_servers import with_servers
 from vtcode.acp.modes import approval_mode, mode_state
-from vtcode.acp.prompt import Block, prompt_text
+from vtcode.acp.prompt import BadBlock, Block, prompt_input
 from vtcode.acp.updates import Translator, turn_usage
 from vtcode.protocol.errors import ExitCode, VtcodeError
 from vtcode.protocol.events import (
@@ -58,6 +58,8 @@ log = logging.getLogger(__name__)
 
 # (workspace the editor asked for, stored session to resume) -> what to open.
 OptionsFactory = Callable[[str, str | None], Awaitable[SessionOptions]]
+# Whether the model sessions start with takes images (asked once, when the editor connects).
+ImagesProbe = Callable[[], Awaitable[bool]]
 
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
@@ -88,8 +90,9 @@ class _Live:
 class VtcodeAgent:
     """Implements the agent side of ACP over runtime sessions."""
 
-    def __init__(self, options: OptionsFactory) -> None:
+    def __init__(self, options: OptionsFactory, images: ImagesProbe | None = None) -> None:
         self._options = options
+        self._images = images
         self._client: Client | None = None
         self._client_name = "the editor"
         self._capabilities = ClientCapabilities()
@@ -111,11 +114,12 @@ class VtcodeAgent:
             self._capabilities = client_capabilities
         if client_info is not None:
             self._client_name = client_info.title or client_info.name
+        image = await self._takes_images()
         return InitializeResponse(
             protocol_version=PROTOCOL_VERSION,
             agent_capabilities=AgentCapabilities(
                 load_session=True,
-                prompt_capabilities=PromptCapabilities(image=False, audio=False, embedded_context=True),
+                prompt_capabilities=PromptCapabilities(image=image, audio=False, embedded_context=True),
                 mcp_capabilities=McpCapabilities(http=True, sse=False),
             ),
             agent_info=Implementation(name="vtcode", title="VT Code", version=__version__),
@@ -174,10 +178,14 @@ class VtcodeAgent:
         live = self._live(session_id)
         if live.waiting is not None:
             raise RequestError(INVALID_PARAMS, "a prompt is already running in this session", None)
+        try:
+            given = prompt_input(prompt)
+        except BadBlock as exc:
+            raise RequestError(INVALID_PARAMS, str(exc), None) from None
         waiting = _Waiting(str(uuid.uuid4()), asyncio.get_running_loop().create_future())
         live.waiting = waiting
         try:
-            await live.session.submit(UserInput(prompt_text(prompt), intent_id=waiting.intent_id))
+            await live.session.submit(UserInput(given.text, intent_id=waiting.intent_id, images=given.images))
             return PromptResponse(stop_reason=await waiting.done, usage=waiting.usage)
         finally:
             live.waiting = None
@@ -203,6 +211,18 @@ class VtcodeAgent:
                     await live.pump
 
     # -- inside ---------------------------------------------------------------------------------------
+
+    async def _takes_images(self) -> bool:
+        """Advertise image prompts only for a model that takes them (a session whose model takes none
+        still accepts them: the model reads a note per image)."""
+        if self._images is None:
+            return False
+        try:
+            return await self._images()
+        except VtcodeError as exc:
+            # No provider yet: `session/new` reports that; the handshake itself still succeeds.
+            log.info("image prompts not advertised: %s", exc.user_text())
+            return False
 
     async def _open(self, cwd: str, resume: str | None, mcp_servers: list[Any]) -> _Live:
         fs = self._capabilities.fs

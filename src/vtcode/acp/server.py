@@ -11,7 +11,7 @@ from typing import cast
 from acp.agent.connection import AgentSideConnection
 from acp.interfaces import Agent
 
-from vtcode.acp.agent import OptionsFactory, VtcodeAgent
+from vtcode.acp.agent import ImagesProbe, OptionsFactory, VtcodeAgent
 from vtcode.acp.transport import StdioTransport, protocol_output, stdin_reader
 
 
@@ -35,12 +35,12 @@ def _quiet_tracebacks() -> None:
             handler.addFilter(_OneLine())
 
 
-async def serve(options: OptionsFactory) -> int:
+async def serve(options: OptionsFactory, images: ImagesProbe | None = None) -> int:
     """Answer requests until end of input or SIGTERM/SIGINT, then shut every session down."""
     _quiet_tracebacks()
     output = protocol_output()
     transport = StdioTransport(await stdin_reader(), output)
-    agent = VtcodeAgent(options)
+    agent = VtcodeAgent(options, images)
     # The SDK routes only the methods an agent has; the protocol class lists every optional one too.
     conn = AgentSideConnection(cast(Agent, agent), transport, listening=False)
     loop = asyncio.get_running_loop()

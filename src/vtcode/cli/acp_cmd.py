@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 
 from vtcode.cli.exec_cmd import session_options
+from vtcode.runtime.providers import takes_images
 from vtcode.runtime.wiring import SessionOptions
 
 
@@ -21,4 +23,9 @@ def run_acp(args: argparse.Namespace, overrides: list[str]) -> int:
         wanted.continue_last = False
         return await asyncio.to_thread(session_options, wanted, overrides, headless=False)
 
-    return asyncio.run(serve(options))
+    async def images() -> bool:
+        # The model a session opened here would use: the launch directory's config, as `exec` reads it.
+        start = await options(os.getcwd(), None)
+        return await asyncio.to_thread(takes_images, start.settings, start.env)
+
+    return asyncio.run(serve(options, images))

@@ -7,11 +7,15 @@ from dataclasses import dataclass
 
 import msgspec
 
+from vtcode.core.tokens import ATTACHMENT_TOKENS
+from vtcode.protocol.messages import ImagePart, Message, ToolResultMessage, UserMessage
 from vtcode.protocol.model import ModelRequest
 
 RequestEstimator = Callable[[ModelRequest], int]
 
 _encoder = msgspec.json.Encoder()
+# "[image: image/png, 12 KB — this model does not take images]"
+_NOTE_TOKENS = 16
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,22 @@ class ContextPressure:
 
 
 def estimate_request_bytes(request: ModelRequest) -> int:
-    """A rough, provider-independent token estimate: the UTF-8 bytes of the request's JSON / 4."""
+    """A rough, provider-independent token estimate: the UTF-8 bytes of the request's JSON / 4.
+
+    An image's base64 text is not what a provider bills (it counts pixels): each image counts
+    `ATTACHMENT_TOKENS` for a model that takes images, and the few tokens of its note for one that does not.
+    """
     size = len(request.system.static) + len(request.system.appendix)
     size += len(_encoder.encode(request.messages)) + len(_encoder.encode(request.tools))
-    return -(-size // 4)
+    images = [image for message in request.messages for image in _images(message)]
+    size -= sum(len(image.data) for image in images)
+    tokens = -(-max(0, size) // 4)
+    return tokens + len(images) * (ATTACHMENT_TOKENS if request.images else _NOTE_TOKENS)
+
+
+def _images(message: Message) -> tuple[ImagePart, ...]:
+    match message:
+        case UserMessage(images=images) | ToolResultMessage(images=images):
+            return images
+        case _:
+            return ()

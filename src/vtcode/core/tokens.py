@@ -19,6 +19,8 @@ from vtcode.protocol.messages import (
 TextCounter = Callable[[str], int]
 
 # Reference section 1.2, kept exactly (section 13.3): role overhead, per tool call, per image or file part.
+# Providers bill an image by its pixels, not by the length of its base64 text, so an image counts as one
+# attachment whatever its size.
 MESSAGE_OVERHEAD_TOKENS = 4
 TOOL_CALL_OVERHEAD_TOKENS = 20
 ATTACHMENT_TOKENS = 1_000
@@ -30,21 +32,24 @@ def byte_heuristic_tokens(text: str) -> int:
 
 
 def message_tokens(message: Message, count: TextCounter) -> int:
-    """Estimate of one message: overhead, content, each call's name and arguments, a result's call id.
+    """Estimate of one message: overhead, content, each call's name and arguments, a result's call id,
+    `ATTACHMENT_TOKENS` per image.
 
     Reasoning and metadata are not counted, as in the reference (section 1.2): reasoning is rarely sent
     back in full and providers report what they did count once the request is answered.
     """
     total = MESSAGE_OVERHEAD_TOKENS
     match message:
-        case UserMessage(content=text) | SystemMessage(content=text):
+        case UserMessage(content=text, images=images):
+            total += count(text) + ATTACHMENT_TOKENS * len(images)
+        case SystemMessage(content=text):
             total += count(text)
         case AssistantMessage(content=text, tool_calls=calls):
             total += count(text)
             for call in calls:
                 total += TOOL_CALL_OVERHEAD_TOKENS + count(call.name) + count(call.arguments)
-        case ToolResultMessage(call_id=call_id, content=text):
-            total += count(call_id) + count(text)
+        case ToolResultMessage(call_id=call_id, content=text, images=images):
+            total += count(call_id) + count(text) + ATTACHMENT_TOKENS * len(images)
     return total
 
 

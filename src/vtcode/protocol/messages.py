@@ -57,11 +57,22 @@ class SystemMessage(msgspec.Struct, frozen=True, tag="system", tag_field="role",
     meta: MessageMeta = MessageMeta()
 
 
-class UserMessage(msgspec.Struct, frozen=True, tag="user", tag_field="role", forbid_unknown_fields=True):
-    """A user message."""
+class ImagePart(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An image in a user message or a tool result: base64 `data` of type `mime_type` (image/png, ...)."""
+
+    mime_type: str
+    data: str
+
+
+class UserMessage(
+    msgspec.Struct, frozen=True, tag="user", tag_field="role", forbid_unknown_fields=True, omit_defaults=True
+):
+    """A user message; `images` (pasted or sent by an editor) follow the text, in order."""
 
     content: str
     meta: MessageMeta = MessageMeta()
+    # Sent as images to models that accept them; other models read one short note per image.
+    images: tuple[ImagePart, ...] = ()
 
 
 class AssistantMessage(
@@ -73,13 +84,6 @@ class AssistantMessage(
     reasoning: tuple[Reasoning, ...] = ()
     tool_calls: tuple[ToolCall, ...] = ()
     meta: MessageMeta = MessageMeta()
-
-
-class ImagePart(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """An image a tool returned: base64 `data` of type `mime_type` (image/png, image/jpeg, ...)."""
-
-    mime_type: str
-    data: str
 
 
 class ToolResultMessage(

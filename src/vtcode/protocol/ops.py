@@ -7,6 +7,7 @@ from typing import Literal
 import msgspec
 
 from vtcode.protocol.events import ApprovalDecision
+from vtcode.protocol.messages import ImagePart
 
 # `queue` starts a turn after the running one (or at once when idle); `steer` is delivered inside the
 # running turn at its next safe boundary (after the current tool batch, before the next model request).
@@ -14,11 +15,16 @@ InputMode = Literal["queue", "steer"]
 
 
 class UserInput(msgspec.Struct, frozen=True, tag="user_input", forbid_unknown_fields=True):
-    """Text from the user; `intent_id` identifies it through queueing, checkpointing and compaction."""
+    """Text from the user; `intent_id` identifies it through queueing, checkpointing and compaction.
+
+    `images` go on the user message after the text (as images to a model that takes them, as notes to
+    one that does not).
+    """
 
     text: str
     mode: InputMode = "queue"
     intent_id: str | None = None
+    images: tuple[ImagePart, ...] = ()
 
 
 class Interrupt(msgspec.Struct, frozen=True, tag="interrupt", forbid_unknown_fields=True):

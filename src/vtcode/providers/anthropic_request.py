@@ -6,8 +6,10 @@ from typing import Any
 
 import msgspec
 
+from vtcode.core.images import NOT_TAKEN, with_image_notes
 from vtcode.protocol.messages import (
     AssistantMessage,
+    ImagePart,
     Message,
     Reasoning,
     SystemMessage,
@@ -142,7 +144,11 @@ def convert_messages(messages: tuple[Message, ...], *, images: bool = False) -> 
 
 def _blocks(message: Message, *, images: bool = False) -> tuple[str, list[dict[str, Any]]]:
     match message:
-        case UserMessage(content=text) | SystemMessage(content=text):
+        case UserMessage(content=text, images=parts) if parts and images:
+            return "user", [*_text(text), *(_image_block(i) for i in parts)]
+        case UserMessage(content=text, images=parts):
+            return "user", _text(with_image_notes(text, parts, NOT_TAKEN))
+        case SystemMessage(content=text):
             # There is no system role inside `messages`; a system note from the history keeps its place
             # in the conversation as user text instead of moving into the cached system prompt.
             return "user", _text(text)
@@ -154,13 +160,7 @@ def _blocks(message: Message, *, images: bool = False) -> tuple[str, list[dict[s
             if images and message.images:
                 content = [
                     *_text(text),
-                    *(
-                        {
-                            "type": "image",
-                            "source": {"type": "base64", "media_type": i.mime_type, "data": i.data},
-                        }
-                        for i in message.images
-                    ),
+                    *(_image_block(i) for i in message.images),
                 ]
             return "user", [
                 {
@@ -170,6 +170,10 @@ def _blocks(message: Message, *, images: bool = False) -> tuple[str, list[dict[s
                     "is_error": message.is_error,
                 }
             ]
+
+
+def _image_block(image: ImagePart) -> dict[str, Any]:
+    return {"type": "image", "source": {"type": "base64", "media_type": image.mime_type, "data": image.data}}
 
 
 def _text(text: str) -> list[dict[str, Any]]:

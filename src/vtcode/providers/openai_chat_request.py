@@ -11,9 +11,11 @@ from typing import Any
 
 import msgspec
 
+from vtcode.core.images import NOT_TAKEN, with_image_notes
 from vtcode.core.tool_schema import gemini_schema
 from vtcode.protocol.messages import (
     AssistantMessage,
+    ImagePart,
     Message,
     SystemMessage,
     ToolResultMessage,
@@ -79,29 +81,33 @@ def _messages(request: ModelRequest, provider: str) -> list[dict[str, Any]]:
         if images and not isinstance(message, ToolResultMessage):
             out.append({"role": "user", "content": images})
             images = []
-        out.append(_message(message, provider))
+        out.append(_message(message, provider, images=request.images))
         if request.images and isinstance(message, ToolResultMessage) and message.images:
             images.append({"type": "text", "text": f"Images returned by tool call {message.call_id}:"})
-            images.extend(
-                {"type": "image_url", "image_url": {"url": f"data:{image.mime_type};base64,{image.data}"}}
-                for image in message.images
-            )
+            images.extend(_image_url(image) for image in message.images)
     if images:
         out.append({"role": "user", "content": images})
     return out
 
 
-def _message(message: Message, provider: str) -> dict[str, Any]:
+def _message(message: Message, provider: str, *, images: bool) -> dict[str, Any]:
     match message:
         case SystemMessage(content=content):
             return {"role": "system", "content": content}
-        case UserMessage(content=content):
-            return {"role": "user", "content": content}
+        case UserMessage(content=content, images=parts) if parts and images:
+            lead: list[dict[str, Any]] = [{"type": "text", "text": content}] if content else []
+            return {"role": "user", "content": [*lead, *(_image_url(part) for part in parts)]}
+        case UserMessage(content=content, images=parts):
+            return {"role": "user", "content": with_image_notes(content, parts, NOT_TAKEN)}
         case AssistantMessage():
             return _assistant(message, provider)
         case ToolResultMessage(call_id=call_id, content=content, is_error=is_error):
             text = ERROR_PREFIX + content if is_error else content
             return {"role": "tool", "tool_call_id": call_id, "content": text}
+
+
+def _image_url(image: ImagePart) -> dict[str, Any]:
+    return {"type": "image_url", "image_url": {"url": f"data:{image.mime_type};base64,{image.data}"}}
 
 
 def _assistant(message: AssistantMessage, provider: str) -> dict[str, Any]:

@@ -10,8 +10,10 @@ from typing import Any
 
 import msgspec
 
+from vtcode.core.images import NOT_TAKEN, with_image_notes
 from vtcode.protocol.messages import (
     AssistantMessage,
+    ImagePart,
     Message,
     Reasoning,
     SystemMessage,
@@ -69,8 +71,13 @@ def input_items(appendix: str, messages: tuple[Message, ...], *, images: bool = 
         items.append(_text_message("developer", appendix))
     for message in messages:
         match message:
-            case UserMessage(content=content):
-                items.append(_text_message("user", content))
+            case UserMessage(content=content, images=parts) if parts and images:
+                text = [{"type": "input_text", "text": content}] if content else []
+                items.append(
+                    {"type": "message", "role": "user", "content": [*text, *(_input_image(i) for i in parts)]}
+                )
+            case UserMessage(content=content, images=parts):
+                items.append(_text_message("user", with_image_notes(content, parts, NOT_TAKEN)))
             case SystemMessage(content=content):
                 # Mid-conversation system notes; reasoning models treat `system` as `developer` anyway.
                 items.append(_text_message("developer", content))
@@ -81,10 +88,7 @@ def input_items(appendix: str, messages: tuple[Message, ...], *, images: bool = 
                 if images and message.images:
                     output = [
                         {"type": "input_text", "text": output},
-                        *(
-                            {"type": "input_image", "image_url": f"data:{i.mime_type};base64,{i.data}"}
-                            for i in message.images
-                        ),
+                        *(_input_image(i) for i in message.images),
                     ]
                 items.append({"type": "function_call_output", "call_id": call_id, "output": output})
     return items
@@ -100,6 +104,10 @@ def tool_item(tool: ToolSpec) -> JsonObject:
         # Strict mode would demand every property be required and additionalProperties false.
         "strict": False,
     }
+
+
+def _input_image(image: ImagePart) -> JsonObject:
+    return {"type": "input_image", "image_url": f"data:{image.mime_type};base64,{image.data}"}
 
 
 def _text_message(role: str, text: str) -> JsonObject:

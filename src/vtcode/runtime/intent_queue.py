@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import dataclasses
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from vtcode.core.compaction.envelope import PendingIntent
+from vtcode.core.compaction.envelope import IntentImage, PendingIntent
+from vtcode.core.images import human_size
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.events import IntentCancelled, IntentQueued, Notice
+from vtcode.protocol.messages import ImagePart
 from vtcode.protocol.ops import InputMode
 from vtcode.runtime.emitter import Emitter
 from vtcode.store.intents import IntentStore
@@ -34,6 +37,7 @@ class PendingInput:
     text: str
     mode: InputMode
     intent_id: str | None
+    images: tuple[ImagePart, ...] = ()
 
 
 class IntentQueue:
@@ -67,8 +71,19 @@ class IntentQueue:
         """What waits, in delivery order."""
         return tuple(self._items)
 
-    async def add(self, text: str, mode: InputMode, intent_id: str | None, *, waits: bool) -> None:
-        """Queue input; when it has to wait it becomes a durable intent first (`QueueFullError` at 16)."""
+    async def add(
+        self,
+        text: str,
+        mode: InputMode,
+        intent_id: str | None,
+        *,
+        waits: bool,
+        images: tuple[ImagePart, ...] = (),
+    ) -> None:
+        """Queue input; when it has to wait it becomes a durable intent first (`QueueFullError` at 16).
+
+        Its images are stored next to the envelope, before it (`store/intent_images.py`).
+        """
         if intent_id is not None and intent_id in self._seen:
             return
         if waits:
@@ -80,14 +95,14 @@ class IntentQueue:
                 # and must not take this intent for one from another process.
                 self._seen.add(intent_id)
                 try:
-                    await asyncio.to_thread(store.enqueue, intent)
+                    await asyncio.to_thread(store.enqueue, intent, images)
                 except BaseException:
                     self._seen.discard(intent_id)
                     raise
                 self._durable.add(intent_id)
         if intent_id is not None:
             self._seen.add(intent_id)
-        self._items.append(PendingInput(text=text, mode=mode, intent_id=intent_id))
+        self._items.append(PendingInput(text=text, mode=mode, intent_id=intent_id, images=images))
         if waits and intent_id is not None:
             self._emitter.emit(IntentQueued(intent_id=intent_id, text=text, mode=mode))
         self.changed.set()
@@ -97,7 +112,7 @@ class IntentQueue:
         for intent in intents:
             self._seen.add(intent.id)
             self._durable.add(intent.id)
-            self._items.append(PendingInput(intent.text, intent.mode, intent.id))
+            self._items.append(self._input(intent))
             self._emitter.emit(
                 IntentQueued(intent_id=intent.id, text=intent.text, mode=intent.mode, recovered=True)
             )
@@ -116,7 +131,7 @@ class IntentQueue:
 
     def requeue_steering(self) -> None:
         """Steering that found no boundary before its turn ended waits for a turn of its own, in order."""
-        self._items = collections.deque(PendingInput(p.text, "queue", p.intent_id) for p in self._items)
+        self._items = collections.deque(dataclasses.replace(p, mode="queue") for p in self._items)
 
     async def cancel(self, intent_id: str) -> bool:
         """Remove a pending intent (also from the envelope); False when it is not pending any more."""
@@ -169,12 +184,38 @@ class IntentQueue:
                 continue
             self._seen.add(intent.id)
             self._durable.add(intent.id)
-            self._items.append(PendingInput(intent.text, intent.mode, intent.id))
+            self._items.append(self._input(intent))
             self._emitter.emit(IntentQueued(intent_id=intent.id, text=intent.text, mode=intent.mode))
             self.changed.set()
+
+    def _input(self, intent: PendingIntent) -> PendingInput:
+        """A stored intent as input, its images read back; an image whose file is gone becomes a note
+        in the text and a warning, never a silent loss."""
+        text = intent.text
+        images: tuple[ImagePart, ...] = ()
+        store = self._store()
+        if intent.images:
+            missing = intent.images
+            if store is not None:
+                images, missing = store.images(intent)
+            if missing:
+                notes = [_missing_note(ref) for ref in missing]
+                text = "\n".join(part for part in (text, *notes) if part)
+                self._emitter.emit(
+                    Notice(
+                        level="warning",
+                        message=f"intent {intent.id}: {len(missing)} image(s) could not be read back "
+                        "from the session directory; the model is told they were lost",
+                    )
+                )
+        return PendingInput(text, intent.mode, intent.id, images)
 
     async def watch(self) -> None:
         """Poll the envelope for intents from other processes until cancelled."""
         while True:
             self.refresh()
             await asyncio.sleep(POLL_SECONDS)
+
+
+def _missing_note(ref: IntentImage) -> str:
+    return f"[image: {ref.mime_type}, {human_size(ref.size)} — lost before it was delivered]"

@@ -50,6 +50,11 @@ def model_info(settings: Settings, model: str) -> ModelInfo:
     return lookup(model, overrides)
 
 
+def takes_images(settings: Settings, env: Mapping[str, str]) -> bool:
+    """Whether the model a session would use accepts images (raises `ConfigError` with no provider)."""
+    return model_info(settings, choose_provider(settings, env).model).images
+
+
 def build_client(
     choice: ProviderChoice, settings: Settings, notify: Callable[[str], None] | None = None
 ) -> ModelClient:

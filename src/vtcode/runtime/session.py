@@ -226,12 +226,12 @@ class Session:
                 self._emitter.emit(Notice(level="warning", message="the session is shutting down"))
             return
         match op:
-            case UserInput(text=text, mode=mode, intent_id=intent_id):
+            case UserInput(text=text, mode=mode, intent_id=intent_id, images=images):
                 if self._hold.reason == "interrupted":
                     # The user goes on after Esc: what the interrupt held runs first, in order.
                     self._release()
                 waits = self._busy or bool(self._intents) or self._unanswered or self._hold.on
-                await self._intents.add(text, mode, intent_id, waits=waits)
+                await self._intents.add(text, mode, intent_id, waits=waits, images=images)
             case CancelIntent(intent_id=intent_id):
                 if not await self._intents.cancel(intent_id):
                     self._emitter.emit(
@@ -432,7 +432,7 @@ class Session:
             if item is None:
                 outcome = await runner.run(None)
             else:
-                outcome = await runner.run(item.text, intent_id=item.intent_id)
+                outcome = await runner.run(item.text, intent_id=item.intent_id, images=item.images)
             final_text = outcome.final_text
             # Intents accepted until now count: a headless run applies them before it ends.
             self._intents.refresh()
@@ -519,6 +519,7 @@ class Session:
                 meta=MessageMeta(
                     intent_id=item.intent_id, created_at=self._wiring.runner.clock(), turn=batch.turn
                 ),
+                images=item.images,
             )
             for item in self._intents.take_steering()
         ]

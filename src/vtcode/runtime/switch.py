@@ -42,6 +42,7 @@ def apply(wiring: Wiring, switch: Switch) -> list[str]:
         wiring.info = info
         runner.model = switch.model
         runner.context_window = info.context_window
+        runner.images = info.images
         runner.max_output_tokens = (
             settings.agent.max_output_tokens or settings.model_settings(switch.model).max_output_tokens
         )

@@ -22,6 +22,7 @@ from vtcode.protocol.events import (
 )
 from vtcode.protocol.messages import (
     AssistantMessage,
+    ImagePart,
     Message,
     MessageMeta,
     ToolCall,
@@ -190,10 +191,13 @@ class TurnRunner:
         if replacement.applied is not None:
             replacement.applied()
 
-    async def run(self, text: str | None, *, intent_id: str | None = None) -> TurnOutcome:
+    async def run(
+        self, text: str | None, *, intent_id: str | None = None, images: tuple[ImagePart, ...] = ()
+    ) -> TurnOutcome:
         """Run one user turn to its end (answer without tools, or a limit).
 
         `text` None answers the history as it stands: the user message a crashed run left unanswered.
+        `images` go on the user message after `text`.
         """
         self.state.turns += 1
         turn = self.state.turns
@@ -207,7 +211,7 @@ class TurnRunner:
                     self.context.meta, turn=turn
                 )))  # fmt: skip
                 self.context = None
-            self.commit([*opening, UserMessage(text, meta=meta)])
+            self.commit([*opening, UserMessage(text, meta=meta, images=images)])
         usage = Usage()
         repeats = RepeatWatch()
         tools_ran = False

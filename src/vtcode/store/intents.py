@@ -10,13 +10,17 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from vtcode.core.compaction.envelope import Envelope, PendingIntent
+import msgspec
+
+from vtcode.core.compaction.envelope import Envelope, IntentImage, PendingIntent
 from vtcode.core.steering import cancel, enqueue, mark_applied
+from vtcode.protocol.messages import ImagePart
 from vtcode.store.envelope import ENVELOPE_FILE, read_envelope, write_envelope
 from vtcode.store.errors import store_error
+from vtcode.store.intent_images import load_images, prune_images, save_images
 
 LOCK_FILE = "envelope.lock"
 
@@ -53,11 +57,30 @@ class IntentStore:
             after = change(before)
             if after is not before:
                 write_envelope(self.directory, after)
+                # Images of intents that left the queue (applied: the history holds them; cancelled).
+                prune_images(self.directory, after.pending_intents)
             return after
 
-    def enqueue(self, intent: PendingIntent) -> Envelope:
-        """Accept `intent` durably; raises `QueueFullError` when 16 already wait."""
-        return self.update(lambda envelope: enqueue(envelope, intent))
+    def enqueue(self, intent: PendingIntent, images: Sequence[ImagePart] = ()) -> Envelope:
+        """Accept `intent` durably, its `images` written first; raises `QueueFullError` when 16 wait."""
+        if not images:
+            return self.update(lambda envelope: enqueue(envelope, intent))
+
+        def change(envelope: Envelope) -> Envelope:
+            # Under the lock, so no other writer prunes the files before the envelope names them.
+            refs = save_images(self.directory, images)
+            return enqueue(envelope, msgspec.structs.replace(intent, images=refs))
+
+        try:
+            return self.update(change)
+        except BaseException:
+            with self.locked():
+                prune_images(self.directory, self.read().pending_intents)
+            raise
+
+    def images(self, intent: PendingIntent) -> tuple[tuple[ImagePart, ...], tuple[IntentImage, ...]]:
+        """The images of a pending intent, and the references whose file is gone or damaged."""
+        return load_images(self.directory, intent.images)
 
     def cancel(self, intent_id: str) -> PendingIntent | None:
         """Remove a pending intent; the removed intent, or None when it was not pending."""

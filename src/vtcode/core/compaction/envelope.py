@@ -33,17 +33,30 @@ class GroundedFact(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     source: str = ""
 
 
+class IntentImage(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An image of a pending intent, by reference: its base64 text is stored in a file of its own next to
+    the envelope (`intent-images/<sha256>`), so the small envelope every writer rewrites stays small.
+
+    `size` is the decoded size in bytes, to describe the image should its file be gone.
+    """
+
+    mime_type: str
+    sha256: str
+    size: int = 0
+
+
 class PendingIntent(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """A steering intent accepted but not yet durably applied (SPEC section 7).
 
     `mode` is `queue` (a turn of its own) or `steer` (the running turn's next boundary); `created_at` is
-    when it was accepted, in seconds since the epoch.
+    when it was accepted, in seconds since the epoch; `images` go on its user message after the text.
     """
 
     id: str
     text: str
     mode: Literal["queue", "steer"] = "queue"
     created_at: float | None = None
+    images: tuple[IntentImage, ...] = ()
 
 
 class Envelope(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

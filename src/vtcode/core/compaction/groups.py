@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import msgspec
 
 from vtcode.core.compaction.truncate import shorten
-from vtcode.core.tokens import TextCounter
+from vtcode.core.images import with_image_notes
+from vtcode.core.tokens import ATTACHMENT_TOKENS, TextCounter
 from vtcode.protocol.messages import AssistantMessage, Message, ToolResultMessage, UserMessage
 
 Estimate = Callable[[Message], int]
@@ -128,5 +129,10 @@ def preview(message: Message, budget: int, count: TextCounter) -> Message:
         case ToolResultMessage():
             room_for_text = max(0, room - count(message.call_id))
             return msgspec.structs.replace(message, content=shorten(message.content, room_for_text, count))
+        case UserMessage(images=images) if images and ATTACHMENT_TOKENS * len(images) > room:
+            # The images cannot fit: the model reads what they were instead of losing them unsaid.
+            text = shorten(message.content, max(0, room - 16 * len(images)), count)
+            noted = with_image_notes(text, images, "left out to fit the context window")
+            return msgspec.structs.replace(message, content=noted, images=())
         case _:
             return msgspec.structs.replace(message, content=shorten(message.content, room, count))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from vtcode.core.images import with_image_notes
 from vtcode.protocol.messages import AssistantMessage, Message, SystemMessage, ToolResultMessage, UserMessage
 
 DEFAULT_LIMIT = 20
@@ -39,8 +40,8 @@ class RecallPage:
 def message_text(message: Message) -> tuple[str, str]:
     """The role label and searchable text of a message (calls by name and arguments)."""
     match message:
-        case UserMessage(content=text):
-            return "user", text
+        case UserMessage(content=text, images=images):
+            return "user", with_image_notes(text, images)
         case SystemMessage(content=text):
             return "system", text
         case AssistantMessage(content=text, tool_calls=calls):

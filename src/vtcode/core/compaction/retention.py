@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vtcode.core.compaction.truncate import shorten
+from vtcode.core.images import with_image_notes
 from vtcode.core.tokens import MESSAGE_OVERHEAD_TOKENS, MessageEstimator
 from vtcode.protocol.messages import Message, SystemMessage, UserMessage
 
@@ -48,7 +49,7 @@ def user_authored(messages: Sequence[Message]) -> list[UserMessage]:
     """
     found: list[UserMessage] = []
     for message in messages:
-        if isinstance(message, UserMessage) and message.content.strip():
+        if isinstance(message, UserMessage) and (message.content.strip() or message.images):
             if message.content.startswith(ENVIRONMENT_CONTEXT_TAG):
                 continue
             found.append(message)
@@ -66,7 +67,9 @@ def retain_user_messages(
     users = user_authored(messages)
     if not users or budget <= 0:
         return Retained(block=None, kept=(), shortened=0, left_out=tuple(users))
-    texts = [message.content for message in users]
+    # Images are kept as notes: the block is text, and the summary already took them into account.
+    originals = [with_image_notes(message.content, message.images) for message in users]
+    texts = list(originals)
     # Cached estimates: a live session already counted these messages (overhead included).
     costs = [estimate(message) for message in users]
     fixed = count(RETAINED_HEADER) + MESSAGE_OVERHEAD_TOKENS
@@ -93,6 +96,6 @@ def retain_user_messages(
     return Retained(
         block=SystemMessage(content=RETAINED_HEADER + body),
         kept=tuple(kept),
-        shortened=sum(1 for index in range(first, len(texts)) if texts[index] != users[index].content),
+        shortened=sum(1 for index in range(first, len(texts)) if texts[index] != originals[index]),
         left_out=tuple(users[:first]),
     )

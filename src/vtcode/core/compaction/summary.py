@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vtcode.core.compaction.truncate import shorten
+from vtcode.core.images import with_image_notes
 from vtcode.core.tokens import MESSAGE_OVERHEAD_TOKENS, TextCounter
 from vtcode.protocol.messages import AssistantMessage, Message, SystemMessage, ToolResultMessage, UserMessage
 
@@ -55,8 +56,9 @@ _ARGS_PREVIEW_CHARS = 200
 def render_message(message: Message, count: TextCounter) -> str:
     """One transcript entry: `[role]` then the text; calls by name and a short argument preview."""
     match message:
-        case UserMessage(content=text):
-            body, role = text, "user"
+        case UserMessage(content=text, images=images):
+            # The summarizer sees that images were there; the images themselves are not resent.
+            body, role = with_image_notes(text, images), "user"
         case SystemMessage(content=text):
             body, role = text, "system"
         case AssistantMessage(content=text, tool_calls=calls):
