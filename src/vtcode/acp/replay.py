@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from acp.schema import TextContentBlock, UserMessageChunk
+from acp.schema import ImageContentBlock, TextContentBlock, UserMessageChunk
 
 from vtcode.acp.updates import (
     Update,
@@ -20,18 +20,26 @@ Replayed = Update | UserMessageChunk
 
 
 def replay(messages: Sequence[Message], workspace: str) -> list[Replayed]:
-    """User text, answers, reasoning and every tool call with its result, in history order."""
+    """User text and images, answers, reasoning and every tool call with its result, in history order."""
     results = {m.call_id: m for m in messages if isinstance(m, ToolResultMessage)}
     updates: list[Replayed] = []
     for message in messages:
         match message:
-            case UserMessage(content=content, meta=meta) if meta.kind != "context" and content:
-                updates.append(
+            case UserMessage(content=content, meta=meta, images=images) if meta.kind != "context":
+                if content:
+                    updates.append(
+                        UserMessageChunk(
+                            session_update="user_message_chunk",
+                            content=TextContentBlock(type="text", text=content),
+                        )
+                    )
+                updates += [
                     UserMessageChunk(
                         session_update="user_message_chunk",
-                        content=TextContentBlock(type="text", text=content),
+                        content=ImageContentBlock(type="image", mime_type=image.mime_type, data=image.data),
                     )
-                )
+                    for image in images
+                ]
             case AssistantMessage(content=content, reasoning=reasoning, tool_calls=calls):
                 updates += [thought_chunk(r.text) for r in reasoning if r.text]
                 if content:
