@@ -76,6 +76,9 @@ async def test_a_user_image_reaches_a_model_that_takes_images_as_an_image(wire: 
     # Anthropic joins the environment context item and the prompt into one user message.
     parts = [part for part in content if not part.get("text", "").startswith("<environment_context>")]
     assert [{k: v for k, v in part.items() if k != "cache_control"} for part in parts] == expected[wire]
+    if wire == "anthropic":
+        # The conversation's moving cache breakpoint goes on the image when the prompt ends with one.
+        assert parts[-1]["cache_control"] == {"type": "ephemeral"}
 
 
 @pytest.mark.parametrize("wire", WIRES)

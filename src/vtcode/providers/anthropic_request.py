@@ -116,7 +116,7 @@ def _mark_conversation_breakpoint(messages: list[dict[str, Any]]) -> None:
     # four breakpoints the API allows are used: tools, static system, conversation.
     if messages and messages[-1]["content"]:
         last = messages[-1]["content"][-1]
-        if last["type"] in ("text", "tool_result", "tool_use"):
+        if last["type"] in ("text", "image", "tool_result", "tool_use"):
             messages[-1]["content"][-1] = {**last, "cache_control": _EPHEMERAL}
 
 
