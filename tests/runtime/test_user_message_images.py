@@ -192,3 +192,16 @@ async def test_a_steered_image_is_delivered_at_the_next_boundary(tmp_path: Path)
         "type": "image_url",
         "image_url": {"url": f"data:image/png;base64,{PNG}"},
     }
+
+
+async def test_switching_to_a_model_without_image_input_sends_notes_from_then_on(tmp_path: Path) -> None:
+    with server_for("chat", [Reply(text="seen"), Reply(text="told")]) as server:
+        session = await Session.open(options(tmp_path, tmp_path, server))
+        reader = await _one_turn(session, UserInput("first", images=(PIXEL,)))
+        session.switch(model="qwen2.5-coder")
+        await session.submit(UserInput("second"))
+        await reader.wait_for(TurnCompleted, after=len(reader.events))
+        await reader.close()
+        later = server.requests[1].json()
+    first = [m for m in later["messages"] if m["role"] == "user"][-2]
+    assert first["content"] == "first\n[image: image/png, 66 bytes \u2014 this model does not take images]"
