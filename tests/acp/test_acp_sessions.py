@@ -13,7 +13,7 @@ from acp.schema import AgentMessageChunk, McpServerStdio, TextContentBlock, Tool
 from tests.acp.harness import EditorClient, acp_agent
 from tests.conftest import VtcodeRunner
 from tests.mcp.helpers import DEMO_SERVER, tool_names, tool_results
-from vtcode.testing.script import Reply, ScriptToolCall
+from vtcode.testing.script import HttpError, Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 
 TOUCH = Reply(tool_calls=(ScriptToolCall("exec_command", json.dumps({"cmd": "touch ran.txt"}), id="c1"),))
@@ -97,3 +97,28 @@ async def test_an_mcp_server_the_editor_passes_is_started_and_its_tools_are_offe
         last = server.requests[-1].json()
     assert "mcp__editor_demo__echo" in tool_names(first)
     assert tool_results(last)["m1"] == "from the editor"
+
+
+async def test_a_loaded_session_answers_its_unanswered_prompt_before_the_new_one(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    with server_for("chat", [HttpError(400, "refused")]) as server:
+        async with acp_agent(vtcode, tmp_path, server) as agent:
+            session_id = await agent.start()
+            with pytest.raises(RequestError):
+                await agent.conn.prompt(session_id=session_id, prompt=[text_block("the first question")])
+    slow = Reply(text="the first answer " * 10, chunk_size=4, delay_between=0.02)
+    with server_for("chat", [slow, Reply(text="the second answer")]) as server:
+        async with acp_agent(vtcode, tmp_path, server) as agent:
+            await agent.conn.initialize(protocol_version=1)
+            await agent.conn.load_session(cwd=str(tmp_path), session_id=session_id, mcp_servers=[])
+            done = await agent.conn.prompt(session_id=session_id, prompt=[text_block("the second question")])
+            answered = "".join(
+                u.content.text for u in agent.client.updates if isinstance(u, AgentMessageChunk)
+            )
+        bodies = [r.json()["messages"] for r in server.requests]
+    assert done.stop_reason == "end_turn"
+    # The prompt's answer came after the resumed one, each from its own request.
+    assert answered.endswith("the first answer the second answer")
+    assert [m["content"] for m in bodies[0] if m["role"] == "user"][-1] == "the first question"
+    assert [m["content"] for m in bodies[1] if m["role"] == "user"][-1] == "the second question"

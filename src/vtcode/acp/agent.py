@@ -45,10 +45,10 @@ from vtcode.protocol.events import (
     ApprovalRequested,
     ApprovalResolved,
     Event,
+    IntentApplied,
     Notice,
     TurnCompleted,
     TurnFailed,
-    TurnStarted,
 )
 from vtcode.protocol.ops import Interrupt, Shutdown, UserInput
 from vtcode.runtime.session import Session
@@ -281,7 +281,9 @@ class VtcodeAgent:
                 pending = live.asking.pop(request_id, None)
                 if pending is not None and not pending.done():
                     pending.cancel()
-            case TurnStarted() if waiting is not None:
+            case IntentApplied(intent_id=intent_id) if waiting is not None and intent_id == waiting.intent_id:
+                # This prompt's own turn, not one that was running when it came (a resumed session
+                # answers the prompt a killed run left unanswered first).
                 waiting.started = True
             case TurnCompleted(usage=usage) if waiting is not None and waiting.started:
                 waiting.usage = turn_usage(usage)
