@@ -145,7 +145,7 @@ def wire(
             f'context window (set [models."{choice.model}"] context_window to change it); said once '
             "per model and window"
         )
-    model_client = client or build_client(choice, settings, notify=notice)
+    model_client = client or build_client(choice, settings, notify=notice, env=options.env)
     # Before this run records its own command groups: end what killed runs of this session or
     # workspace left running (their command sessions had no vtcode left to end them).
     ended = end_leftover_groups(store, options.workspace, thread_id)

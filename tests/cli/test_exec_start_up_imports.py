@@ -1,0 +1,58 @@
+"""`vtcode exec` on a plain-http endpoint imports only what its provider and front end need."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from vtcode.testing.openai_chat_server import OpenAIChatServer
+from vtcode.testing.script import Reply
+
+# Each costs start-up time and none is needed to talk to an http:// endpoint without a proxy: the
+# httpx2 stack (with importlib.metadata's scans), the token encoder (needed once the history is large),
+# the TUI and the MCP SDK.
+NOT_ON_THE_EXEC_PATH = (
+    "httpx2",
+    "httpcore2",
+    "anyio",
+    "h11",
+    "importlib.metadata",
+    "tiktoken",
+    "textual",
+    "rich",
+    "mcp",
+    "vtcode.tui",
+    "vtcode.providers.tls",
+)
+
+
+def test_exec_on_a_plain_http_endpoint_imports_no_heavy_modules(tmp_path: Path) -> None:
+    probe = (
+        "import sys, runpy\n"
+        "sys.argv = ['vtcode', 'exec', 'hello']\n"
+        "try:\n"
+        "    runpy.run_module('vtcode', run_name='__main__')\n"
+        "except SystemExit as exit:\n"
+        "    print('exit', exit.code, file=sys.stderr)\n"
+        f"print(__import__('json').dumps([m for m in {NOT_ON_THE_EXEC_PATH!r} if m in sys.modules]), "
+        "file=sys.stderr)\n"
+    )
+    with OpenAIChatServer([Reply(text="hi there")]) as server:
+        env = dict(os.environ, OPENAI_API_KEY="sk-test", OPENAI_BASE_URL=server.base_url)
+        proc = subprocess.run(
+            [sys.executable, "-c", probe],
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=tmp_path,
+            env=env,
+            timeout=60,
+        )
+        assert len(server.requests) == 1
+    lines = proc.stderr.strip().splitlines()
+    assert proc.stdout.strip() == "hi there", proc.stderr
+    assert lines[-2] == "exit 0", proc.stderr
+    assert json.loads(lines[-1]) == []
