@@ -56,3 +56,30 @@ def test_exec_on_a_plain_http_endpoint_imports_no_heavy_modules(tmp_path: Path) 
     assert proc.stdout.strip() == "hi there", proc.stderr
     assert lines[-2] == "exit 0", proc.stderr
     assert json.loads(lines[-1]) == []
+
+
+def test_exec_runs_with_start_up_objects_frozen_and_the_collector_on(tmp_path: Path) -> None:
+    # Start-up runs with garbage collection off and then freezes what it made; the session itself must
+    # run (and end) with the collector on, or a long one would only grow.
+    probe = (
+        "import gc, sys, runpy\n"
+        "sys.argv = ['vtcode', 'exec', 'hello']\n"
+        "try:\n"
+        "    runpy.run_module('vtcode', run_name='__main__')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(gc.isenabled(), gc.get_freeze_count() > 10_000, file=sys.stderr)\n"
+    )
+    with OpenAIChatServer([Reply(text="hi there")]) as server:
+        env = dict(os.environ, OPENAI_API_KEY="sk-test", OPENAI_BASE_URL=server.base_url)
+        proc = subprocess.run(
+            [sys.executable, "-c", probe],
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=tmp_path,
+            env=env,
+            timeout=60,
+        )
+    assert proc.stdout.strip() == "hi there", proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == "True True", proc.stderr
