@@ -13,7 +13,7 @@ from pathlib import Path
 
 from vtcode.core.environment_context import EnvironmentFacts
 from vtcode.exec.git_query import GIT_STATUS_TIMEOUT_SECONDS, query_git
-from vtcode.exec.spawn import default_shell
+from vtcode.exec.shell import default_shell
 
 # Commands run without an OS sandbox today (DESIGN section 5 lists one as future work).
 NO_SANDBOX = "none (commands run with your user's permissions)"

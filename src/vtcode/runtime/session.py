@@ -17,7 +17,6 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING
 
 from vtcode.exec.process_group import kill_all_groups
-from vtcode.exec.session import CommandSession
 from vtcode.instructions.report import InstructionsReport
 from vtcode.protocol.errors import ExitCode, ProviderError, VtcodeError
 from vtcode.protocol.events import Event, Notice, TurnCompleted, TurnFailed
@@ -44,6 +43,7 @@ from vtcode.runtime.wiring import SessionOptions, Wiring, wire
 from vtcode.store.intents import IntentStore
 
 if TYPE_CHECKING:
+    from vtcode.exec.session import CommandSession
     from vtcode.runtime.mcp_join import McpJoin
 
 log = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ safe to read (SPEC section 8).
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -22,13 +22,16 @@ from vtcode.core.exec.wait import (
     max_output_tokens,
 )
 from vtcode.core.sandbox_policy import denial_note
+from vtcode.exec.errors import SessionError
 from vtcode.exec.manager import SessionManager
-from vtcode.exec.session import CallReport, CommandSession, SessionError
 from vtcode.protocol.errors import ToolError
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
 from vtcode.tools.workspace import WorkspacePath, resolve
+
+if TYPE_CHECKING:
+    from vtcode.exec.session import CallReport, CommandSession
 
 NAME = "exec_command"
 

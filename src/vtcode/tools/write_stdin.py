@@ -20,8 +20,8 @@ from vtcode.core.exec.wait import (
     wait_deadline,
 )
 from vtcode.core.typed_input import type_input
+from vtcode.exec.errors import SessionError
 from vtcode.exec.manager import SessionManager
-from vtcode.exec.session import SessionError
 from vtcode.protocol.errors import ToolError
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
