@@ -12,7 +12,6 @@ import base64
 import functools
 import hashlib
 import logging
-from importlib import resources
 from typing import TYPE_CHECKING
 
 from vtcode.core.tokens import TextCounter, byte_heuristic_tokens
@@ -77,6 +76,8 @@ def encoding_from_bytes(data: bytes) -> tiktoken.Encoding:
 @functools.cache
 def shipped_encoding() -> tiktoken.Encoding:
     """The encoding built from the file inside the installed package (read once per process)."""
+    from importlib import resources  # with the first count, not at start-up
+
     try:
         data = resources.files("vtcode.tokens").joinpath("data", ENCODING_FILE).read_bytes()
     except OSError as error:
