@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
-from vtcode.core.exec.result import CallKind
 from vtcode.core.exec.wait import (
     POLL_YIELD_DEFAULT_MS,
     WRITE_YIELD_DEFAULT_MS,
@@ -27,6 +26,9 @@ from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
 from vtcode.tools.exec_command import MAX_OUTPUT_TOKENS_PARAMETER, error_outcome, outcome, preview_limit
+
+if TYPE_CHECKING:
+    from vtcode.core.exec.result import CallKind
 
 NAME = "write_stdin"
 
