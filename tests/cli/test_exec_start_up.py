@@ -1,4 +1,4 @@
-"""`vtcode exec` on a plain-http endpoint imports only what its provider and front end need."""
+"""`vtcode exec` starts light: only what its provider and front end need is imported or built."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from vtcode.cli.parser import build_parser
 from vtcode.testing.openai_chat_server import OpenAIChatServer
 from vtcode.testing.script import Reply
 
@@ -83,3 +86,29 @@ def test_exec_runs_with_start_up_objects_frozen_and_the_collector_on(tmp_path: P
         )
     assert proc.stdout.strip() == "hi there", proc.stderr
     assert proc.stderr.strip().splitlines()[-1] == "True True", proc.stderr
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["exec", "hello"],
+        ["exec", "-c", "network.max_retries=0", "fix", "the", "tests"],
+        ["exec", "--json", "--model", "m", "--provider", "openai", "--approval", "ask", "-"],
+        ["exec", "--resume", "abc", "--sandbox", "off", "--max-turns", "3", "go"],
+        ["exec", "--json-deltas", "--trust-project-mcp", "--profile", "minimal", "x"],
+    ],
+)
+def test_the_exec_only_parser_reads_exec_lines_like_the_whole_tree(argv: list[str]) -> None:
+    assert build_parser(exec_only=True).parse_args(argv) == build_parser().parse_args(argv)
+
+
+def test_the_exec_only_parser_reports_bad_lines_like_the_whole_tree(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    messages = []
+    for parser in (build_parser(exec_only=True), build_parser()):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["exec", "--bogus", "x"])
+        messages.append(capsys.readouterr().err)
+    assert messages[0] == messages[1]
+    assert "unrecognized arguments: --bogus" in messages[0]

@@ -55,7 +55,10 @@ def _dispatch(argv: Sequence[str]) -> int:
     from vtcode.cli.interactive import split_prompt
     from vtcode.cli.parser import build_parser
 
-    parser = build_parser()
+    # `vtcode exec ...` (the scripted call) needs no other subcommand's parser; help shows them all.
+    words = list(argv)
+    exec_only = words[:1] == ["exec"] and not {"-h", "--help"} & set(words)
+    parser = build_parser(exec_only=exec_only)
     argv, prompt = split_prompt(argv, parser)
     args = parser.parse_args(argv)
     _configure_logging()
