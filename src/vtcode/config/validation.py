@@ -26,8 +26,21 @@ KeyPath = tuple[str, ...]
 
 @functools.cache
 def _settings_type() -> mi.StructType:
-    # Walked when a layer has keys to check, not on import (~3 ms on the way to the first request).
+    # The whole schema, for suggestions after a mistake (~3 ms to build).
     return cast(mi.StructType, mi.type_info(Settings))
+
+
+@functools.cache
+def _sections() -> dict[str, Any]:
+    """The top-level keys of `Settings` and their annotations (no schema walk)."""
+    return {f.encode_name: f.type for f in msgspec.structs.fields(Settings)}
+
+
+@functools.cache
+def _section_type(key: str) -> mi.Type:
+    # One table's schema, built when a layer sets a key in it: `-c network.max_retries=0` need not
+    # walk all of `Settings`. The same type as that field's in `_settings_type()` (a test compares).
+    return mi.type_info(_sections()[key])
 
 
 # SPEC section 6 item 9 spells the compaction switch `[agent] auto_compaction_enabled`; the reference
@@ -72,8 +85,7 @@ def validate_layer(table: Mapping[str, Any], *, source: str, value_hint: str | N
     """
     try:
         normalized = _fold_aliases(table)
-        if normalized:  # an empty layer fits; it need not walk the schema
-            _check(normalized, _settings_type(), ())
+        _check_sections(normalized)
     except _Invalid as invalid:
         raise ConfigError(
             f"{source}:{format_key(invalid.path)}: {invalid.problem}",
@@ -145,10 +157,19 @@ def _lookup(table: Mapping[str, Any], path: KeyPath) -> object:
     return node
 
 
+def _check_sections(table: Mapping[str, Any]) -> None:
+    """`_check` of a whole layer against `Settings`, one top-level table at a time."""
+    sections = _sections()
+    for key, item in table.items():
+        if key not in sections:
+            raise _Invalid((key,), _unknown_key(key, (), sections), about_value=False)
+        _check(item, _section_type(key), (key,))
+
+
 def _type_at(path: KeyPath) -> mi.Type:
     """The schema type of the key at `path` (aliases resolve only to real keys)."""
-    node: mi.Type = _settings_type()
-    for part in path:
+    node: mi.Type = _section_type(path[0])
+    for part in path[1:]:
         node = _unwrap(node)
         if isinstance(node, mi.StructType):
             node = next(f.type for f in node.fields if f.encode_name == part)
