@@ -23,20 +23,25 @@ def _configure_logging() -> None:
     )
 
 
-class _StartUp:
-    """Whether collection was switched off for start-up (only when vtcode owns the process)."""
+# Collect only every this many allocations while start-up loads modules (the default is 700). Not
+# off: a command that never calls `_loaded` still collects, just rarely.
+_START_UP_GC_THRESHOLD = 100_000
 
-    deferred_gc = False
+
+class _StartUp:
+    """The collector thresholds to restore once start-up is over (None: nothing to restore)."""
+
+    thresholds: tuple[int, int, int] | None = None
 
 
 def _loaded() -> None:
-    """The command's modules are in: hide start-up's objects from the collector and turn it back on."""
-    if _StartUp.deferred_gc:
-        _StartUp.deferred_gc = False
+    """The command's modules are in: hide start-up's objects from the collector, usual thresholds."""
+    thresholds, _StartUp.thresholds = _StartUp.thresholds, None
+    if thresholds is not None:
         # ~50k long-lived objects (modules, classes, functions) that a collection would only walk again;
         # the few hundred cycles of start-up garbage among them stay (a few kB).
         gc.freeze()
-        gc.enable()
+        gc.set_threshold(*thresholds)
 
 
 def _log_debug(message: str) -> None:
@@ -132,11 +137,12 @@ def _dispatch(argv: Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run vtcode and return its exit code (console script entry point)."""
-    if argv is None and gc.isenabled():
+    if argv is None:
         # Start-up creates ~50k objects that live as long as the process; collecting while they are made
-        # walks them over and over (15-30 ms before the first request). Off until `_loaded`.
-        gc.disable()
-        _StartUp.deferred_gc = True
+        # walks them over and over (~8% of the instructions to `exec`'s first request). Rarely until
+        # `_loaded`.
+        _StartUp.thresholds = gc.get_threshold()
+        gc.set_threshold(_START_UP_GC_THRESHOLD, *_StartUp.thresholds[1:])
     try:
         code = _dispatch(sys.argv[1:] if argv is None else argv)
     except VtcodeError as exc:
