@@ -18,7 +18,6 @@ from vtcode.core.exec.wait import (
     clamp_yield_ms,
     wait_deadline,
 )
-from vtcode.core.typed_input import type_input
 from vtcode.exec.errors import SessionError
 from vtcode.exec.manager import SessionManager
 from vtcode.protocol.errors import ToolError
@@ -182,6 +181,8 @@ class WriteStdinTool:
         except SessionError as exc:
             return error_outcome(NAME, exc.message)
         if action == "write" and args.chars:
+            from vtcode.core.typed_input import type_input  # with the first typed input
+
             self._typed[session_id] = type_input(self._typed.get(session_id, ""), args.chars).pending
         return outcome(
             self.manager,
