@@ -117,6 +117,9 @@ def build_binary(root: Path, work: Path) -> Path:
             # Package data (prompt profiles, the model catalog) is read with importlib.resources.
             "--collect-data",
             "vtcode",
+            # `vtcode acp` imports the ACP front end (and its SDK) inside a function: named explicitly.
+            "--hidden-import",
+            "vtcode.acp.server",
             *excludes,
             str(entry),
         ],

@@ -7,7 +7,14 @@ import uuid
 import pytest
 
 from vtcode.core.compaction.envelope import Envelope, PendingIntent
-from vtcode.core.steering import cancel, enqueue, mark_applied, recover, tagged_intent_ids
+from vtcode.core.steering import (
+    cancel,
+    enqueue,
+    mark_applied,
+    recover,
+    tagged_intent_ids,
+    unanswered_prompt,
+)
 from vtcode.protocol.errors import ExitCode, QueueFullError
 from vtcode.protocol.messages import AssistantMessage, Message, MessageMeta, UserMessage
 
@@ -103,3 +110,17 @@ def test_recovery_moves_represented_ids_to_the_window() -> None:
     assert recovery.already_applied == ("X",)
     assert recovery.envelope.applied_intent_ids == ("a", "b", "X")
     assert tagged_intent_ids([_tagged("t", "X"), UserMessage("plain")]) == {"X"}
+
+
+def test_a_history_ending_with_the_users_message_has_an_unanswered_prompt() -> None:  # S-14
+    prompt = UserMessage("what is this project")
+    answered = AssistantMessage(content="a coding agent")
+    context = UserMessage("cwd: /w", meta=MessageMeta(kind="context"))
+    interrupted = UserMessage("[interrupted]", meta=MessageMeta(kind="interruption"))
+    assert unanswered_prompt([context, prompt]) is prompt
+    assert unanswered_prompt([prompt, answered]) is None
+    # The user chose to stop it: resuming does not answer it as if a crash had cut it off.
+    assert unanswered_prompt([prompt, interrupted]) is None
+    # vtcode's own context item is not the user's prompt.
+    assert unanswered_prompt([prompt, answered, context]) is None
+    assert unanswered_prompt([]) is None

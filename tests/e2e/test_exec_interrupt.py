@@ -81,7 +81,12 @@ def test_sigint_while_streaming_exits_130_and_resumes(vtcode: VtcodeRunner, tmp_
         "turn_id": "turn_1",
     }
     session = _session_id(out)
-    assert [m["role"] for m in _history(vtcode, session)] == ["user"]
+    # The history says the prompt was interrupted, so the resume below does not answer it again.
+    kept = _history(vtcode, session)
+    assert [(m["role"], m.get("meta", {}).get("kind")) for m in kept] == [
+        ("user", None),
+        ("user", "interruption"),
+    ]
     with server_for("chat", [Reply(text="resumed fine")]) as server:
         result = vtcode.run(
             "exec", "--resume", session, *cli_args("chat"), "go on", cwd=tmp_path, env=cli_env("chat", server)
@@ -89,7 +94,11 @@ def test_sigint_while_streaming_exits_130_and_resumes(vtcode: VtcodeRunner, tmp_
         sent = _without_context(server.requests[0].json()["messages"])
     assert result.code == 0, result.stderr
     assert result.stdout == "resumed fine\n"
-    assert [(m["role"], m["content"]) for m in sent[1:]] == [("user", "work"), ("user", "go on")]
+    assert [(m["role"], m["content"]) for m in sent[1:]] == [
+        ("user", "work"),
+        ("user", "[The user interrupted this request before it was answered.]"),
+        ("user", "go on"),
+    ]
 
 
 def test_sigint_during_a_command_kills_its_group(vtcode: VtcodeRunner, tmp_path: Path) -> None:
@@ -160,3 +169,31 @@ def test_kill_9_mid_turn_keeps_checkpoints_and_resumes(vtcode: VtcodeRunner, tmp
     assert result.code == 0, result.stderr
     assert result.stdout == "continued\n"
     assert [m["role"] for m in sent] == ["system", "user", "assistant", "tool", "user"]
+
+
+def test_a_prompt_a_killed_run_left_unanswered_is_answered_first_on_resume(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    stalled = Reply(text="never sent", delay_before=60)
+    with server_for("chat", [stalled]) as server:
+        proc = _spawn(vtcode, tmp_path, server)
+        _wait_for(lambda: len(server.requests) == 1)
+        proc.kill()
+        out, _ = proc.communicate(timeout=20)
+    session = _session_id(out)
+    with server_for("chat", [Reply(text="the work, done"), Reply(text="next, done")]) as server:
+        result = vtcode.run(
+            "exec", "--resume", session, *cli_args("chat"), "next", cwd=tmp_path, env=cli_env("chat", server)
+        )
+        sent = [_without_context(r.json()["messages"]) for r in server.requests]
+    assert result.code == 0, result.stderr
+    assert "answering it first" in result.stderr
+    # Each turn's answer, in order, as for intents a resume applies.
+    assert result.stdout == "the work, done\nnext, done\n"
+    # The killed run's prompt is answered from the history as it stands (sent once), then the new one.
+    assert [(m["role"], m["content"]) for m in sent[0][1:]] == [("user", "work")]
+    assert [(m["role"], m["content"]) for m in sent[1][1:]] == [
+        ("user", "work"),
+        ("assistant", "the work, done"),
+        ("user", "next"),
+    ]

@@ -67,6 +67,8 @@ def test_stamped_events_round_trip_exactly() -> None:
         "item.delta",
         "approval.requested",
         "approval.resolved",
+        "session.paused",
+        "session.resumed",
     }
 
 

@@ -6,6 +6,7 @@ the suite: .ci/run); the suite itself proves the builder and the verifier on sta
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import tarfile
@@ -76,6 +77,57 @@ def test_exec_answers_from_the_loopback_server(extracted: Path, tmp_path: Path) 
     assert result.stdout == "Hello from the frozen build.\n"
     assert requests == 1
     assert "Traceback" not in result.stderr
+
+
+def test_acp_answers_a_prompt_from_the_loopback_server(extracted: Path, tmp_path: Path) -> None:
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": 1}},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "session/new",
+            "params": {"cwd": str(workspace), "mcpServers": []},
+        },
+    ]
+    server = server_for("chat", [Reply(text="Hello over ACP.")])
+    env = {"PATH": CLEAN_PATH, "HOME": "", "VTCODE_HOME": str(tmp_path / "vtcode-home")}
+    with (
+        server,
+        subprocess.Popen(
+            [str(extracted / "vtcode"), "acp", *cli_args("chat")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**env, **cli_env("chat", server)},
+            cwd=workspace,
+        ) as proc,
+    ):
+        assert proc.stdin is not None
+        assert proc.stdout is not None
+        for line in lines:
+            proc.stdin.write(json.dumps(line) + "\n")
+        proc.stdin.flush()
+        replies = [json.loads(proc.stdout.readline()) for _ in lines]
+        session_id = replies[1]["result"]["sessionId"]
+        prompt = {"sessionId": session_id, "prompt": [{"type": "text", "text": "hi"}]}
+        proc.stdin.write(
+            json.dumps({"jsonrpc": "2.0", "id": 3, "method": "session/prompt", "params": prompt}) + "\n"
+        )
+        proc.stdin.flush()
+        messages = [json.loads(proc.stdout.readline())]
+        while messages[-1].get("id") != 3:
+            messages.append(json.loads(proc.stdout.readline()))
+        proc.stdin.close()
+        assert proc.wait(timeout=60) == 0
+    assert replies[0]["result"]["agentInfo"]["name"] == "vtcode"
+    assert messages[-1]["result"]["stopReason"] == "end_turn"
+    chunks = [m["params"]["update"] for m in messages if m.get("method") == "session/update"]
+    assert "".join(u["content"]["text"] for u in chunks if u["sessionUpdate"] == "agent_message_chunk") == (
+        "Hello over ACP."
+    )
 
 
 def test_the_shipped_man_page_renders(extracted: Path) -> None:

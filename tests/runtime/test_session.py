@@ -145,11 +145,14 @@ async def test_interrupt_while_streaming_leaves_a_valid_history_and_a_usable_ses
         await reader.close()
     assert (failed.kind, failed.exit_code, failed.turn_id) == ("interrupted", 130, "turn_1")
     assert done.turn_id == "turn_2"
-    # No partial assistant message was kept from the interrupted stream.
-    assert [type(m).__name__ for m in conversation(session.messages)] == [
-        "UserMessage",
-        "UserMessage",
-        "AssistantMessage",
+    # No partial assistant message was kept from the interrupted stream; the history says the prompt
+    # was interrupted, so the model knows and a resume does not answer it again.
+    shown = [(type(m).__name__, m.meta.kind) for m in conversation(session.messages)]
+    assert shown == [
+        ("UserMessage", None),
+        ("UserMessage", "interruption"),
+        ("UserMessage", None),
+        ("AssistantMessage", None),
     ]
 
 

@@ -356,3 +356,16 @@ async def _stream(batches: list[FileBatch]) -> AsyncIterator[FileBatch]:
 
 def _force_add(repo: Path, *paths: str) -> None:
     subprocess.run(["git", "add", "-f", "--", *paths], cwd=repo, check=True, capture_output=True)
+
+
+async def test_a_ripgrep_that_cannot_start_leaves_the_search_to_the_python_engine(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / "a.txt").write_text("a needle\n")
+    not_executable = tmp_path / "rg"
+    not_executable.write_text("")
+    for rg in (tmp_path / "missing-rg", not_executable):
+        outcome = await GrepFilesTool(ripgrep=str(rg)).run(
+            {"pattern": "needle"}, ToolContext(workspace=workspace)
+        )
+        assert (outcome.content, outcome.extra) == ("a.txt:1:a needle", {"engine": "python", "matches": 1})

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from vtcode.tools.base import ToolContext
+from vtcode.tools.command_output import start_helper
 from vtcode.tools.grep_files import GrepFilesTool
 from vtcode.tools.grep_scan import OVERLAP_CHARS, PIECE_BYTES, GrepMatch, python_search
 from vtcode.tools.read_file import ReadFileTool
@@ -149,3 +150,73 @@ async def test_an_oversized_ripgrep_match_in_an_oddly_named_file(tmp_path: Path)
     outcome = await GrepFilesTool(ripgrep=RG).run({"pattern": "needle"}, ToolContext(workspace=tmp_path))
     assert outcome.content.startswith(f"{name}:1:xxxx")
     assert outcome.extra == {"engine": "ripgrep", "matches": 1}
+
+
+# Runs grep_files with ripgrep in a fresh interpreter: its own peak RSS, the peak of its children
+# (rg; ru_maxrss of a child also counts what it shared with this interpreter when forked, so it is an
+# upper bound), its output, and what it logged.
+_RG_CHILD = """
+import asyncio, json, logging, resource, sys
+from pathlib import Path
+from vtcode.tools.base import ToolContext
+from vtcode.tools.grep_files import GrepFilesTool
+logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
+tool = GrepFilesTool(ripgrep=sys.argv[2])
+outcome = asyncio.run(tool.run({"pattern": "needle"}, ToolContext(workspace=Path(sys.argv[1]))))
+status = Path("/proc/self/status").read_text()
+peak_kb = int(next(l.split()[1] for l in status.splitlines() if l.startswith("VmHWM:")))
+children_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+found = {"content": outcome.content, "extra": outcome.extra}
+print(json.dumps({"peak_kb": peak_kb, "children_kb": children_kb, **found}))
+"""
+
+
+@needs_rg
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="peak memory is read from Linux /proc")
+def test_ripgrep_searching_a_200_mb_line_stays_under_100_mb(tmp_path: Path) -> None:
+    # Real bytes: a sparse file reads as NUL bytes, which make it binary rather than one long line.
+    # In a directory of regular files only, which rg is given whole rather than file by file.
+    (tmp_path / "sub").mkdir()
+    _one_line_file(tmp_path / "sub" / "big.txt", 200 * MB)
+    (tmp_path / "sub" / "near.txt").write_text("one needle here\n")
+    (tmp_path / "top.txt").write_text("no match\nanother needle\n")
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _RG_CHILD, str(tmp_path), RG or ""],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    finally:
+        # pytest keeps the last few temporary directories; 200 MB each is too much to leave behind.
+        (tmp_path / "sub" / "big.txt").unlink()
+    result = json.loads(done.stdout)
+    # Unbounded, rg held the whole line (204 MB, as a memory map or a buffer) and vtcode stayed small.
+    assert result["children_kb"] <= 100 * 1024, result["children_kb"]
+    assert result["peak_kb"] <= 100 * 1024, result["peak_kb"]
+    big, near, top, note = result["content"].split("\n")
+    # The match in the huge line is reported, with its line number and a cut, marked preview.
+    assert big.startswith("sub/big.txt:1:xxxx")
+    assert big.endswith("…")
+    assert len(big.encode()) <= 420
+    assert [near, top] == ["sub/near.txt:1:one needle here", "top.txt:2:another needle"]
+    assert note == (
+        "[ripgrep reached its 80 MB memory limit; searched with the built-in scan instead: sub/big.txt]"
+    )
+    assert result["extra"] == {"engine": "ripgrep", "matches": 3}
+    assert "ripgrep went over its 80 MB memory limit" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+async def test_a_helper_program_gets_a_heap_limit_and_no_core_file(tmp_path: Path) -> None:
+    script = (
+        "import resource\n"
+        "print(resource.getrlimit(resource.RLIMIT_DATA)[0], resource.getrlimit(resource.RLIMIT_CORE)[0])\n"
+        "bytearray(256 << 20)\n"
+    )
+    process = await start_helper([sys.executable, "-c", script], tmp_path, data_limit=64 * MB)
+    assert process is not None
+    stdout, stderr = await process.communicate()
+    assert stdout.decode().split() == [str(64 * MB), "0"]
+    assert process.returncode == 1
+    assert stderr.decode().strip().endswith("MemoryError")

@@ -188,3 +188,27 @@ async def test_the_transcript_keeps_up_while_a_dialog_is_open(tmp_path: Path) ->
             await pilot.press("escape")
             assert screen_text(app).endswith(answer)
             assert "ready" in str(app.status_line.render())
+
+
+async def test_pause_holds_the_agent_before_its_next_step_and_pause_again_goes_on(tmp_path: Path) -> None:
+    looking = Reply(
+        text="looking " * 30,
+        chunk_size=4,
+        delay_between=0.03,
+        tool_calls=(ScriptToolCall("list_files", "{}", id="c1"),),
+    )
+    with server_for("chat", [looking, Reply(text="went on")]) as server:
+        app = make_app(tui_options(tmp_path, tmp_path, server))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: app.session is not None, "the session")
+            await _command(pilot, "search")
+            await until(pilot, lambda: "looking" in screen_text(app), "streaming")
+            await _command(pilot, "/pause")
+            await until(pilot, lambda: "paused before the next step" in screen_text(app), "the pause")
+            assert app.session is not None
+            assert app.session.paused
+            assert " paused " in str(app.status_line.render())
+            await _command(pilot, "/pause")
+            await until(pilot, lambda: "went on" in screen_text(app), "the rest of the turn")
+            assert not app.session.paused
+    assert len(server.requests) == 2

@@ -78,6 +78,12 @@ def _dispatch(argv: Sequence[str]) -> int:
         _loaded()
 
         return run_exec(args, overrides)
+    if args.command == "acp":
+        from vtcode.cli.acp_cmd import run_acp
+
+        _loaded()
+
+        return run_acp(args, overrides)
     if args.command == "steer":
         from vtcode.cli.steer_cmd import run_steer
 

@@ -200,6 +200,23 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     if exec_only:
         return parser
 
+    acp_p = commands.add_parser(
+        "acp",
+        help="serve the Agent Client Protocol on stdin/stdout (for editors: Zed, JetBrains, Neovim, ...)",
+        description="Speak the Agent Client Protocol (JSON-RPC over stdin/stdout) so an editor can host "
+        "vtcode as its agent: each editor session is a vtcode session in the folder the editor names "
+        "(--workspace overrides it), stored like any other and loadable again. Approvals marked ask "
+        "become the editor's permission dialogs; the editor's modes switch the approval mode. stdout "
+        "carries only protocol messages; logs go to stderr.",
+    )
+    _add_config_option(acp_p, "config")
+    add_agent_options(acp_p)
+    acp_p.add_argument(
+        "--trust-project-mcp",
+        action="store_true",
+        help="start the MCP servers of the workspace's .mcp.json in every session",
+    )
+
     steer = commands.add_parser(
         "steer",
         help="send a follow-up to a running or stored session",

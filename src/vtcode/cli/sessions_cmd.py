@@ -100,8 +100,9 @@ def run_sessions(args: argparse.Namespace, overrides: list[str], parser: argpars
 
 def _describe(message: Message) -> str:
     match message:
-        case UserMessage(content=content):
-            return f"user: {content}"
+        case UserMessage(content=content, meta=meta):
+            # Context items and the note of an interrupt were written by vtcode, not by the user.
+            return f"{meta.kind or 'user'}: {content}"
         case AssistantMessage(content=content, tool_calls=calls):
             shown = [content] if content else []
             shown += [f"[call {c.name} {c.arguments}]" for c in calls]

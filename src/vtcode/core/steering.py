@@ -85,3 +85,15 @@ def recover(envelope: Envelope, history: Sequence[Message], recorded: Iterable[s
     requeued = tuple(p for p in envelope.pending_intents if p.id not in applied)
     cleaned = mark_applied(envelope, done) if done else envelope
     return Recovery(envelope=cleaned, requeued=requeued, already_applied=done)
+
+
+def unanswered_prompt(history: Sequence[Message]) -> UserMessage | None:
+    """The user's message a resumed history ends with, which no reply followed (None when answered).
+
+    A run killed or failed before the model replied leaves it last. Context items and the note of an
+    interrupt are written by vtcode: after an interrupt the user chose not to have the prompt answered.
+    """
+    last = history[-1] if history else None
+    if isinstance(last, UserMessage) and last.meta.kind is None:
+        return last
+    return None

@@ -196,6 +196,21 @@ class IntentApplied(_Event, frozen=True, tag="intent.applied"):
     intent_id: str = ""
 
 
+class SessionPaused(_Event, frozen=True, tag="session.paused"):
+    """The session holds: no turn starts and a running one waits at its next boundary until resumed.
+
+    `reason` is `requested` (a `pause` operation) or `interrupted` (an interrupt held the input that was
+    waiting for the interrupted turn, so a follow-up typed before Esc does not start by itself).
+    """
+
+    reason: Literal["requested", "interrupted"] = "requested"
+    pending_intents: int = 0
+
+
+class SessionResumed(_Event, frozen=True, tag="session.resumed"):
+    """The hold ended: waiting input runs again, a held turn continues."""
+
+
 class Notice(_Event, frozen=True, tag="notice"):
     """Something the user should know that is not an error (an unknown model's default window, a retry)."""
 
@@ -244,6 +259,8 @@ Event = (
     | IntentQueued
     | IntentApplied
     | IntentCancelled
+    | SessionPaused
+    | SessionResumed
     | Notice
     | ToolsChanged
     | TurnCompleted

@@ -20,9 +20,10 @@ class MessageMeta(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_
     # On a tool result: the workspace-relative paths the call read, wrote or ran in. Instruction scope
     # (which nested AGENTS.md apply) is rebuilt from these on resume, so they must survive compaction.
     paths: tuple[str, ...] = ()
-    # "context": written by vtcode, not by the user (the environment context item); compaction does not
-    # keep it as the user's words and steering never matches it.
-    kind: Literal["context"] | None = None
+    # Written by vtcode, not by the user: "context" is the environment context item, "interruption" the
+    # note that the user interrupted a turn before it was answered (so resuming does not answer it
+    # again). Compaction does not keep either as the user's words; steering never matches them.
+    kind: Literal["context", "interruption"] | None = None
 
 
 class Reasoning(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):

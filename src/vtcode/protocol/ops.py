@@ -41,6 +41,14 @@ class CancelIntent(msgspec.Struct, frozen=True, tag="cancel_intent", forbid_unkn
     intent_id: str
 
 
+class Pause(msgspec.Struct, frozen=True, tag="pause", forbid_unknown_fields=True):
+    """Hold the session: a running turn stops at its next boundary, waiting input starts no turn."""
+
+
+class Resume(msgspec.Struct, frozen=True, tag="resume", forbid_unknown_fields=True):
+    """Release a hold (`Pause`, or the one an interrupt puts on input that was waiting for its turn)."""
+
+
 class Compact(msgspec.Struct, frozen=True, tag="compact", forbid_unknown_fields=True):
     """Compact the history now (between turns)."""
 
@@ -49,4 +57,4 @@ class Shutdown(msgspec.Struct, frozen=True, tag="shutdown", forbid_unknown_field
     """Stop the session: interrupt a running turn, end command sessions, close the event stream."""
 
 
-Op = UserInput | Interrupt | ApprovalAnswer | CancelIntent | Compact | Shutdown
+Op = UserInput | Interrupt | ApprovalAnswer | CancelIntent | Pause | Resume | Compact | Shutdown

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from vtcode.protocol.model import ModelRequest
+from collections.abc import AsyncIterator
+
+from vtcode.protocol.model import ModelRequest, StreamEvent
+from vtcode.providers.anthropic_compaction import (
+    CompactionStreamDecoder,
+    beta_headers,
+    encode_compaction_request,
+)
 from vtcode.providers.anthropic_request import encode_request
 from vtcode.providers.anthropic_stream import AnthropicStreamDecoder
+from vtcode.providers.base import InlineCompactionReply
+from vtcode.providers.http import retrying
 from vtcode.providers.streaming_client import StreamingClient
 
 
@@ -34,3 +43,25 @@ class AnthropicClient(StreamingClient):
     def decoder(self) -> AnthropicStreamDecoder:
         """A decoder for one stream."""
         return AnthropicStreamDecoder(self.provider, api_key_env=self.endpoint.api_key_env)
+
+    @property
+    def inline_compaction(self) -> bool:
+        """Only Anthropic itself serves the compaction edit (a host speaking its wire may not)."""
+        return self.endpoint.provider == "anthropic"
+
+    async def compact_inline(
+        self, request: ModelRequest, *, trigger_tokens: int, instructions: str | None = None
+    ) -> InlineCompactionReply:
+        """`request` with the compaction edit; what the last attempt's reply said (retried as any)."""
+        body = encode_compaction_request(request, trigger_tokens, instructions)
+        headers = beta_headers(self.endpoint.headers)
+        decoders: list[CompactionStreamDecoder] = []
+
+        def attempt() -> AsyncIterator[StreamEvent]:
+            decoders.append(CompactionStreamDecoder(self.provider, api_key_env=self.endpoint.api_key_env))
+            return self._decode(body, decoders[-1], headers)
+
+        async for _ in retrying(attempt, self.endpoint.retry, sleep=self._sleep, notify=self._notify):
+            pass
+        last = decoders[-1]
+        return InlineCompactionReply(compaction=last.compaction, stop_reason=last.stop_reason)

@@ -53,6 +53,8 @@ class _MessageStart(msgspec.Struct):
 class _Block(msgspec.Struct):
     type: str
     text: str | None = None
+    # A compaction block's summary (null when the provider's compaction failed).
+    content: str | None = None
     thinking: str | None = None
     signature: str | None = None
     data: str | None = None
@@ -69,6 +71,7 @@ class _BlockStart(msgspec.Struct):
 class _Delta(msgspec.Struct):
     type: str
     text: str | None = None
+    content: str | None = None
     thinking: str | None = None
     signature: str | None = None
     partial_json: str | None = None
@@ -152,6 +155,22 @@ class AnthropicStreamDecoder:
         self._stop: str | None = None
         self.done = False
 
+    @property
+    def stop_reason(self) -> str | None:
+        """The provider's own stop reason, unmapped (None until `message_delta` says)."""
+        return self._stop
+
+    @property
+    def first_block(self) -> str | None:
+        """The type of the reply's first content block, once it started."""
+        return self._blocks[self._order[0]].kind if self._order else None
+
+    @property
+    def compaction(self) -> str | None:
+        """The text of the reply's compaction block (the compaction edit fired); None without one."""
+        parts = ["".join(self._blocks[i].parts) for i in self._order if self._blocks[i].kind == "compaction"]
+        return "".join(parts) if parts else None
+
     def feed(self, sse: SseEvent) -> list[StreamEvent]:
         """Decode one SSE event; raises ProviderError for in-stream errors and undecodable data."""
         if self.done or sse.event == "ping" or not sse.data.strip():
@@ -201,7 +220,10 @@ class AnthropicStreamDecoder:
         if block.type == "thinking":
             opened.signature = block.signature or None
             return self._delta(opened, _Delta("thinking_delta", thinking=block.thinking))
-        if block.type == "redacted_thinking":
+        if block.type == "compaction":
+            # The summary may come whole in the start block or in `compaction_delta`s.
+            opened.parts += [block.content] if block.content else []
+        elif block.type == "redacted_thinking":
             opened.data = block.data
         elif block.type == "tool_use":
             opened.call_index = self._calls
@@ -222,7 +244,9 @@ class AnthropicStreamDecoder:
         if delta.type == "thinking_delta" and delta.thinking and block.kind == "thinking":
             block.parts.append(delta.thinking)
             return [ReasoningDelta(delta.thinking)]
-        if delta.type == "signature_delta" and delta.signature:
+        if delta.type == "compaction_delta" and delta.content and block.kind == "compaction":
+            block.parts.append(delta.content)
+        elif delta.type == "signature_delta" and delta.signature:
             block.signature = delta.signature
         elif delta.type == "input_json_delta" and delta.partial_json and block.kind == "tool_use":
             block.parts.append(delta.partial_json)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from vtcode.protocol.messages import Message
@@ -41,4 +42,32 @@ class NativeCompaction(Protocol):
 
     async def compact(self, request: ModelRequest) -> list[Message]:
         """The provider's shorter version of the conversation; raises `ProviderError`."""
+        ...
+
+
+@dataclass(frozen=True)
+class InlineCompactionReply:
+    """What a request carrying a compaction edit came back with.
+
+    `compaction` is the text of the provider's compaction block (None: no block came); `stop_reason` is
+    the provider's own stop reason, unmapped (Anthropic: `compaction` after a pause).
+    """
+
+    compaction: str | None
+    stop_reason: str | None
+
+
+@runtime_checkable
+class InlineCompaction(Protocol):
+    """A client whose provider compacts a normal request when asked to (Anthropic's compaction edit)."""
+
+    @property
+    def inline_compaction(self) -> bool:
+        """Whether this endpoint serves it (the provider's own host, not a compatible one)."""
+        ...
+
+    async def compact_inline(
+        self, request: ModelRequest, *, trigger_tokens: int, instructions: str | None = None
+    ) -> InlineCompactionReply:
+        """Send `request` with the edit (pausing after compaction); raises `ProviderError`."""
         ...

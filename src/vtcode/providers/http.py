@@ -80,19 +80,23 @@ class SseTransport:
         if self._client is not None:
             await self._client.aclose()
 
-    async def events(self, path: str, body: bytes, *, api: str) -> AsyncGenerator[SseEvent, None]:
+    async def events(
+        self, path: str, body: bytes, *, api: str, headers: Mapping[str, str] | None = None
+    ) -> AsyncGenerator[SseEvent, None]:
         """POST `body` as JSON and yield the SSE events of the reply.
 
-        `api` names the wire format in the error for a server that answers something else.
+        `api` names the wire format in the error for a server that answers something else; `headers`
+        are added to (and override) the endpoint's own for this request.
         """
         ep = self.endpoint
-        headers = {
+        sent = {
             "content-type": "application/json",
             "accept": "text/event-stream",
             **ep.headers,
+            **(headers or {}),
         }
         try:
-            async with self._post(ep.url(path), body, headers) as response:
+            async with self._post(ep.url(path), body, sent) as response:
                 if response.status_code >= 400:
                     raw = await response.aread()
                     error = classify_status(

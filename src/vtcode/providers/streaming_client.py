@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import aclosing
 from typing import TYPE_CHECKING, Protocol
 
@@ -79,10 +79,16 @@ class StreamingClient:
         raise NotImplementedError
 
     async def _attempt(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
-        decoder = self.decoder()
+        async for event in self._decode(self.encode(request), self.decoder()):
+            yield event
+
+    async def _decode(
+        self, body: bytes, decoder: StreamDecoder, headers: Mapping[str, str] | None = None
+    ) -> AsyncIterator[StreamEvent]:
+        """One attempt: POST `body` (with extra `headers`) and decode the reply with `decoder`."""
         # Closing the event generator releases the connection as soon as we stop reading.
         async with aclosing(
-            self._transport.events(self.path(), self.encode(request), api=self.api_name)
+            self._transport.events(self.path(), body, api=self.api_name, headers=headers)
         ) as events:
             async for sse in events:
                 for event in decoder.feed(sse):

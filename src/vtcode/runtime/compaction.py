@@ -26,11 +26,8 @@ from vtcode.core.compaction.envelope import (
     strip_envelopes,
 )
 from vtcode.core.compaction.plan import (
-    CompactionPlan,
-    CompactionResult,
     CompactionSettings,
     assemble,
-    normalize_native,
     plan_compaction,
 )
 from vtcode.core.compaction.pressure import Pressure
@@ -42,14 +39,14 @@ from vtcode.protocol.errors import AgentFailedError, ProviderError, ProviderErro
 from vtcode.protocol.events import CompactionTrigger, Notice, ThreadCompacted
 from vtcode.protocol.messages import Message, Usage
 from vtcode.protocol.model import Completed, ModelRequest, SystemPrompt, ToolSpec
-from vtcode.providers.base import ModelClient, NativeCompaction
+from vtcode.providers.base import ModelClient
 from vtcode.runtime.compaction_files import archive_history, record_envelope
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import BeforeRequest, ContextOverflow, HistoryReplacement
+from vtcode.runtime.provider_compaction import SUMMARIZER_SYSTEM, ProviderCompaction
 from vtcode.runtime.stored_history import StoredHistory
 from vtcode.tokens.encoding import text_counter
 
-SUMMARIZER_SYSTEM = "You summarize coding-agent sessions for their own continuation. You have no tools."
 _COUNT_CACHE_ENTRIES = 64
 _schema_encoder = msgspec.json.Encoder()
 
@@ -94,6 +91,7 @@ class Compactor:
         clock: Callable[[], float],
         last_usage: Callable[[], Usage | None],
         count: TextCounter | None = None,
+        current_request: Callable[[], ModelRequest] | None = None,
     ) -> None:
         self._client = client
         self._model = model
@@ -124,6 +122,14 @@ class Compactor:
         # Set when a compaction left the request above the soft threshold: the next one fails the turn.
         self._gain_failed_at: int | None = None
         self._counts: dict[str, int] = {}
+        self._provider = ProviderCompaction(
+            client=client,
+            model=model,
+            estimate=self.estimate,
+            settings=self.settings,
+            fixed_tokens=self._fixed_tokens,
+            current_request=current_request,
+        )
 
     # -- entry points ------------------------------------------------------------------------------
 
@@ -237,7 +243,7 @@ class Compactor:
         source = strip_envelopes(messages)
         plan = plan_compaction(source, self.estimate, self.settings)
         notes: list[str] = []
-        result = await self._native(plan, notes) if plan.prefix else None
+        result = await self._provider.compact(plan, notes) if plan.prefix else None
         if result is None:
             run = SummaryRun(plan, self._count, self._workspace)
             while run.request is not None:
@@ -290,25 +296,6 @@ class Compactor:
         )
         replacement = HistoryReplacement(messages=new, summary=result.summary, artifact_path=relative)
         return _Done(replacement=replacement, event=event)
-
-    async def _native(self, plan: CompactionPlan, notes: list[str]) -> CompactionResult | None:
-        """The provider's own compaction, normalized (reference 5.3, 5.5); None: summarize locally."""
-        client = self._client
-        if not isinstance(client, NativeCompaction) or not client.native_compaction:
-            return None
-        request = ModelRequest(
-            model=self._model, system=SystemPrompt(SUMMARIZER_SYSTEM), messages=plan.source, tools=()
-        )
-        try:
-            output = await client.compact(request)
-        except ProviderError as error:
-            notes.append(f"native compaction failed ({error.message}); summarizing locally")
-            return None
-        result = normalize_native(output, plan, self.estimate, self.settings)
-        if result.problems:
-            notes.append(f"native compaction unusable ({'; '.join(result.problems)}); summarizing locally")
-            return None
-        return result
 
     async def _summary_reply(self, messages: Sequence[Message]) -> str:
         """One summary request: the same model, no tools, the asking user message last."""

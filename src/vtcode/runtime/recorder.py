@@ -16,6 +16,8 @@ from vtcode.protocol.events import (
     ItemStarted,
     ItemUpdated,
     Notice,
+    SessionPaused,
+    SessionResumed,
     ThreadCompacted,
     ThreadStarted,
     ToolsChanged,
@@ -46,6 +48,8 @@ def persisted(event: Event) -> bool:
             | IntentQueued()
             | IntentApplied()
             | IntentCancelled()
+            | SessionPaused()
+            | SessionResumed()
             | Notice()
             | ToolsChanged()
             | TurnCompleted()

@@ -10,16 +10,25 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING
 
+from vtcode.core.approvals import ApprovalMode
+from vtcode.core.steering import unanswered_prompt
 from vtcode.exec.process_group import kill_all_groups
 from vtcode.instructions.report import InstructionsReport
-from vtcode.protocol.errors import ExitCode, ProviderError, VtcodeError
-from vtcode.protocol.events import Event, Notice, TurnCompleted, TurnFailed
+from vtcode.protocol.errors import VtcodeError
+from vtcode.protocol.events import (
+    Event,
+    Notice,
+    SessionPaused,
+    SessionResumed,
+    TurnCompleted,
+)
 from vtcode.protocol.messages import Message, MessageMeta, UserMessage
 from vtcode.protocol.ops import (
     ApprovalAnswer,
@@ -27,11 +36,15 @@ from vtcode.protocol.ops import (
     Compact,
     Interrupt,
     Op,
+    Pause,
+    Resume,
     Shutdown,
     UserInput,
 )
 from vtcode.providers.base import ModelClient
+from vtcode.runtime import turn_end
 from vtcode.runtime.emitter import Emitter
+from vtcode.runtime.hold import Hold, HoldReason
 from vtcode.runtime.hooks import AfterToolBatch, TurnEnd, TurnHooks
 from vtcode.runtime.intent_queue import IntentQueue, PendingInput
 from vtcode.runtime.jobs import Jobs
@@ -47,8 +60,6 @@ if TYPE_CHECKING:
     from vtcode.runtime.mcp_join import McpJoin
 
 log = logging.getLogger(__name__)
-
-INTERRUPTED_MESSAGE = "interrupted by the user"
 
 
 class Session:
@@ -79,9 +90,19 @@ class Session:
         self._stopping: list[CommandSession] = []
         self._mcp: McpJoin | None = None
         self._switch: Switch | None = None
+        self._hold = Hold()
+        # A resumed history ending with an unanswered prompt: its turn runs before any other input.
+        self._unanswered = wiring.unanswered is not None
         emitter.subscribe(self._on_event)
         wiring.hooks.after_tool_batch.append(self._deliver_steering)
         wiring.runner.on_applied = self._intents.applied
+        if wiring.unanswered is not None:
+            emitter.emit(
+                Notice(
+                    message="the last run stopped before the model answered "
+                    f"{_preview(wiring.unanswered.content)}; answering it first"
+                )
+            )
         self._intents.restore(wiring.recovered)
         self._watcher = asyncio.create_task(self._intents.watch(), name="vtcode-intents")
         self._driver = asyncio.create_task(self._drive(), name="vtcode-session")
@@ -139,9 +160,24 @@ class Session:
         return self._busy
 
     @property
+    def paused(self) -> bool:
+        """Whether the session holds (`Pause`, or input held by an interrupt) until resumed."""
+        return self._hold.on
+
+    @property
     def options(self) -> SessionOptions:
         """What the session was opened with."""
         return self._wiring.options
+
+    @property
+    def approval_mode(self) -> ApprovalMode:
+        """The approval mode tool calls are judged by."""
+        return self._wiring.dispatcher.policy.mode
+
+    def set_approval_mode(self, mode: ApprovalMode) -> None:
+        """Judge tool calls by `mode` from the next one on (an editor's mode switch); grants stay."""
+        dispatcher = self._wiring.dispatcher
+        dispatcher.policy = dataclasses.replace(dispatcher.policy, mode=mode)
 
     @property
     def jobs(self) -> Jobs:
@@ -166,6 +202,7 @@ class Session:
             running_jobs=self.jobs.running,
             pending_intents=len(self._intents),
             running=self._busy,
+            paused=self._hold.on,
         )
 
     def instructions_report(self) -> InstructionsReport:
@@ -190,7 +227,10 @@ class Session:
             return
         match op:
             case UserInput(text=text, mode=mode, intent_id=intent_id):
-                waits = self._busy or bool(self._intents)
+                if self._hold.reason == "interrupted":
+                    # The user goes on after Esc: what the interrupt held runs first, in order.
+                    self._release()
+                waits = self._busy or bool(self._intents) or self._unanswered or self._hold.on
                 await self._intents.add(text, mode, intent_id, waits=waits)
             case CancelIntent(intent_id=intent_id):
                 if not await self._intents.cancel(intent_id):
@@ -210,6 +250,11 @@ class Session:
                             message=f"no approval request {op.request_id!r} is waiting for an answer",
                         )
                     )
+            case Pause():
+                self._put_hold("requested")
+            case Resume():
+                if not self._release():
+                    self._emitter.emit(Notice(message="the session is not paused"))
             case Compact():
                 self._compact()
             case Shutdown():
@@ -246,6 +291,17 @@ class Session:
             self._apply_switch()
 
     # -- inside ---------------------------------------------------------------------------------------
+
+    def _put_hold(self, reason: HoldReason) -> None:
+        if self._hold.put(reason):
+            self._emitter.emit(SessionPaused(reason=reason, pending_intents=len(self._intents)))
+
+    def _release(self) -> bool:
+        if not self._hold.release():
+            return False
+        self._emitter.emit(SessionResumed())
+        self._intents.changed.set()
+        return True
 
     def _start_mcp(self) -> None:
         """Start the configured MCP servers in the background; their tools join before a model request."""
@@ -322,6 +378,11 @@ class Session:
                 if self._compact_requested:
                     self._compact_requested = False
                     job = self._manual_compaction()
+                elif self._hold.on:
+                    pass
+                elif self._unanswered:
+                    self._unanswered = False
+                    job = self._turn(None)
                 elif (item := self._intents.pop()) is not None:
                     job = self._turn(item)
                 if job is None:
@@ -359,13 +420,19 @@ class Session:
             self._queue.put_nowait(None)
             self._closed.set()
 
-    async def _turn(self, item: PendingInput) -> None:
-        """One turn, with every way it can end reported as `turn.completed` or `turn.failed`."""
+    async def _turn(self, item: PendingInput | None) -> None:
+        """One turn, with every way it can end reported as `turn.completed` or `turn.failed`.
+
+        `item` None answers the prompt a resumed history ends with.
+        """
         runner = self._wiring.runner
         final_text: str | None = None
         error: BaseException | None = None
         try:
-            outcome = await runner.run(item.text, intent_id=item.intent_id)
+            if item is None:
+                outcome = await runner.run(None)
+            else:
+                outcome = await runner.run(item.text, intent_id=item.intent_id)
             final_text = outcome.final_text
             # Intents accepted until now count: a headless run applies them before it ends.
             self._intents.refresh()
@@ -381,42 +448,16 @@ class Session:
             if current is not None:
                 current.uncancel()
             await self._end_waited_commands()
-            self._emitter.emit(
-                TurnFailed(
-                    kind="interrupted", message=INTERRUPTED_MESSAGE, exit_code=int(ExitCode.INTERRUPTED)
-                )
-            )
-        except ProviderError as exc:
-            error = exc
-            self._emitter.emit(
-                TurnFailed(
-                    kind=str(exc.kind),
-                    message=exc.message,
-                    hint=exc.hint or "",
-                    exit_code=int(exc.exit_code),
-                )
-            )
-        except VtcodeError as exc:
-            error = exc
-            self._emitter.emit(
-                TurnFailed(
-                    kind=type(exc).__name__,
-                    message=exc.message,
-                    hint=exc.hint or "",
-                    exit_code=int(exc.exit_code),
-                )
-            )
+            self._note_interruption()
+            self._emitter.emit(turn_end.interrupted())
+            if self._intents and not self._closing and not self._options.until_idle:
+                # Stop beats a follow-up typed before it: nothing waiting starts by itself now.
+                self._put_hold("interrupted")
         except Exception as exc:  # the turn's last line of defence: the session stays usable
-            log.debug("turn failed", exc_info=True)
+            if not isinstance(exc, VtcodeError):
+                log.debug("turn failed", exc_info=True)
             error = exc
-            self._emitter.emit(
-                TurnFailed(
-                    kind="internal",
-                    message=f"internal error: {type(exc).__name__}: {exc}",
-                    hint="rerun with VTCODE_DEBUG=1 for details and report it",
-                    exit_code=int(ExitCode.AGENT_FAILED),
-                )
-            )
+            self._emitter.emit(turn_end.failed(exc))
         if error is not None:
             self._intents.requeue_steering()
             if self._options.until_idle:
@@ -449,6 +490,16 @@ class Session:
                 Notice(level="warning", message=f"compaction failed: {type(exc).__name__}: {exc}")
             )
 
+    def _note_interruption(self) -> None:
+        """After an interrupt before any reply, say so in the history (`turn_end.INTERRUPTION_NOTE`)."""
+        runner = self._wiring.runner
+        if unanswered_prompt(runner.state.messages) is None:
+            return
+        try:
+            runner.commit([turn_end.interruption_note(runner.state.turns, runner.clock())])
+        except VtcodeError as exc:
+            log.warning("the interruption was not recorded: %s", exc.user_text())
+
     async def _end_waited_commands(self) -> None:
         stopping, self._stopping = self._stopping, []
         sessions = self._wiring.toolset.sessions
@@ -456,7 +507,11 @@ class Session:
             await asyncio.gather(*(sessions.discard(s) for s in stopping), return_exceptions=True)
 
     async def _deliver_steering(self, batch: AfterToolBatch) -> Sequence[Message]:
-        """Steering input waiting for this boundary, as user messages for the next request."""
+        """Steering input waiting for this boundary, as user messages for the next request.
+
+        A paused session's turn waits here: after its tool batch, before its next model request.
+        """
+        await self._hold.wait()
         self._intents.refresh()
         return [
             UserMessage(
@@ -467,3 +522,8 @@ class Session:
             )
             for item in self._intents.take_steering()
         ]
+
+
+def _preview(text: str, width: int = 60) -> str:
+    line = " ".join(text.split())
+    return repr(line if len(line) <= width else line[: width - 1] + "…")

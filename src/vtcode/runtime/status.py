@@ -31,6 +31,8 @@ class SessionStatus:
     pending_intents: int
     running: bool
     cost: float | None = None
+    # Held by a pause, or by an interrupt with input waiting (`session.paused`).
+    paused: bool = False
 
     @property
     def pressure(self) -> float:

@@ -33,6 +33,7 @@ from vtcode.protocol.events import (
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, ToolResultMessage
 from vtcode.protocol.ops import ApprovalAnswer
 from vtcode.runtime.approval_port import ApprovalPort
+from vtcode.runtime.editor_buffers import follow_edits
 from vtcode.runtime.emitter import Emitter
 from vtcode.tools.base import CallDescription, Tool, ToolContext, ToolOutcome
 
@@ -165,6 +166,9 @@ class ToolDispatcher:
             outcome = ToolOutcome(content=f"{call.name} failed: {exc}", is_error=True)
         if outcome.touched_paths and self.on_touched is not None:
             self.on_touched(outcome.touched_paths)
+        if outcome.changes and self.context.buffers is not None:
+            # Before the result goes back: the model's next read through the editor sees the edit.
+            await follow_edits(self.context.buffers, self.context.workspace, outcome.changes)
         status: ItemStatus = "failed" if outcome.is_error else "completed"
         done = _item(tool, call, item_id, described, status=status, text=outcome.content, outcome=outcome)
         self.emitter.emit(ItemCompleted(item=done))

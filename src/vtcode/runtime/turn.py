@@ -190,20 +190,24 @@ class TurnRunner:
         if replacement.applied is not None:
             replacement.applied()
 
-    async def run(self, text: str, *, intent_id: str | None = None) -> TurnOutcome:
-        """Run one user turn to its end (answer without tools, or a limit)."""
+    async def run(self, text: str | None, *, intent_id: str | None = None) -> TurnOutcome:
+        """Run one user turn to its end (answer without tools, or a limit).
+
+        `text` None answers the history as it stands: the user message a crashed run left unanswered.
+        """
         self.state.turns += 1
         turn = self.state.turns
         self.emitter.begin_turn(turn)
         self.emitter.emit(TurnStarted())
-        meta = MessageMeta(intent_id=intent_id, created_at=self.clock(), turn=turn)
-        opening: list[Message] = []
-        if self.context is not None:
-            opening.append(msgspec.structs.replace(self.context, meta=msgspec.structs.replace(
-                self.context.meta, turn=turn
-            )))  # fmt: skip
-            self.context = None
-        self.commit([*opening, UserMessage(text, meta=meta)])
+        if text is not None:
+            meta = MessageMeta(intent_id=intent_id, created_at=self.clock(), turn=turn)
+            opening: list[Message] = []
+            if self.context is not None:
+                opening.append(msgspec.structs.replace(self.context, meta=msgspec.structs.replace(
+                    self.context.meta, turn=turn
+                )))  # fmt: skip
+                self.context = None
+            self.commit([*opening, UserMessage(text, meta=meta)])
         usage = Usage()
         repeats = RepeatWatch()
         tools_ran = False

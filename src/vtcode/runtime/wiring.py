@@ -17,13 +17,13 @@ from vtcode.core.approvals import ApprovalPolicy
 from vtcode.core.compaction.envelope import Envelope, PendingIntent
 from vtcode.core.history_repair import missing_results
 from vtcode.core.instructions.model import Diagnostic
-from vtcode.core.steering import Recovery, recover
+from vtcode.core.steering import Recovery, recover, unanswered_prompt
 from vtcode.core.touched_paths import touched_paths
 from vtcode.exec.git_query import PendingGitQuery
 from vtcode.mcp.servers import ServerPlan, plan_servers
 from vtcode.protocol.errors import UsageError
 from vtcode.protocol.events import Notice, ThreadStarted
-from vtcode.protocol.messages import Message
+from vtcode.protocol.messages import Message, UserMessage
 from vtcode.providers.base import ModelClient
 from vtcode.providers.catalog import ModelInfo
 from vtcode.runtime.approval_port import ApprovalPort
@@ -41,7 +41,7 @@ from vtcode.runtime.toolset import Toolset, build_toolset
 from vtcode.runtime.turn import ConversationState, TurnRunner
 from vtcode.store.intents import IntentStore
 from vtcode.store.session import SessionHandle, SessionStore
-from vtcode.tools.base import Tool, ToolContext
+from vtcode.tools.base import TextBuffers, Tool, ToolContext
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,8 @@ class SessionOptions:
     trust_project_mcp: bool = False
     # Config keys that were ignored or are deprecated (LoadedConfig), shown as warning notices.
     config_warnings: tuple[str, ...] = ()
+    # An editor's view of the files (ACP): `read_file` sees unsaved buffers instead of the disk.
+    buffers: TextBuffers | None = None
 
 
 @dataclass
@@ -91,6 +93,9 @@ class Wiring:
     compactor: Compactor
     # Intents found pending when the session was resumed, to run before any new input.
     recovered: tuple[PendingIntent, ...] = ()
+    # The user message a resumed history ends with unanswered (a crash or a failed request): its turn
+    # runs first, from the history as it stands, so it is neither lost nor added twice.
+    unanswered: UserMessage | None = None
     # The MCP servers to start (the session starts them on the event loop).
     mcp: ServerPlan = field(default_factory=ServerPlan)
 
@@ -150,12 +155,14 @@ def _wire(
         handle=handle,
     )
     recovered: tuple[PendingIntent, ...] = ()
+    unanswered: UserMessage | None = None
     mcp = plan_servers(settings, options.workspace, trust_project=options.trust_project_mcp)
     for text in mcp.diagnostics:
         notice(f"mcp: {text}")
     if handle is not None:
         recorded = _resume(handle, options, state, notice)
         recovered = _recover_intents(handle, state, recorded, notice)
+        unanswered = unanswered_prompt(state.messages)
     info = model_info(settings, choice.model)
     if not info.known and _first_time(options.home, f"unknown-model {choice.model} {info.context_window}"):
         notice(
@@ -194,7 +201,7 @@ def _wire(
     approvals = ApprovalPort()
     dispatcher = ToolDispatcher(
         tools=toolset.tools,
-        context=ToolContext(workspace=options.workspace),
+        context=ToolContext(workspace=options.workspace, buffers=options.buffers),
         policy=ApprovalPolicy(
             mode=settings.agent.approval,
             allow=tuple(settings.approvals.allow),
@@ -237,6 +244,7 @@ def _wire(
         emitter=emitter,
         clock=clock,
         last_usage=lambda: state.last_usage,
+        current_request=runner.build_request,
     )
     hooks.before_request.append(compactor.before_request)
     hooks.context_overflow.append(compactor.on_overflow)
@@ -257,6 +265,7 @@ def _wire(
         hooks=hooks,
         compactor=compactor,
         recovered=recovered,
+        unanswered=unanswered,
         mcp=mcp,
     )
 

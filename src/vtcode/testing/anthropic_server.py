@@ -52,9 +52,18 @@ class AnthropicServer(WireServer):
 
 
 def render_reply(reply: Reply, *, model: str = "fake-model", message_id: str = "msg_loopback") -> list[Frame]:
-    """The frames the API sends for `reply`: thinking, text and tool_use blocks, in that order."""
+    """The frames the API sends for `reply`: compaction, thinking, text and tool_use blocks, in order."""
     frames = [_message_start(reply, model, message_id), _frame("ping", {})]
     index = 0
+    if reply.compaction is not None:
+        # The API opens the block with no content and sends the summary in `compaction_delta`s, each
+        # with the opaque state a client may send back.
+        deltas = [
+            {"type": "compaction_delta", "content": p, "encrypted_content": "opaque-compaction-state"}
+            for p in fragments(reply.compaction, max(reply.chunk_size, 64))
+        ]
+        frames += _block(index, {"type": "compaction", "content": None}, deltas)
+        index += 1
     if reply.reasoning:
         start: dict[str, Any] = {"type": "thinking", "thinking": "", "signature": ""}
         deltas = [
@@ -74,7 +83,7 @@ def render_reply(reply: Reply, *, model: str = "fake-model", message_id: str = "
         pieces = fragments(call.arguments, reply.chunk_size) or [""]
         frames += _block(index, start, [{"type": "input_json_delta", "partial_json": p} for p in pieces])
         index += 1
-    stop_reason = reply.stop_reason or ("tool_use" if reply.tool_calls else "end_turn")
+    stop_reason = reply.stop_reason or _stop_reason(reply)
     usage: dict[str, Any] = {"output_tokens": reply.output_tokens}
     if reply.reasoning_tokens:
         usage["output_tokens_details"] = {"thinking_tokens": reply.reasoning_tokens}
@@ -85,6 +94,13 @@ def render_reply(reply: Reply, *, model: str = "fake-model", message_id: str = "
     )
     frames.append(_frame("message_stop", {}))
     return frames
+
+
+def _stop_reason(reply: Reply) -> str:
+    if reply.tool_calls:
+        return "tool_use"
+    paused = reply.compaction is not None and not (reply.text or reply.reasoning)
+    return "compaction" if paused else "end_turn"
 
 
 def thinking_signature(reasoning: str) -> str:

@@ -45,6 +45,9 @@ class Reply:
     # Send a frame with undecodable JSON after this many frames.
     malformed_after: int | None = None
     stop_reason: str | None = None
+    # Anthropic only: the compaction edit fired and wrote this summary (a `compaction` block first).
+    # With nothing else in the reply it pauses there (`stop_reason: "compaction"`).
+    compaction: str | None = None
 
 
 @dataclass(frozen=True)

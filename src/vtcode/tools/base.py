@@ -12,6 +12,18 @@ from vtcode.protocol.messages import ImagePart
 from vtcode.protocol.model import ToolKind, ToolSpec
 
 
+class TextBuffers(Protocol):
+    """Files as an editor holds them, unsaved changes included (ACP `fs/read_text_file`)."""
+
+    async def read_text(self, path: Path) -> str | None:
+        """The editor's text of `path` (absolute, already confined to the workspace); None: use the disk."""
+        ...
+
+    async def written(self, path: Path, text: str) -> None:
+        """An edit tool wrote `text` to `path` (ACP `fs/write_text_file`): the editor's copy follows."""
+        ...
+
+
 @dataclass(frozen=True)
 class ToolContext:
     """What a tool may know about where it runs; the workspace root travels as data (no chdir)."""
@@ -21,6 +33,8 @@ class ToolContext:
     max_output_bytes: int = 40_000
     # Where a command's live output goes while the call waits on it (the runtime sets one per call).
     progress: ProgressSink | None = None
+    # Where reading tools get a file's text before the disk (an editor's buffers), when a front end has one.
+    buffers: TextBuffers | None = None
 
 
 @dataclass(frozen=True)

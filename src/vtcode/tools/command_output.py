@@ -8,11 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 log = logging.getLogger(__name__)
+
+# A hard limit lower than ours already stands and stays (the shell cannot raise it, which is fine);
+# a program that aborts on a failed allocation would otherwise dump a `core` file in the workspace.
+_WITH_LIMITS = 'ulimit -d {kb} 2>/dev/null; ulimit -c 0 2>/dev/null; exec "$0" "$@"'
 
 
 @dataclass(frozen=True)
@@ -24,8 +30,24 @@ class CommandOutput:
     stderr: bytes
 
 
-async def start_helper(argv: Sequence[str], cwd: Path) -> asyncio.subprocess.Process | None:
-    """Start `argv` in `cwd` with no input and both outputs piped; None when it cannot be started."""
+async def start_helper(
+    argv: Sequence[str], cwd: Path, *, data_limit: int | None = None
+) -> asyncio.subprocess.Process | None:
+    """Start `argv` in `cwd` with no input and both outputs piped; None when it cannot be started.
+
+    With `data_limit` the program may hold at most that many bytes of heap (RLIMIT_DATA) and
+    writes no core file: an allocation beyond it fails in the program instead of growing it.
+    """
+    if data_limit is not None and os.name == "posix":
+        # The limits are set by a shell that then becomes the program. Setting them in Python
+        # between fork and exec (preexec_fn) rules out vfork: the fork then copies vtcode's page
+        # tables, 11 ms per start at 100 MB of RSS and 45 ms at 300 MB, against 1 ms for the shell.
+        program = shutil.which(argv[0])
+        if program is None:
+            log.info("could not start %s: not found", argv[0])
+            return None
+        limits = _WITH_LIMITS.format(kb=max(1, data_limit >> 10))
+        argv = ["/bin/sh", "-c", limits, program, *argv[1:]]
     try:
         return await asyncio.create_subprocess_exec(
             *argv,

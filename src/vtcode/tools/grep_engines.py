@@ -8,6 +8,10 @@ line text is decoded as UTF-8 with replacement characters; a trailing CR is not 
 (`$` matches before CRLF). One known difference stays: on bytes that are not valid UTF-8, Python's
 `.` matches the replacement character while rg's `.` matches nothing; on lines over a megabyte the
 Python scan searches in overlapping pieces (see `grep_scan`).
+
+rg holds a whole line in memory to search it, so a file that is one 200 MB line would cost 200 MB.
+It runs under a heap limit instead (see `ripgrep_output`); when it dies of it, the files of that run
+over `LARGE_FILE_BYTES` are searched by the Python scan, in bounded memory, and the rest by rg again.
 """
 
 from __future__ import annotations
@@ -25,13 +29,16 @@ import msgspec
 
 from vtcode.tools.file_set import FileBatch
 from vtcode.tools.grep_scan import KEPT_TEXT_CHARS, GrepMatch, python_search
-from vtcode.tools.ripgrep_output import run_ripgrep
+from vtcode.tools.ripgrep_output import DATA_LIMIT, MAX_THREADS, RipgrepOutput, run_ripgrep
 
 __all__ = ["GrepMatch", "argv_batches", "python_search", "ripgrep_search_batches"]
 
 log = logging.getLogger(__name__)
 
 _POINTER_BYTES = 8
+# After rg ran out of memory, files larger than this go to the Python scan. One rg thread holding a
+# line this long (its buffer, and the JSON of a matching line) stays well inside `DATA_LIMIT`.
+LARGE_FILE_BYTES = 4 << 20
 
 
 class _Data(msgspec.Struct):
@@ -67,13 +74,20 @@ _type_decoder = msgspec.json.Decoder(_Other)
 
 
 async def ripgrep_search_batches(
-    rg: str, root: Path, batches: AsyncIterable[FileBatch], pattern: str
+    rg: str,
+    root: Path,
+    batches: AsyncIterable[FileBatch],
+    pattern: str,
+    *,
+    rescanned: list[str] | None = None,
 ) -> list[GrepMatch] | None:
     """Search each batch of files as soon as it arrives, several rg processes at a time.
 
     Sorted by path, then line; None when rg cannot run this pattern. `batches` is always read to its
     end, so a caller collecting the files as they pass has all of them for the Python fallback.
+    Files searched by the Python scan because rg ran out of memory on them are added to `rescanned`.
     """
+    scanned: list[str] = [] if rescanned is None else rescanned
     slots = _Slots(_cores())
     searches: list[asyncio.Task[list[GrepMatch] | None]] = []
     try:
@@ -84,7 +98,7 @@ async def ripgrep_search_batches(
             # listed files count, exactly as when each is named.
             listed = frozenset(batch.files) if batch.whole_directories else None
             for paths in argv_batches(_arguments(batch), _argv_budget()):
-                job = _ripgrep_batch(rg, root, paths, pattern, slots=slots, listed=listed)
+                job = _ripgrep_batch(rg, root, paths, pattern, slots=slots, listed=listed, rescanned=scanned)
                 searches.append(asyncio.create_task(job))
         found = [await search for search in searches]
     finally:
@@ -118,12 +132,24 @@ async def _ripgrep_batch(
     *,
     slots: _Slots,
     listed: frozenset[str] | None,
+    rescanned: list[str],
 ) -> list[GrepMatch] | None:
     async with slots.taken() as threads:
         result = await run_ripgrep(_command(rg, paths, pattern, threads), root)
     if result is None:
         log.warning("ripgrep could not start; using the Python engine")
         return None
+    if result.out_of_memory:
+        files = _files_named(paths, listed)
+        return await _search_within_memory(rg, root, files, pattern, rescanned)
+    matches = await _matches(root, result, pattern)
+    if matches is not None and listed is not None:
+        matches = [match for match in matches if match.path in listed]
+    return matches
+
+
+async def _matches(root: Path, result: RipgrepOutput, pattern: str) -> list[GrepMatch] | None:
+    """The matches of a finished rg run; None when rg could not run the pattern."""
     # rg exits 1 for "no match" and 2 for errors; a regex rg's engine rejects (look-around,
     # back-references) is an error with no output at all, and Python can still run it.
     if result.returncode == 2 and not result.events and not result.overlong_paths:
@@ -136,9 +162,66 @@ async def _ripgrep_batch(
         return None
     if result.overlong_paths:
         matches = await _search_again(root, matches, result.overlong_paths, pattern)
-    if listed is not None:
-        matches = [match for match in matches if match.path in listed]
     return matches
+
+
+def _files_named(paths: Sequence[str], listed: frozenset[str] | None) -> list[str]:
+    """The listed files an rg run was given, by name or as a whole directory."""
+    if listed is None:
+        return list(paths)
+    named = set(paths)
+    return [path for path in listed if path in named or path.rpartition("/")[0] in named]
+
+
+async def _search_within_memory(
+    rg: str, root: Path, files: list[str], pattern: str, rescanned: list[str]
+) -> list[GrepMatch]:
+    """Search `files` again after rg ran out of memory on them, without the large ones in rg.
+
+    Large files go to the Python scan; the rest to one single-threaded rg at a time, whose memory
+    they cannot exhaust unless they grew meanwhile, when the Python scan takes them too.
+    """
+    sizes = await asyncio.to_thread(_sizes, root, files)
+    large = sorted(path for path in files if sizes.get(path, 0) > LARGE_FILE_BYTES)
+    log.info(
+        "ripgrep went over its %d MB memory limit (a very long line, or a very large pattern);"
+        " searching %d file(s) over %d MB with the Python scan",
+        DATA_LIMIT >> 20,
+        len(large),
+        LARGE_FILE_BYTES >> 20,
+    )
+    taken = set(large)
+    rest = [path for path in files if path not in taken]
+    matches: list[GrepMatch] = []
+    python_files = list(large)
+    for paths in argv_batches(rest, _argv_budget()) if rest else []:
+        result = await run_ripgrep(_command(rg, paths, pattern, 1), root)
+        found = None if result is None or result.out_of_memory else await _matches(root, result, pattern)
+        if found is None:
+            python_files.extend(paths)
+        else:
+            matches.extend(found)
+    if python_files:
+        rescanned.extend(python_files)
+        matches.extend(await _python_search(root, sorted(python_files), pattern))
+    return matches
+
+
+def _sizes(root: Path, files: Sequence[str]) -> dict[str, int]:
+    sizes: dict[str, int] = {}
+    for path in files:
+        with contextlib.suppress(OSError):  # gone since listed: rg skips it too
+            sizes[path] = os.stat(root / path).st_size
+    return sizes
+
+
+async def _python_search(root: Path, files: Sequence[str], pattern: str) -> list[GrepMatch]:
+    """The Python scan of `files`, with the pattern grep_files already compiled once."""
+    try:
+        regex = re.compile(pattern)
+    except re.error:
+        return []
+    return await asyncio.to_thread(python_search, root, files, regex)
 
 
 async def _search_again(
@@ -148,11 +231,7 @@ async def _search_again(
 
     The Python scan reads such a line in pieces; the pattern already compiled for grep_files.
     """
-    try:
-        regex = re.compile(pattern)
-    except re.error:
-        return [match for match in matches if match.path not in paths]
-    again = await asyncio.to_thread(python_search, root, sorted(paths), regex)
+    again = await _python_search(root, sorted(paths), pattern)
     return [match for match in matches if match.path not in paths] + again
 
 
@@ -168,15 +247,17 @@ class _Slots:
 
     def __init__(self, cores: int) -> None:
         self._free = asyncio.Semaphore(cores)
+        self._cores = cores
         self._running = 0
 
     @contextlib.asynccontextmanager
-    async def taken(self) -> AsyncIterator[int | None]:
-        """Hold a slot; yields rg's thread count: 1 beside other rg processes, rg's default alone."""
+    async def taken(self) -> AsyncIterator[int]:
+        """Hold a slot; yields rg's thread count: 1 beside other rg processes, one per core alone."""
         async with self._free:
             # rg's threads coordinate through shared queues, which costs more than it gains when
-            # other rg processes already keep every core busy; alone, rg uses every core itself.
-            threads = 1 if self._running else None
+            # other rg processes already keep every core busy; alone, rg uses every core itself,
+            # up to the threads its memory limit has room for.
+            threads = 1 if self._running else min(self._cores, MAX_THREADS)
             self._running += 1
             try:
                 yield threads
@@ -184,10 +265,15 @@ class _Slots:
                 self._running -= 1
 
 
-def _command(rg: str, paths: Sequence[str], pattern: str, threads: int | None) -> list[str]:
-    command = [
+def _command(rg: str, paths: Sequence[str], pattern: str, threads: int) -> list[str]:
+    return [
         rg,
         "--json",
+        "--threads",
+        str(threads),
+        # A memory map of a searched file counts in rg's resident memory, all of it for a file
+        # that is one line; rg maps only a few named files anyway, so this costs nothing elsewhere.
+        "--no-mmap",
         "--no-config",  # a user's RIPGREP_CONFIG_PATH must not change what the model sees
         "--crlf",  # `$` matches before "\r\n", as in the Python engine, which strips the CR
         "--encoding",
@@ -202,9 +288,6 @@ def _command(rg: str, paths: Sequence[str], pattern: str, threads: int | None) -
         "--",
         *paths,
     ]
-    if threads is not None:
-        command[1:1] = ["--threads", str(threads)]
-    return command
 
 
 def _parse_json_lines(events: Sequence[bytes]) -> list[GrepMatch]:

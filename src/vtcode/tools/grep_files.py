@@ -17,12 +17,15 @@ from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_ca
 from vtcode.tools.file_set import FileBatch, PathFilter, compile_glob, visible_file_batches
 from vtcode.tools.grep_engines import GrepMatch, python_search, ripgrep_search_batches
 from vtcode.tools.output_limit import clip_utf8, fit_lines
+from vtcode.tools.ripgrep_output import DATA_LIMIT
 from vtcode.tools.workspace import resolve, workspace_root
 
 DEFAULT_MAX_RESULTS = 200
 MAX_RESULTS_CEILING = 5_000
 # A minified line would otherwise spend the whole budget on one match.
 MAX_LINE_BYTES = 400
+# Files named in the note about files ripgrep had no memory for.
+_NOTE_NAMES = 3
 
 _SPEC = ToolSpec(
     name="grep_files",
@@ -109,12 +112,14 @@ class GrepFilesTool:
             files: list[str] = []
             searched = _collect(batches, accepts, files)
             matches: list[GrepMatch] | None = None
+            # Files the Python scan searched because ripgrep ran out of memory on them.
+            rescanned: list[str] = []
             rg = self._ripgrep_executable()
             if rg is None:
                 async for _ in searched:
                     pass
             else:
-                matches = await ripgrep_search_batches(rg, root, searched, args.pattern)
+                matches = await ripgrep_search_batches(rg, root, searched, args.pattern, rescanned=rescanned)
         except ToolError as exc:
             return ToolOutcome(content=f"grep_files: {exc.message}", is_error=True)
         except OSError as exc:
@@ -128,7 +133,9 @@ class GrepFilesTool:
         if not matches:
             where = "the workspace" if base.display == "." else base.display
             content = f"No matches for {args.pattern!r} in {where}."
-            return ToolOutcome(content=content, touched_paths=(base.display,), extra=extra)
+            return ToolOutcome(
+                content=_with_note(content, rescanned), touched_paths=(base.display,), extra=extra
+            )
         content = fit_lines(
             [format_match(match) for match in matches],
             max_items=args.max_results or DEFAULT_MAX_RESULTS,
@@ -138,7 +145,7 @@ class GrepFilesTool:
                 "or a more specific pattern]"
             ),
         )
-        return ToolOutcome(content=content, touched_paths=(base.display,), extra=extra)
+        return ToolOutcome(content=_with_note(content, rescanned), touched_paths=(base.display,), extra=extra)
 
     def _ripgrep_executable(self) -> str | None:
         if not self._use_ripgrep:
@@ -155,6 +162,19 @@ async def _collect(
         if kept.files:
             files.extend(kept.files)
             yield kept
+
+
+def _with_note(content: str, rescanned: list[str]) -> str:
+    """`content`, and a closing line naming the files ripgrep had no memory for, if any."""
+    if not rescanned:
+        return content
+    names = ", ".join(sorted(rescanned)[:_NOTE_NAMES])
+    if len(rescanned) > _NOTE_NAMES:
+        names += f" and {len(rescanned) - _NOTE_NAMES} more"
+    return (
+        f"{content}\n[ripgrep reached its {DATA_LIMIT >> 20} MB memory limit; searched with the built-in "
+        f"scan instead: {clip_utf8(names, MAX_LINE_BYTES)}]"
+    )
 
 
 def format_match(match: GrepMatch) -> str:

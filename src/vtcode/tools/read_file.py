@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,9 +96,15 @@ class ReadFileTool:
             target = resolve(ctx.workspace, args.path)
             offset = args.offset or 1
             limit = args.limit or DEFAULT_LIMIT
-            page = await asyncio.to_thread(
-                _read_page, target.real, target.display, offset, limit, ctx.max_output_bytes
-            )
+            buffer = await ctx.buffers.read_text(target.real) if ctx.buffers is not None else None
+            if buffer is not None and "\0" not in buffer[:BINARY_SNIFF_BYTES]:
+                # The editor's text (unsaved edits included) is what the user sees, so the model too.
+                handle = io.BytesIO(buffer.encode("utf-8", errors="surrogatepass"))
+                page = _page_of(handle, target.display, offset, limit, ctx.max_output_bytes)
+            else:
+                page = await asyncio.to_thread(
+                    _read_page, target.real, target.display, offset, limit, ctx.max_output_bytes
+                )
         except ToolError as exc:
             return ToolOutcome(content=f"read_file: {exc.message}", is_error=True)
         except OSError as exc:

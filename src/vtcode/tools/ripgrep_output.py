@@ -4,6 +4,11 @@ rg's JSON output carries each matching line whole (its `--max-columns` does not 
 upstream: BurntSushi/ripgrep#1451), so a match in a 200 MB minified file is one 200 MB output line.
 Output lines are read with a cap: a longer one is dropped as it streams past, and only the file it
 belongs to is remembered, for the caller to search that file again in bounded memory.
+
+rg itself holds each line whole, in a buffer or a memory map of the file, to match it; it has no
+option to stop that. So it runs without memory maps (`--no-mmap`, a caller's flag) and under a heap
+limit (`DATA_LIMIT`): on a huge line its allocation fails and it aborts, which `out_of_memory`
+reports so the caller can search again without it.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import json
 import logging
 import os
 import re
+import signal
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +28,11 @@ from vtcode.tools.command_output import start_helper
 
 log = logging.getLogger(__name__)
 
+# The heap one rg process may use. Its resident size stays below this plus its code and stack, which
+# keeps it under 100 MB. rg reserves a few MB of address space per thread, touched or not, so a
+# normal search with up to `MAX_THREADS` threads needs 57-64 MB here (measured, 12,288 files named).
+DATA_LIMIT = 80 << 20
+MAX_THREADS = 8
 # An rg event longer than this is not kept: a line a model could use is far shorter (grep_files shows
 # 400 bytes of it), and each event is decoded whole.
 MAX_EVENT_BYTES = 1 << 20
@@ -41,10 +52,16 @@ class RipgrepOutput:
     overlong_paths: set[str] = field(default_factory=set)
     stderr: bytes = b""
 
+    @property
+    def out_of_memory(self) -> bool:
+        """Whether rg died for want of memory (the limit), so its output is incomplete."""
+        # Rust aborts on a failed allocation, after printing this line.
+        return self.returncode == -signal.SIGABRT or b"memory allocation of " in self.stderr
+
 
 async def run_ripgrep(argv: Sequence[str], cwd: Path) -> RipgrepOutput | None:
-    """Run rg to completion reading its events line by line; None when it cannot be started."""
-    process = await start_helper(argv, cwd)
+    """Run rg under `DATA_LIMIT` to completion, reading its events line by line; None when it cannot start."""
+    process = await start_helper(argv, cwd, data_limit=DATA_LIMIT)
     if process is None:
         return None
     assert process.stdout is not None

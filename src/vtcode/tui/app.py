@@ -33,6 +33,8 @@ from vtcode.protocol.events import (
     ItemStarted,
     ItemUpdated,
     Notice,
+    SessionPaused,
+    SessionResumed,
     ThreadCompacted,
     ThreadStarted,
     TurnCompleted,
@@ -187,7 +189,10 @@ class VtcodeApp(App[int]):
     async def _show_history(self, session: Session) -> None:
         """A resumed session's conversation, as text."""
         for message in session.messages:
-            if isinstance(message, UserMessage):
+            if isinstance(message, UserMessage) and message.meta.kind == "interruption":
+                await self.transcript.add(NoticeEntry("interrupted"))
+            elif isinstance(message, UserMessage) and message.meta.kind is None:
+                # The environment context item is vtcode's, not the user's words.
                 await self.transcript.add(UserEntry(message.content))
             elif isinstance(message, AssistantMessage) and message.content:
                 entry = AnswerEntry()
@@ -271,6 +276,17 @@ class VtcodeApp(App[int]):
                     await self._show_delivered(intent_id)
             case IntentQueued():
                 pass
+            case SessionPaused(reason="interrupted", pending_intents=pending):
+                await transcript.add(
+                    NoticeEntry(
+                        f"paused: {pending} pending input(s) held — send new input to go on (they run "
+                        "first), /pause to run them now, or Tab to edit or remove them"
+                    )
+                )
+            case SessionPaused():
+                await transcript.add(NoticeEntry("paused before the next step — /pause again to go on"))
+            case SessionResumed():
+                await transcript.add(NoticeEntry("going on"))
             case Notice(level=level, message=message):
                 await transcript.add(NoticeEntry(message, warning=level == "warning"))
             case ThreadCompacted(before_messages=before, after_messages=after, trigger=trigger):

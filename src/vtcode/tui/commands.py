@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "model": "/model NAME: use NAME from the next turn",
     "profile": "/profile NAME: use the prompt profile NAME from the next turn",
     "steer": "/steer TEXT: deliver TEXT at the running turn's next boundary",
+    "pause": "hold the agent before its next step (input waits); again: go on",
     "quit": "end the session and leave",
 }
 

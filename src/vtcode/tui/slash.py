@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from vtcode.protocol.errors import VtcodeError
-from vtcode.protocol.ops import Compact
+from vtcode.protocol.ops import Compact, Pause, Resume
 from vtcode.runtime.workspace_index import stored_sessions
 from vtcode.tui.commands import COMMANDS, help_text, parse
 from vtcode.tui.jobs_screen import JobsScreen
@@ -50,6 +50,8 @@ class SlashCommands:
             await self._say("the session is not open", error=True)
         elif name == "compact":
             await app.submit(Compact())
+        elif name == "pause":
+            await app.submit(Resume() if session.paused else Pause())
         elif name == "jobs":
             app.push_screen(JobsScreen(session.jobs))
         elif name == "memory":

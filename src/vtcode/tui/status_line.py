@@ -15,7 +15,10 @@ def _tokens(count: int) -> str:
 def status_text(status: SessionStatus, *, busy: bool) -> Text:
     """One line for the bottom of the screen."""
     text = Text()
-    text.append(" working " if busy else " ready ", style="reverse bold" if busy else "reverse")
+    if status.paused:
+        text.append(" paused ", style="reverse bold yellow")
+    else:
+        text.append(" working " if busy else " ready ", style="reverse bold" if busy else "reverse")
     text.append(f" {status.model}")
     pressure = status.pressure
     soft, hard = status.thresholds.soft, status.thresholds.hard

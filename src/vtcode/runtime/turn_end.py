@@ -1,0 +1,40 @@
+"""How the end of a failed turn is told: the `turn.failed` event for what stopped it, the note of an
+interrupt in the history."""
+
+from __future__ import annotations
+
+from vtcode.protocol.errors import ExitCode, ProviderError, VtcodeError
+from vtcode.protocol.events import TurnFailed
+from vtcode.protocol.messages import MessageMeta, UserMessage
+
+INTERRUPTED_MESSAGE = "interrupted by the user"
+# What the history says after a prompt the user interrupted before any reply: the model learns it, and
+# resuming the session does not answer the prompt again as if a crash had cut it off.
+INTERRUPTION_NOTE = "[The user interrupted this request before it was answered.]"
+
+
+def interrupted() -> TurnFailed:
+    """The event of a turn an interrupt (or shutdown) cancelled."""
+    return TurnFailed(kind="interrupted", message=INTERRUPTED_MESSAGE, exit_code=int(ExitCode.INTERRUPTED))
+
+
+def failed(error: Exception) -> TurnFailed:
+    """The event of a turn `error` ended: a provider error kind, a runtime failure name, or internal."""
+    match error:
+        case ProviderError():
+            kind = str(error.kind)
+        case VtcodeError():
+            kind = type(error).__name__
+        case _:
+            return TurnFailed(
+                kind="internal",
+                message=f"internal error: {type(error).__name__}: {error}",
+                hint="rerun with VTCODE_DEBUG=1 for details and report it",
+                exit_code=int(ExitCode.AGENT_FAILED),
+            )
+    return TurnFailed(kind=kind, message=error.message, hint=error.hint or "", exit_code=int(error.exit_code))
+
+
+def interruption_note(turn: int, now: float) -> UserMessage:
+    """The history's note that the user interrupted `turn` before it was answered."""
+    return UserMessage(INTERRUPTION_NOTE, meta=MessageMeta(kind="interruption", created_at=now, turn=turn))
