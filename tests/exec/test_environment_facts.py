@@ -11,6 +11,7 @@ import pytest
 from vtcode.core.environment_context import render_environment_context
 from vtcode.core.git_status import GitState
 from vtcode.exec.environment_facts import NO_SANDBOX, gather_environment
+from vtcode.exec.git_query import PendingGitQuery, query_git
 
 BERLIN_WINTER = timezone(timedelta(hours=1), "CET")
 # 2026-12-01 13:05:00 UTC.
@@ -89,3 +90,26 @@ def test_the_shell_commands_really_run_in(tmp_path: Path) -> None:
     facts = gather_environment(tmp_path, clock=lambda: NOON, approval="ask", shell="sh")
     assert facts.shell == "sh"
     assert gather_environment(tmp_path, clock=lambda: NOON, approval="ask").shell in ("bash", "sh")
+
+
+def test_a_status_started_early_says_what_git_says_when_read(tmp_path: Path) -> None:
+    repo = _repo(tmp_path / "repo")
+    (repo / "a.py").write_text("a = 2\n")
+    early = PendingGitQuery(repo)
+    facts = gather_environment(repo, clock=lambda: NOON, approval="ask", git=early.result())
+    assert early.result() == query_git(repo)
+    assert facts.git == query_git(repo).state
+    assert facts.git is not None
+    assert facts.git.branch == "main"
+
+
+def test_an_early_status_that_runs_out_of_time_still_names_the_branch(tmp_path: Path) -> None:
+    repo = _repo(tmp_path / "repo")
+    query = PendingGitQuery(repo, timeout=0.0).result()
+    assert (query.state, query.counts_known) == (GitState(branch="main"), False)
+
+
+def test_an_early_status_outside_a_repository_is_none(tmp_path: Path) -> None:
+    query = PendingGitQuery(tmp_path)
+    query.close()
+    assert PendingGitQuery(tmp_path).result().state is None

@@ -151,8 +151,12 @@ def _add_resume_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The whole command-line interface."""
+def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
+    """The whole command-line interface; with `exec_only`, the top level and `exec` alone.
+
+    `vtcode exec ...` parses the same with either tree (only `--help` lists the other commands), and
+    the other ten subcommands cost a few milliseconds to build on every headless run.
+    """
     parser = argparse.ArgumentParser(
         prog="vtcode",
         usage="%(prog)s [options] [PROMPT]  |  %(prog)s [options] COMMAND ...",
@@ -193,6 +197,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PROMPT",
         help="the task (quoting is optional: the remaining words are the prompt); - reads stdin",
     )
+    if exec_only:
+        return parser
 
     acp_p = commands.add_parser(
         "acp",

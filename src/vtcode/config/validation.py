@@ -9,7 +9,7 @@ Messages follow SPEC section 3: `<source>:<dotted.key>: <what is wrong>, expecte
 from __future__ import annotations
 
 import copy
-import difflib
+import functools
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -23,7 +23,25 @@ from vtcode.protocol.errors import ConfigError
 
 KeyPath = tuple[str, ...]
 
-_SETTINGS_TYPE: Final = cast(mi.StructType, mi.type_info(Settings))
+
+@functools.cache
+def _settings_type() -> mi.StructType:
+    # The whole schema, for suggestions after a mistake (~3 ms to build).
+    return cast(mi.StructType, mi.type_info(Settings))
+
+
+@functools.cache
+def _sections() -> dict[str, Any]:
+    """The top-level keys of `Settings` and their annotations (no schema walk)."""
+    return {f.encode_name: f.type for f in msgspec.structs.fields(Settings)}
+
+
+@functools.cache
+def _section_type(key: str) -> mi.Type:
+    # One table's schema, built when a layer sets a key in it: `-c network.max_retries=0` need not
+    # walk all of `Settings`. The same type as that field's in `_settings_type()` (a test compares).
+    return mi.type_info(_sections()[key])
+
 
 # SPEC section 6 item 9 spells the compaction switch `[agent] auto_compaction_enabled`; the reference
 # keeps it under `[agent.harness]`. Both are accepted; the alias is folded into the real key per layer.
@@ -67,7 +85,7 @@ def validate_layer(table: Mapping[str, Any], *, source: str, value_hint: str | N
     """
     try:
         normalized = _fold_aliases(table)
-        _check(normalized, _SETTINGS_TYPE, ())
+        _check_sections(normalized)
     except _Invalid as invalid:
         raise ConfigError(
             f"{source}:{format_key(invalid.path)}: {invalid.problem}",
@@ -82,7 +100,7 @@ def validate_provider(settings: Settings, *, source: str) -> None:
     known = (*BUILTIN_PROVIDERS, *sorted(settings.providers))
     if provider is None or provider in known:
         return
-    close = difflib.get_close_matches(provider, known, n=1)
+    close = _close_matches(provider, known, n=1)
     names = ", ".join(json.dumps(name) for name in BUILTIN_PROVIDERS)
     raise ConfigError(
         f"{source}:agent.provider: got {describe_value(provider)}, "
@@ -139,10 +157,19 @@ def _lookup(table: Mapping[str, Any], path: KeyPath) -> object:
     return node
 
 
+def _check_sections(table: Mapping[str, Any]) -> None:
+    """`_check` of a whole layer against `Settings`, one top-level table at a time."""
+    sections = _sections()
+    for key, item in table.items():
+        if key not in sections:
+            raise _Invalid((key,), _unknown_key(key, (), sections), about_value=False)
+        _check(item, _section_type(key), (key,))
+
+
 def _type_at(path: KeyPath) -> mi.Type:
     """The schema type of the key at `path` (aliases resolve only to real keys)."""
-    node: mi.Type = _SETTINGS_TYPE
-    for part in path:
+    node: mi.Type = _section_type(path[0])
+    for part in path[1:]:
         node = _unwrap(node)
         if isinstance(node, mi.StructType):
             node = next(f.type for f in node.fields if f.encode_name == part)
@@ -195,7 +222,7 @@ def _unknown_key(key: str, parent: KeyPath, fields: Mapping[str, object]) -> str
     # before offering a look-alike of this table (`[agent] max_context_tokens` is not a typo).
     suggestion = _misplaced(key, cutoff=1.0)
     if suggestion is None:
-        close = difflib.get_close_matches(key, local, n=1)
+        close = _close_matches(key, local, n=1)
         suggestion = (*parent, close[0]) if close else _misplaced(key, cutoff=0.8)
     if suggestion is not None:
         return f"unknown key, did you mean {format_key(suggestion)}?"
@@ -205,9 +232,9 @@ def _unknown_key(key: str, parent: KeyPath, fields: Mapping[str, object]) -> str
 def _misplaced(key: str, *, cutoff: float) -> KeyPath | None:
     """The one key of any table whose name is (close to) `key`; None when none or ambiguous."""
     by_name: dict[str, list[KeyPath]] = {}
-    for path in _all_keys(_SETTINGS_TYPE, ()):
+    for path in _all_keys(_settings_type(), ()):
         by_name.setdefault(path[-1], []).append(path)
-    close = difflib.get_close_matches(key, list(by_name), n=1, cutoff=cutoff)
+    close = _close_matches(key, list(by_name), n=1, cutoff=cutoff)
     if close and len(by_name[close[0]]) == 1:
         return by_name[close[0]][0]
     return None
@@ -313,3 +340,9 @@ def to_settings(table: Mapping[str, Any]) -> Settings:
         return msgspec.convert(table, Settings)
     except msgspec.ValidationError as error:  # pragma: no cover - validate_layer mirrors the schema
         raise ConfigError(f"configuration: {error}") from None
+
+
+def _close_matches(word: str, options: Sequence[str], n: int = 3, cutoff: float = 0.6) -> list[str]:
+    import difflib  # only a mistake needs suggestions
+
+    return difflib.get_close_matches(word, options, n=n, cutoff=cutoff)

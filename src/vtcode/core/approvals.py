@@ -26,8 +26,6 @@ import fnmatch
 from dataclasses import dataclass
 from typing import Literal
 
-from vtcode.core.command_match import match_allow, match_deny, split_command
-from vtcode.core.typed_input import type_input
 from vtcode.protocol.model import ToolKind
 
 ApprovalMode = Literal["read-only", "ask", "auto-edit", "full-auto"]
@@ -117,6 +115,8 @@ def session_prefix(command: str) -> str:
     `git commit -m x` gives `git commit`, `pytest -q tests` gives `pytest`; a line of several commands
     or one that cannot be parsed gives "" (only a one-time answer makes sense for it).
     """
+    from vtcode.core.command_match import split_command
+
     commands = split_command(command)
     if not commands or len(commands) != 1 or not commands[0].words:
         return ""
@@ -132,6 +132,8 @@ def _apply_grants(
 ) -> Decision:
     if decision.action != "ask":
         return decision
+    from vtcode.core.command_match import match_allow
+
     if tool and tool in grants.tools:
         return Decision("allow", f"`{tool}` was allowed for this session by the user")
     if kind == "command" and grants.prefixes:
@@ -217,6 +219,9 @@ def _decide_edit(mode: ApprovalMode, edit: str) -> Decision:
 
 
 def _decide_command(policy: ApprovalPolicy, command: str) -> Decision:
+    # The shell-line parser and rule matcher load with the first command (start-up time).
+    from vtcode.core.command_match import match_allow, match_deny
+
     mode = policy.mode
     shown = _shown(command)
     denied_by = match_deny(command, policy.deny)
@@ -267,6 +272,9 @@ def decide_input(
     """
     if not chars:
         return Decision("allow", f"a poll, wait or kill by `{tool}` runs nothing new")
+    from vtcode.core.command_match import match_deny
+    from vtcode.core.typed_input import type_input
+
     typed = type_input(pending, chars)
     # The unfinished tail runs nothing yet, but refusing it now keeps it out of the shell's line.
     for line in (*typed.completed, typed.pending):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import email.utils
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -36,6 +35,9 @@ def parse_retry_after(headers: Mapping[str, str], now: float) -> float | None:
     try:
         value = float(raw)
     except ValueError:
+        # Only an HTTP-date needs the email package (~2 ms to import on the way to the first request).
+        import email.utils
+
         try:
             when = email.utils.parsedate_to_datetime(raw)
         except (TypeError, ValueError):

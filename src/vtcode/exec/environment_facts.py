@@ -12,8 +12,8 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 
 from vtcode.core.environment_context import EnvironmentFacts
-from vtcode.exec.git_query import GIT_STATUS_TIMEOUT_SECONDS, query_git
-from vtcode.exec.spawn import default_shell
+from vtcode.exec.git_query import GIT_STATUS_TIMEOUT_SECONDS, GitQuery, query_git
+from vtcode.exec.shell import default_shell
 
 # Commands run without an OS sandbox today (DESIGN section 5 lists one as future work).
 NO_SANDBOX = "none (commands run with your user's permissions)"
@@ -30,11 +30,13 @@ def gather_environment(
     shell: str | None = None,
     tz: tzinfo | None = None,
     git_timeout: float = GIT_STATUS_TIMEOUT_SECONDS,
+    git: GitQuery | None = None,
 ) -> EnvironmentFacts:
     """The facts for `workspace` now: `clock` gives epoch seconds, `tz` the zone (default: the system's).
 
     `shell` is the configured command shell (`pty.preferred_shell`); the one command sessions really use
-    is named. Blocks for at most about `git_timeout` seconds (run it in a thread from async code).
+    is named. Blocks for at most about `git_timeout` seconds (run it in a thread from async code);
+    `git` is what a query started earlier said (`PendingGitQuery`), so none runs here.
     """
     seconds = clock()
     now = (
@@ -42,7 +44,8 @@ def gather_environment(
         if tz is not None
         else datetime.fromtimestamp(seconds).astimezone()
     )
-    git = query_git(workspace, timeout=git_timeout)
+    if git is None:
+        git = query_git(workspace, timeout=git_timeout)
     return EnvironmentFacts(
         working_directory=str(workspace),
         os=_os_name(),

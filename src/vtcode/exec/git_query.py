@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import subprocess
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,17 +31,65 @@ class GitQuery:
 
 def query_git(workspace: Path, *, timeout: float = GIT_STATUS_TIMEOUT_SECONDS) -> GitQuery:
     """The branch and dirty counts of the work tree holding `workspace` (state None when there is none)."""
-    try:
-        done = _run(_STATUS, workspace, timeout)
-    except subprocess.TimeoutExpired:
-        log.info("git status in %s took longer than %.1fs; showing the branch only", workspace, timeout)
-        return GitQuery(_branch_only(workspace), counts_known=False)
-    except OSError as exc:
-        log.info("git is not available: %s", exc)
-        return GitQuery(None)
-    if done.returncode != 0:
-        return GitQuery(None)
-    return GitQuery(parse_porcelain_v2(done.stdout.decode("utf-8", errors="replace")))
+    return PendingGitQuery(workspace, timeout=timeout).result()
+
+
+class PendingGitQuery:
+    """A `git status` started now and read later, so it runs while the session does other work.
+
+    `result` waits for it, at most `timeout` seconds after the start in all; `close` ends one that is
+    not wanted any more.
+    """
+
+    def __init__(self, workspace: Path, *, timeout: float = GIT_STATUS_TIMEOUT_SECONDS) -> None:
+        self._workspace = workspace
+        self._deadline = time.monotonic() + timeout
+        self._timeout = timeout
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._error: OSError | None = None
+        self._result: GitQuery | None = None
+        try:
+            self._proc = subprocess.Popen(
+                _STATUS,
+                cwd=workspace,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+        except OSError as exc:
+            self._error = exc
+
+    def result(self) -> GitQuery:
+        """What git said (waits for it, within the timeout)."""
+        if self._result is None:
+            self._result = self._collect()
+        return self._result
+
+    def close(self) -> None:
+        """End the query if it still runs (nothing to do once its result was read)."""
+        if self._proc is not None and self._result is None:
+            self._proc.kill()
+            self._proc.communicate()
+            self._proc = None
+
+    def _collect(self) -> GitQuery:
+        proc, workspace = self._proc, self._workspace
+        if proc is None:
+            log.info("git is not available: %s", self._error)
+            return GitQuery(None)
+        try:
+            stdout, _ = proc.communicate(timeout=max(0.0, self._deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            # As `subprocess.run` does on a timeout: kill, then reap.
+            proc.kill()
+            proc.communicate()
+            log.info(
+                "git status in %s took longer than %.1fs; showing the branch only", workspace, self._timeout
+            )
+            return GitQuery(_branch_only(workspace), counts_known=False)
+        if proc.returncode != 0:
+            return GitQuery(None)
+        return GitQuery(parse_porcelain_v2(stdout.decode("utf-8", errors="replace")))
 
 
 def _branch_only(workspace: Path) -> GitState | None:

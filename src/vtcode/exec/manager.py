@@ -13,16 +13,20 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vtcode.core.exec.wait import WAIT_CEILING_SECONDS, WAIT_DEFAULT_SECONDS
 from vtcode.core.sandbox_policy import SandboxPolicy
+from vtcode.exec.errors import SessionError
 from vtcode.exec.group_record import GroupRecord
 from vtcode.exec.process_group import enable_subreaper, group_alive, register, unregister
 from vtcode.exec.sandbox import Sandbox, SandboxUnavailable
-from vtcode.exec.session import CommandInfo, CommandSession, SessionError
-from vtcode.exec.spawn import SpawnRequest, default_shell, session_env, spawn
+from vtcode.exec.shell import default_shell
 from vtcode.exec.spool import SPOOL_DIR, SpoolWriter, remove_expired_spools
 from vtcode.exec.terminate import reap_adopted, terminate_session
+
+if TYPE_CHECKING:
+    from vtcode.exec.session import CommandSession
 
 log = logging.getLogger(__name__)
 
@@ -116,6 +120,11 @@ class SessionManager:
 
     async def start(self, command: str, *, cwd: Path, working_directory: str, tty: bool) -> CommandSession:
         """Start `command` in a new session; SessionError when a limit forbids it or it cannot start."""
+        # The session machinery (PTYs, output pumps, spawning) loads with the first command, not at
+        # start-up.
+        from vtcode.exec.session import CommandInfo, CommandSession
+        from vtcode.exec.spawn import SpawnRequest, session_env, spawn
+
         if self._closed:
             raise SessionError("command sessions are shut down")
         settings = self.settings

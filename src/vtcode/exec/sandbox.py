@@ -17,10 +17,15 @@ import subprocess
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vtcode.core.sandbox_policy import DEVICES, PROTECTED_PATHS, SandboxPolicy, writable_paths
-from vtcode.exec import landlock
-from vtcode.exec.namespaces import NamespaceHolder, ProtectedPath, protect_paths, protected_path
+
+if TYPE_CHECKING:
+    from vtcode.exec.namespaces import NamespaceHolder, ProtectedPath
+
+# exec.landlock and exec.namespaces (ctypes, syscalls) load when a sandbox is prepared, not with every
+# session manager (start-up time); a confined child gets them resolved before the fork.
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +47,8 @@ def landlock_abi(missing: frozenset[str] = frozenset()) -> int:
     """The kernel's Landlock ABI, 0 without one; `missing` may hide it (to exercise the fallback)."""
     if not sys.platform.startswith("linux") or FEATURE_LANDLOCK in missing:
         return 0
+    from vtcode.exec import landlock
+
     return landlock.abi_version()
 
 
@@ -106,6 +113,8 @@ class Sandbox:
                 f"Landlock only: {'; '.join(lost)}"
             )
         self._ensure_hooks_folder()
+        from vtcode.exec import landlock
+
         grants = [
             landlock.Grant(path) for path in writable_paths(self.policy, str(self.workspace), _tmp(env))
         ]
@@ -116,6 +125,8 @@ class Sandbox:
         """The session's namespace holder; None where user namespaces are not allowed."""
         if FEATURE_USER_NAMESPACES in self._missing or not sys.platform.startswith("linux"):
             return None
+        from vtcode.exec.namespaces import NamespaceHolder
+
         try:
             return NamespaceHolder(private_network=private_network)
         except (OSError, subprocess.SubprocessError) as exc:
@@ -133,6 +144,8 @@ class Sandbox:
         """The protected paths that exist now, resolved; `.git` itself pinned so it cannot be replaced."""
         if self.policy.mode != "workspace-write" or self._holder is None:
             return []
+        from vtcode.exec.namespaces import protected_path
+
         found: list[ProtectedPath] = []
         git = self.workspace / ".git"
         if git.is_dir() and not git.is_symlink():
@@ -147,6 +160,10 @@ class Sandbox:
         """The function the child runs before exec (None when off); everything is resolved here."""
         if not self._prepared:
             return None
+        # Resolved here: the child must not import anything between fork and exec.
+        from vtcode.exec import landlock
+        from vtcode.exec.namespaces import protect_paths
+
         holder, ruleset, paths = self._holder, self._ruleset, self.protected()
 
         def child() -> None:
@@ -164,7 +181,10 @@ class Sandbox:
 
     def close(self) -> None:
         """Release the ruleset and end the namespace holder."""
-        landlock.close_ruleset(self._ruleset)
+        if self._ruleset is not None:
+            from vtcode.exec import landlock
+
+            landlock.close_ruleset(self._ruleset)
         self._ruleset = None
         if self._holder is not None:
             self._holder.close()

@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from vtcode.core.exec.result import CallKind, SessionView
 from vtcode.core.exec.wait import return_at
 from vtcode.core.preview import Preview
+from vtcode.exec.errors import SessionError
 from vtcode.exec.exit_watch import ExitWatch
 from vtcode.exec.output import SessionOutput
 from vtcode.exec.progress import ProgressReporter, ProgressSink
 from vtcode.exec.spawn import Spawned
 from vtcode.exec.spool import SpoolWriter
 from vtcode.exec.terminate import terminate_session
-from vtcode.protocol.errors import ToolError
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +38,6 @@ _DRAIN_AFTER_KILL_SECONDS = 1.0
 # A command that does not read its input must not hold a call forever.
 _WRITE_TIMEOUT_SECONDS = 10.0
 _CUT_OFF = "the output stream was still held open when the session ended; the spool stops there"
-
-
-class SessionError(ToolError):
-    """A call on a session could not be carried out (unknown id, closed input, limits)."""
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,6 @@ import contextlib
 import ctypes
 import fcntl
 import os
-import shutil
 import signal
 import struct
 import subprocess
@@ -73,15 +72,6 @@ class Spawned:
     def pgid(self) -> int:
         """The shell leads its own process group."""
         return self.popen.pid
-
-
-def default_shell(preferred: str | None) -> str:
-    """The configured shell, else bash, else sh."""
-    if preferred:
-        found = shutil.which(preferred) if os.sep not in preferred else preferred
-        if found:
-            return found
-    return "/bin/bash" if os.path.exists("/bin/bash") else "/bin/sh"
 
 
 def session_env(

@@ -3,20 +3,29 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-
-import httpx2
+from typing import TYPE_CHECKING, Protocol
 
 from vtcode.core.retry import RetryPolicy, backoff_delay, may_retry, parse_retry_after
 from vtcode.protocol.errors import ProviderError
 from vtcode.protocol.model import Completed, StreamEvent
 from vtcode.providers.errors import classify_status, network_error, not_a_streaming_api
+from vtcode.providers.plain_http import (
+    REDIRECTS,
+    PlainHttpClient,
+    TimedOut,
+    TransportFailure,
+    plain_http_applies,
+)
 from vtcode.providers.sse import SseEvent, iter_sse
-from vtcode.providers.tls import verify_for
+
+if TYPE_CHECKING:
+    import httpx2
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +46,9 @@ class Endpoint:
     # Longest silence allowed between two chunks of a stream.
     idle_timeout: float = 300.0
     retry: RetryPolicy = field(default_factory=RetryPolicy)
+    # Set by the caller when no proxy variable applies to `base_url` (`plain_http_applies` with the
+    # environment): an `http://` endpoint then needs no httpx2.
+    plain_http: bool = False
 
     def url(self, path: str) -> str:
         """Join the base URL and an API path without doubling slashes."""
@@ -44,24 +56,29 @@ class Endpoint:
 
 
 class SseTransport:
-    """Sends one streaming request per call; maps every transport failure to a ProviderError."""
+    """Sends one streaming request per call; maps every transport failure to a ProviderError.
+
+    A plain-http endpoint (`Endpoint.plain_http`) goes through `plain_http` without importing httpx2
+    (start-up time); httpx2 serves everything else, and takes over such an endpoint at a redirect.
+    """
 
     def __init__(self, endpoint: Endpoint, client: httpx2.AsyncClient | None = None) -> None:
         self.endpoint = endpoint
-        self._client = client or httpx2.AsyncClient(
-            timeout=httpx2.Timeout(
-                connect=endpoint.connect_timeout,
-                read=endpoint.idle_timeout,
-                write=endpoint.idle_timeout,
-                pool=endpoint.connect_timeout,
-            ),
-            follow_redirects=True,
-            verify=verify_for(endpoint.base_url),
-        )
+        self._client = client
+        self._plain: PlainHttpClient | None = None
+        if client is None and endpoint.plain_http and plain_http_applies(endpoint.base_url, {}):
+            self._plain = PlainHttpClient(
+                connect_timeout=endpoint.connect_timeout,
+                read_timeout=endpoint.idle_timeout,
+                write_timeout=endpoint.idle_timeout,
+            )
+        else:
+            self._client = client or _httpx_client(endpoint)
 
     async def aclose(self) -> None:
         """Close pooled connections."""
-        await self._client.aclose()
+        if self._client is not None:
+            await self._client.aclose()
 
     async def events(
         self, path: str, body: bytes, *, api: str, headers: Mapping[str, str] | None = None
@@ -79,7 +96,7 @@ class SseTransport:
             **(headers or {}),
         }
         try:
-            async with self._client.stream("POST", ep.url(path), content=body, headers=sent) as response:
+            async with self._post(ep.url(path), body, sent) as response:
                 if response.status_code >= 400:
                     raw = await response.aread()
                     error = classify_status(
@@ -103,30 +120,104 @@ class SseTransport:
                 # An empty event stream stays a network failure (a cut connection), which is retried.
                 if not any_event and (received.total or media != "text/event-stream"):
                     raise wrong
-        except httpx2.TimeoutException as exc:
-            raise network_error(ep.provider, f"timed out ({type(exc).__name__})") from exc
-        except httpx2.TransportError as exc:
-            detail = str(exc) or type(exc).__name__
-            raise network_error(ep.provider, detail) from exc
+        except TransportFailure as exc:
+            raise network_error(ep.provider, _detail(exc)) from exc
 
     async def post_json(self, path: str, body: bytes) -> bytes:
         """POST `body` as JSON and return the (non-streamed) reply body; errors as in `events`."""
         ep = self.endpoint
         headers = {"content-type": "application/json", "accept": "application/json", **ep.headers}
         try:
-            response = await self._client.post(ep.url(path), content=body, headers=headers)
-        except httpx2.TimeoutException as exc:
-            raise network_error(ep.provider, f"timed out ({type(exc).__name__})") from exc
-        except httpx2.TransportError as exc:
-            raise network_error(ep.provider, str(exc) or type(exc).__name__) from exc
-        if response.status_code >= 400:
+            async with self._post(ep.url(path), body, headers) as response:
+                status = response.status_code
+                content = await response.aread()
+        except TransportFailure as exc:
+            raise network_error(ep.provider, _detail(exc)) from exc
+        if status >= 400:
             raise classify_status(
-                response.status_code,
-                response.content.decode("utf-8", "replace"),
+                status,
+                content.decode("utf-8", "replace"),
                 provider=ep.provider,
                 api_key_env=ep.api_key_env,
             )
-        return bytes(response.content)
+        return bytes(content)
+
+    @contextlib.asynccontextmanager
+    async def _post(self, url: str, body: bytes, headers: Mapping[str, str]) -> AsyncIterator[Response]:
+        """The response of one POST; transport failures of either client raise `TransportFailure`."""
+        if self._plain is not None:
+            plain, writer = await self._plain.open("POST", url, body, headers)
+            try:
+                if plain.status_code not in REDIRECTS or "location" not in plain.headers:
+                    yield plain
+                    return
+            finally:
+                writer.close()
+            # httpx2 follows redirects (and verifies certificates if one leads to https): from now
+            # on it serves this endpoint, starting with this request.
+            self._plain = None
+            self._client = _httpx_client(self.endpoint)
+        assert self._client is not None
+        async with _httpx_post(self._client, url, body, headers) as other:
+            yield other
+
+
+class Response(Protocol):
+    """What the transport reads of a response, from either client."""
+
+    @property
+    def status_code(self) -> int:
+        """The HTTP status."""
+        ...
+
+    @property
+    def headers(self) -> Mapping[str, str]:
+        """The headers (lower-case names)."""
+        ...
+
+    async def aread(self) -> bytes:
+        """The whole body."""
+        ...
+
+    def aiter_bytes(self) -> AsyncIterator[bytes]:
+        """The body as it arrives."""
+        ...
+
+
+def _httpx_client(endpoint: Endpoint) -> httpx2.AsyncClient:
+    import httpx2
+
+    from vtcode.providers.tls import verify_for
+
+    return httpx2.AsyncClient(
+        timeout=httpx2.Timeout(
+            connect=endpoint.connect_timeout,
+            read=endpoint.idle_timeout,
+            write=endpoint.idle_timeout,
+            pool=endpoint.connect_timeout,
+        ),
+        follow_redirects=True,
+        verify=verify_for(endpoint.base_url),
+    )
+
+
+@contextlib.asynccontextmanager
+async def _httpx_post(
+    client: httpx2.AsyncClient, url: str, body: bytes, headers: Mapping[str, str]
+) -> AsyncIterator[Response]:
+    import httpx2
+
+    try:
+        async with client.stream("POST", url, content=body, headers=headers) as response:
+            yield response
+    except httpx2.TimeoutException as exc:
+        raise TimedOut(type(exc).__name__) from exc
+    except httpx2.TransportError as exc:
+        raise TransportFailure(str(exc) or type(exc).__name__) from exc
+
+
+def _detail(exc: TransportFailure) -> str:
+    return f"timed out ({exc})" if isinstance(exc, TimedOut) else str(exc)
 
 
 # A web page (a proxy's login or error page, a wrong --base-url) is never a stream.

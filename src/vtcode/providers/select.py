@@ -6,8 +6,6 @@ import urllib.parse
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-import httpx2
-
 from vtcode.protocol.errors import ConfigError
 from vtcode.protocol.model import WireApi
 
@@ -98,6 +96,8 @@ def ollama_available(host: str, timeout: float = 0.3) -> bool:
 
 def ollama_models(host: str, timeout: float = 0.3) -> list[str] | None:
     """The models installed in the Ollama server at `host`, or None when it does not answer."""
+    import httpx2  # only a probe needs it; a configured provider never does (start-up time)
+
     try:
         response = httpx2.get(host.rstrip("/") + "/api/tags", timeout=timeout)
     except httpx2.HTTPError:
@@ -182,6 +182,8 @@ def select_provider(request: ProviderRequest) -> ProviderChoice:
 
 def served_models(base_url: str, api_key: str | None, timeout: float = 5.0) -> list[str]:
     """The model ids `GET {base_url}/models` lists; raises ValueError saying why there is no list."""
+    import httpx2  # only when the server must name its model (start-up time)
+
     headers = {"authorization": f"Bearer {api_key}"} if api_key else {}
     try:
         response = httpx2.get(base_url.rstrip("/") + "/models", headers=headers, timeout=timeout)

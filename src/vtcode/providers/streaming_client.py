@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import aclosing
-from typing import Protocol
-
-import httpx2
+from typing import TYPE_CHECKING, Protocol
 
 from vtcode.protocol.model import ModelRequest, StreamEvent
 from vtcode.providers.http import Endpoint, SseTransport, retrying
 from vtcode.providers.sse import SseEvent
+
+if TYPE_CHECKING:
+    import httpx2
 
 
 class StreamDecoder(Protocol):

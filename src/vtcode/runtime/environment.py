@@ -13,17 +13,22 @@ from pathlib import Path
 from vtcode.config.schema import Settings
 from vtcode.core.environment_context import ContextParts, render_environment_context
 from vtcode.exec.environment_facts import gather_environment
+from vtcode.exec.git_query import GitQuery
 from vtcode.protocol.messages import Message, MessageMeta, UserMessage
 
 
-def environment_context(settings: Settings, workspace: Path, clock: Callable[[], float]) -> str:
-    """The context text for a session in `workspace` now (runs git: call it off the event loop)."""
+def environment_context(
+    settings: Settings, workspace: Path, clock: Callable[[], float], git: GitQuery | None = None
+) -> str:
+    """The context text for a session in `workspace` now (runs git unless `git` is what it said: call
+    it off the event loop)."""
     facts = gather_environment(
         workspace,
         clock=clock,
         approval=settings.agent.approval,
         sandbox=settings.sandbox.mode,
         shell=settings.pty.preferred_shell,
+        git=git,
     )
     parts = ContextParts(
         temporal=settings.agent.include_temporal_context,

@@ -9,9 +9,13 @@ from __future__ import annotations
 import asyncio
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from vtcode.exec.errors import SessionError
 from vtcode.exec.manager import SessionManager
-from vtcode.exec.session import CommandSession, SessionError
+
+if TYPE_CHECKING:
+    from vtcode.exec.session import CommandSession
 
 # The most output `/jobs show` reads from the end of a spool.
 OUTPUT_TAIL_BYTES = 64 * 1024

@@ -9,6 +9,7 @@ from vtcode.core.retry import RetryPolicy
 from vtcode.providers.base import ModelClient
 from vtcode.providers.catalog import ModelInfo, ModelOverride, lookup
 from vtcode.providers.http import Endpoint
+from vtcode.providers.plain_http import plain_http_applies
 from vtcode.providers.select import (
     CustomProvider,
     ProviderChoice,
@@ -56,9 +57,16 @@ def takes_images(settings: Settings, env: Mapping[str, str]) -> bool:
 
 
 def build_client(
-    choice: ProviderChoice, settings: Settings, notify: Callable[[str], None] | None = None
+    choice: ProviderChoice,
+    settings: Settings,
+    notify: Callable[[str], None] | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> ModelClient:
-    """The adapter for the provider's wire format."""
+    """The adapter for the provider's wire format.
+
+    With the front end's `env`, a plain `http://` endpoint that no proxy variable applies to is reached
+    without httpx2 (see `providers.plain_http`); without it, every request goes through httpx2.
+    """
     net = settings.network
     endpoint = Endpoint(
         provider=choice.name,
@@ -68,6 +76,7 @@ def build_client(
         connect_timeout=net.connect_timeout_seconds,
         idle_timeout=net.stream_idle_timeout_seconds,
         retry=RetryPolicy(max_retries=net.max_retries, max_total=net.max_retry_seconds),
+        plain_http=env is not None and plain_http_applies(choice.base_url, env),
     )
     if choice.wire_api == "anthropic":
         from vtcode.providers.anthropic import AnthropicClient

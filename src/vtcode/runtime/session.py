@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 from vtcode.core.approvals import ApprovalMode
 from vtcode.core.steering import unanswered_prompt
 from vtcode.exec.process_group import kill_all_groups
-from vtcode.exec.session import CommandSession
 from vtcode.instructions.report import InstructionsReport
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.events import (
@@ -57,6 +56,7 @@ from vtcode.runtime.wiring import SessionOptions, Wiring, wire
 from vtcode.store.intents import IntentStore
 
 if TYPE_CHECKING:
+    from vtcode.exec.session import CommandSession
     from vtcode.runtime.mcp_join import McpJoin
 
 log = logging.getLogger(__name__)

@@ -19,6 +19,7 @@ from vtcode.core.history_repair import missing_results
 from vtcode.core.instructions.model import Diagnostic
 from vtcode.core.steering import Recovery, recover, unanswered_prompt
 from vtcode.core.touched_paths import touched_paths
+from vtcode.exec.git_query import PendingGitQuery
 from vtcode.mcp.servers import ServerPlan, plan_servers
 from vtcode.protocol.errors import UsageError
 from vtcode.protocol.events import Notice, ThreadStarted
@@ -108,6 +109,23 @@ def wire(
     new_id: Callable[[], str],
 ) -> Wiring:
     """Build a session's parts; blocking I/O, raises `VtcodeError` for what the user must fix."""
+    # `git status` runs while the rest is built; only the environment context, built last, needs it.
+    git = PendingGitQuery(options.workspace)
+    try:
+        return _wire(options, emitter, git, client=client, clock=clock, new_id=new_id)
+    finally:
+        git.close()
+
+
+def _wire(
+    options: SessionOptions,
+    emitter: Emitter,
+    git: PendingGitQuery,
+    *,
+    client: ModelClient | None,
+    clock: Callable[[], float],
+    new_id: Callable[[], str],
+) -> Wiring:
     settings = options.settings
 
     def notice(message: str) -> None:
@@ -152,7 +170,7 @@ def wire(
             f'context window (set [models."{choice.model}"] context_window to change it); said once '
             "per model and window"
         )
-    model_client = client or build_client(choice, settings, notify=notice)
+    model_client = client or build_client(choice, settings, notify=notice, env=options.env)
     # Before this run records its own command groups: end what killed runs of this session or
     # workspace left running (their command sessions had no vtcode left to end them).
     ended = end_leftover_groups(store, options.workspace, thread_id)
@@ -214,7 +232,7 @@ def wire(
         images=info.images,
         hooks=hooks,
     )
-    context = environment_context(settings, options.workspace, clock)
+    context = environment_context(settings, options.workspace, clock, git=git.result())
     runner.context = context_message(context, state.messages, clock())
     compactor = Compactor(
         client=model_client,

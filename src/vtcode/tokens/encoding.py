@@ -12,11 +12,12 @@ import base64
 import functools
 import hashlib
 import logging
-from importlib import resources
-
-import tiktoken
+from typing import TYPE_CHECKING
 
 from vtcode.core.tokens import TextCounter, byte_heuristic_tokens
+
+if TYPE_CHECKING:
+    import tiktoken
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,9 @@ def parse_ranks(data: bytes) -> dict[bytes, int]:
 
 def encoding_from_bytes(data: bytes) -> tiktoken.Encoding:
     """A cl100k_base encoding from the bytes of its `.tiktoken` file."""
+    # Imported on the first count, not on the way to a session's first request (~10 ms).
+    import tiktoken
+
     return tiktoken.Encoding(
         name=ENCODING_NAME,
         pat_str=_PAT_STR,
@@ -72,6 +76,8 @@ def encoding_from_bytes(data: bytes) -> tiktoken.Encoding:
 @functools.cache
 def shipped_encoding() -> tiktoken.Encoding:
     """The encoding built from the file inside the installed package (read once per process)."""
+    from importlib import resources  # with the first count, not at start-up
+
     try:
         data = resources.files("vtcode.tokens").joinpath("data", ENCODING_FILE).read_bytes()
     except OSError as error:

@@ -8,12 +8,10 @@ safe to read (SPEC section 8).
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from vtcode.core.exec.model_view import encode_for_model
-from vtcode.core.exec.result import CallKind, CallView, build_result, encode, error_result
 from vtcode.core.exec.wait import (
     BYTES_PER_TOKEN,
     EXEC_YIELD_DEFAULT_MS,
@@ -22,13 +20,17 @@ from vtcode.core.exec.wait import (
     max_output_tokens,
 )
 from vtcode.core.sandbox_policy import denial_note
+from vtcode.exec.errors import SessionError
 from vtcode.exec.manager import SessionManager
-from vtcode.exec.session import CallReport, CommandSession, SessionError
 from vtcode.protocol.errors import ToolError
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
 from vtcode.tools.workspace import WorkspacePath, resolve
+
+if TYPE_CHECKING:
+    from vtcode.core.exec.result import CallKind
+    from vtcode.exec.session import CallReport, CommandSession
 
 NAME = "exec_command"
 
@@ -98,6 +100,9 @@ def preview_limit(value: object) -> int:
 
 def error_outcome(tool_name: str, message: str) -> ToolOutcome:
     """A failed call as a JSON error object (the model's copy carries only the message)."""
+    from vtcode.core.exec.model_view import encode_for_model
+    from vtcode.core.exec.result import encode, error_result
+
     error = error_result(tool_name, message)
     return ToolOutcome(
         content=encode(error), model_content=encode_for_model(error), is_error=True, display_output=message
@@ -115,6 +120,10 @@ def outcome(
     wait_deadline: float | None = None,
 ) -> ToolOutcome:
     """The tool outcome of a session call; the session is collected if its end was just reported."""
+    # The result model loads with the first command, not at start-up.
+    from vtcode.core.exec.model_view import encode_for_model
+    from vtcode.core.exec.result import CallView, build_result, encode
+
     manager.collect(session)
     call = CallView(
         kind=kind,

@@ -8,25 +8,26 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
-from vtcode.core.exec.result import CallKind
 from vtcode.core.exec.wait import (
     POLL_YIELD_DEFAULT_MS,
     WRITE_YIELD_DEFAULT_MS,
     clamp_yield_ms,
     wait_deadline,
 )
-from vtcode.core.typed_input import type_input
+from vtcode.exec.errors import SessionError
 from vtcode.exec.manager import SessionManager
-from vtcode.exec.session import SessionError
 from vtcode.protocol.errors import ToolError
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
 from vtcode.tools.exec_command import MAX_OUTPUT_TOKENS_PARAMETER, error_outcome, outcome, preview_limit
+
+if TYPE_CHECKING:
+    from vtcode.core.exec.result import CallKind
 
 NAME = "write_stdin"
 
@@ -180,6 +181,8 @@ class WriteStdinTool:
         except SessionError as exc:
             return error_outcome(NAME, exc.message)
         if action == "write" and args.chars:
+            from vtcode.core.typed_input import type_input  # with the first typed input
+
             self._typed[session_id] = type_input(self._typed.get(session_id, ""), args.chars).pending
         return outcome(
             self.manager,
