@@ -131,7 +131,7 @@ async def test_network_off_cuts_the_host_but_commands_reach_each_other(
         )
         server = await sandbox.run(
             "python3 -u -m http.server 8765 --bind 127.0.0.1 > server.log 2>&1 &"
-            " for i in $(seq 300); do grep -q Serving server.log && break; sleep 0.1; done; echo started"
+            " for i in $(seq 300); do grep -qs Serving server.log && break; sleep 0.1; done; echo started"
         )
         client = await sandbox.run(
             "python3 -c 'import urllib.request; print(urllib.request.urlopen(\"http://127.0.0.1:8765/\").status)'"
