@@ -397,12 +397,38 @@ def test_a_body_without_length_after_an_http_1_0_head_ends_at_the_close(
     assert _fetch(server.url)[2] == b"until the end"
 
 
-def test_a_request_header_the_protocol_forbids_is_refused_before_sending() -> None:
+@pytest.mark.parametrize(
+    "value",
+    ["Bearer sk-secret\n", " Bearer sk-secret", "Bearer sk-secret\u2019"],
+    ids=["newline", "space", "non-latin-1"],
+)
+def test_a_header_http_forbids_is_refused_by_name_without_its_value(value: str) -> None:
     async def run() -> None:
         client = PlainHttpClient(connect_timeout=5.0, read_timeout=5.0, write_timeout=5.0)
-        await client.open("POST", url, b"{}", {"x-bad": "line\r\nbreak"})
+        await client.open("POST", url, b"{}", {"Authorization": value})
 
     with socket.create_server(("127.0.0.1", 0)) as listener:
         url = f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
-        with pytest.raises(TransportFailure, match=r"^invalid request: "):
+        with pytest.raises(TransportFailure) as caught:
             asyncio.run(run())
+    message = str(caught.value)
+    assert message.startswith("invalid request: ")
+    assert "'Authorization'" in message
+    assert "secret" not in message
+
+
+def test_a_host_header_from_the_caller_replaces_the_urls_as_in_httpx2(
+    serve: Callable[[Answer], RawServer],
+) -> None:
+    server = serve(_stream(SSE))
+
+    def endpoint() -> Endpoint:
+        return Endpoint(
+            provider="local", base_url=server.url, headers={"Host": "models.internal"}, plain_http=True
+        )
+
+    plain = SseTransport(endpoint())
+    via_httpx = SseTransport(endpoint(), httpx2.AsyncClient())
+    assert asyncio.run(_events(plain)) == asyncio.run(_events(via_httpx)) == ["{}"]
+    assert server.requests[0] == server.requests[1]
+    assert server.requests[0].count(b"\r\nHost: ") == 1

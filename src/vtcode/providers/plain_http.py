@@ -256,7 +256,8 @@ def _request_bytes(
     if split.port is not None and split.port != 80:
         host = f"{host}:{split.port}"
     given = {name.lower() for name in headers}
-    fields = [("Host", host)]
+    # A Host given by the caller replaces the URL's, as in httpx2 (h11 refuses two).
+    fields = [] if "host" in given else [("Host", host)]
     fields.extend((name, value) for name, value in _DEFAULT_HEADERS if name.lower() not in given)
     fields.extend(headers.items())
     if "content-length" not in given:
@@ -272,4 +273,22 @@ def _request_bytes(
             wire += conn.send(h11.Data(data=body)) or b""
         return wire + (conn.send(h11.EndOfMessage()) or b"")
     except (h11.LocalProtocolError, UnicodeEncodeError) as exc:
-        raise TransportFailure(f"invalid request: {exc}") from exc
+        raise _refused(fields, exc) from exc
+
+
+def _refused(fields: list[tuple[str, str]], exc: Exception) -> TransportFailure:
+    """Why h11 refused the request, naming a header at fault but not its value (an API key, maybe)."""
+    for name, value in fields:
+        host = [] if name.lower() == "host" else [(b"Host", b"h")]
+        try:
+            h11.Request(
+                method=b"GET",
+                target=b"/",
+                headers=[*host, (name.encode("latin-1"), value.encode("latin-1"))],
+            )
+        except (h11.LocalProtocolError, UnicodeEncodeError):
+            return TransportFailure(
+                f"invalid request: HTTP/1.1 does not allow the header {name!r} as given "
+                "(a line break, a space at either end, or a character outside Latin-1?)"
+            )
+    return TransportFailure(f"invalid request: {exc}")
