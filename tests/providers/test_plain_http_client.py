@@ -269,6 +269,13 @@ def test_a_malformed_response_head_is_a_transport_failure(
         _fetch(server.url)
 
 
+def test_a_malformed_response_is_quoted_only_in_part(serve: Callable[[Answer], RawServer]) -> None:
+    server = serve(_reply(b"HTTP/1.1 200 " + b"x" * 20_000 + b"\r\nbroken header line\r\n\r\n"))
+    with pytest.raises(TransportFailure, match=r"^malformed response: ") as caught:
+        _fetch(server.url)
+    assert len(str(caught.value)) < 300
+
+
 def test_a_malformed_head_reaches_the_user_as_a_network_error(
     serve: Callable[[Answer], RawServer],
 ) -> None:

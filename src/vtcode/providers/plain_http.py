@@ -1,11 +1,12 @@
 """A small HTTP/1.1 client for plain `http://` endpoints: local servers (Ollama, vLLM, a loopback server).
 
-Importing httpx2 and httpcore2 (with `importlib.metadata`, anyio, h11, idna) costs about a third of the
+Importing httpx2 and httpcore2 (with `importlib.metadata`, anyio, idna) costs about a third of the
 time from `vtcode exec` to its first request byte. A plain-http endpoint that no proxy variable applies
 to needs none of it, so its requests go out through asyncio streams here, byte for byte as httpx2 would
 send them (same headers, same order). HTTPS, a proxy, credentials in the URL and redirects stay with
 httpx2 (the transport hands a redirected request over to it). The HTTP/1.1 framing (status line,
-headers, chunked and content-length bodies, interim responses) is h11's, the state machine httpx2 uses.
+headers, chunked and content-length bodies, interim responses) is left to h11, the state machine under
+httpcore2, which alone imports in a few milliseconds.
 
 One connection per request, closed when the response is read or abandoned: a local server's connect
 costs less than keeping and health-checking a pool.
@@ -160,7 +161,8 @@ def _protocol_failure(
         # h11 buffers one incomplete event at most: the head, or a chunk-size line.
         what = "response head" if state is h11.SEND_RESPONSE else "chunk-size line"
         return TransportFailure(f"the {what} is too long")
-    return TransportFailure(f"malformed response: {exc}")
+    # h11 quotes the offending line, which a broken server may make long.
+    return TransportFailure(f"malformed response: {str(exc)[:200]}")
 
 
 def _decoder(encoding: str) -> zlib._Decompress | None:
