@@ -14,7 +14,7 @@ import pytest
 
 from vtcode.protocol.errors import ProviderError
 from vtcode.providers.http import Endpoint, SseTransport
-from vtcode.providers.plain_http import plain_http_applies
+from vtcode.providers.plain_http import PlainHttpClient, TransportFailure, plain_http_applies
 
 Answer = Callable[[bytes], bytes]
 
@@ -232,3 +232,210 @@ def test_only_proxy_free_plain_http_skips_httpx2() -> None:
 def test_an_endpoint_not_marked_plain_uses_httpx2() -> None:
     transport = SseTransport(Endpoint(provider="x", base_url="http://127.0.0.1:1/v1"))
     assert isinstance(transport._client, httpx2.AsyncClient)
+
+
+def _fetch(url: str) -> tuple[int, dict[str, str], bytes]:
+    """Status, headers and decoded body of one POST through the plain client."""
+
+    async def run() -> tuple[int, dict[str, str], bytes]:
+        client = PlainHttpClient(connect_timeout=5.0, read_timeout=5.0, write_timeout=5.0)
+        response, writer = await client.open("POST", url, b"{}", {})
+        try:
+            return response.status_code, response.headers, await response.aread()
+        finally:
+            writer.close()
+
+    return asyncio.run(run())
+
+
+def _reply(raw: bytes) -> Answer:
+    return lambda _request: raw
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"HTTP/1.1 abc OK\r\ncontent-length: 0\r\n\r\n",
+        b"SPDY/3 200 OK\r\ncontent-length: 0\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nno colon in this line\r\ncontent-length: 0\r\n\r\n",
+    ],
+    ids=["status-not-a-number", "not-http", "header-without-colon"],
+)
+def test_a_malformed_response_head_is_a_transport_failure(
+    serve: Callable[[Answer], RawServer], head: bytes
+) -> None:
+    server = serve(_reply(head))
+    with pytest.raises(TransportFailure, match=r"^malformed response: "):
+        _fetch(server.url)
+
+
+def test_a_malformed_response_is_quoted_only_in_part(serve: Callable[[Answer], RawServer]) -> None:
+    server = serve(_reply(b"HTTP/1.1 200 " + b"x" * 20_000 + b"\r\nbroken header line\r\n\r\n"))
+    with pytest.raises(TransportFailure, match=r"^malformed response: ") as caught:
+        _fetch(server.url)
+    assert len(str(caught.value)) < 300
+
+
+def test_a_malformed_head_reaches_the_user_as_a_network_error(
+    serve: Callable[[Answer], RawServer],
+) -> None:
+    server = serve(_reply(b"HTTP/1.1 abc OK\r\n\r\n"))
+    with pytest.raises(ProviderError, match="malformed response"):
+        asyncio.run(_events(SseTransport(_endpoint(server.url))))
+
+
+def test_an_endless_response_head_is_refused(serve: Callable[[Answer], RawServer]) -> None:
+    server = serve(_reply(b"HTTP/1.1 200 OK\r\n" + b"x-filler: aaaaaaaa\r\n" * 20_000 + b"\r\n"))
+    with pytest.raises(TransportFailure, match=r"^the response head is too long$"):
+        _fetch(server.url)
+
+
+def test_chunked_trailers_are_read_past_and_dropped(serve: Callable[[Answer], RawServer]) -> None:
+    server = serve(
+        _reply(
+            b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n"
+            b"5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nx-checksum: abc\r\nx-more: 1\r\n\r\n"
+        )
+    )
+    status, headers, body = _fetch(server.url)
+    assert (status, body) == (200, b"hello world")
+    assert "x-checksum" not in headers
+
+
+def test_interim_responses_before_the_response_are_skipped(
+    serve: Callable[[Answer], RawServer],
+) -> None:
+    server = serve(
+        _reply(
+            b"HTTP/1.1 100 Continue\r\n\r\n"
+            b"HTTP/1.1 103 Early Hints\r\nlink: </style.css>; rel=preload\r\n\r\n"
+            b"HTTP/1.1 201 Created\r\ncontent-length: 2\r\n\r\nok"
+        )
+    )
+    status, headers, body = _fetch(server.url)
+    assert (status, body) == (201, b"ok")
+    assert "link" not in headers
+
+
+def test_interim_responses_are_skipped_on_the_stream_path(
+    serve: Callable[[Answer], RawServer],
+) -> None:
+    server = serve(lambda request: b"HTTP/1.1 100 Continue\r\n\r\n" + _stream(SSE * 2, chunked=True)(request))
+    assert asyncio.run(_events(SseTransport(_endpoint(server.url)))) == ["{}"] * 2
+
+
+def test_header_names_are_lower_cased_and_repeats_joined(
+    serve: Callable[[Answer], RawServer],
+) -> None:
+    server = serve(
+        _reply(
+            b"HTTP/1.1 200 OK\r\nX-Thing: one\r\nContent-Type:text/plain\r\nx-thing: two\r\n"
+            b"Content-Length: 0\r\n\r\n"
+        )
+    )
+    _status, headers, _body = _fetch(server.url)
+    assert headers == {"x-thing": "one, two", "content-type": "text/plain", "content-length": "0"}
+
+
+@pytest.mark.parametrize(
+    ("reply", "message"),
+    [
+        (
+            b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n10\r\nfirst half",
+            "peer closed connection without sending complete message body: incomplete chunked read",
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n4\r\nabcd\r\n1",
+            "peer closed connection without sending complete message body: incomplete chunked read",
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\ncontent-length: 20\r\n\r\nhello",
+            "peer closed connection without sending complete message body: received 5 bytes, expected 20",
+        ),
+        (b"HTTP/1.1 200 OK\r\ncontent-le", "Server disconnected without sending a response."),
+    ],
+    ids=["inside-a-chunk", "inside-a-chunk-size", "short-content-length", "inside-the-head"],
+)
+def test_a_connection_closed_mid_response_names_what_was_missing(
+    serve: Callable[[Answer], RawServer], reply: bytes, message: str
+) -> None:
+    server = serve(_reply(reply))
+    with pytest.raises(TransportFailure) as caught:
+        _fetch(server.url)
+    assert str(caught.value) == message
+
+
+def test_a_malformed_chunk_is_a_transport_failure(serve: Callable[[Answer], RawServer]) -> None:
+    server = serve(_reply(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n"))
+    with pytest.raises(TransportFailure, match=r"^malformed response: "):
+        _fetch(server.url)
+
+
+@pytest.mark.parametrize(
+    ("encoding", "encoded"),
+    [
+        ("gzip", gzip.compress(b"x" * 100_000 + b"end")),
+        ("deflate", zlib.compress(b"x" * 100_000 + b"end")),
+        # Some servers send `deflate` as a raw deflate stream, without the zlib wrapper.
+        ("deflate", zlib.compress(b"x" * 100_000 + b"end", wbits=-zlib.MAX_WBITS)),
+    ],
+    ids=["gzip", "zlib-deflate", "raw-deflate"],
+)
+@pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
+def test_an_encoded_body_is_decoded(
+    serve: Callable[[Answer], RawServer], encoding: str, encoded: bytes, chunked: bool
+) -> None:
+    head = f"HTTP/1.1 200 OK\r\ncontent-encoding: {encoding}\r\n".encode()
+    if chunked:
+        framed = b"".join(
+            b"%x\r\n%s\r\n" % (len(encoded[i : i + 7]), encoded[i : i + 7]) for i in range(0, len(encoded), 7)
+        )
+        reply = head + b"transfer-encoding: chunked\r\n\r\n" + framed + b"0\r\n\r\n"
+    else:
+        reply = head + b"content-length: %d\r\n\r\n" % len(encoded) + encoded
+    server = serve(_reply(reply))
+    assert _fetch(server.url)[2] == b"x" * 100_000 + b"end"
+
+
+def test_a_body_without_length_after_an_http_1_0_head_ends_at_the_close(
+    serve: Callable[[Answer], RawServer],
+) -> None:
+    server = serve(_reply(b"HTTP/1.0 200 OK\r\ncontent-type: text/plain\r\n\r\nuntil the end"))
+    assert _fetch(server.url)[2] == b"until the end"
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["Bearer sk-secret\n", " Bearer sk-secret", "Bearer sk-secret\u2019"],
+    ids=["newline", "space", "non-latin-1"],
+)
+def test_a_header_http_forbids_is_refused_by_name_without_its_value(value: str) -> None:
+    async def run() -> None:
+        client = PlainHttpClient(connect_timeout=5.0, read_timeout=5.0, write_timeout=5.0)
+        await client.open("POST", url, b"{}", {"Authorization": value})
+
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        url = f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
+        with pytest.raises(TransportFailure) as caught:
+            asyncio.run(run())
+    message = str(caught.value)
+    assert message.startswith("invalid request: ")
+    assert "'Authorization'" in message
+    assert "secret" not in message
+
+
+def test_a_host_header_from_the_caller_replaces_the_urls_as_in_httpx2(
+    serve: Callable[[Answer], RawServer],
+) -> None:
+    server = serve(_stream(SSE))
+
+    def endpoint() -> Endpoint:
+        return Endpoint(
+            provider="local", base_url=server.url, headers={"Host": "models.internal"}, plain_http=True
+        )
+
+    plain = SseTransport(endpoint())
+    via_httpx = SseTransport(endpoint(), httpx2.AsyncClient())
+    assert asyncio.run(_events(plain)) == asyncio.run(_events(via_httpx)) == ["{}"]
+    assert server.requests[0] == server.requests[1]
+    assert server.requests[0].count(b"\r\nHost: ") == 1

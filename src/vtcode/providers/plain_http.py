@@ -1,10 +1,12 @@
 """A small HTTP/1.1 client for plain `http://` endpoints: local servers (Ollama, vLLM, a loopback server).
 
-Importing httpx2 and httpcore2 (with `importlib.metadata`, anyio, h11, idna) costs about a third of the
+Importing httpx2 and httpcore2 (with `importlib.metadata`, anyio, idna) costs about a third of the
 time from `vtcode exec` to its first request byte. A plain-http endpoint that no proxy variable applies
 to needs none of it, so its requests go out through asyncio streams here, byte for byte as httpx2 would
 send them (same headers, same order). HTTPS, a proxy, credentials in the URL and redirects stay with
-httpx2 (the transport hands a redirected request over to it).
+httpx2 (the transport hands a redirected request over to it). The HTTP/1.1 framing (status line,
+headers, chunked and content-length bodies, interim responses) is left to h11, the state machine under
+httpcore2, which alone imports in a few milliseconds.
 
 One connection per request, closed when the response is read or abandoned: a local server's connect
 costs less than keeping and health-checking a pool.
@@ -17,6 +19,8 @@ import zlib
 from collections.abc import AsyncIterator, Mapping
 from urllib.parse import SplitResult, urlsplit
 
+import h11
+
 # What httpx2 2.16.2 sends by default; kept alike so both paths look the same to a server.
 _DEFAULT_HEADERS = (
     ("Accept", "*/*"),
@@ -25,6 +29,7 @@ _DEFAULT_HEADERS = (
     ("User-Agent", "python-httpx2/2.16.2"),
 )
 _READ_SIZE = 65_536
+# The longest response head (or chunk-size line) accepted, as before h11 parsed them.
 _MAX_HEAD_BYTES = 65_536
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
@@ -64,17 +69,10 @@ def plain_http_applies(base_url: str, env: Mapping[str, str]) -> bool:
 class PlainResponse:
     """Status, headers (names lower-cased, repeats joined by ", ") and the decoded body of one response."""
 
-    def __init__(
-        self,
-        status_code: int,
-        headers: dict[str, str],
-        reader: asyncio.StreamReader,
-        read_timeout: float,
-    ) -> None:
+    def __init__(self, status_code: int, headers: dict[str, str], wire: _Wire) -> None:
         self.status_code = status_code
         self.headers = headers
-        self._reader = reader
-        self._read_timeout = read_timeout
+        self._wire = wire
 
     async def aread(self) -> bytes:
         """The whole (decoded) body."""
@@ -93,80 +91,78 @@ class PlainResponse:
                 yield tail
 
     async def _raw_body(self) -> AsyncIterator[bytes]:
-        if self.status_code in (204, 304) or 100 <= self.status_code < 200:
-            return
-        if "chunked" in self.headers.get("transfer-encoding", "").lower():
-            async for chunk in self._chunked():
-                yield chunk
-            return
-        length = self.headers.get("content-length")
-        if length is not None:
-            try:
-                remaining = int(length.split(",")[0].strip())
-            except ValueError as exc:
-                raise TransportFailure(f"invalid content-length {length!r}") from exc
-            expected = remaining
-            while remaining > 0:
-                chunk = await self._read(min(remaining, _READ_SIZE))
-                if not chunk:
-                    raise TransportFailure(
-                        "peer closed connection without sending complete message body: "
-                        f"received {expected - remaining} bytes, expected {expected}"
-                    )
-                remaining -= len(chunk)
-                yield chunk
-            return
-        while chunk := await self._read(_READ_SIZE):
-            yield chunk
+        # h11 knows where the body ends: content-length, chunked (trailers dropped), or the close.
+        while not self._wire.done:
+            event = await self._wire.next_event()
+            if isinstance(event, h11.Data):
+                yield bytes(event.data)
 
-    async def _chunked(self) -> AsyncIterator[bytes]:
+
+class _Wire:
+    """One connection's h11 state machine, fed from its stream whenever it needs more bytes."""
+
+    def __init__(self, reader: asyncio.StreamReader, read_timeout: float) -> None:
+        self.conn = h11.Connection(h11.CLIENT, max_incomplete_event_size=_MAX_HEAD_BYTES)
+        self.headers: dict[str, str] = {}  # the response's, once read: they name the body's framing
+        self.done = False  # the response has ended
+        self._received = 0  # body bytes so far, named when a content-length body is cut short
+        self._closed = False
+        self._reader = reader
+        self._read_timeout = read_timeout
+
+    async def next_event(self) -> h11.Event:
+        """The next event of the response, reading as much as h11 needs to make it out."""
         while True:
-            line = await self._line()
+            state = self.conn.their_state
             try:
-                size = int(line.split(b";", 1)[0].strip(), 16)
-            except ValueError as exc:
-                raise TransportFailure(f"malformed chunk size {line[:40]!r}") from exc
-            if size == 0:
-                # Trailers, up to the blank line.
-                while (await self._line()).strip():
-                    pass
-                return
-            remaining = size
-            while remaining > 0:
-                chunk = await self._read(min(remaining, _READ_SIZE))
-                if not chunk:
-                    raise _incomplete_chunked()
-                remaining -= len(chunk)
-                yield chunk
-            if (await self._line()).strip():
-                raise TransportFailure("malformed chunked encoding: no line end after a chunk")
+                event = self.conn.next_event()
+            except h11.RemoteProtocolError as exc:
+                raise _protocol_failure(exc, state, self.headers, self._received, self._closed) from exc
+            if isinstance(event, h11.Data):
+                self._received += len(event.data)
+            self.done = isinstance(event, h11.EndOfMessage)
+            if isinstance(event, h11.Event):
+                return event
+            if event is h11.PAUSED:
+                # Only after the end of the response, which the callers stop at.
+                raise TransportFailure("the response continued after its end")
+            data = await self._read()
+            if not data:
+                if self.conn.their_state is h11.SEND_RESPONSE:
+                    # httpcore2's words for a close before (or inside) the response head.
+                    raise TransportFailure("Server disconnected without sending a response.")
+                self._closed = True
+            self.conn.receive_data(data)
 
-    async def _line(self) -> bytes:
+    async def _read(self) -> bytes:
         try:
-            line = await asyncio.wait_for(self._reader.readuntil(b"\n"), self._read_timeout)
-        except asyncio.IncompleteReadError as exc:
-            raise _incomplete_chunked() from exc
-        except asyncio.LimitOverrunError as exc:
-            raise TransportFailure("malformed chunked encoding: line too long") from exc
-        except TimeoutError as exc:
-            raise ReadTimeout("ReadTimeout") from exc
-        except OSError as exc:
-            raise TransportFailure(str(exc) or type(exc).__name__) from exc
-        return line
-
-    async def _read(self, size: int) -> bytes:
-        try:
-            return await asyncio.wait_for(self._reader.read(size), self._read_timeout)
+            return await asyncio.wait_for(self._reader.read(_READ_SIZE), self._read_timeout)
         except TimeoutError as exc:
             raise ReadTimeout("ReadTimeout") from exc
         except OSError as exc:
             raise TransportFailure(str(exc) or type(exc).__name__) from exc
 
 
-def _incomplete_chunked() -> TransportFailure:
-    return TransportFailure(
-        "peer closed connection without sending complete message body: incomplete chunked read"
-    )
+def _protocol_failure(
+    exc: h11.RemoteProtocolError,
+    state: object,
+    headers: Mapping[str, str],
+    received: int,
+    closed: bool,
+) -> TransportFailure:
+    """A response h11 rejects, described; a body cut short is named in httpx2's words."""
+    if closed and state is h11.SEND_BODY:
+        cut = "peer closed connection without sending complete message body"
+        if "chunked" in headers.get("transfer-encoding", "").lower():
+            return TransportFailure(f"{cut}: incomplete chunked read")
+        expected = headers.get("content-length")
+        return TransportFailure(f"{cut}: received {received} bytes, expected {expected}")
+    if exc.error_status_hint == 431:
+        # h11 buffers one incomplete event at most: the head, or a chunk-size line.
+        what = "response head" if state is h11.SEND_RESPONSE else "chunk-size line"
+        return TransportFailure(f"the {what} is too long")
+    # h11 quotes the offending line, which a broken server may make long.
+    return TransportFailure(f"malformed response: {str(exc)[:200]}")
 
 
 def _decoder(encoding: str) -> zlib._Decompress | None:
@@ -216,7 +212,7 @@ class PlainHttpClient:
         port = parts.port or 80
         try:
             reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(host, port, limit=_MAX_HEAD_BYTES), self._connect_timeout
+                asyncio.open_connection(host, port), self._connect_timeout
             )
         except TimeoutError as exc:
             raise ConnectTimeout("ConnectTimeout") from exc
@@ -224,67 +220,77 @@ class PlainHttpClient:
             # httpx2 (anyio) says the same for a refused or unreachable address.
             raise TransportFailure("All connection attempts failed") from exc
         try:
-            writer.write(_head(method, parts, headers, len(body)) + body)
+            wire = _Wire(reader, self._read_timeout)
+            writer.write(_request_bytes(wire.conn, method, parts, headers, body))
             try:
                 await asyncio.wait_for(writer.drain(), self._write_timeout)
             except TimeoutError as exc:
                 raise WriteTimeout("WriteTimeout") from exc
             except OSError as exc:
                 raise TransportFailure(str(exc) or type(exc).__name__) from exc
-            response = await self._response_head(reader)
+            response = await _response_head(wire)
         except BaseException:
             writer.close()
             raise
         return response, writer
 
-    async def _response_head(self, reader: asyncio.StreamReader) -> PlainResponse:
-        while True:
-            try:
-                raw = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), self._read_timeout)
-            except asyncio.IncompleteReadError as exc:
-                raise TransportFailure("Server disconnected without sending a response.") from exc
-            except asyncio.LimitOverrunError as exc:
-                raise TransportFailure("the response head is too long") from exc
-            except TimeoutError as exc:
-                raise ReadTimeout("ReadTimeout") from exc
-            except OSError as exc:
-                raise TransportFailure(str(exc) or type(exc).__name__) from exc
-            status, headers = _parse_head(raw)
-            # Interim responses (100 Continue, 103 Early Hints) come before the real one.
-            if not 100 <= status < 200:
-                return PlainResponse(status, headers, reader, self._read_timeout)
+
+async def _response_head(wire: _Wire) -> PlainResponse:
+    while True:
+        event = await wire.next_event()
+        # Interim responses (100 Continue, 103 Early Hints) come before the real one.
+        if isinstance(event, h11.Response):
+            headers = wire.headers
+            for raw_name, raw_value in event.headers:
+                name, value = raw_name.decode("latin-1"), raw_value.decode("latin-1")
+                headers[name] = f"{headers[name]}, {value}" if name in headers else value
+            return PlainResponse(event.status_code, headers, wire)
 
 
-def _head(method: str, split: SplitResult, headers: Mapping[str, str], length: int) -> bytes:
+def _request_bytes(
+    conn: h11.Connection, method: str, split: SplitResult, headers: Mapping[str, str], body: bytes
+) -> bytes:
+    """The request as httpx2 would send it: Host, its default headers, the caller's, Content-Length."""
     target = (split.path or "/") + (f"?{split.query}" if split.query else "")
     host = split.hostname or ""
     if ":" in host:
         host = f"[{host}]"
     if split.port is not None and split.port != 80:
         host = f"{host}:{split.port}"
-    lines = [f"{method} {target} HTTP/1.1", f"Host: {host}"]
     given = {name.lower() for name in headers}
-    lines.extend(f"{name}: {value}" for name, value in _DEFAULT_HEADERS if name.lower() not in given)
-    lines.extend(f"{name}: {value}" for name, value in headers.items())
+    # A Host given by the caller replaces the URL's, as in httpx2 (h11 refuses two).
+    fields = [] if "host" in given else [("Host", host)]
+    fields.extend((name, value) for name, value in _DEFAULT_HEADERS if name.lower() not in given)
+    fields.extend(headers.items())
     if "content-length" not in given:
-        lines.append(f"Content-Length: {length}")
-    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+        fields.append(("Content-Length", str(len(body))))
+    try:
+        request = h11.Request(
+            method=method.encode("latin-1"),
+            target=target.encode("latin-1"),
+            headers=[(name.encode("latin-1"), value.encode("latin-1")) for name, value in fields],
+        )
+        wire = conn.send(request) or b""
+        if body:
+            wire += conn.send(h11.Data(data=body)) or b""
+        return wire + (conn.send(h11.EndOfMessage()) or b"")
+    except (h11.LocalProtocolError, UnicodeEncodeError) as exc:
+        raise _refused(fields, exc) from exc
 
 
-def _parse_head(raw: bytes) -> tuple[int, dict[str, str]]:
-    text = raw.decode("latin-1")
-    status_line, _, rest = text.partition("\r\n")
-    fields = status_line.split(" ", 2)
-    if len(fields) < 2 or not fields[0].startswith("HTTP/") or not fields[1].isdigit():
-        raise TransportFailure(f"malformed response status line {status_line[:80]!r}")
-    headers: dict[str, str] = {}
-    for line in rest.split("\r\n"):
-        if not line:
-            continue
-        name, sep, value = line.partition(":")
-        if not sep:
-            raise TransportFailure(f"malformed response header {line[:80]!r}")
-        key = name.strip().lower()
-        value = value.strip()
-        headers[key] = f"{headers[key]}, {value}" if key in headers else value
-    return int(fields[1]), headers
+def _refused(fields: list[tuple[str, str]], exc: Exception) -> TransportFailure:
+    """Why h11 refused the request, naming a header at fault but not its value (an API key, maybe)."""
+    for name, value in fields:
+        host = [] if name.lower() == "host" else [(b"Host", b"h")]
+        try:
+            h11.Request(
+                method=b"GET",
+                target=b"/",
+                headers=[*host, (name.encode("latin-1"), value.encode("latin-1"))],
+            )
+        except (h11.LocalProtocolError, UnicodeEncodeError):
+            return TransportFailure(
+                f"invalid request: HTTP/1.1 does not allow the header {name!r} as given "
+                "(a line break, a space at either end, or a character outside Latin-1?)"
+            )
+    return TransportFailure(f"invalid request: {exc}")
