@@ -16,17 +16,17 @@ from vtcode.testing.script import Reply
 
 # Each costs start-up time and none is needed to talk to an http:// endpoint without a proxy: the
 # httpx2 stack (with importlib.metadata's scans), the token encoder (needed once the history is large),
-# the TUI and the MCP SDK.
+# the TUI, the MCP SDK and the ACP SDK. (h11 is: the plain-http client leaves HTTP/1.1 framing to it.)
 NOT_ON_THE_EXEC_PATH = (
     "httpx2",
     "httpcore2",
     "anyio",
-    "h11",
     "importlib.metadata",
     "tiktoken",
     "textual",
     "rich",
     "mcp",
+    "acp",
     "vtcode.tui",
     "vtcode.providers.tls",
 )
