@@ -106,3 +106,19 @@ async def test_a_prompt_the_user_interrupted_is_not_answered_on_resume(tmp_path:
         "[The user interrupted this request before it was answered.]",
         "something else",
     ]
+
+
+async def test_a_headless_resume_waits_for_its_own_input_before_it_ends(tmp_path: Path) -> None:
+    session_id = await _failed_run(tmp_path, "what is this project")
+    with server_for("chat", [Reply(text="a coding agent"), Reply(text="done")]) as server:
+        base = options(tmp_path, tmp_path, server)
+        session = await Session.open(dataclasses.replace(base, resume=session_id, until_idle=True))
+        reader = Reader(session)
+        # The resumed prompt's turn ends before the front end's input arrives (in `vtcode exec` it is
+        # still being stored durably): the run must not end without it.
+        await reader.wait_for(TurnCompleted)
+        await session.submit(UserInput("and now the tests"))
+        await reader.task
+        bodies = [r.json() for r in server.requests]
+    assert [_user_texts(b)[-1] for b in bodies] == ["what is this project", "and now the tests"]
+    assert [e.turn_id for e in reader.of(TurnCompleted)] == ["turn_2", "turn_3"]

@@ -91,6 +91,10 @@ class Session:
         self._mcp: McpJoin | None = None
         self._switch: Switch | None = None
         self._hold = Hold()
+        # A headless run ends when nothing is pending after a turn, but not before the front end's own
+        # input is in: a resumed session's first turns may end while that input is still being stored.
+        self._adding = 0
+        self._had_input = False
         # A resumed history ending with an unanswered prompt: its turn runs before any other input.
         self._unanswered = wiring.unanswered is not None
         emitter.subscribe(self._on_event)
@@ -231,7 +235,12 @@ class Session:
                     # The user goes on after Esc: what the interrupt held runs first, in order.
                     self._release()
                 waits = self._busy or bool(self._intents) or self._unanswered or self._hold.on
-                await self._intents.add(text, mode, intent_id, waits=waits, images=images)
+                self._adding += 1
+                try:
+                    await self._intents.add(text, mode, intent_id, waits=waits, images=images)
+                finally:
+                    self._adding -= 1
+                    self._had_input = True
             case CancelIntent(intent_id=intent_id):
                 if not await self._intents.cancel(intent_id):
                     self._emitter.emit(
@@ -439,7 +448,7 @@ class Session:
             self._intents.requeue_steering()
             pending = len(self._intents)
             self._emitter.emit(TurnCompleted(usage=outcome.usage, pending_intents=pending))
-            if self._options.until_idle and not pending:
+            if self._options.until_idle and not pending and self._had_input and not self._adding:
                 self._closing = True
         except asyncio.CancelledError as exc:
             # Only an interrupt or shutdown cancels a turn; the history is already consistent.
