@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import tempfile
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -27,26 +27,22 @@ def user_config_path(home: Path) -> Path:
 
 def set_mcp_server(home: Path, name: str, server: Mapping[str, Any]) -> Path:
     """Write `[mcp_servers.NAME]` (replacing one of that name); the file written."""
-    path = user_config_path(home)
-    table = _read(path)
-    servers = dict(table.get("mcp_servers", {}))
-    servers[name] = dict(server)
-    table["mcp_servers"] = servers
-    validate_layer(table, source=str(path))
-    _write(path, table)
-    return path
+
+    def change(table: dict[str, Any]) -> None:
+        table["mcp_servers"] = {**table.get("mcp_servers", {}), name: dict(server)}
+
+    return _edit(home, change)
 
 
 def trust_project_mcp(home: Path, workspace: Path) -> Path:
     """Write `[projects."<workspace>"] trust_mcp = true`; the file written."""
-    path = user_config_path(home)
-    table = _read(path)
-    projects = dict(table.get("projects", {}))
-    projects[str(workspace)] = {**projects.get(str(workspace), {}), "trust_mcp": True}
-    table["projects"] = projects
-    validate_layer(table, source=str(path))
-    _write(path, table)
-    return path
+
+    def change(table: dict[str, Any]) -> None:
+        projects = dict(table.get("projects", {}))
+        projects[str(workspace)] = {**projects.get(str(workspace), {}), "trust_mcp": True}
+        table["projects"] = projects
+
+    return _edit(home, change)
 
 
 def remove_mcp_server(home: Path, name: str) -> bool:
@@ -63,6 +59,16 @@ def remove_mcp_server(home: Path, name: str) -> bool:
         table.pop("mcp_servers", None)
     _write(path, table)
     return True
+
+
+def _edit(home: Path, change: Callable[[dict[str, Any]], None]) -> Path:
+    """Read the user config, apply `change`, validate it like any layer, write it back atomically."""
+    path = user_config_path(home)
+    table = _read(path)
+    change(table)
+    validate_layer(table, source=str(path))
+    _write(path, table)
+    return path
 
 
 def _read(path: Path) -> dict[str, Any]:
