@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from vtcode.protocol.errors import ExitCode, VtcodeError
+
+if TYPE_CHECKING:
+    # Annotations only: `--version` answers without loading argparse.
+    import argparse
 
 
 def _configure_logging() -> None:
@@ -24,7 +29,7 @@ def _configure_logging() -> None:
 
 
 # Collect only every this many allocations while start-up loads modules (the default is 700). Not
-# off: a command that never calls `_loaded` still collects, just rarely.
+# off: should a command fail before `_loaded`, it still collects, just rarely.
 _START_UP_GC_THRESHOLD = 100_000
 
 
@@ -72,73 +77,66 @@ def _dispatch(argv: Sequence[str]) -> int:
         *getattr(args, "config", []),
         *getattr(args, "sessions_config", []),
     ]
-    if args.command == "exec":
-        from vtcode.cli.exec_cmd import run_exec
-
-        _loaded()
-
-        return run_exec(args, overrides)
-    if args.command == "acp":
-        from vtcode.cli.acp_cmd import run_acp
-
-        _loaded()
-
-        return run_acp(args, overrides)
-    if args.command == "steer":
-        from vtcode.cli.steer_cmd import run_steer
-
-        _loaded()
-
-        return run_steer(args, overrides)
-    if args.command == "sessions":
-        from vtcode.cli.sessions_cmd import run_sessions
-
-        _loaded()
-
-        return run_sessions(args, overrides, parser)
-    if args.command == "prompt":
-        from vtcode.cli.prompt_cmd import run_prompt
-
-        _loaded()
-
-        return run_prompt(args, overrides)
-    if args.command == "mcp":
-        from vtcode.cli.mcp_cmd import run_mcp
-
-        _loaded()
-
-        return run_mcp(args, overrides, parser)
-    if args.command == "instructions":
-        from vtcode.cli.instructions_cmd import run_instructions
-
-        _loaded()
-
-        return run_instructions(args, overrides)
-    if args.command == "sandbox":
-        from vtcode.cli.sandbox_cmd import run_sandbox
-
-        _loaded()
-
-        return run_sandbox(args, overrides)
-    if args.command == "completions":
-        from vtcode.cli.docs_cmd import completion_script
-
-        _loaded()
-
-        sys.stdout.write(completion_script(args.shell))
-        return ExitCode.OK
-    if args.command == "man":
-        from vtcode.cli.docs_cmd import man_page
-
-        _loaded()
-
-        sys.stdout.write(man_page())
-        return ExitCode.OK
-    from vtcode.cli.interactive import run_interactive
-
+    run = _command(args, overrides, parser, prompt)
+    # Every command's modules are imported by now: one place ends start-up's collector settings.
     _loaded()
+    return run()
 
-    return run_interactive(args, overrides, prompt)
+
+def _command(
+    args: argparse.Namespace, overrides: list[str], parser: argparse.ArgumentParser, prompt: str | None
+) -> Callable[[], int]:
+    """The chosen command, its modules imported, ready to run."""
+    match args.command:
+        case "exec":
+            from vtcode.cli.exec_cmd import run_exec
+
+            return lambda: run_exec(args, overrides)
+        case "acp":
+            from vtcode.cli.acp_cmd import run_acp
+
+            return lambda: run_acp(args, overrides)
+        case "steer":
+            from vtcode.cli.steer_cmd import run_steer
+
+            return lambda: run_steer(args, overrides)
+        case "sessions":
+            from vtcode.cli.sessions_cmd import run_sessions
+
+            return lambda: run_sessions(args, overrides, parser)
+        case "prompt":
+            from vtcode.cli.prompt_cmd import run_prompt
+
+            return lambda: run_prompt(args, overrides)
+        case "mcp":
+            from vtcode.cli.mcp_cmd import run_mcp
+
+            return lambda: run_mcp(args, overrides, parser)
+        case "instructions":
+            from vtcode.cli.instructions_cmd import run_instructions
+
+            return lambda: run_instructions(args, overrides)
+        case "sandbox":
+            from vtcode.cli.sandbox_cmd import run_sandbox
+
+            return lambda: run_sandbox(args, overrides)
+        case "completions":
+            from vtcode.cli.docs_cmd import completion_script
+
+            return lambda: _print(completion_script(args.shell))
+        case "man":
+            from vtcode.cli.docs_cmd import man_page
+
+            return lambda: _print(man_page())
+        case _:
+            from vtcode.cli.interactive import run_interactive
+
+            return lambda: run_interactive(args, overrides, prompt)
+
+
+def _print(text: str) -> int:
+    sys.stdout.write(text)
+    return ExitCode.OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:
