@@ -32,6 +32,23 @@ NOT_ON_THE_EXEC_PATH = (
 )
 
 
+def _run_exec_probe(probe: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run `probe` (which runs `vtcode exec hello`) against a loopback server that answers "hi there"."""
+    with OpenAIChatServer([Reply(text="hi there")]) as server:
+        env = dict(os.environ, OPENAI_API_KEY="sk-test", OPENAI_BASE_URL=server.base_url)
+        proc = subprocess.run(
+            [sys.executable, "-c", probe],
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=cwd,
+            env=env,
+            timeout=60,
+        )
+        assert len(server.requests) == 1, proc.stderr
+    return proc
+
+
 def test_exec_on_a_plain_http_endpoint_imports_no_heavy_modules(tmp_path: Path) -> None:
     probe = (
         "import sys, runpy\n"
@@ -43,18 +60,7 @@ def test_exec_on_a_plain_http_endpoint_imports_no_heavy_modules(tmp_path: Path) 
         f"print(__import__('json').dumps([m for m in {NOT_ON_THE_EXEC_PATH!r} if m in sys.modules]), "
         "file=sys.stderr)\n"
     )
-    with OpenAIChatServer([Reply(text="hi there")]) as server:
-        env = dict(os.environ, OPENAI_API_KEY="sk-test", OPENAI_BASE_URL=server.base_url)
-        proc = subprocess.run(
-            [sys.executable, "-c", probe],
-            capture_output=True,
-            text=True,
-            check=False,
-            cwd=tmp_path,
-            env=env,
-            timeout=60,
-        )
-        assert len(server.requests) == 1
+    proc = _run_exec_probe(probe, tmp_path)
     lines = proc.stderr.strip().splitlines()
     assert proc.stdout.strip() == "hi there", proc.stderr
     assert lines[-2] == "exit 0", proc.stderr
@@ -75,17 +81,7 @@ def test_exec_runs_with_start_up_objects_frozen_and_the_usual_collection(tmp_pat
         "frozen = gc.get_freeze_count() > 10_000\n"
         "print(gc.isenabled(), gc.get_threshold() == usual, frozen, file=sys.stderr)\n"
     )
-    with OpenAIChatServer([Reply(text="hi there")]) as server:
-        env = dict(os.environ, OPENAI_API_KEY="sk-test", OPENAI_BASE_URL=server.base_url)
-        proc = subprocess.run(
-            [sys.executable, "-c", probe],
-            capture_output=True,
-            text=True,
-            check=False,
-            cwd=tmp_path,
-            env=env,
-            timeout=60,
-        )
+    proc = _run_exec_probe(probe, tmp_path)
     assert proc.stdout.strip() == "hi there", proc.stderr
     assert proc.stderr.strip().splitlines()[-1] == "True True True", proc.stderr
 
