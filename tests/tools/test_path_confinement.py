@@ -91,7 +91,8 @@ def test_git_internals_are_read_only(workspace: Path, raw: str) -> None:
 def _own_config(raw: str) -> str:
     return (
         f"'{raw}' is part of vtcode's own configuration (vtcode.toml, .vtcode/ and .mcp.json at the "
-        "workspace root), which the agent may not modify: vtcode's own configuration is edited by the user, not the agent"
+        "workspace root), which the agent may not modify: vtcode's own configuration is edited by the "
+        "user, not the agent"
     )
 
 
