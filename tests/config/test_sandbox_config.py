@@ -30,13 +30,27 @@ def _policy(tmp_path: Path, *, flags: dict[str, object] | None = None) -> Sandbo
     return sandbox_policy(loaded.settings, _env(tmp_path))
 
 
+def _user_config(tmp_path: Path) -> tuple[str, ...]:
+    """What of the user's configuration the sandbox keeps read-only, for this test's homes."""
+    vthome, home = tmp_path / "vthome", tmp_path / "home"
+    return (
+        *(
+            str(vthome / name)
+            for name in ("vtcode.toml", "prompts", "rules", "AGENTS.md", "AGENTS.override.md")
+        ),
+        *(str(home / name) for name in (".gitconfig", ".config/git", ".config/vtcode")),
+    )
+
+
 def _args(*argv: str) -> argparse.Namespace:
     return build_parser().parse_args(["exec", *argv, "prompt"])
 
 
 def test_commands_are_confined_to_the_workspace_without_network_by_default(tmp_path: Path) -> None:
     (tmp_path / "ws").mkdir()
-    assert _policy(tmp_path) == SandboxPolicy(mode="workspace-write", network=False)
+    assert _policy(tmp_path) == SandboxPolicy(
+        mode="workspace-write", network=False, protected_extra=_user_config(tmp_path)
+    )
 
 
 def test_the_sandbox_flag_sets_the_mode_above_every_file(tmp_path: Path) -> None:
@@ -58,6 +72,7 @@ def test_user_writable_roots_may_start_with_the_home_folder(tmp_path: Path) -> N
         mode="workspace-write",
         network=True,
         writable_roots=(str(tmp_path / "home" / ".cache"), "/opt/data"),
+        protected_extra=_user_config(tmp_path),
     )
 
 
@@ -90,13 +105,17 @@ def test_a_workspace_file_cannot_loosen_the_sandbox(tmp_path: Path, table: str, 
 def test_a_workspace_file_may_tighten_the_sandbox(tmp_path: Path) -> None:
     _write(tmp_path / "vthome" / "vtcode.toml", '[sandbox]\nmode = "off"\nnetwork = true\n')
     _write(tmp_path / "ws" / ".vtcode" / "vtcode.toml", '[sandbox]\nmode = "read-only"\nnetwork = false\n')
-    assert _policy(tmp_path) == SandboxPolicy(mode="read-only", network=False)
+    assert _policy(tmp_path) == SandboxPolicy(
+        mode="read-only", network=False, protected_extra=_user_config(tmp_path)
+    )
 
 
 def test_a_workspace_file_may_repeat_a_network_the_user_turned_on(tmp_path: Path) -> None:
     _write(tmp_path / "vthome" / "vtcode.toml", "[sandbox]\nnetwork = true\n")
     _write(tmp_path / "ws" / "vtcode.toml", '[sandbox]\nnetwork = true\nmode = "workspace-write"\n')
-    assert _policy(tmp_path) == SandboxPolicy(mode="workspace-write", network=True)
+    assert _policy(tmp_path) == SandboxPolicy(
+        mode="workspace-write", network=True, protected_extra=_user_config(tmp_path)
+    )
 
 
 def test_pretend_missing_names_only_known_features() -> None:

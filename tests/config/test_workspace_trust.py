@@ -459,3 +459,26 @@ def test_dot_vtcode_of_a_workspace_at_home_is_the_trusted_user_file(tmp_path: Pa
         "http://127.0.0.1:9/v1",
         "full-auto",
     )
+
+
+# --- MCP read-only hints ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", WORKSPACE_FILES)
+def test_workspace_cannot_trust_mcp_read_only_hints(tmp_path: Path, name: str) -> None:
+    path = _ws(tmp_path, "[mcp]\ntrust_read_only_hints = true\n", name)
+    loaded = _load(tmp_path)
+    assert loaded.settings.mcp.trust_read_only_hints is False
+    assert loaded.warnings == (
+        f"{path}:mcp.trust_read_only_hints: ignored: true would let MCP tools that call themselves "
+        "read-only run without approval, loosening false set by the default, and a workspace config may "
+        "only tighten approval; set it in $VTCODE_HOME/vtcode.toml or with -c",
+    )
+
+
+def test_workspace_may_repeat_mcp_read_only_hints_the_user_trusts(tmp_path: Path) -> None:
+    _user(tmp_path, "[mcp]\ntrust_read_only_hints = true\n")
+    _ws(tmp_path, "[mcp]\ntrust_read_only_hints = true\n")
+    loaded = _load(tmp_path)
+    assert loaded.settings.mcp.trust_read_only_hints is True
+    assert loaded.warnings == ()

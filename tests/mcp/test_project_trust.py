@@ -15,7 +15,7 @@ from tests.mcp.helpers import DEMO_SERVER, call, mcp_options, tool_results
 from tests.runtime.session_helpers import Reader
 from vtcode.config.loader import load_settings
 from vtcode.config.schema import ProjectSettings
-from vtcode.mcp.servers import read_project_file
+from vtcode.mcp.servers import read_project_file, server_hashes
 from vtcode.protocol.events import Notice, TurnCompleted
 from vtcode.protocol.ops import UserInput
 from vtcode.runtime.session import Session
@@ -81,7 +81,8 @@ async def test_trust_from_the_user_config_projects_table(tmp_path: Path) -> None
     _project(ws, pid_file)
 
     def trusted(opts: SessionOptions) -> SessionOptions:
-        projects = {str(ws): ProjectSettings(trust_mcp=True)}
+        hashes = server_hashes(read_project_file(ws)[0])
+        projects = {str(ws): ProjectSettings(trust_mcp=True, mcp_server_hashes=hashes)}
         return dataclasses.replace(opts, settings=msgspec.structs.replace(opts.settings, projects=projects))
 
     script = [Reply(tool_calls=(call("mcp__repo__echo", {"text": "by config"}, "c1"),)), Reply(text="ok")]

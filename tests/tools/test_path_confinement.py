@@ -79,7 +79,9 @@ def test_symlink_inside_the_workspace_resolves_to_its_target(workspace: Path) ->
     assert resolved.lexical == workspace.resolve() / "alias.txt"
 
 
-@pytest.mark.parametrize("raw", [".git/config", ".git/hooks/pre-commit", "sub/.git/HEAD"])
+@pytest.mark.parametrize(
+    "raw", [".git/config", ".git/hooks/pre-commit", "sub/.git/HEAD", ".GIT/hooks/x", ".Git/config"]
+)
 def test_git_internals_are_read_only(workspace: Path, raw: str) -> None:
     assert resolve(workspace, raw).display == raw
     with pytest.raises(ConfinementError, match=r"inside a \.git directory"):
@@ -88,8 +90,9 @@ def test_git_internals_are_read_only(workspace: Path, raw: str) -> None:
 
 def _own_config(raw: str) -> str:
     return (
-        f"'{raw}' is part of vtcode's own configuration (vtcode.toml and .vtcode/ at the workspace root), "
-        "which the agent may not modify: vtcode's own configuration is edited by the user, not the agent"
+        f"'{raw}' is part of vtcode's own configuration (vtcode.toml, .vtcode/ and .mcp.json at the "
+        "workspace root), which the agent may not modify: vtcode's own configuration is edited by the "
+        "user, not the agent"
     )
 
 
@@ -113,6 +116,9 @@ def _spool(raw: str) -> str:
         ".vtcode/prompts/append-system.md",
         ".vtcode/rules/python.md",
         ".VTCODE/vtcode.toml",
+        ".mcp.json",
+        "./.mcp.json",
+        ".MCP.json",
     ],
 )
 def test_vtcode_own_configuration_is_read_only(workspace: Path, raw: str) -> None:

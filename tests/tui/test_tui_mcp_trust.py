@@ -9,6 +9,7 @@ from pathlib import Path
 
 from tests.mcp.helpers import DEMO_SERVER
 from tests.tui.tui_helpers import make_app, tui_options, until
+from vtcode.mcp.servers import read_project_file, server_hashes
 from vtcode.testing.script import Reply
 from vtcode.testing.wire import server_for
 from vtcode.tui.mcp_trust import McpTrustScreen
@@ -50,7 +51,10 @@ async def test_trusting_always_is_saved_in_the_user_config(tmp_path: Path) -> No
     pid_file, config = await _answer(tmp_path, "a")
     assert pid_file.exists()
     saved = tomllib.loads(config.read_text())
-    assert saved["projects"][str(tmp_path / "ws")] == {"trust_mcp": True}
+    # Trust is bound to the server as it is defined now: a changed or added one asks again.
+    hashes = server_hashes(read_project_file(tmp_path / "ws")[0])
+    assert saved["projects"][str(tmp_path / "ws")] == {"trust_mcp": True, "mcp_server_hashes": hashes}
+    assert list(hashes) == ["repo"]
 
 
 async def test_declining_starts_nothing(tmp_path: Path) -> None:

@@ -317,7 +317,7 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
         help="run one command under the configured OS sandbox, to test the rules",
         description="Run CMD ARGS... in the workspace under the sandbox commands of the agent get "
         "([sandbox] in the config, or --sandbox): writes only in the workspace, the temp folders and "
-        "the writable roots; .git/hooks, .git/config, .vtcode/ and vtcode.toml read-only; no network "
+        "the writable roots; .git, .vtcode/, vtcode.toml and .mcp.json read-only; no network "
         "unless sandbox.network = true. Exits with the command's status.",
     )
     _add_config_option(sandbox_p, "config")

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from pathlib import Path
 
-from vtcode.config.environment import resolve_user_home
+from vtcode.config.environment import resolve_home, resolve_user_home
 from vtcode.config.schema import Settings
-from vtcode.core.sandbox_policy import SandboxPolicy
+from vtcode.core.sandbox_policy import SandboxPolicy, user_config_paths
 from vtcode.protocol.errors import ConfigError
 
 
 def sandbox_policy(settings: Settings, env: Mapping[str, str]) -> SandboxPolicy:
-    """`[sandbox]` as the exec layer takes it, with `~/` in writable roots made absolute."""
+    """`[sandbox]` as the exec layer takes it, with `~/` in writable roots made absolute.
+
+    The user's configuration (`$VTCODE_HOME`, git's global files) is added to the protected paths: a
+    HOME or VTCODE_HOME under /tmp or a writable root must not let a command rewrite it.
+    """
     table = settings.sandbox
     roots: list[str] = []
     for root in table.writable_roots:
@@ -22,4 +27,16 @@ def sandbox_policy(settings: Settings, env: Mapping[str, str]) -> SandboxPolicy:
                 continue  # no home known (a front end that runs no commands): one folder fewer to write
         else:
             roots.append(root)
-    return SandboxPolicy(mode=table.mode, network=table.network, writable_roots=tuple(roots))
+    return SandboxPolicy(
+        mode=table.mode,
+        network=table.network,
+        writable_roots=tuple(roots),
+        protected_extra=user_config_paths(_known(resolve_home, env), _known(resolve_user_home, env)),
+    )
+
+
+def _known(resolve: Callable[[Mapping[str, str]], Path], env: Mapping[str, str]) -> str | None:
+    try:
+        return str(resolve(env))
+    except ConfigError:
+        return None  # no home known: nothing of it to protect

@@ -208,8 +208,11 @@ class McpSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_on
 class ProjectSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """`[projects."/abs/path"]`: what the user trusts a project with."""
 
-    # Start the servers of the project's `.mcp.json`.
+    # Start the servers of the project's `.mcp.json` ...
     trust_mcp: bool = False
+    # ... each only while its definition hashes to the value recorded here when the user trusted it
+    # (name -> "sha256:<hex>"): a server a command or a pull added or changed asks again.
+    mcp_server_hashes: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):

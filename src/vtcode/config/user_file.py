@@ -34,12 +34,17 @@ def set_mcp_server(home: Path, name: str, server: Mapping[str, Any]) -> Path:
     return _edit(home, change)
 
 
-def trust_project_mcp(home: Path, workspace: Path) -> Path:
-    """Write `[projects."<workspace>"] trust_mcp = true`; the file written."""
+def trust_project_mcp(home: Path, workspace: Path, hashes: Mapping[str, str]) -> Path:
+    """Write `[projects."<workspace>"] trust_mcp = true` and the `hashes` of the servers trusted now.
+
+    Hashes recorded earlier for other servers stay; the file written.
+    """
 
     def change(table: dict[str, Any]) -> None:
         projects = dict(table.get("projects", {}))
-        projects[str(workspace)] = {**projects.get(str(workspace), {}), "trust_mcp": True}
+        project = dict(projects.get(str(workspace), {}))
+        pinned = {**project.get("mcp_server_hashes", {}), **hashes}
+        projects[str(workspace)] = {**project, "trust_mcp": True, "mcp_server_hashes": pinned}
         table["projects"] = projects
 
     return _edit(home, change)

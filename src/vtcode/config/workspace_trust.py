@@ -22,6 +22,8 @@ stop vtcode, and ignoring it is the safe outcome); any other key it may not set 
 | `sandbox.network`           | only `false`, or `true` when it is already `true` below                  |
 | `sandbox.writable_roots`    | refused: it would let commands write outside the workspace               |
 | `[mcp_servers]`             | ignored with a warning: it starts programs the user never chose          |
+| `mcp.trust_read_only_hints` | `true` ignored with a warning unless already `true` below: it lets tools |
+|                             | that call themselves read-only run without approval                      |
 | `[projects]`                | ignored with a warning: a project cannot trust itself                    |
 
 Everything else (model, prompt profile, context budget, timeouts, ...) a repository may set as before.
@@ -97,6 +99,18 @@ def restrict_workspace_layer(
             f"approval; put allow rules in {_USER_FILE} or pass -c 'approvals.allow=[\"...\"]'"
         )
         kept["approvals"] = {key: value for key, value in approvals.items() if key != "allow"}
+    mcp: Mapping[str, Any] = table.get("mcp", {})
+    if (
+        mcp.get("trust_read_only_hints") is True
+        and below.get("mcp", {}).get("trust_read_only_hints") is not True
+    ):
+        origin = origins.get(("mcp", "trust_read_only_hints"), _DEFAULT_ORIGIN)
+        warnings.append(
+            f"{source}:mcp.trust_read_only_hints: ignored: true would let MCP tools that call themselves "
+            f"read-only run without approval, loosening false set by {origin}, and a workspace config may "
+            f"only tighten approval; set it in {_USER_FILE} or with -c"
+        )
+        kept["mcp"] = {key: value for key, value in mcp.items() if key != "trust_read_only_hints"}
     return RestrictedLayer(_with_deny_added(kept, below=below), tuple(warnings))
 
 

@@ -8,7 +8,10 @@
 
 Reading and running programs stay allowed everywhere. The protected paths are inside the writable
 workspace but read-only for commands, since git (or vtcode itself) later runs what they hold outside
-the sandbox.
+the sandbox: all of `.git` (a folder, or the `gitdir:` file of a worktree) because git reads its
+configuration and hooks there, vtcode's own configuration, and the MCP servers a project defines. The
+user's configuration outside the workspace (`$VTCODE_HOME`, git's global files) is protected the same
+way, for when it lies under a writable folder (a HOME or VTCODE_HOME under /tmp, as in CI).
 """
 
 from __future__ import annotations
@@ -20,8 +23,23 @@ SandboxMode = Literal["read-only", "workspace-write", "off"]
 SANDBOX_MODES: tuple[SandboxMode, ...] = ("read-only", "workspace-write", "off")
 """Strictest first, as the config trust rule compares them."""
 
-PROTECTED_PATHS: tuple[str, ...] = (".git/hooks", ".git/config", ".vtcode", "vtcode.toml")
+PROTECTED_PATHS: tuple[str, ...] = (".git", ".vtcode", "vtcode.toml", ".mcp.json")
 """Workspace paths commands may read but never change (relative to the workspace)."""
+
+PROTECTED_SHOWN = ".git, .vtcode/, vtcode.toml and .mcp.json"
+"""The protected paths as notices and denial notes name them."""
+
+VTCODE_HOME_PROTECTED: tuple[str, ...] = (
+    "vtcode.toml",
+    "prompts",
+    "rules",
+    "AGENTS.md",
+    "AGENTS.override.md",
+)
+"""What of `$VTCODE_HOME` commands may never change: what vtcode reads as configuration or prompt."""
+
+USER_HOME_PROTECTED: tuple[str, ...] = (".gitconfig", ".config/git", ".config/vtcode")
+"""What of the user's home commands may never change: git's global configuration, vtcode's config root."""
 
 TEMP_FOLDERS: tuple[str, ...] = ("/tmp", "/dev/shm")
 """Shared temporary folders writable in `workspace-write` (besides `$TMPDIR`)."""
@@ -46,6 +64,8 @@ class SandboxPolicy:
     mode: SandboxMode = "off"
     network: bool = True
     writable_roots: tuple[str, ...] = ()
+    # Absolute paths outside the workspace kept read-only like PROTECTED_PATHS (the user's config).
+    protected_extra: tuple[str, ...] = ()
 
     @property
     def active(self) -> bool:
@@ -57,6 +77,14 @@ class SandboxPolicy:
         if not self.active:
             return "no sandbox"
         return f"sandbox {self.mode}, network {'on' if self.network else 'off'}"
+
+
+def user_config_paths(vtcode_home: str | None, user_home: str | None) -> tuple[str, ...]:
+    """The user's configuration files and folders commands may never change (absolute paths)."""
+    paths = [f"{vtcode_home.rstrip('/')}/{name}" for name in VTCODE_HOME_PROTECTED] if vtcode_home else []
+    if user_home:
+        paths += [f"{user_home.rstrip('/')}/{name}" for name in USER_HOME_PROTECTED]
+    return tuple(paths)
 
 
 def is_tighter_or_equal(value: SandboxMode, than: SandboxMode) -> bool:
@@ -106,7 +134,7 @@ def denial_note(policy: SandboxPolicy, output: str, exit_code: int | None) -> st
     else:
         writes = (
             "commands may write only in the workspace, /tmp, $TMPDIR and the configured writable roots; "
-            ".git/hooks, .git/config, .vtcode/ and vtcode.toml are read-only"
+            f"{PROTECTED_SHOWN} are read-only"
         )
     network = "" if policy.network else "; the network is off (only the session's own loopback works)"
     return (

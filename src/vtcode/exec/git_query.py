@@ -9,14 +9,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vtcode.core.git_status import GitState, parse_porcelain_v2
+from vtcode.exec.git_repo import GitAccess
 
 log = logging.getLogger(__name__)
 
 # A huge work tree (or a slow network file system) must not hold up the session's first request.
 GIT_STATUS_TIMEOUT_SECONDS = 2.0
-# `--no-optional-locks`: a status run in the background must not fight the user's own git for the index lock.
-_STATUS = ("git", "--no-optional-locks", "status", "--porcelain=v2", "--branch", "--untracked-files=normal")
-_BRANCH = ("git", "--no-optional-locks", "symbolic-ref", "--short", "-q", "HEAD")
+# `--no-optional-locks` (GitAccess adds it): a status run in the background must not fight the user's
+# own git for the index lock. Submodules are not entered: each brings a config of its own.
+_STATUS = ("status", "--porcelain=v2", "--branch", "--untracked-files=normal", "--ignore-submodules=all")
+_BRANCH = ("symbolic-ref", "--short", "-q", "HEAD")
 # Reading HEAD touches one file, so it is worth trying even after status ran out of time.
 _BRANCH_TIMEOUT_SECONDS = 1.0
 
@@ -29,29 +31,38 @@ class GitQuery:
     counts_known: bool = True
 
 
-def query_git(workspace: Path, *, timeout: float = GIT_STATUS_TIMEOUT_SECONDS) -> GitQuery:
+def query_git(
+    workspace: Path, *, timeout: float = GIT_STATUS_TIMEOUT_SECONDS, git: GitAccess | None = None
+) -> GitQuery:
     """The branch and dirty counts of the work tree holding `workspace` (state None when there is none)."""
-    return PendingGitQuery(workspace, timeout=timeout).result()
+    return PendingGitQuery(workspace, timeout=timeout, git=git).result()
 
 
 class PendingGitQuery:
     """A `git status` started now and read later, so it runs while the session does other work.
 
     `result` waits for it, at most `timeout` seconds after the start in all; `close` ends one that is
-    not wanted any more.
+    not wanted any more. `git` is the session's access (a fresh one with no environment when None).
     """
 
-    def __init__(self, workspace: Path, *, timeout: float = GIT_STATUS_TIMEOUT_SECONDS) -> None:
+    def __init__(
+        self, workspace: Path, *, timeout: float = GIT_STATUS_TIMEOUT_SECONDS, git: GitAccess | None = None
+    ) -> None:
         self._workspace = workspace
+        self._git = git or GitAccess(workspace, {})
         self._deadline = time.monotonic() + timeout
         self._timeout = timeout
         self._proc: subprocess.Popen[bytes] | None = None
         self._error: OSError | None = None
         self._result: GitQuery | None = None
+        argv = self._git.command(*_STATUS)
+        if argv is None:
+            return  # no repository, or one vtcode must not run git on: no git state
         try:
             self._proc = subprocess.Popen(
-                _STATUS,
+                argv,
                 cwd=workspace,
+                env=self._git.environment,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
@@ -75,7 +86,8 @@ class PendingGitQuery:
     def _collect(self) -> GitQuery:
         proc, workspace = self._proc, self._workspace
         if proc is None:
-            log.info("git is not available: %s", self._error)
+            if self._error is not None:
+                log.info("git is not available: %s", self._error)
             return GitQuery(None)
         try:
             stdout, _ = proc.communicate(timeout=max(0.0, self._deadline - time.monotonic()))
@@ -86,25 +98,31 @@ class PendingGitQuery:
             log.info(
                 "git status in %s took longer than %.1fs; showing the branch only", workspace, self._timeout
             )
-            return GitQuery(_branch_only(workspace), counts_known=False)
+            return GitQuery(_branch_only(self._git, workspace), counts_known=False)
         if proc.returncode != 0:
             return GitQuery(None)
         return GitQuery(parse_porcelain_v2(stdout.decode("utf-8", errors="replace")))
 
 
-def _branch_only(workspace: Path) -> GitState | None:
+def _branch_only(git: GitAccess, workspace: Path) -> GitState | None:
+    argv = git.command(*_BRANCH)
+    if argv is None:
+        return None
     try:
-        done = _run(_BRANCH, workspace, _BRANCH_TIMEOUT_SECONDS)
+        done = _run(argv, workspace, git.environment, _BRANCH_TIMEOUT_SECONDS)
     except (subprocess.TimeoutExpired, OSError):
         return None
     branch = done.stdout.decode("utf-8", errors="replace").strip()
     return GitState(branch=branch or None) if done.returncode in (0, 1) else None
 
 
-def _run(argv: tuple[str, ...], cwd: Path, timeout: float) -> subprocess.CompletedProcess[bytes]:
+def _run(
+    argv: list[str], cwd: Path, env: dict[str, str], timeout: float
+) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
         argv,
         cwd=cwd,
+        env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,

@@ -19,7 +19,13 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from vtcode.core.sandbox_policy import DEVICES, PROTECTED_PATHS, SandboxPolicy, writable_paths
+from vtcode.core.sandbox_policy import (
+    DEVICES,
+    PROTECTED_PATHS,
+    PROTECTED_SHOWN,
+    SandboxPolicy,
+    writable_paths,
+)
 
 if TYPE_CHECKING:
     from vtcode.exec.namespaces import NamespaceHolder, ProtectedPath
@@ -71,6 +77,8 @@ class Sandbox:
         self._ruleset: int | None = None
         self._holder: NamespaceHolder | None = None
         self._tcp_denied = False
+        # Paths outside the list that git reads (a repository's .git above the workspace, a hooks folder).
+        self._git_protected: tuple[str, ...] = ()
 
     def prepare(self, env: Mapping[str, str]) -> None:
         """Ready the sandbox on first use (no-op when off); raises SandboxUnavailable."""
@@ -98,7 +106,7 @@ class Sandbox:
             self._notify(f"sandbox: this kernel has an early Landlock (ABI {abi}): {'; '.join(gaps)}")
         self._holder = self._start_holder(private_network)
         if self._holder is None:
-            lost = ["the protected paths (.git/hooks, .git/config, .vtcode/, vtcode.toml) are not read-only"]
+            lost = [f"the protected paths ({PROTECTED_SHOWN}) are not read-only"]
             if private_network:
                 if abi < 4:
                     raise SandboxUnavailable(
@@ -113,6 +121,11 @@ class Sandbox:
                 f"Landlock only: {'; '.join(lost)}"
             )
         self._ensure_hooks_folder()
+        from vtcode.exec.git_repo import git_protected_paths
+
+        self._git_protected = git_protected_paths(
+            self.workspace, env, writable_roots=self.policy.writable_roots
+        )
         from vtcode.exec import landlock
 
         grants = [
@@ -153,6 +166,11 @@ class Sandbox:
         for name in PROTECTED_PATHS:
             real = os.path.realpath(self.workspace / name)
             if Path(real).is_relative_to(self.workspace) and os.path.exists(real):
+                found.append(protected_path(real, read_only=True))
+        for path in (*self.policy.protected_extra, *self._git_protected):
+            real = os.path.realpath(path)
+            # Never the workspace itself or a folder holding it: that would make the workspace read-only.
+            if os.path.exists(real) and not self.workspace.is_relative_to(real):
                 found.append(protected_path(real, read_only=True))
         return found
 

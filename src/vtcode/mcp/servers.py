@@ -1,13 +1,16 @@
 """Which MCP servers a session may start: `[mcp_servers]` of the user's config, and a trusted `.mcp.json`.
 
 A project's `.mcp.json` (Claude Code's format) arrives with `git clone`: its servers are programs the
-repository chose, so they start only once the user trusts that project (`[projects."/abs/path"]
-trust_mcp = true` in the user config, or `--trust-project-mcp`); until then a diagnostic lists what
-would start. A server named in both places is the user's.
+repository chose, so they start only once the user trusts them (`--trust-project-mcp` for one run, or
+`[projects."/abs/path"] trust_mcp = true` in the user config with the hash of each trusted server's
+definition in `mcp_server_hashes`); until then a diagnostic lists what would start. Trust is bound to
+each definition, not to the path: a server added or changed since (by a pull, or by a command) does
+not start until the user trusts it again. A server named in both places is the user's.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Mapping
@@ -62,36 +65,80 @@ def plan_servers(settings: Settings, workspace: Path, *, trust_project: bool = F
     diagnostics.extend(project_problems)
     project = {k: v for k, v in project.items() if k not in settings.mcp_servers}
     if project:
-        trusted = trust_project or project_trusted(settings, workspace)
-        if trusted:
-            servers.update(
-                (name, ServerDefinition(name, s, origin=PROJECT_FILE)) for name, s in project.items()
-            )
-        else:
-            shown = "; ".join(f"{name}: {ServerDefinition(name, s).target}" for name, s in project.items())
-            diagnostics.append(
-                f"{workspace / PROJECT_FILE} defines MCP servers that were not started ({shown}): "
-                f'trust this project with [projects."{workspace}"] trust_mcp = true in your config, '
-                "or --trust-project-mcp"
-            )
+        waiting = {} if trust_project else untrusted_project_servers(settings, workspace, project)
+        servers.update(
+            (name, ServerDefinition(name, s, origin=PROJECT_FILE))
+            for name, s in project.items()
+            if name not in waiting
+        )
+        if waiting:
+            diagnostics.append(_not_started(settings, workspace, waiting))
     return ServerPlan(
         servers=tuple(servers[name] for name in sorted(servers)), diagnostics=tuple(diagnostics)
     )
 
 
-def untrusted_project_servers(settings: Settings, workspace: Path) -> dict[str, McpServerSettings]:
-    """The `.mcp.json` servers that would start if the user trusted the project (none once trusted)."""
-    if project_trusted(settings, workspace):
-        return {}
-    found, _ = read_project_file(workspace)
-    return {name: server for name, server in found.items() if name not in settings.mcp_servers}
+def untrusted_project_servers(
+    settings: Settings, workspace: Path, found: Mapping[str, McpServerSettings] | None = None
+) -> dict[str, McpServerSettings]:
+    """The `.mcp.json` servers the user has not trusted as they are now defined (new or changed ones)."""
+    if found is None:
+        found = read_project_file(workspace)[0]
+    pinned = trusted_hashes(settings, workspace)
+    return {
+        name: server
+        for name, server in found.items()
+        if name not in settings.mcp_servers and pinned.get(name) != definition_hash(server)
+    }
 
 
-def project_trusted(settings: Settings, workspace: Path) -> bool:
-    """Whether the user's config trusts the MCP servers of `workspace` (as given or with links resolved)."""
+def trusted_hashes(settings: Settings, workspace: Path) -> dict[str, str]:
+    """The definition hashes the user trusted for `workspace` (as given or with links resolved)."""
+    keys = {str(workspace), os.path.realpath(workspace)}
+    pinned: dict[str, str] = {}
+    for key, project in settings.projects.items():
+        if project.trust_mcp and (key in keys or os.path.realpath(key) in keys):
+            pinned.update(project.mcp_server_hashes)
+    return pinned
+
+
+def definition_hash(server: McpServerSettings) -> str:
+    """`sha256:<hex>` of what a `.mcp.json` entry makes vtcode start or reach."""
+    shape = {
+        "command": server.command,
+        "args": list(server.args),
+        "env": dict(server.env),
+        "url": server.url,
+        "headers": dict(server.headers),
+    }
+    canonical = json.dumps(shape, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def server_hashes(servers: Mapping[str, McpServerSettings]) -> dict[str, str]:
+    """`definition_hash` of each server, by name (what trusting them records)."""
+    return {name: definition_hash(server) for name, server in servers.items()}
+
+
+def _not_started(settings: Settings, workspace: Path, waiting: Mapping[str, McpServerSettings]) -> str:
+    shown = "; ".join(f"{name}: {ServerDefinition(name, s).target}" for name, s in waiting.items())
+    pins = ", ".join(f"{json.dumps(name)} = {json.dumps(definition_hash(s))}" for name, s in waiting.items())
+    how = (
+        f'trust them with [projects."{workspace}"] trust_mcp = true and mcp_server_hashes = {{ {pins} }} '
+        "in your config (the interactive vtcode asks), or run with --trust-project-mcp"
+    )
+    if _trusts_path(settings, workspace):
+        return (
+            f"{workspace / PROJECT_FILE} has MCP servers that are new or changed since you trusted this "
+            f"project, not started ({shown}): {how}"
+        )
+    return f"{workspace / PROJECT_FILE} defines MCP servers that were not started ({shown}): {how}"
+
+
+def _trusts_path(settings: Settings, workspace: Path) -> bool:
     keys = {str(workspace), os.path.realpath(workspace)}
     return any(
-        p.trust_mcp for key, p in settings.projects.items() if os.path.realpath(key) in keys or key in keys
+        p.trust_mcp for key, p in settings.projects.items() if key in keys or os.path.realpath(key) in keys
     )
 
 

@@ -20,6 +20,7 @@ from vtcode.config.schema import Settings
 from vtcode.core.instructions.model import Diagnostic
 from vtcode.core.instructions.render import appendix_block
 from vtcode.core.prompt import compose_static, estimate_tokens_bytes, static_cache_key
+from vtcode.exec.git_repo import GitAccess
 from vtcode.instructions import (
     InstructionOptions,
     InstructionsReport,
@@ -100,6 +101,7 @@ class SystemPromptBuilder:
         profile: str | None = None,
         on_diagnostics: DiagnosticsSink | None = None,
         clock: Callable[[], int] = time.time_ns,
+        git: GitAccess | None = None,
     ) -> None:
         self.workspace = workspace
         self.settings = settings
@@ -117,7 +119,11 @@ class SystemPromptBuilder:
         self.cache_key = static_cache_key(self.static, tools)
         self.options = instruction_options(settings, workspace=workspace, home=home, user_home=user_home)
         self._on_diagnostics = on_diagnostics
-        self.probe = MatchProbe(self.options.project_root, workspace_files)
+        self.probe = MatchProbe(
+            self.options.project_root,
+            # The session's pinned git where the project root is the workspace; a fresh one above it.
+            lambda root: workspace_files(root, git if git is not None and git.workspace == root else None),
+        )
         """The never-matching check: it sees the files `list_files` sees, listed once per session."""
         self._touched: dict[str, None] = {}
         self._layer_diagnostics = layers.diagnostics

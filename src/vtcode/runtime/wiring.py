@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from vtcode.config.sandbox import sandbox_policy
 from vtcode.config.schema import Settings
 from vtcode.core.approvals import ApprovalPolicy
 from vtcode.core.compaction.envelope import Envelope, PendingIntent
@@ -20,6 +21,7 @@ from vtcode.core.instructions.model import Diagnostic
 from vtcode.core.steering import Recovery, recover, unanswered_prompt
 from vtcode.core.touched_paths import touched_paths
 from vtcode.exec.git_query import PendingGitQuery
+from vtcode.exec.git_repo import GitAccess
 from vtcode.mcp.servers import ServerPlan, plan_servers
 from vtcode.protocol.errors import UsageError
 from vtcode.protocol.events import Notice, ThreadStarted
@@ -109,10 +111,16 @@ def wire(
     new_id: Callable[[], str],
 ) -> Wiring:
     """Build a session's parts; blocking I/O, raises `VtcodeError` for what the user must fix."""
+    # The repository vtcode's own git may run on is pinned now, before any command of this session ran.
+    access = GitAccess(
+        options.workspace,
+        options.env,
+        writable_roots=sandbox_policy(options.settings, options.env).writable_roots,
+    )
     # `git status` runs while the rest is built; only the environment context, built last, needs it.
-    git = PendingGitQuery(options.workspace)
+    git = PendingGitQuery(options.workspace, git=access)
     try:
-        return _wire(options, emitter, git, client=client, clock=clock, new_id=new_id)
+        return _wire(options, emitter, git, access, client=client, clock=clock, new_id=new_id)
     finally:
         git.close()
 
@@ -121,6 +129,7 @@ def _wire(
     options: SessionOptions,
     emitter: Emitter,
     git: PendingGitQuery,
+    access: GitAccess,
     *,
     client: ModelClient | None,
     clock: Callable[[], float],
@@ -195,13 +204,14 @@ def _wire(
         tools=tool_specs,
         user_home=user_home(options.env),
         on_diagnostics=diagnostics,
+        git=access,
     )
     # A resumed session keeps the instruction scope of the files it already worked on.
     prompt.note_touched(touched_paths(state.messages, str(options.workspace)))
     approvals = ApprovalPort()
     dispatcher = ToolDispatcher(
         tools=toolset.tools,
-        context=ToolContext(workspace=options.workspace, buffers=options.buffers),
+        context=ToolContext(workspace=options.workspace, buffers=options.buffers, git=access),
         policy=ApprovalPolicy(
             mode=settings.agent.approval,
             allow=tuple(settings.approvals.allow),

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from vtcode.exec.git_repo import GitAccess
 from vtcode.exec.progress import ProgressSink
 from vtcode.protocol.events import FileChange
 from vtcode.protocol.messages import ImagePart
@@ -35,6 +36,8 @@ class ToolContext:
     progress: ProgressSink | None = None
     # Where reading tools get a file's text before the disk (an editor's buffers), when a front end has one.
     buffers: TextBuffers | None = None
+    # vtcode's own git for the search tools, pinned at session start (a fresh one per call when None).
+    git: GitAccess | None = None
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import asyncio
 import logging
 import os
 import shutil
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,12 +31,13 @@ class CommandOutput:
 
 
 async def start_helper(
-    argv: Sequence[str], cwd: Path, *, data_limit: int | None = None
+    argv: Sequence[str], cwd: Path, *, data_limit: int | None = None, env: Mapping[str, str] | None = None
 ) -> asyncio.subprocess.Process | None:
     """Start `argv` in `cwd` with no input and both outputs piped; None when it cannot be started.
 
     With `data_limit` the program may hold at most that many bytes of heap (RLIMIT_DATA) and
-    writes no core file: an allocation beyond it fails in the program instead of growing it.
+    writes no core file: an allocation beyond it fails in the program instead of growing it. `env`
+    replaces the inherited environment (vtcode's own git runs with a scrubbed one).
     """
     if data_limit is not None and os.name == "posix":
         # The limits are set by a shell that then becomes the program. Setting them in Python
@@ -55,15 +56,18 @@ async def start_helper(
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
+            env=None if env is None else dict(env),
         )
     except OSError as exc:
         log.info("could not start %s: %s", argv[0], exc)
         return None
 
 
-async def run_command(argv: Sequence[str], cwd: Path) -> CommandOutput | None:
-    """Run `argv` in `cwd` to completion; None when the program cannot be started."""
-    process = await start_helper(argv, cwd)
+async def run_command(
+    argv: Sequence[str], cwd: Path, *, env: Mapping[str, str] | None = None
+) -> CommandOutput | None:
+    """Run `argv` in `cwd` (with `env` when given) to completion; None when it cannot be started."""
+    process = await start_helper(argv, cwd, env=env)
     if process is None:
         return None
     try:

@@ -22,6 +22,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from vtcode.exec.git_repo import GitAccess
 from vtcode.protocol.errors import ToolError
 from vtcode.tools.command_output import run_command
 from vtcode.tools.regular_file import check_regular_or_absent
@@ -84,15 +85,18 @@ class FileBatch:
         return FileBatch(kept, whole)
 
 
-async def visible_files(root: Path, base: WorkspacePath) -> list[str]:
-    """Sorted workspace-relative paths of the non-ignored regular files at or below `base`."""
-    files = [path async for batch in await visible_file_batches(root, base) for path in batch.files]
+async def visible_files(root: Path, base: WorkspacePath, git: GitAccess | None = None) -> list[str]:
+    """Sorted workspace-relative paths of the non-ignored regular files at or below `base`.
+
+    `git` is the session's access to git (a fresh one, without the user's environment, when None).
+    """
+    files = [path async for batch in await visible_file_batches(root, base, git=git) for path in batch.files]
     files.sort()
     return files
 
 
 async def visible_file_batches(
-    root: Path, base: WorkspacePath, batch_files: int = BATCH_FILES
+    root: Path, base: WorkspacePath, batch_files: int = BATCH_FILES, *, git: GitAccess | None = None
 ) -> AsyncIterator[FileBatch]:
     """The files of `visible_files` in unsorted, non-empty batches, each yielded as soon as it is known.
 
@@ -105,24 +109,33 @@ async def visible_file_batches(
         # A named pipe or device is there but is no file to list or search; say so, not "missing".
         check_regular_or_absent(base.real, base.display)
         raise ToolError(f"no such file or directory: {base.display}")
-    batches = await _git_file_batches(root, base.display, batch_files)
+    batches = await _git_file_batches(git or GitAccess(root, {}), root, base.display, batch_files)
     if batches is None:
         return _off_loop(_walk_with_gitignore(root, base.display, batch_files))
     return batches
 
 
-def workspace_files(root: Path) -> list[str]:
+def workspace_files(root: Path, git: GitAccess | None = None) -> list[str]:
     """The files `visible_files` lists for the whole workspace, for callers without an event loop.
 
     One `git ls-files --cached --others` run (tracked and untracked, ignored ones left out) where
-    there is a repository, the `.gitignore` walk otherwise; the order is unspecified.
+    there is a repository vtcode may run git on, the `.gitignore` walk otherwise; unordered.
     """
-    command = ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"]
-    try:
-        done = subprocess.run(command, cwd=root, stdin=subprocess.DEVNULL, capture_output=True, check=False)
-    except OSError as exc:
-        log.info("could not start git: %s", exc)
-        done = None
+    git = git or GitAccess(root, {})
+    command = git.command("ls-files", "--cached", "--others", "--exclude-standard", "-z")
+    done = None
+    if command is not None:
+        try:
+            done = subprocess.run(
+                command,
+                cwd=root,
+                env=git.environment,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                check=False,
+            )
+        except OSError as exc:
+            log.info("could not start git: %s", exc)
     if done is not None and done.returncode == 0:
         batches = _regular_file_batches(root, _ls_files_paths(done.stdout), BATCH_FILES)
     else:
@@ -136,15 +149,19 @@ async def _off_loop(batches: Iterator[FileBatch]) -> AsyncIterator[FileBatch]:
         yield batch
 
 
-async def _git_file_batches(root: Path, base: str, batch_files: int) -> AsyncIterator[FileBatch] | None:
+async def _git_file_batches(
+    git: GitAccess, root: Path, base: str, batch_files: int
+) -> AsyncIterator[FileBatch] | None:
     """The visible files as git lists them; None when not in a repository or git is missing."""
     # The index gives the tracked files in milliseconds, the untracked ones take a walk of the work
     # tree, and one `ls-files --cached --others` prints the untracked ones first. Two runs let the
     # tracked files be checked during the walk. The two index reads are a millisecond apart: only a
     # `git add` or `git rm --cached` landing exactly between them could make them disagree.
-    untracked_run = asyncio.create_task(_ls_files(root, base, "--others", "--exclude-standard"))
+    if git.command() is None:
+        return None  # no repository, or one vtcode must not run git on
+    untracked_run = asyncio.create_task(_ls_files(git, root, base, "--others", "--exclude-standard"))
     try:
-        tracked = await _ls_files(root, base, "--cached")
+        tracked = await _ls_files(git, root, base, "--cached")
         if tracked is None:
             # Outside a repository the other run fails as fast. It is awaited, not cancelled: a
             # cancel racing git's exit makes asyncio reap the child twice (and log about it).
@@ -188,12 +205,14 @@ def _untracked_batches(
     yield from _regular_file_batches(root, fresh, batch_files)
 
 
-async def _ls_files(root: Path, base: str, *options: str) -> list[str] | None:
+async def _ls_files(git: GitAccess, root: Path, base: str, *options: str) -> list[str] | None:
     """Paths from `git ls-files OPTIONS`, or None when it fails (no repository, no git)."""
-    command = ["git", "--literal-pathspecs", "ls-files", *options, "-z", "--"]
+    command = git.command("--literal-pathspecs", "ls-files", *options, "-z", "--")
+    if command is None:
+        return None
     if base != ".":
         command.append(base)
-    result = await run_command(command, root)
+    result = await run_command(command, root, env=git.environment)
     if result is None:
         return None
     if result.returncode != 0:

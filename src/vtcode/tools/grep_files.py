@@ -106,7 +106,7 @@ class GrepFilesTool:
             regex = _compile(args.pattern)
             root = workspace_root(ctx.workspace)
             base = resolve(ctx.workspace, args.path or ".")
-            batches = await visible_file_batches(root, base)
+            batches = await visible_file_batches(root, base, git=ctx.git)
             accepts = compile_glob(args.glob, base.display) if args.glob else None
             # Collected while ripgrep already searches the first batches, for the Python engine.
             files: list[str] = []

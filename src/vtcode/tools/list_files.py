@@ -79,7 +79,7 @@ class ListFilesTool:
             args = parse_arguments(arguments, _Args)
             root = workspace_root(ctx.workspace)
             base = resolve(ctx.workspace, args.path or ".")
-            paths = await visible_files(root, base)
+            paths = await visible_files(root, base, ctx.git)
             if args.pattern:
                 accepts = compile_glob(args.pattern, base.display)
                 paths = [path for path in paths if accepts(path)]

@@ -3,12 +3,14 @@
 A path is accepted only when its *real* location (every symlink resolved, including intermediate
 directories and a dangling final link) is the workspace root or below it. Paths that do not exist yet
 are resolved as far as they exist; the missing tail cannot contain a symlink, so creating it stays
-inside the workspace. Writes are additionally refused inside any `.git` directory, and to vtcode's own
-files at the workspace root: `vtcode.toml` and everything under `.vtcode/`.
+inside the workspace. Writes are additionally refused inside any `.git` directory (any case: `.GIT` is
+the same folder on a case-insensitive file system), and to vtcode's own files at the workspace root:
+`vtcode.toml`, everything under `.vtcode/`, and `.mcp.json` (the project's MCP servers).
 
 vtcode's own files are refused because an agent allowed to edit files (auto-edit) could otherwise widen
 its own permissions for the next run, or replace its system prompt (`.vtcode/prompts/system.md`);
-they are edited by the user, not the agent. `.vtcode/context/` is refused too: vtcode writes its command
+they are edited by the user, not the agent; `.mcp.json` names programs vtcode starts outside the
+sandbox once the user trusted them. `.vtcode/context/` is refused too: vtcode writes its command
 output spools there itself (not through tools), and the agent rewriting them, or the `.gitignore` that
 keeps them out of commits, serves no task. Reading any of these stays allowed.
 """
@@ -22,10 +24,12 @@ from pathlib import Path, PurePosixPath
 from vtcode.protocol.errors import ToolError
 
 CONFIG_FILE_NAME = "vtcode.toml"
+MCP_FILE_NAME = ".mcp.json"
 STATE_DIR_NAME = ".vtcode"
 SPOOL_DIR_NAME = "context"
 _OWN_CONFIG = (
-    "'{raw}' is part of vtcode's own configuration (vtcode.toml and .vtcode/ at the workspace root), "
+    "'{raw}' is part of vtcode's own configuration (vtcode.toml, .vtcode/ and .mcp.json at the workspace "
+    "root), "
     "which the agent may not modify: vtcode's own configuration is edited by the user, not the agent"
 )
 
@@ -109,7 +113,7 @@ def _check_writable(raw: str, lexical: PurePosixPath, real: PurePosixPath) -> No
     if str(real) == ".":
         raise ConfinementError(f"'{raw}' is the workspace root itself, not a file")
     # Git's object store and refs are never edited by hand; a broken `.git` loses the user's history.
-    if ".git" in lexical.parts or ".git" in real.parts:
+    if ".git" in _folded(lexical) or ".git" in _folded(real):
         raise ConfinementError(f"'{raw}' is inside a .git directory, which the agent may not modify")
 
 
@@ -123,8 +127,9 @@ def _check_not_vtcode_own(
     `cfg/vtcode.toml` writable.
     """
     named = (_folded(lexical), _folded(shown))
-    if real == Path(os.path.realpath(root / CONFIG_FILE_NAME)) or (CONFIG_FILE_NAME,) in named:
-        raise ConfinementError(_OWN_CONFIG.format(raw=raw))
+    for name in (CONFIG_FILE_NAME, MCP_FILE_NAME):
+        if real == Path(os.path.realpath(root / name)) or (name,) in named:
+            raise ConfinementError(_OWN_CONFIG.format(raw=raw))
     state = Path(os.path.realpath(root / STATE_DIR_NAME))
     # A `.vtcode` linked to the root itself (or above it) would make every file "vtcode's own".
     state_in_workspace = state != root and is_inside(root, state)

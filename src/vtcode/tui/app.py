@@ -20,7 +20,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 
 from vtcode.config.user_file import trust_project_mcp
-from vtcode.mcp.servers import untrusted_project_servers
+from vtcode.mcp.servers import server_hashes, untrusted_project_servers
 from vtcode.protocol.errors import ConfigError, VtcodeError
 from vtcode.protocol.events import (
     ApprovalRequested,
@@ -179,7 +179,7 @@ class VtcodeApp(App[int]):
         )
         if answer == "always":
             try:
-                trust_project_mcp(options.home, options.workspace)
+                trust_project_mcp(options.home, options.workspace, server_hashes(servers))
             except VtcodeError as exc:
                 await self.transcript.add(NoticeEntry(exc.message, warning=True))
         if answer in ("always", "session"):
