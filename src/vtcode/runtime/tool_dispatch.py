@@ -16,7 +16,14 @@ from typing import Any
 
 import msgspec
 
-from vtcode.core.approvals import ApprovalPolicy, Decision, SessionGrants, decide, session_prefix
+from vtcode.core.approvals import (
+    ApprovalPolicy,
+    Decision,
+    Grant,
+    SessionGrants,
+    decide,
+    session_prefix,
+)
 from vtcode.exec.progress import ExecProgress, ProgressSink
 from vtcode.protocol.events import (
     ApprovalRequested,
@@ -28,6 +35,7 @@ from vtcode.protocol.events import (
     ItemStarted,
     ItemStatus,
     ItemUpdated,
+    Notice,
     ToolCallItem,
 )
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, ToolResultMessage
@@ -223,15 +231,33 @@ class ToolDispatcher:
             case "allow_once":
                 return Decision("allow", "approved by the user")
             case "allow_tool":
-                self.grants = dataclasses.replace(self.grants, tools=self.grants.tools | {tool})
+                self._grant(Grant("tool", tool))
                 return Decision("allow", f"`{tool}` allowed by the user for this session")
             case "allow_prefix":
                 if prefix:
-                    self.grants = dataclasses.replace(self.grants, prefixes=(*self.grants.prefixes, prefix))
+                    self._grant(Grant("prefix", prefix))
                 return Decision("allow", f"commands starting with `{prefix}` allowed by the user")
             case "deny":
                 reason = answer.reason or "the user declined this call"
                 return Decision("deny", f"{reason}; do not retry it unchanged")
+
+    def _grant(self, grant: Grant) -> None:
+        """Remember a session grant and say so: a grant nobody sees cannot be taken back."""
+        self.grants = self.grants.with_grant(grant)
+        self.emitter.emit(
+            Notice(
+                level="warning",
+                message=f"allowed for the rest of this session: {grant.describe()} "
+                "(/permissions lists and revokes grants)",
+            )
+        )
+
+    def revoke(self, grant: Grant) -> bool:
+        """Take back a session grant; False when it was not given."""
+        if grant not in self.grants.listed():
+            return False
+        self.grants = self.grants.without(grant)
+        return True
 
     def _live_output(self, item_id: str) -> ProgressSink:
         """Turn a running command's output into `item.updated` events for its item."""
