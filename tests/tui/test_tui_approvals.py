@@ -38,15 +38,15 @@ async def test_the_approval_modal_allows_once_then_denies_with_a_reason(tmp_path
             await until(pilot, lambda: app.session is not None, "the session")
             await type_text(pilot, "make files")
             await pilot.press("enter")
-            await until(pilot, lambda: isinstance(app.screen, ApprovalScreen), "the first approval")
-            await check_snapshot(pilot, "approval_modal_80x24")
             await _armed(pilot, app)
+            await check_snapshot(pilot, "approval_modal_80x24")
             await pilot.press("y")
             await until(
                 pilot,
                 lambda: isinstance(app.screen, ApprovalScreen) and "two" in app.screen.request.display,
                 "the second approval",
             )
+            await _armed(pilot, app)
             await pilot.press("n")
             await type_text(pilot, "not that one")
             await pilot.press("enter")
@@ -68,7 +68,7 @@ async def test_allow_for_the_session_does_not_ask_again_for_the_same_command_pre
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, ApprovalScreen), "the approval")
             await _armed(pilot, app)
-            await pilot.press("a")
+            await pilot.press("ctrl+a")
             await until(pilot, lambda: "both done" in screen_text(app), "the answer")
     assert (tmp_path / "a.txt").exists()
     assert (tmp_path / "b.txt").exists()

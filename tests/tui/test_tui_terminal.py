@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import shutil
@@ -16,7 +17,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from vtcode.testing.script import Reply
+from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 
 TMUX = shutil.which("tmux")
@@ -219,3 +220,39 @@ def test_a_crash_restores_the_terminal_and_reports_one_line(tmp_path: Path) -> N
         assert "vtcode: internal error: RuntimeError: boom while opening" in screen
         assert "Traceback" not in screen
         assert _restored(term)
+
+
+# Every answering key (`y`, `a`, `n`) is in it; it ends with Enter.
+_SENTENCE = "now please look at yes and no then run the unit tests, any day"
+
+
+@pytest.mark.parametrize("opens_after", [0.1, 0.5, 1.0])
+def test_a_sentence_typed_in_a_real_terminal_as_an_approval_opens_answers_nothing(
+    tmp_path: Path, opens_after: float
+) -> None:
+    call = ScriptToolCall("exec_command", json.dumps({"cmd": "touch typed.txt"}), id="c1")
+    script = [
+        Reply(tool_calls=(call,), delay_before=opens_after),
+        Reply(text="first turn done"),
+        Reply(text="second turn done"),
+    ]
+    with (
+        server_for("chat", script) as server,
+        terminal(tmp_path, _vtcode(*_provider(), "--approval", "ask"), _env(server.base_url)) as term,
+    ):
+        term.wait_for(lambda: "ready" in term.screen(), "the prompt")
+        term.tmux("send-keys", "-t", "main", "-l", "go")
+        term.tmux("send-keys", "-t", "main", "Enter")
+        for character in _SENTENCE:
+            term.tmux("send-keys", "-t", "main", "-l", character)
+            time.sleep(0.03)
+        term.tmux("send-keys", "-t", "main", "Enter")
+        term.wait_for(
+            lambda: "Ctrl+A" in term.screen() and "keys typed now" not in term.screen(), "the armed dialog"
+        )
+        assert not (tmp_path / "typed.txt").exists()
+        term.tmux("send-keys", "-t", "main", "Escape")
+        term.wait_for(lambda: "second turn done" in term.screen(), "both turns")
+        assert not (tmp_path / "typed.txt").exists()
+        last_user = [m for m in server.requests[2].json()["messages"] if m["role"] == "user"][-1]
+        assert last_user["content"] == _SENTENCE

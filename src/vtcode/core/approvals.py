@@ -69,6 +69,44 @@ class SessionGrants:
     tools: frozenset[str] = frozenset()
     prefixes: tuple[str, ...] = ()
 
+    def listed(self) -> tuple[Grant, ...]:
+        """Every grant, tools first (by name), then prefixes in the order they were given."""
+        return (
+            *(Grant("tool", name) for name in sorted(self.tools)),
+            *(Grant("prefix", prefix) for prefix in self.prefixes),
+        )
+
+    def with_grant(self, grant: Grant) -> SessionGrants:
+        """These grants and `grant` (given twice, it is listed once)."""
+        if grant.kind == "tool":
+            return SessionGrants(tools=self.tools | {grant.value}, prefixes=self.prefixes)
+        if grant.value in self.prefixes:
+            return self
+        return SessionGrants(tools=self.tools, prefixes=(*self.prefixes, grant.value))
+
+    def without(self, grant: Grant) -> SessionGrants:
+        """These grants less `grant` (unchanged when it was not given)."""
+        if grant.kind == "tool":
+            return SessionGrants(tools=self.tools - {grant.value}, prefixes=self.prefixes)
+        return SessionGrants(tools=self.tools, prefixes=tuple(p for p in self.prefixes if p != grant.value))
+
+
+GrantKind = Literal["tool", "prefix"]
+
+
+@dataclass(frozen=True)
+class Grant:
+    """One "allow for this session" answer: every call of a tool, or commands starting with a prefix."""
+
+    kind: GrantKind
+    value: str
+
+    def describe(self) -> str:
+        """How a person reads it (`/permissions`, `/status`)."""
+        if self.kind == "tool":
+            return f"every {self.value} call"
+        return f"commands starting with `{self.value}`"
+
 
 def decide(
     policy: ApprovalPolicy,

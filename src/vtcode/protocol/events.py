@@ -140,6 +140,8 @@ class ApprovalRequested(_Event, frozen=True, tag="approval.requested"):
     display: str = ""
     reason: str = ""
     session_prefix: str = ""
+    # What an edit would change, diffs included (bounded), so the user reviews it before answering.
+    changes: tuple[FileChange, ...] = ()
 
 
 # `allow_tool` allows every later call of the same tool in this session; `allow_prefix` every later

@@ -63,4 +63,12 @@ class Shutdown(msgspec.Struct, frozen=True, tag="shutdown", forbid_unknown_field
     """Stop the session: interrupt a running turn, end command sessions, close the event stream."""
 
 
-Op = UserInput | Interrupt | ApprovalAnswer | CancelIntent | Pause | Resume | Compact | Shutdown
+class RevokeGrant(msgspec.Struct, frozen=True, tag="revoke_grant", forbid_unknown_fields=True):
+    """Take back an "allow for this session" answer: `kind` `tool` (a tool name) or `prefix` (a command
+    prefix); later calls are asked about again."""
+
+    kind: Literal["tool", "prefix"]
+    value: str
+
+
+Op = UserInput | Interrupt | ApprovalAnswer | CancelIntent | Pause | Resume | Compact | Shutdown | RevokeGrant

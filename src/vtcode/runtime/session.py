@@ -17,7 +17,7 @@ import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING
 
-from vtcode.core.approvals import ApprovalMode
+from vtcode.core.approvals import ApprovalMode, Grant
 from vtcode.core.steering import unanswered_prompt
 from vtcode.exec.process_group import kill_all_groups
 from vtcode.instructions.report import InstructionsReport
@@ -38,6 +38,7 @@ from vtcode.protocol.ops import (
     Op,
     Pause,
     Resume,
+    RevokeGrant,
     Shutdown,
     UserInput,
 )
@@ -184,6 +185,11 @@ class Session:
         dispatcher.policy = dataclasses.replace(dispatcher.policy, mode=mode)
 
     @property
+    def grants(self) -> tuple[Grant, ...]:
+        """What the user allowed for the rest of this session (`/permissions`; `RevokeGrant` takes back)."""
+        return self._wiring.dispatcher.grants.listed()
+
+    @property
     def jobs(self) -> Jobs:
         """The session's command sessions (`/jobs`)."""
         return Jobs(self._wiring.toolset.sessions)
@@ -207,6 +213,9 @@ class Session:
             pending_intents=len(self._intents),
             running=self._busy,
             paused=self._hold.on,
+            approval_mode=self.approval_mode,
+            sandbox_mode=wiring.options.settings.sandbox.mode,
+            grants=tuple(g.describe() for g in self.grants),
         )
 
     def instructions_report(self) -> InstructionsReport:
@@ -266,6 +275,16 @@ class Session:
                     self._emitter.emit(Notice(message="the session is not paused"))
             case Compact():
                 self._compact()
+            case RevokeGrant(kind=kind, value=value):
+                grant = Grant(kind, value)
+                if self._wiring.dispatcher.revoke(grant):
+                    self._emitter.emit(
+                        Notice(message=f"no longer allowed for this session: {grant.describe()}")
+                    )
+                else:
+                    self._emitter.emit(
+                        Notice(level="warning", message=f"no such session grant: {grant.describe()}")
+                    )
             case Shutdown():
                 await self.aclose()
 

@@ -33,6 +33,10 @@ class SessionStatus:
     cost: float | None = None
     # Held by a pause, or by an interrupt with input waiting (`session.paused`).
     paused: bool = False
+    # How tool calls are judged and commands confined, and what the user allowed for this session.
+    approval_mode: str = ""
+    sandbox_mode: str = ""
+    grants: tuple[str, ...] = ()
 
     @property
     def pressure(self) -> float:

@@ -16,18 +16,27 @@ from typing import Any
 
 import msgspec
 
-from vtcode.core.approvals import ApprovalPolicy, Decision, SessionGrants, decide, session_prefix
+from vtcode.core.approvals import (
+    ApprovalPolicy,
+    Decision,
+    Grant,
+    SessionGrants,
+    decide,
+    session_prefix,
+)
 from vtcode.exec.progress import ExecProgress, ProgressSink
 from vtcode.protocol.events import (
     ApprovalRequested,
     ApprovalResolved,
     CommandExecutionItem,
+    FileChange,
     FileChangeItem,
     Item,
     ItemCompleted,
     ItemStarted,
     ItemStatus,
     ItemUpdated,
+    Notice,
     ToolCallItem,
 )
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, ToolResultMessage
@@ -35,7 +44,7 @@ from vtcode.protocol.ops import ApprovalAnswer
 from vtcode.runtime.approval_port import ApprovalPort
 from vtcode.runtime.editor_buffers import follow_edits
 from vtcode.runtime.emitter import Emitter
-from vtcode.tools.base import CallDescription, Tool, ToolContext, ToolOutcome
+from vtcode.tools.base import CallDescription, PreviewsChanges, Tool, ToolContext, ToolOutcome
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +52,8 @@ Commit = Callable[[Sequence[Message]], None]
 
 # Characters of live output carried by each `item.updated` (the tail of what the command printed).
 LIVE_OUTPUT_CHARS = 8192
+# Characters of each file's diff an approval request carries (the event is stored with the session).
+PREVIEW_DIFF_CHARS = 64 * 1024
 INTERRUPTED = "interrupted by the user before this call finished"
 INTERRUPTED_APPROVAL = "the user interrupted the turn instead of approving this call"
 
@@ -147,7 +158,7 @@ class ToolDispatcher:
         described = tool.describe(arguments)
         started = _item(tool, call, item_id, described, status="in_progress")
         self.emitter.emit(ItemStarted(item=started))
-        decision = await self._approve(tool, call, item_id, described)
+        decision = await self._approve(tool, call, item_id, described, arguments)
         if decision.action != "allow":
             declined = _item(tool, call, item_id, described, status="declined", text=decision.reason)
             self.emitter.emit(ItemCompleted(item=declined))
@@ -182,7 +193,7 @@ class ToolDispatcher:
         )
 
     async def _approve(
-        self, tool: Tool, call: ToolCall, item_id: str, described: CallDescription
+        self, tool: Tool, call: ToolCall, item_id: str, described: CallDescription, arguments: dict[str, Any]
     ) -> Decision:
         """The policy's decision; an "ask" is put to the user through the approval port and awaited."""
         decision = decide(self.policy, tool.kind, described.subject, tool=call.name, grants=self.grants)
@@ -193,6 +204,7 @@ class ToolDispatcher:
             return Decision("deny", decision.headless_reason or decision.reason)
         prefix = session_prefix(described.subject) if tool.kind == "command" else ""
         request_id = f"approval_{item_id}"
+        changes = await self._preview(tool, arguments)
         self.emitter.emit(
             ApprovalRequested(
                 request_id=request_id,
@@ -202,6 +214,7 @@ class ToolDispatcher:
                 display=described.display,
                 reason=decision.reason,
                 session_prefix=prefix,
+                changes=changes,
             )
         )
         try:
@@ -223,15 +236,44 @@ class ToolDispatcher:
             case "allow_once":
                 return Decision("allow", "approved by the user")
             case "allow_tool":
-                self.grants = dataclasses.replace(self.grants, tools=self.grants.tools | {tool})
+                self._grant(Grant("tool", tool))
                 return Decision("allow", f"`{tool}` allowed by the user for this session")
             case "allow_prefix":
                 if prefix:
-                    self.grants = dataclasses.replace(self.grants, prefixes=(*self.grants.prefixes, prefix))
+                    self._grant(Grant("prefix", prefix))
                 return Decision("allow", f"commands starting with `{prefix}` allowed by the user")
             case "deny":
                 reason = answer.reason or "the user declined this call"
                 return Decision("deny", f"{reason}; do not retry it unchanged")
+
+    async def _preview(self, tool: Tool, arguments: dict[str, Any]) -> tuple[FileChange, ...]:
+        """What an edit would change, for the person asked (diffs cut at `PREVIEW_DIFF_CHARS`)."""
+        if not isinstance(tool, PreviewsChanges):
+            return ()
+        try:
+            changes = await asyncio.to_thread(tool.preview, arguments, self.context.workspace)
+        except Exception:  # a preview is a courtesy: the question is asked without it
+            log.debug("no preview for %s", tool.spec.name, exc_info=True)
+            return ()
+        return tuple(_bounded(change) for change in changes)
+
+    def _grant(self, grant: Grant) -> None:
+        """Remember a session grant and say so: a grant nobody sees cannot be taken back."""
+        self.grants = self.grants.with_grant(grant)
+        self.emitter.emit(
+            Notice(
+                level="warning",
+                message=f"allowed for the rest of this session: {grant.describe()} "
+                "(/permissions lists and revokes grants)",
+            )
+        )
+
+    def revoke(self, grant: Grant) -> bool:
+        """Take back a session grant; False when it was not given."""
+        if grant not in self.grants.listed():
+            return False
+        self.grants = self.grants.without(grant)
+        return True
 
     def _live_output(self, item_id: str) -> ProgressSink:
         """Turn a running command's output into `item.updated` events for its item."""
@@ -252,6 +294,14 @@ class ToolDispatcher:
         self.emitter.emit(ItemStarted(item=item))
         self.emitter.emit(ItemCompleted(item=item))
         return ToolResultMessage(call_id=call.id, name=call.name, content=message, is_error=True)
+
+
+def _bounded(change: FileChange) -> FileChange:
+    diff = change.diff
+    if diff is None or len(diff) <= PREVIEW_DIFF_CHARS:
+        return change
+    cut = diff[:PREVIEW_DIFF_CHARS].rsplit("\n", 1)[0]
+    return msgspec.structs.replace(change, diff=cut + "\n… (the rest of the diff is not shown)")
 
 
 def _parse_arguments(raw: str) -> dict[str, Any]:

@@ -7,11 +7,13 @@ all of it applies are the files written, through `file_transaction`, which undoe
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from vtcode.protocol.errors import ToolError
+from vtcode.protocol.events import FileChange
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
@@ -83,6 +85,18 @@ class ApplyPatchTool:
         patch = arguments.get("patch") or arguments.get("input")
         paths = patch_paths(patch) if isinstance(patch, str) else ()
         return CallDescription(display=", ".join(paths) or "patch", paths=paths)
+
+    def preview(self, arguments: dict[str, Any], workspace: Path) -> tuple[FileChange, ...]:
+        """The files and diffs the patch would change (planned in memory, nothing written)."""
+        from vtcode.tools.patch_parse import parse_patch
+        from vtcode.tools.patch_plan import plan_patch
+
+        try:
+            args = parse_arguments(arguments, _Args)
+            return tuple(plan_patch(workspace, parse_patch(args.patch)).changes)
+        except (ToolError, OSError):
+            # The call fails the same way when it runs; the model is told why then.
+            return ()
 
     async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         """Apply the patch and report the changes, or change nothing and return an error outcome."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from vtcode.exec.git_repo import GitAccess
 from vtcode.exec.progress import ProgressSink
@@ -111,4 +111,16 @@ class Tool(Protocol):
 
     async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         """Execute one call; failures are returned as `ToolOutcome(is_error=True)`."""
+        ...
+
+
+@runtime_checkable
+class PreviewsChanges(Protocol):
+    """An edit tool that can tell what a call would change before it runs (shown with its approval)."""
+
+    def preview(self, arguments: dict[str, Any], workspace: Path) -> tuple[FileChange, ...]:
+        """The changes the call would make, diffs included, changing nothing; () when it would fail.
+
+        Blocking (it reads files): the runtime calls it off the event loop.
+        """
         ...

@@ -66,6 +66,18 @@ class WriteFileTool:
         """The file written."""
         return path_call(arguments, "path")
 
+    def preview(self, arguments: dict[str, Any], workspace: Path) -> tuple[FileChange, ...]:
+        """The file as it would change: a diff against its text now, or the whole new file's lines."""
+        try:
+            args = parse_arguments(arguments, _Args)
+            target = resolve(workspace, args.path, for_write=True)
+            exists = check_regular_or_absent(target.real, target.display)
+        except (ToolError, OSError):
+            return ()
+        before = _previous_text(target.real, target.display) if exists else ""
+        kind: Literal["add", "update"] = "update" if exists else "add"
+        return (FileChange(path=target.display, kind=kind, diff=_diff(target.display, before, args.content)),)
+
     async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         """Write the file and report it as a `FileChange`, or return an error outcome."""
         try:

@@ -46,7 +46,7 @@ from vtcode.protocol.ops import ApprovalAnswer, InputMode, Interrupt, Op, Shutdo
 from vtcode.runtime.session import Session
 from vtcode.runtime.wiring import SessionOptions
 from vtcode.runtime.workspace_index import complete_path
-from vtcode.tui.approval import ApprovalScreen
+from vtcode.tui.approval import TYPING_QUIET_SECONDS, ApprovalScreen
 from vtcode.tui.composer import Composer
 from vtcode.tui.mcp_trust import McpTrustScreen
 from vtcode.tui.pending import PendingList
@@ -309,11 +309,21 @@ class VtcodeApp(App[int]):
                 return
 
     def _ask(self, request: ApprovalRequested) -> None:
-        screen = ApprovalScreen(request)
-        self._approvals[request.request_id] = screen
+        self._approvals[request.request_id] = ApprovalScreen(request, self.composer)
+        self._show_when_quiet(request.request_id)
+
+    def _show_when_quiet(self, request_id: str) -> None:
+        """Open the dialog once the user stops typing: keys meant for the composer must not answer it."""
+        screen = self._approvals.get(request_id)
+        if screen is None:
+            return  # answered or withdrawn (an interrupt) while the user typed
+        idle = time.monotonic() - self.composer.typed_at
+        if idle < TYPING_QUIET_SECONDS:
+            self.set_timer(TYPING_QUIET_SECONDS - idle, lambda: self._show_when_quiet(request_id))
+            return
 
         async def answered(answer: ApprovalAnswer | None) -> None:
-            self._approvals.pop(request.request_id, None)
+            self._approvals.pop(request_id, None)
             if answer is not None:
                 await self.submit(answer)
 

@@ -1,22 +1,35 @@
-"""The approval modal: allow once, allow for the session, or deny with a reason."""
+"""The approval modal: allow once, allow for the session, or deny with a reason.
+
+Keys meant for the composer never answer it. The app opens it only once the user has stopped typing
+(`TYPING_QUIET_SECONDS`); once shown, it takes no answer until no key has come for `GRACE_SECONDS`, and
+keys that come before go on to the composer as typed. "Allow for the session" is Ctrl+A, a chord that
+running text cannot contain; `y` (once) and `n` (deny with a reason) count only when the dialog is armed.
+"""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.binding import BindingType
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from vtcode.protocol.events import ApprovalDecision, ApprovalRequested
 from vtcode.protocol.ops import ApprovalAnswer
+from vtcode.tui.composer import Composer
+from vtcode.tui.edit_preview import preview_text
 from vtcode.tui.safe import safe_text
+from vtcode.tui.tool_names import tool_title
 
-# Seconds after the dialog opens before `y` and `a` count.
-ARM_SECONDS = 0.4
+# The dialog answers nothing until this long after it showed, and after the last key typed into it.
+GRACE_SECONDS = 0.8
+# The app shows a waiting approval only after the composer has had no key for this long.
+TYPING_QUIET_SECONDS = 1.0
+SESSION_KEY = "ctrl+a"
 
 
 def session_choice(request: ApprovalRequested) -> tuple[ApprovalDecision, str]:
@@ -31,69 +44,99 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
 
     # Keys answer at once: nothing takes focus until `n` asks for a reason.
     AUTO_FOCUS = None
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "allow_once", "allow once"),
-        Binding("a", "allow_session", "allow for the session"),
-        Binding("n", "deny_with_reason", "deny…"),
-        Binding("escape", "deny", "deny"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = []
 
-    def __init__(self, request: ApprovalRequested) -> None:
+    def __init__(self, request: ApprovalRequested, composer: Composer | None = None) -> None:
         super().__init__(classes="approval-screen")
         self.request = request
-        # Keys typed into the composer just as the dialog opened must not allow anything: the allowing
-        # keys work only after a moment (denying ones at once).
+        self.composer = composer
         self.armed = False
+        # Keys that reached the composer instead of the dialog (tests and the hint read it).
+        self.passed_on = 0
 
     def on_mount(self) -> None:
-        """Arm the allowing keys shortly after the dialog is shown."""
-        self.set_timer(ARM_SECONDS, self._arm)
+        """Arm the answering keys a moment after the dialog shows."""
+        self._arm_timer = self.set_timer(GRACE_SECONDS, self._arm)
 
     def _arm(self) -> None:
         self.armed = True
+        self.query_one("#approval-keys", Static).update(self._keys_text())
 
-    def _may_allow(self) -> bool:
-        if not self.armed:
-            self.app.bell()
-        return self.armed
+    def _disarm(self) -> None:
+        """A key that was typed, not answered: wait for the grace period again."""
+        self.armed = False
+        self._arm_timer.stop()
+        self._arm_timer = self.set_timer(GRACE_SECONDS, self._arm)
+        self.query_one("#approval-keys", Static).update(self._keys_text())
 
     def compose(self) -> ComposeResult:
-        """The question, the call, and the keys that answer it."""
+        """The question, the call (with the diff of an edit), and the keys that answer it."""
         request = self.request
-        _, scope = session_choice(request)
-        body = Text()
-        body.append(f"Allow {safe_text(request.tool)}?\n", style="bold")
-        body.append(safe_text(request.display) + "\n", style="reverse")
+        head = Text()
+        head.append(f"{tool_title(request.tool, request.kind)}?\n", style="bold")
+        head.append(safe_text(request.display), style="reverse")
         if request.reason:
-            body.append(safe_text(request.reason) + "\n", style="dim")
-        body.append("\n[y] allow once   ", style="green")
-        body.append(f"[a] allow {scope} for this session\n", style="green")
-        body.append("[n] deny with a reason   [Esc] deny", style="red")
+            head.append("\n" + safe_text(request.reason), style="dim")
         with Vertical(id="approval"):
-            yield Static(body, id="approval-body")
+            yield Static(head, id="approval-body")
+            if request.changes:
+                with VerticalScroll(id="approval-preview"):
+                    yield Static(preview_text(request.changes), id="approval-diff")
+            yield Static(self._keys_text(), id="approval-keys")
+
+    def _keys_text(self) -> Text:
+        _, scope = session_choice(self.request)
+        keys = Text()
+        keys.append("[y] allow once   ", style="green")
+        keys.append(f"[Ctrl+A] allow {scope} for this session\n", style="green")
+        keys.append("[n] deny with a reason   [Esc] deny", style="red")
+        if not self.armed:
+            keys.append(
+                "\n(keys typed now go to your message; the dialog answers once you pause)", style="dim"
+            )
+        return keys
 
     def _answer(self, decision: ApprovalDecision, reason: str = "") -> None:
         self.dismiss(ApprovalAnswer(self.request.request_id, decision, reason))
 
-    def action_allow_once(self) -> None:
-        """Allow this call only."""
-        if self._may_allow():
-            self._answer("allow_once")
-
-    def action_allow_session(self) -> None:
-        """Allow this call and the like of it for the rest of the session."""
-        if self._may_allow():
-            self._answer(session_choice(self.request)[0])
-
-    def action_deny(self) -> None:
-        """Deny without a reason."""
-        self._answer("deny")
-
-    async def action_deny_with_reason(self) -> None:
-        """Ask for the reason, then deny."""
+    async def on_key(self, event: events.Key) -> None:
+        """Answer with a deliberate key; anything typed before the dialog is armed goes to the composer."""
         if self.query("#deny-reason"):
+            if event.key == "escape":
+                event.stop()
+                self._answer("deny")
             return
-        field = Input(placeholder="why not? (Enter denies with this reason)", id="deny-reason")
+        key = event.key
+        if key in ("ctrl+c", "ctrl+q"):
+            return
+        event.stop()
+        event.prevent_default()
+        if key == "escape":
+            self._answer("deny")
+        elif not self.armed:
+            self._pass_on(event)
+        elif key == SESSION_KEY:
+            self._answer(session_choice(self.request)[0])
+        elif key == "y":
+            self._answer("allow_once")
+        elif key == "n":
+            await self._ask_reason()
+        elif key == "a":
+            self.notify("Ctrl+A allows for the session (a plain `a` could be typing)", timeout=3)
+        else:
+            self.app.bell()
+
+    def _pass_on(self, event: events.Key) -> None:
+        """Give a key typed too early to the composer, as if the dialog had not been there."""
+        self._disarm()
+        composer = self.composer
+        if composer is None:
+            return
+        self.passed_on += 1
+        composer.take_key(event.key, event.character)
+
+    async def _ask_reason(self) -> None:
+        field = Input(placeholder="why not? (Enter denies with this reason, Esc without)", id="deny-reason")
         await self.query_one("#approval", Vertical).mount(field)
         field.focus()
 

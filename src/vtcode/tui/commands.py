@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 
@@ -20,7 +21,8 @@ COMMANDS: dict[str, str] = {
     "compact": "compact the history now",
     "jobs": "command sessions: list, show output, wait, kill",
     "memory": "instruction sources and diagnostics for the paths touched so far",
-    "status": "provider, model, tokens, context pressure, cost",
+    "status": "provider, model, tokens, context pressure, cost, approval and sandbox modes",
+    "permissions": "approval and sandbox modes; list and revoke what you allowed for this session",
     "model": "/model NAME: use NAME from the next turn",
     "profile": "/profile NAME: use the prompt profile NAME from the next turn",
     "steer": "/steer TEXT: deliver TEXT at the running turn's next boundary",
@@ -59,3 +61,16 @@ def help_text() -> str:
     lines += [f"  /{name:<9} {what}" for name, what in COMMANDS.items()]
     lines += ["", "Esc closes this view."]
     return "\n".join(lines)
+
+
+def unknown_command_text(name: str) -> str:
+    """What an unknown `/name` gets: the nearest command names, how to send it as text."""
+    close = difflib.get_close_matches(name, list(COMMANDS), n=2, cutoff=0.5)
+    guess = " or ".join(f"/{c}" for c in close)
+    hint = f"did you mean {guess}? " if guess else ""
+    return f"unknown command /{name} ({hint}/help lists them; //text sends /text)"
+
+
+def matching_commands(prefix: str) -> list[str]:
+    """Command names that start with `prefix` (without the slash), in /help order."""
+    return [name for name in COMMANDS if name.startswith(prefix.lower())]

@@ -6,6 +6,7 @@ and never sends; Up/Down on the first/last line walk the history; Tab after `@` 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -43,8 +44,23 @@ class Composer(TextArea):
         self._browsing: int | None = None
         self._draft = ""
         self.completions: list[str] = []
+        # When the user last typed here (monotonic): an approval dialog waits until typing stops.
+        self.typed_at = float("-inf")
+
+    def take_key(self, key: str, character: str | None) -> None:
+        """A key typed while a dialog was on top: handled as if it had been typed here."""
+        self.typed_at = time.monotonic()
+        if key in ("enter", "ctrl+s"):
+            self._send("queue" if key == "enter" else "steer")
+        elif key in ("ctrl+j", "shift+enter", "newline"):
+            self.insert("\n")
+        elif key == "backspace":
+            self.action_delete_left()
+        elif character is not None and character.isprintable():
+            self.insert(character)
 
     async def _on_key(self, event: events.Key) -> None:
+        self.typed_at = time.monotonic()
         key = event.key
         if key in ("enter", "alt+enter", "ctrl+s"):
             event.stop()

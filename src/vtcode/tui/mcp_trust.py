@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from vtcode.config.schema import McpServerSettings
 from vtcode.mcp.servers import ServerDefinition
-from vtcode.tui.approval import ARM_SECONDS
+from vtcode.tui.approval import GRACE_SECONDS
 from vtcode.tui.safe import safe_text
 
 TrustAnswer = Literal["always", "session", "no"]
@@ -40,7 +40,7 @@ class McpTrustScreen(ModalScreen[TrustAnswer]):
 
     def on_mount(self) -> None:
         """Arm the trusting keys shortly after the dialog is shown."""
-        self.set_timer(ARM_SECONDS, self._arm)
+        self.set_timer(GRACE_SECONDS, self._arm)
 
     def _arm(self) -> None:
         self.armed = True

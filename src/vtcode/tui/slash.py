@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.ops import Compact, Pause, Resume
+from vtcode.runtime.session import Session
 from vtcode.runtime.workspace_index import stored_sessions
-from vtcode.tui.commands import COMMANDS, help_text, parse
+from vtcode.tui.commands import COMMANDS, help_text, parse, unknown_command_text
 from vtcode.tui.jobs_screen import JobsScreen
 from vtcode.tui.memory_view import memory_text
+from vtcode.tui.permissions_screen import PermissionsScreen
 from vtcode.tui.screens import SessionPicker, TextScreen
 from vtcode.tui.status_view import status_details
 from vtcode.tui.transcript import NoticeEntry
@@ -32,40 +35,79 @@ class SlashCommands:
         command = parse(text)
         if command is None:
             return False
-        app = self.app
-        session = app.session
         name, argument = command.name, command.argument
         if name not in COMMANDS:
-            await self._say(f"unknown command /{name} (/help lists them; //text sends /text)", error=True)
+            await self._say(unknown_command_text(name), error=True)
             return True
-        if name == "help":
-            app.push_screen(TextScreen("vtcode help", help_text()))
-        elif name == "quit":
-            await app.action_quit()
-        elif name == "new":
-            app.reopen(None)
-        elif name == "resume":
-            await self._resume(argument)
-        elif session is None:
+        handler = self._handlers().get(name)
+        if handler is not None:
+            await handler(argument)
+        elif self.app.session is None:
             await self._say("the session is not open", error=True)
-        elif name == "compact":
+        else:
+            await self._session_handlers()[name](self.app.session, argument)
+        return True
+
+    def _handlers(self) -> dict[str, Callable[[str], Awaitable[None]]]:
+        """Commands that work with or without an open session."""
+        app = self.app
+
+        async def show_help(_: str) -> None:
+            app.push_screen(TextScreen("vtcode help", help_text()))
+
+        async def quit_app(_: str) -> None:
+            await app.action_quit()
+
+        async def new(_: str) -> None:
+            app.reopen(None)
+
+        return {"help": show_help, "quit": quit_app, "new": new, "resume": self._resume}
+
+    def _session_handlers(self) -> dict[str, Callable[[Session, str], Awaitable[None]]]:
+        """Commands on the open session; a new one is one entry here and one in `COMMANDS`."""
+        app = self.app
+
+        async def compact(session: Session, _: str) -> None:
             await app.submit(Compact())
-        elif name == "pause":
+
+        async def pause(session: Session, _: str) -> None:
             await app.submit(Resume() if session.paused else Pause())
-        elif name == "jobs":
+
+        async def jobs(session: Session, _: str) -> None:
             app.push_screen(JobsScreen(session.jobs))
-        elif name == "memory":
+
+        async def memory(session: Session, _: str) -> None:
             app.push_screen(TextScreen("Instructions (/memory)", memory_text(session.instructions_report())))
-        elif name == "status":
+
+        async def status(session: Session, _: str) -> None:
             app.push_screen(TextScreen("Status", status_details(session.status())))
-        elif name in ("model", "profile"):
-            await self._switch(name, argument)
-        elif name == "steer":
+
+        async def permissions(session: Session, _: str) -> None:
+            app.push_screen(PermissionsScreen(session, app.submit))
+
+        async def model(session: Session, argument: str) -> None:
+            await self._switch("model", argument)
+
+        async def profile(session: Session, argument: str) -> None:
+            await self._switch("profile", argument)
+
+        async def steer(session: Session, argument: str) -> None:
             if argument:
                 await app.send(argument, "steer")
             else:
                 await self._say("/steer needs the text to deliver", error=True)
-        return True
+
+        return {
+            "compact": compact,
+            "pause": pause,
+            "jobs": jobs,
+            "memory": memory,
+            "status": status,
+            "permissions": permissions,
+            "model": model,
+            "profile": profile,
+            "steer": steer,
+        }
 
     async def _switch(self, name: str, argument: str) -> None:
         session = self.app.session

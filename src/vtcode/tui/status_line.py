@@ -20,6 +20,16 @@ def status_text(status: SessionStatus, *, busy: bool) -> Text:
     else:
         text.append(" working " if busy else " ready ", style="reverse bold" if busy else "reverse")
     text.append(f" {status.model}")
+    if status.approval_mode:
+        text.append(
+            f" · {status.approval_mode}", style="yellow" if status.approval_mode == "full-auto" else ""
+        )
+    if status.sandbox_mode:
+        text.append(
+            f" · sandbox {status.sandbox_mode}", style="red" if status.sandbox_mode == "off" else "dim"
+        )
+    if status.grants:
+        text.append(f" · {len(status.grants)} granted", style="yellow")
     pressure = status.pressure
     soft, hard = status.thresholds.soft, status.thresholds.hard
     planned = soft is not None and status.context_tokens >= soft

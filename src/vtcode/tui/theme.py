@@ -74,6 +74,15 @@ ApprovalScreen, TextScreen, JobsScreen, SessionPicker {
     background: $surface;
     padding: 1 2;
 }
+#approval-preview {
+    height: auto;
+    max-height: 20;
+    border-top: solid $secondary;
+    margin: 1 0 0 0;
+}
+#approval-keys {
+    margin: 1 0 0 0;
+}
 .panel {
     width: 94%;
     height: 90%;

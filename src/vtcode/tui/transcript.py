@@ -20,6 +20,7 @@ from vtcode.protocol.events import (
     ReasoningItem,
     ToolCallItem,
 )
+from vtcode.tui.edit_preview import coloured_diff
 from vtcode.tui.safe import safe_text, tail_lines
 
 # Lines of live command output a card shows (the rest is in `/jobs show` and the spool).
@@ -181,23 +182,10 @@ class FileChangeCard(Static):
                 text.append("\n")
             text.append(f"{mark} {safe_text(change.path)}{safe_text(target)}", style=style)
             if change.diff:
-                text.append_text(_coloured_diff(change.diff))
+                text.append_text(coloured_diff(change.diff))
         if item.status != "completed":
             text.append(f"  ({item.status})", style="red")
         self.update(text)
-
-
-def _coloured_diff(diff: str) -> Text:
-    """A unified diff with added lines green, removed red, hunk headers cyan (file headers left out)."""
-    text = Text()
-    for line in diff.splitlines():
-        if line.startswith(("--- ", "+++ ")):
-            continue
-        style = "green" if line.startswith("+") else "red" if line.startswith("-") else ""
-        style = "cyan" if line.startswith("@@") else style
-        text.append("\n")
-        text.append(safe_text(line), style=style or "dim")
-    return text
 
 
 class ToolLine(Static):
