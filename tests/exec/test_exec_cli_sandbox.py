@@ -185,7 +185,7 @@ def test_the_sandbox_command_shows_the_temp_folder_allowed_and_the_home_denied(
     assert (done.code, done.stdout) == (1, "first-ok\n")
     assert done.stderr.splitlines() == [
         f"vtcode: running in {ws} with sandbox workspace-write, network off",
-        f"touch: cannot touch '{outside}/nope': Permission denied",
+        f"touch: cannot touch '{outside}/nope': Read-only file system",
     ]
     assert (tmp_path / "ok").exists()
     assert list(outside.iterdir()) == []

@@ -13,13 +13,22 @@ from vtcode.protocol.errors import ConfigError
 def sandbox_policy(settings: Settings, env: Mapping[str, str]) -> SandboxPolicy:
     """`[sandbox]` as the exec layer takes it, with `~/` in writable roots made absolute."""
     table = settings.sandbox
-    roots: list[str] = []
-    for root in table.writable_roots:
-        if root == "~" or root.startswith("~/"):
+    return SandboxPolicy(
+        mode=table.mode,
+        network=table.network,
+        writable_roots=_expand(table.writable_roots, env),
+        allow_unix_sockets=_expand(table.allow_unix_sockets, env),
+    )
+
+
+def _expand(paths: tuple[str, ...], env: Mapping[str, str]) -> tuple[str, ...]:
+    expanded: list[str] = []
+    for path in paths:
+        if path == "~" or path.startswith("~/"):
             try:
-                roots.append(str(resolve_user_home(env) / root[2:]))
+                expanded.append(str(resolve_user_home(env) / path[2:]))
             except ConfigError:
-                continue  # no home known (a front end that runs no commands): one folder fewer to write
+                continue  # no home known (a front end that runs no commands): one path fewer
         else:
-            roots.append(root)
-    return SandboxPolicy(mode=table.mode, network=table.network, writable_roots=tuple(roots))
+            expanded.append(path)
+    return tuple(expanded)

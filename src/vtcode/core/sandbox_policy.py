@@ -46,6 +46,8 @@ class SandboxPolicy:
     mode: SandboxMode = "off"
     network: bool = True
     writable_roots: tuple[str, ...] = ()
+    # Named Unix sockets outside the session that commands may connect to with the network off.
+    allow_unix_sockets: tuple[str, ...] = ()
 
     @property
     def active(self) -> bool:

@@ -1,12 +1,15 @@
-"""Linux namespaces for sandboxed commands: a private network, and read-only protected paths.
+"""Linux namespaces for sandboxed commands: a private network, and a read-only view of the system.
 
 All commands of one vtcode session share one user namespace (and, with the network off, one network
 namespace with its own loopback), held open by a small holder process: a server started by one command
 is reachable from the next, nothing reaches the host's network, and the host cannot reach it. Each
-command then gets its own mount namespace in which the protected paths of the workspace are bind
-mounts onto themselves, remounted read-only (Landlock can only grant, so these carve-outs need
-mounts). Entering the user namespace drops every capability in the host's namespaces, also for root,
-so a command cannot `setns` back to the host network.
+command then gets its own mount namespace in which every mount is read-only except clones of the
+writable roots (so chmod, chown, utime and xattrs fail outside them: Landlock does not handle those),
+and the protected paths of the workspace are bind mounts onto themselves, remounted read-only
+(Landlock can only grant, so these carve-outs need mounts). Host Unix sockets may be masked by
+binding /dev/null over them. Entering the user namespace drops every capability in the host's
+namespaces, also for root, so a command cannot `setns` back to the host network or undo the mounts
+of the host's namespace.
 """
 
 from __future__ import annotations
@@ -18,7 +21,6 @@ import socket
 import struct
 import subprocess
 import sys
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 CLONE_NEWNS = 0x00020000
@@ -32,6 +34,17 @@ _MS_REC = 16384
 _MS_PRIVATE = 1 << 18
 # statvfs flags that are locked in a user namespace and must be kept on remount, as MS_* bits.
 _LOCKED_FLAGS = {2: 2, 4: 4, 8: 8, 1024: 1024, 2048: 2048, 4096: 1 << 21}
+
+# The new mount API (Linux 5.2, mount_setattr 5.12): the same numbers on every architecture.
+_SYS_OPEN_TREE = 428
+_SYS_MOVE_MOUNT = 429
+_SYS_MOUNT_SETATTR = 442
+_AT_FDCWD = -100
+_AT_RECURSIVE = 0x8000
+_OPEN_TREE_CLONE = 1
+_OPEN_TREE_CLOEXEC = 0o2000000
+_MOVE_MOUNT_F_EMPTY_PATH = 0x4
+_MOUNT_ATTR_RDONLY = 1
 
 _SIOCGIFFLAGS = 0x8913
 _SIOCSIFFLAGS = 0x8914
@@ -83,13 +96,79 @@ def protected_path(path: str, *, read_only: bool) -> ProtectedPath:
     return ProtectedPath(path=path, read_only=read_only, locked_flags=locked)
 
 
-def protect_paths(paths: Sequence[ProtectedPath]) -> None:
-    """In a fresh mount namespace: bind each path onto itself, read-only where asked (child side)."""
+class _MountAttr(ctypes.Structure):
+    _fields_ = [
+        ("attr_set", ctypes.c_uint64),
+        ("attr_clr", ctypes.c_uint64),
+        ("propagation", ctypes.c_uint64),
+        ("userns_fd", ctypes.c_uint64),
+    ]
+
+
+@dataclass(frozen=True)
+class MountPlan:
+    """What one command's mount namespace looks like; built before the fork, applied in the child.
+
+    `writable` are the folders that keep their write access (parents first); every other mount is
+    read-only. `protected` are carved out of them again. `masked` are host sockets hidden under
+    /dev/null (missing ones are skipped).
+    """
+
+    writable: tuple[str, ...]
+    protected: tuple[ProtectedPath, ...] = ()
+    masked: tuple[str, ...] = ()
+    read_only_root: bool = True
+
+
+def _syscall(number: int, *args: object) -> int:
+    assert _LIBC is not None
+    result = int(_LIBC.syscall(number, *args))
+    if result < 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"syscall {number}: {os.strerror(err)}")
+    return result
+
+
+def apply_mount_plan(plan: MountPlan) -> None:
+    """In a fresh mount namespace: make it read-only but for the writable roots, then the carve-outs."""
     _mount(None, "/", _MS_REC | _MS_PRIVATE)
-    for item in paths:
+    if plan.read_only_root:
+        # Clone each writable tree before the whole tree turns read-only, then put the clones back.
+        clones = [
+            (
+                _syscall(
+                    _SYS_OPEN_TREE,
+                    _AT_FDCWD,
+                    path.encode(),
+                    ctypes.c_uint(_OPEN_TREE_CLONE | _OPEN_TREE_CLOEXEC | _AT_RECURSIVE),
+                ),
+                path,
+            )
+            for path in plan.writable
+        ]
+        attr = _MountAttr(attr_set=_MOUNT_ATTR_RDONLY)
+        _syscall(
+            _SYS_MOUNT_SETATTR,
+            _AT_FDCWD,
+            b"/",
+            ctypes.c_uint(_AT_RECURSIVE),
+            ctypes.byref(attr),
+            ctypes.c_size_t(ctypes.sizeof(attr)),
+        )
+        for fd, path in clones:
+            _syscall(
+                _SYS_MOVE_MOUNT, fd, b"", _AT_FDCWD, path.encode(), ctypes.c_uint(_MOVE_MOUNT_F_EMPTY_PATH)
+            )
+            os.close(fd)
+    for item in plan.protected:
         _mount(item.path, item.path, _MS_BIND)
         if item.read_only:
             _mount(None, item.path, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | item.locked_flags)
+    for path in plan.masked:
+        try:
+            _mount("/dev/null", path, _MS_BIND)
+        except OSError:
+            continue  # the socket went away since it was listed
 
 
 def _write(path: str, text: str) -> None:
