@@ -244,3 +244,59 @@ def test_a_command_cannot_type_into_the_terminal_it_shares(as_user: Identity) ->
     assert typed == b"", (typed, err)
     assert proc.returncode != 0
     assert "PermissionError" in err or "Operation not permitted" in err, err
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as handle:
+            return handle.read().split(") ", 1)[1][0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@needs_userns
+def test_a_daemon_that_left_the_session_and_cleared_its_environment_ends_with_vtcode(
+    as_user: Identity,
+) -> None:
+    ws = _workspace(as_user)
+    daemon = "setsid env -i sh -c 'echo $$ > daemon.pid; exec sleep 300' < /dev/null > /dev/null 2>&1 &"
+    done = as_user.vtcode("sandbox", "--", "sh", "-c", f"{daemon} sleep 0.5; cat daemon.pid", cwd=ws)
+    assert done.code == 0, done.stderr
+    pid = int((ws / "daemon.pid").read_text())
+    deadline = time.monotonic() + 30
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if _alive(pid):
+        os.kill(pid, 9)
+        pytest.fail("the daemon outlived vtcode")
+
+
+@needs_userns
+def test_a_killed_vtcodes_sandboxed_daemon_ends_with_it(as_user: Identity) -> None:
+    ws = _workspace(as_user)
+    daemon = (
+        "setsid env -i sh -c 'echo $$ > daemon.pid; exec sleep 300' < /dev/null > /dev/null 2>&1 & "
+        "while ! test -s daemon.pid; do sleep 0.05; done; sleep 300"
+    )
+    arguments = {"cmd": daemon, "yield_time_ms": 300}
+    start = Reply(tool_calls=(ScriptToolCall("exec_command", json.dumps(arguments), id="c"),))
+    with server_for("chat", [start, Reply(text="never", delay_before=60)]) as server:
+        proc = as_user.popen(
+            as_user.command("exec", "--json", "--approval", "full-auto", *cli_args("chat"), "go"),
+            cwd=ws,
+            env=as_user.env(cli_env("chat", server)),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 60
+        while len(server.requests) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        pid = int((ws / "daemon.pid").read_text())
+        proc.kill()
+        proc.wait(timeout=30)
+    deadline = time.monotonic() + 30
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if _alive(pid):
+        os.kill(pid, 9)
+        pytest.fail("the daemon outlived the killed vtcode")

@@ -186,11 +186,44 @@ def _loopback_up() -> None:
         fcntl.ioctl(sock.fileno(), _SIOCSIFFLAGS, struct.pack("16sH14x", b"lo", flags | _IFF_UP))
 
 
+# Run by the holder inside the namespaces: wait for end of file, then end the namespace's processes
+# (a few rounds, as one may fork while the others are killed).
+_HOLDER_CODE = """
+import os
+while os.read(0, 4096):
+    pass
+me = os.stat("/proc/self/ns/user")
+for _ in range(5):
+    found = False
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            ns = os.stat("/proc/%s/ns/user" % name)
+            if (ns.st_dev, ns.st_ino) == (me.st_dev, me.st_ino):
+                os.kill(int(name), 9)
+                found = True
+        except OSError:
+            pass
+    if not found:
+        break
+"""
+
+
+def _holder_argv() -> list[str]:
+    if sys.executable and not getattr(sys, "frozen", False):
+        return [sys.executable, "-I", "-S", "-c", _HOLDER_CODE]
+    return [next((p for p in ("/usr/bin/cat", "/bin/cat") if os.access(p, os.X_OK)), "cat")]
+
+
 class NamespaceHolder:
     """A process that keeps the session's user (and network) namespace alive while vtcode runs.
 
-    It is `cat` reading a pipe only vtcode holds: when vtcode ends, however it ends, the pipe closes
-    and the holder exits.
+    It reads a pipe only vtcode holds: when vtcode ends, however it ends (kill -9 too), the pipe closes
+    and the holder kills every process left in the session's user namespace before it exits, so a
+    daemon that called `setsid` and cleared its environment (out of reach of the process-group and
+    marker sweeps) does not outlive vtcode. No command can leave that namespace. A frozen build has no
+    interpreter to run the holder with and falls back to `cat` (no sweep).
     """
 
     def __init__(self, *, private_network: bool) -> None:
@@ -205,11 +238,11 @@ class NamespaceHolder:
             if private_network:
                 _loopback_up()
 
-        cat = next((p for p in ("/usr/bin/cat", "/bin/cat") if os.access(p, os.X_OK)), "cat")
+        argv = _holder_argv()
         read_end, self._write_end = os.pipe2(os.O_CLOEXEC)
         try:
             self.process = subprocess.Popen(
-                [cat],
+                argv,
                 stdin=read_end,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
