@@ -300,3 +300,38 @@ def test_a_killed_vtcodes_sandboxed_daemon_ends_with_it(as_user: Identity) -> No
     if _alive(pid):
         os.kill(pid, 9)
         pytest.fail("the daemon outlived the killed vtcode")
+
+
+@needs_userns
+def test_a_command_cannot_write_into_the_users_other_terminals_but_makes_its_own(as_user: Identity) -> None:
+    ws = _workspace(as_user)
+    master, slave = os.openpty()
+    other = os.ttyname(slave)
+    if as_user.user is not None:
+        os.chown(other, as_user.user.uid, -1)
+    own = (
+        'python3 -c \'import os; m, s = os.openpty(); os.write(s, b"x"); '
+        "print(os.ttyname(s), os.read(m, 1))'"
+    )
+    try:
+        done = as_user.vtcode(
+            "sandbox",
+            "--",
+            "sh",
+            "-c",
+            f"printf '\\033]0;pwned\\007' > {other}; echo other=$?; {own}",
+            cwd=ws,
+        )
+        os.set_blocking(master, False)
+        try:
+            written = os.read(master, 64)
+        except BlockingIOError:
+            written = b""
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert written == b""
+    lines = done.stdout.splitlines()
+    assert lines[0] != "other=0", done.stderr
+    assert lines[1].startswith("/dev/pts/"), done.stderr
+    assert lines[1].endswith("b'x'"), done.stderr

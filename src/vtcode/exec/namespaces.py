@@ -28,6 +28,8 @@ CLONE_NEWUSER = 0x10000000
 CLONE_NEWNET = 0x40000000
 
 _MS_RDONLY = 1
+_MS_NOSUID = 2
+_MS_NOEXEC = 8
 _MS_REMOUNT = 32
 _MS_BIND = 4096
 _MS_REC = 16384
@@ -71,10 +73,24 @@ def setns(fd: int, nstype: int) -> None:
     _check(_LIBC.setns(fd, nstype), "setns")
 
 
-def _mount(source: str | None, target: str, flags: int) -> None:
+def _mount(
+    source: str | None, target: str, flags: int, fstype: str | None = None, data: str | None = None
+) -> None:
     assert _LIBC is not None
     src = source.encode() if source is not None else None
-    _check(_LIBC.mount(src, target.encode(), None, ctypes.c_ulong(flags), None), f"mount {target}")
+    kind = fstype.encode() if fstype is not None else None
+    options = data.encode() if data is not None else None
+    _check(_LIBC.mount(src, target.encode(), kind, ctypes.c_ulong(flags), options), f"mount {target}")
+
+
+def _private_devpts() -> None:
+    # A devpts instance of the session's own: commands open and create terminals there and never see
+    # the user's other terminals in the host's /dev/pts.
+    try:
+        _mount("devpts", "/dev/pts", _MS_NOSUID | _MS_NOEXEC, "devpts", "newinstance,ptmxmode=0666,mode=0620")
+        _mount("/dev/pts/ptmx", "/dev/ptmx", _MS_BIND)
+    except OSError:
+        return  # no /dev/pts to mount over (an unusual container): the host's stays, as the notice says
 
 
 @dataclass(frozen=True)
@@ -228,7 +244,7 @@ class NamespaceHolder:
 
     def __init__(self, *, private_network: bool) -> None:
         uid, gid = os.getuid(), os.getgid()
-        flags = CLONE_NEWUSER | (CLONE_NEWNET if private_network else 0)
+        flags = CLONE_NEWUSER | CLONE_NEWNS | (CLONE_NEWNET if private_network else 0)
 
         def enter() -> None:  # runs in the holder's child between fork and exec
             unshare(flags)
@@ -237,6 +253,7 @@ class NamespaceHolder:
             _write("/proc/self/gid_map", f"{gid} {gid} 1")
             if private_network:
                 _loopback_up()
+            _private_devpts()
 
         argv = _holder_argv()
         read_end, self._write_end = os.pipe2(os.O_CLOEXEC)
@@ -257,6 +274,7 @@ class NamespaceHolder:
         pid = self.process.pid
         try:
             self.user_fd = os.open(f"/proc/{pid}/ns/user", os.O_RDONLY | os.O_CLOEXEC)
+            self.mnt_fd = os.open(f"/proc/{pid}/ns/mnt", os.O_RDONLY | os.O_CLOEXEC)
             self.net_fd = (
                 os.open(f"/proc/{pid}/ns/net", os.O_RDONLY | os.O_CLOEXEC) if private_network else None
             )
@@ -264,16 +282,29 @@ class NamespaceHolder:
             self.close()
             raise
 
+    @property
+    def root(self) -> str:
+        """The file system as the session's namespace sees it (its own /dev/pts), from vtcode."""
+        return f"/proc/{self.process.pid}/root"
+
+    def private_pts(self) -> bool:
+        """Whether the session has a /dev/pts of its own (and a /dev/ptmx that opens there)."""
+        try:
+            return os.stat(f"{self.root}/dev/ptmx").st_dev != os.stat("/dev/ptmx").st_dev
+        except OSError:
+            return False
+
     def enter(self) -> None:
         """Join the holder's namespaces, then take a private mount namespace (child side)."""
         setns(self.user_fd, CLONE_NEWUSER)
         if self.net_fd is not None:
             setns(self.net_fd, CLONE_NEWNET)
+        setns(self.mnt_fd, CLONE_NEWNS)
         unshare(CLONE_NEWNS)
 
     def close(self) -> None:
         """End the holder; the namespaces live on only while a command still runs in them."""
-        for name in ("user_fd", "net_fd"):
+        for name in ("user_fd", "net_fd", "mnt_fd"):
             fd = getattr(self, name, None)
             if fd is not None:
                 os.close(fd)

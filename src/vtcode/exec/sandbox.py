@@ -122,12 +122,25 @@ class Sandbox:
             self._seccomp = seccomp.Filter(deny_sockets=False)
         writable = writable_paths(self.policy, str(self.workspace), _tmp(env))
         grants = [landlock.Grant(path) for path in writable]
-        grants += [landlock.Grant(device, devices_only=True) for device in DEVICES]
+        grants += [landlock.Grant(self._device(device), devices_only=True) for device in DEVICES]
         scoped = landlock.SCOPE_SIGNAL
         if private_network:
             scoped |= landlock.SCOPE_ABSTRACT_UNIX_SOCKET
         self._ruleset = landlock.build_ruleset(grants, abi, deny_tcp=self._tcp_denied, scoped=scoped)
         self._writable = _mount_roots(writable)
+
+    def _device(self, device: str) -> str:
+        """Where a device is for commands: the session's own /dev/pts and /dev/ptmx when it has them."""
+        root = self.pty_root()
+        if root is not None and (device == "/dev/ptmx" or device.startswith("/dev/pts")):
+            return f"{root}{device}"
+        return device
+
+    def pty_root(self) -> str | None:
+        """The namespace root whose /dev/pts holds the session's terminals (None: the host's)."""
+        if self._holder is None or not self._holder.private_pts():
+            return None
+        return self._holder.root
 
     def _fallback(self, private_network: bool) -> None:
         """No user namespaces: say what is lost; keep the network off with seccomp or refuse."""
