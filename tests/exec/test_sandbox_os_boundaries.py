@@ -217,33 +217,53 @@ def test_a_command_cannot_signal_vtcode_or_an_unrelated_process_of_the_user(as_u
         unrelated.wait()
 
 
-def test_a_command_cannot_type_into_the_terminal_it_shares(as_user: Identity) -> None:
-    ws = _workspace(as_user)
+def _on_terminal(as_user: Identity, ws: Path, argv: list[str], typed: bytes = b"") -> tuple[int, str, bytes]:
+    """Run `vtcode sandbox` with a terminal as its input (the user's shell's); (code, output, terminal)."""
     master, slave = os.openpty()
     if as_user.user is not None:
         os.chown(os.ttyname(slave), as_user.user.uid, -1)
-    inject = "import fcntl, termios; [fcntl.ioctl(0, termios.TIOCSTI, c) for c in [b'i', b'd', b'\\n']]"
     try:
         proc = as_user.popen(
-            ["setsid", "-c", *as_user.command("sandbox", "--", "python3", "-c", inject)],
+            ["setsid", "-c", *as_user.command("sandbox", "--", *argv)],
             cwd=ws,
             env=as_user.env(),
             stdin=slave,
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
         )
-        _, err = proc.communicate(timeout=60)
+        if typed:
+            time.sleep(0.5)
+            os.write(master, typed)
+        out, _ = proc.communicate(timeout=60)
         os.set_blocking(slave, False)
         try:
-            typed = os.read(slave, 64)
+            left = os.read(slave, 64)  # what reached the user's shell's input
         except BlockingIOError:
-            typed = b""
+            left = b""
     finally:
         os.close(master)
         os.close(slave)
-    assert typed == b"", (typed, err)
-    assert proc.returncode != 0
-    assert "PermissionError" in err or "Operation not permitted" in err, err
+    return proc.returncode, out, left
+
+
+def test_a_command_cannot_type_into_the_terminal_it_shares(as_user: Identity) -> None:
+    ws = _workspace(as_user)
+    inject = "import fcntl, termios; [fcntl.ioctl(0, termios.TIOCSTI, c) for c in [b'i', b'd', b'\\n']]"
+    code, out, left = _on_terminal(as_user, ws, ["python3", "-c", inject])
+    assert left == b"", out
+    assert code != 0, out
+    assert "PermissionError" in out, out
+
+
+def test_the_sandbox_command_runs_on_a_terminal_of_its_own(as_user: Identity) -> None:
+    ws = _workspace(as_user)
+    script = "read line; echo got:$line; tty; ls /dev/pts"
+    code, out, _ = _on_terminal(as_user, ws, ["sh", "-c", script], typed=b"hello\r")
+    lines = [line.strip() for line in out.splitlines()]
+    assert code == 0, out
+    assert "got:hello" in lines, out
+    assert lines[lines.index("got:hello") + 1] == "/dev/pts/0", out
+    assert lines[-1].split() == ["0", "ptmx"], out
 
 
 def _alive(pid: int) -> bool:
