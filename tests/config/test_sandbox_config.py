@@ -76,6 +76,18 @@ def test_user_writable_roots_may_start_with_the_home_folder(tmp_path: Path) -> N
     )
 
 
+def test_the_user_may_allow_named_unix_sockets(tmp_path: Path) -> None:
+    _write(
+        tmp_path / "vthome" / "vtcode.toml",
+        '[sandbox]\nallow_unix_sockets = ["~/.ssh/agent.sock", "/run/user/1000/bus"]\n',
+    )
+    (tmp_path / "ws").mkdir()
+    assert _policy(tmp_path).allow_unix_sockets == (
+        str(tmp_path / "home" / ".ssh" / "agent.sock"),
+        "/run/user/1000/bus",
+    )
+
+
 def test_a_relative_writable_root_is_a_config_error(tmp_path: Path) -> None:
     _write(tmp_path / "vthome" / "vtcode.toml", '[sandbox]\nwritable_roots = ["build"]\n')
     (tmp_path / "ws").mkdir()
@@ -91,6 +103,7 @@ def test_a_relative_writable_root_is_a_config_error(tmp_path: Path) -> None:
         ('mode = "off"', "sandbox.mode"),
         ("network = true", "sandbox.network"),
         ('writable_roots = ["/opt"]', "sandbox.writable_roots"),
+        ('allow_unix_sockets = ["/tmp/tmux-0/default"]', "sandbox.allow_unix_sockets"),
     ],
 )
 def test_a_workspace_file_cannot_loosen_the_sandbox(tmp_path: Path, table: str, key: str) -> None:

@@ -9,8 +9,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.conftest import VtcodeRunner
 from tests.e2e.harness import events
 from tests.exec.helpers import alive
@@ -125,12 +123,12 @@ def test_without_landlock_exec_refuses_commands_until_the_sandbox_is_off(
     assert (ws / "ran.txt").read_text() == "ran\n"
 
 
-@pytest.mark.parametrize(
-    "sandbox", ["off", pytest.param("workspace-write", marks=[needs_landlock, needs_userns])]
-)
+# Under the sandbox the namespace holder ends such a server as soon as vtcode dies (see
+# test_sandbox_os_boundaries.py); without it, the next start does.
 def test_a_killed_vtcodes_background_server_is_ended_by_the_next_start(
-    vtcode: VtcodeRunner, tmp_path: Path, sandbox: str
+    vtcode: VtcodeRunner, tmp_path: Path
 ) -> None:
+    sandbox = "off"
     ws = git_workspace(tmp_path / "ws")
     start = _call(
         "echo $$ > shell.pid; python3 -m http.server 0 --bind 127.0.0.1 > server.log 2>&1 & "
@@ -185,7 +183,7 @@ def test_the_sandbox_command_shows_the_temp_folder_allowed_and_the_home_denied(
     assert (done.code, done.stdout) == (1, "first-ok\n")
     assert done.stderr.splitlines() == [
         f"vtcode: running in {ws} with sandbox workspace-write, network off",
-        f"touch: cannot touch '{outside}/nope': Permission denied",
+        f"touch: cannot touch '{outside}/nope': Read-only file system",
     ]
     assert (tmp_path / "ok").exists()
     assert list(outside.iterdir()) == []

@@ -195,21 +195,82 @@ async def test_without_landlock_confined_modes_refuse_and_name_the_way_out(tmp_p
     assert (ws / "vtcode.toml").read_text() == "[agent]\nx\n"
 
 
-async def test_without_user_namespaces_landlock_still_confines_and_the_user_is_told(
-    tmp_path: Path, outside: Path, host_server: int
+@pytest.fixture
+def host_udp_and_abstract() -> Iterator[tuple[socket.socket, socket.socket, str]]:
+    """A UDP socket on the host's 127.0.0.1 and a listening abstract Unix socket, and the latter's name."""
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    udp.bind(("127.0.0.1", 0))
+    udp.settimeout(0.5)
+    name = f"vtcode-test-{os.urandom(4).hex()}"
+    abstract = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    abstract.bind(f"\0{name}")
+    abstract.listen()
+    abstract.settimeout(0.5)
+    yield udp, abstract, name
+    udp.close()
+    abstract.close()
+
+
+_UDP_SEND = (
+    "python3 -c 'import socket; "
+    'socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"hi", ("127.0.0.1", {port}))\''
+)
+_ABSTRACT_CONNECT = (
+    "python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); "
+    's.connect("\\0{name}"); print("connected")\''
+)
+
+
+def _received(sock: socket.socket) -> bool:
+    try:
+        if sock.type == socket.SOCK_DGRAM:
+            sock.recv(16)
+        else:
+            sock.accept()[0].close()
+    except TimeoutError:
+        return False
+    return True
+
+
+async def test_without_user_namespaces_network_off_holds_for_every_family_and_the_user_is_told(
+    tmp_path: Path,
+    outside: Path,
+    host_server: int,
+    host_udp_and_abstract: tuple[socket.socket, socket.socket, str],
 ) -> None:
+    udp, abstract, name = host_udp_and_abstract
     ws = git_workspace(tmp_path / "ws")
     sandbox = SandboxHarness(ws, policy(), home=tmp_path, missing=frozenset({"userns"}))
     try:
         inside = await sandbox.run("echo x > ok.txt && echo ok")
         denied = await sandbox.run(f"echo x > {outside}/x")
         network = await sandbox.run(_CONNECT.format(port=host_server))
+        datagram = await sandbox.run(_UDP_SEND.format(port=udp.getsockname()[1]))
+        unix = await sandbox.run(_ABSTRACT_CONNECT.format(name=name))
     finally:
         await sandbox.aclose()
     assert inside["output"].strip() == "ok"
     assert denied["exit_code"] != 0
-    assert network["exit_code"] != 0
+    assert [network["exit_code"] != 0, datagram["exit_code"] != 0, unix["exit_code"] != 0] == [True] * 3
+    assert "connected" not in unix["output"]
+    assert [_received(udp), _received(abstract)] == [False, False]
     assert len(sandbox.notices) == 1
     assert "does not allow user namespaces" in sandbox.notices[0]
     assert "are not read-only" in sandbox.notices[0]
-    assert "denying every TCP connection" in sandbox.notices[0]
+    assert "refusing to create any socket (TCP, UDP, Unix" in sandbox.notices[0]
+    assert "TCP connection" not in sandbox.notices[0]
+
+
+@needs_userns
+async def test_network_off_keeps_udp_and_abstract_sockets_of_the_host_out_of_reach(
+    tmp_path: Path, host_udp_and_abstract: tuple[socket.socket, socket.socket, str]
+) -> None:
+    udp, abstract, name = host_udp_and_abstract
+    sandbox = SandboxHarness(git_workspace(tmp_path / "ws"), policy(), home=tmp_path)
+    try:
+        datagram = await sandbox.run(_UDP_SEND.format(port=udp.getsockname()[1]))
+        unix = await sandbox.run(_ABSTRACT_CONNECT.format(name=name))
+    finally:
+        await sandbox.aclose()
+    assert "connected" not in unix["output"], unix
+    assert [_received(udp), _received(abstract)] == [False, False], datagram

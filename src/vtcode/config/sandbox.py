@@ -12,27 +12,32 @@ from vtcode.protocol.errors import ConfigError
 
 
 def sandbox_policy(settings: Settings, env: Mapping[str, str]) -> SandboxPolicy:
-    """`[sandbox]` as the exec layer takes it, with `~/` in writable roots made absolute.
+    """`[sandbox]` as the exec layer takes it, with `~/` in writable roots and sockets made absolute.
 
     The user's configuration (`$VTCODE_HOME`, git's global files) is added to the protected paths: a
     HOME or VTCODE_HOME under /tmp or a writable root must not let a command rewrite it.
     """
     table = settings.sandbox
-    roots: list[str] = []
-    for root in table.writable_roots:
-        if root == "~" or root.startswith("~/"):
-            try:
-                roots.append(str(resolve_user_home(env) / root[2:]))
-            except ConfigError:
-                continue  # no home known (a front end that runs no commands): one folder fewer to write
-        else:
-            roots.append(root)
     return SandboxPolicy(
         mode=table.mode,
         network=table.network,
-        writable_roots=tuple(roots),
+        writable_roots=_expand(table.writable_roots, env),
+        allow_unix_sockets=_expand(table.allow_unix_sockets, env),
         protected_extra=user_config_paths(_known(resolve_home, env), _known(resolve_user_home, env)),
     )
+
+
+def _expand(paths: tuple[str, ...], env: Mapping[str, str]) -> tuple[str, ...]:
+    expanded: list[str] = []
+    for path in paths:
+        if path == "~" or path.startswith("~/"):
+            try:
+                expanded.append(str(resolve_user_home(env) / path[2:]))
+            except ConfigError:
+                continue  # no home known (a front end that runs no commands): one path fewer
+        else:
+            expanded.append(path)
+    return tuple(expanded)
 
 
 def _known(resolve: Callable[[Mapping[str, str]], Path], env: Mapping[str, str]) -> str | None:

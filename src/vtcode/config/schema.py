@@ -152,6 +152,8 @@ class SandboxSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, k
     mode: SandboxMode = "workspace-write"
     network: bool = False
     writable_roots: tuple[WritableRoot, ...] = ()
+    # Named Unix sockets commands may still connect to with the network off (tmux, ssh-agent, ...).
+    allow_unix_sockets: tuple[WritableRoot, ...] = ()
 
 
 class InstructionSourceSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):

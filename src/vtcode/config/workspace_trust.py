@@ -21,6 +21,7 @@ stop vtcode, and ignoring it is the safe outcome); any other key it may not set 
 | `sandbox.mode`              | only as strict as the value below or stricter                            |
 | `sandbox.network`           | only `false`, or `true` when it is already `true` below                  |
 | `sandbox.writable_roots`    | refused: it would let commands write outside the workspace               |
+| `sandbox.allow_unix_sockets`| refused: tmux's socket or the session bus would run commands unconfined |
 | `[mcp_servers]`             | ignored with a warning: it starts programs the user never chose          |
 | `mcp.trust_read_only_hints` | `true` ignored with a warning unless already `true` below: it lets tools |
 |                             | that call themselves read-only run without approval                      |
@@ -245,6 +246,12 @@ def _check_sandbox(
         raise ConfigError(
             f"{source}:sandbox.writable_roots: a workspace config cannot let commands write outside the "
             "workspace",
+            hint=hint,
+        )
+    if table.get("allow_unix_sockets"):
+        raise ConfigError(
+            f"{source}:sandbox.allow_unix_sockets: a workspace config cannot let commands reach the user's "
+            "sockets (a tmux server or the session bus runs commands outside the sandbox)",
             hint=hint,
         )
 

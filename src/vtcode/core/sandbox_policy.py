@@ -66,6 +66,8 @@ class SandboxPolicy:
     writable_roots: tuple[str, ...] = ()
     # Absolute paths outside the workspace kept read-only like PROTECTED_PATHS (the user's config).
     protected_extra: tuple[str, ...] = ()
+    # Named Unix sockets outside the session that commands may connect to with the network off.
+    allow_unix_sockets: tuple[str, ...] = ()
 
     @property
     def active(self) -> bool:

@@ -46,6 +46,9 @@ _WRITE_ABI1 = (
     WRITE_FILE | REMOVE_DIR | REMOVE_FILE | MAKE_CHAR | MAKE_DIR | MAKE_REG | MAKE_SOCK | MAKE_FIFO
 ) | (MAKE_BLOCK | MAKE_SYM)
 _TCP = 0b11  # LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP
+# ABI 6 scopes: no connecting to abstract Unix sockets, no signals, outside the command's own domain.
+SCOPE_ABSTRACT_UNIX_SOCKET = 1
+SCOPE_SIGNAL = 2
 # Rights that may appear in a rule on a file rather than a folder.
 _FILE_RIGHTS = WRITE_FILE | TRUNCATE
 
@@ -105,15 +108,20 @@ class Grant:
     devices_only: bool = False
 
 
-def build_ruleset(grants: Iterable[Grant], abi: int, *, deny_tcp: bool = False) -> int:
+def build_ruleset(grants: Iterable[Grant], abi: int, *, deny_tcp: bool = False, scoped: int = 0) -> int:
     """A ruleset fd (close-on-exec) denying writes except beneath `grants`; missing paths are skipped.
 
     `deny_tcp` (ABI 4) also denies every TCP bind and connect: the network fallback without namespaces.
+    `scoped` (ABI 6) are `SCOPE_*` bits: signals and abstract sockets stay within each command's domain.
     """
     if _LIBC is None or abi < 1:
         raise LandlockError(errno.ENOSYS, "Landlock is not available")
     handled = write_rights(abi)
-    attr = _RulesetAttr(handled_access_fs=handled, handled_access_net=_TCP if deny_tcp and abi >= 4 else 0)
+    attr = _RulesetAttr(
+        handled_access_fs=handled,
+        handled_access_net=_TCP if deny_tcp and abi >= 4 else 0,
+        scoped=scoped if abi >= 6 else 0,
+    )
     fd = int(_LIBC.syscall(_SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)), 0))
     if fd < 0:
         err = ctypes.get_errno()

@@ -158,6 +158,7 @@ class SessionManager:
             rows=settings.rows,
             cols=settings.cols,
             confine=self.sandbox.child_setup(str(cwd)),
+            pty_root=self.sandbox.pty_root(),
         )
         if settings.subreaper:
             # Before the first spawn, so even its earliest orphans are re-parented to vtcode.

@@ -1,11 +1,14 @@
 """The OS sandbox of one workspace's commands: checks the kernel, prepares once, confines each child.
 
-Linux only. Landlock confines writes (exec.landlock); a user namespace held for the whole vtcode session
-gives every command a private network and the mounts that keep the protected paths read-only
-(exec.namespaces). What the kernel lacks is never silently skipped: without Landlock a confining mode
-refuses to run commands (the user must choose `--sandbox off`); without user namespaces Landlock still
-confines writes and the user is told what is not enforced (network off then falls back to Landlock's
-TCP rules where the kernel has them, else commands are refused as well).
+Linux only. Landlock confines writes and scopes signals and abstract sockets to each command
+(exec.landlock); a user namespace held for the whole vtcode session gives every command a private
+network and a mount namespace that is read-only outside the writable roots, keeps the protected paths
+read-only (placeholders where they do not exist yet) and, with the network off, hides the host's named
+Unix sockets (exec.namespaces). `.vtcode/` and the spool folder exist before the first command.
+What the kernel lacks is never silently skipped: without Landlock a confining mode refuses to run
+commands (the user must choose `--sandbox off`); without user namespaces Landlock still confines
+writes, a seccomp filter keeps network off for every socket family, and the user is told what is not
+enforced (where neither can keep the network off, commands are refused).
 """
 
 from __future__ import annotations
@@ -26,9 +29,12 @@ from vtcode.core.sandbox_policy import (
     SandboxPolicy,
     writable_paths,
 )
+from vtcode.exec.sandbox_paths import Placeholders
+from vtcode.exec.spool import ensure_spool_folder
 
 if TYPE_CHECKING:
-    from vtcode.exec.namespaces import NamespaceHolder, ProtectedPath
+    from vtcode.exec.namespaces import MountPlan, NamespaceHolder, ProtectedPath
+    from vtcode.exec.seccomp import Filter
 
 # exec.landlock and exec.namespaces (ctypes, syscalls) load when a sandbox is prepared, not with every
 # session manager (start-up time); a confined child gets them resolved before the fork.
@@ -79,6 +85,9 @@ class Sandbox:
         self._tcp_denied = False
         # Paths outside the list that git reads (a repository's .git above the workspace, a hooks folder).
         self._git_protected: tuple[str, ...] = ()
+        self._writable: tuple[str, ...] = ()
+        self._seccomp: Filter | None = None
+        self._placeholders = Placeholders(self.workspace)
 
     def prepare(self, env: Mapping[str, str]) -> None:
         """Ready the sandbox on first use (no-op when off); raises SandboxUnavailable."""
@@ -98,41 +107,80 @@ class Sandbox:
                 f"commands cannot run confined: this kernel has no Landlock (Linux 5.13+ with Landlock "
                 f"enabled is needed for {mode}); {_OFF_HINT}"
             )
+        # Before any command's sandbox is computed: the first command must find them protected.
+        with contextlib.suppress(OSError):
+            os.close(ensure_spool_folder(self.workspace))
         private_network = not self.policy.network
         if abi < 3:
             gaps = ["truncating a file outside the writable folders is not prevented"]
             if abi < 2:
                 gaps.append("moving or linking a file between folders is refused even inside the workspace")
             self._notify(f"sandbox: this kernel has an early Landlock (ABI {abi}): {'; '.join(gaps)}")
+        if abi < 6:
+            self._notify(
+                f"sandbox: this kernel's Landlock (ABI {abi}) cannot scope signals: a command may signal "
+                "other processes of the user"
+            )
         self._holder = self._start_holder(private_network)
         if self._holder is None:
-            lost = [f"the protected paths ({PROTECTED_SHOWN}) are not read-only"]
-            if private_network:
-                if abi < 4:
-                    raise SandboxUnavailable(
-                        "commands cannot run without network: this system does not allow user namespaces "
-                        "and its Landlock has no network rules; set sandbox.network = true to run them "
-                        f"with network, or {_OFF_HINT}"
-                    )
-                self._tcp_denied = True
-                lost.append("the network is cut by denying every TCP connection (the loopback too)")
-            self._notify(
-                "sandbox: this system does not allow user namespaces, so commands are confined by "
-                f"Landlock only: {'; '.join(lost)}"
-            )
-        self._ensure_hooks_folder()
+            self._fallback(private_network)
         from vtcode.exec.git_repo import git_protected_paths
 
         self._git_protected = git_protected_paths(
             self.workspace, env, writable_roots=self.policy.writable_roots
         )
-        from vtcode.exec import landlock
+        from vtcode.exec import landlock, seccomp
 
-        grants = [
-            landlock.Grant(path) for path in writable_paths(self.policy, str(self.workspace), _tmp(env))
+        if self._seccomp is None and seccomp.supported():
+            self._seccomp = seccomp.Filter(deny_sockets=False)
+        writable = writable_paths(self.policy, str(self.workspace), _tmp(env))
+        grants = [landlock.Grant(path) for path in writable]
+        grants += [landlock.Grant(self._device(device), devices_only=True) for device in DEVICES]
+        scoped = landlock.SCOPE_SIGNAL
+        if private_network:
+            scoped |= landlock.SCOPE_ABSTRACT_UNIX_SOCKET
+        self._ruleset = landlock.build_ruleset(grants, abi, deny_tcp=self._tcp_denied, scoped=scoped)
+        self._writable = _mount_roots(writable)
+
+    def _device(self, device: str) -> str:
+        """Where a device is for commands: the session's own /dev/pts and /dev/ptmx when it has them."""
+        root = self.pty_root()
+        if root is not None and (device == "/dev/ptmx" or device.startswith("/dev/pts")):
+            return f"{root}{device}"
+        return device
+
+    def pty_root(self) -> str | None:
+        """The namespace root whose /dev/pts holds the session's terminals (None: the host's)."""
+        if self._holder is None or not self._holder.private_pts():
+            return None
+        return self._holder.root
+
+    def _fallback(self, private_network: bool) -> None:
+        """No user namespaces: say what is lost; keep the network off with seccomp or refuse."""
+        from vtcode.exec import seccomp
+
+        lost = [
+            f"the protected paths ({PROTECTED_SHOWN}) are not read-only",
+            "changing modes, owners, times or extended attributes of files outside the writable folders "
+            "is not prevented",
+            "the user's other terminals (/dev/pts) stay writable",
         ]
-        grants += [landlock.Grant(device, devices_only=True) for device in DEVICES]
-        self._ruleset = landlock.build_ruleset(grants, abi, deny_tcp=self._tcp_denied)
+        if private_network:
+            if not seccomp.supported():
+                raise SandboxUnavailable(
+                    "commands cannot run without network: this system does not allow user namespaces "
+                    "and vtcode has no seccomp filter for this machine; set sandbox.network = true to run "
+                    f"them with network, or {_OFF_HINT}"
+                )
+            self._seccomp = seccomp.Filter(deny_sockets=True)
+            lost.append(
+                "the network is cut by refusing to create any socket (TCP, UDP, Unix; the loopback too, "
+                "socketpair still works), so sandbox.allow_unix_sockets is not honoured"
+            )
+        self._notify(
+            "sandbox: this system does not allow user namespaces, so commands are confined by "
+            f"Landlock and seccomp only: {'; '.join(lost)}"
+        )
 
     def _start_holder(self, private_network: bool) -> NamespaceHolder | None:
         """The session's namespace holder; None where user namespaces are not allowed."""
@@ -146,15 +194,8 @@ class Sandbox:
             log.info("user namespaces unavailable: %s", exc)
             return None
 
-    def _ensure_hooks_folder(self) -> None:
-        # Without a hooks folder there is nothing to mount read-only, and a command could create one.
-        git = self.workspace / ".git"
-        if self._holder is not None and git.is_dir() and not (git / "hooks").exists():
-            with contextlib.suppress(OSError):
-                (git / "hooks").mkdir()
-
     def protected(self) -> list[ProtectedPath]:
-        """The protected paths that exist now, resolved; `.git` itself pinned so it cannot be replaced."""
+        """The protected paths, resolved, with placeholders where missing; `.git` pinned in place."""
         if self.policy.mode != "workspace-write" or self._holder is None:
             return []
         from vtcode.exec.namespaces import protected_path
@@ -163,10 +204,8 @@ class Sandbox:
         git = self.workspace / ".git"
         if git.is_dir() and not git.is_symlink():
             found.append(protected_path(str(git), read_only=False))
-        for name in PROTECTED_PATHS:
-            real = os.path.realpath(self.workspace / name)
-            if Path(real).is_relative_to(self.workspace) and os.path.exists(real):
-                found.append(protected_path(real, read_only=True))
+        for real in dict.fromkeys(self._placeholders.existing(PROTECTED_PATHS)):
+            found.append(protected_path(real, read_only=True))
         for path in (*self.policy.protected_extra, *self._git_protected):
             real = os.path.realpath(path)
             # Never the workspace itself or a folder holding it: that would make the workspace read-only.
@@ -174,26 +213,39 @@ class Sandbox:
                 found.append(protected_path(real, read_only=True))
         return found
 
+    def mount_plan(self) -> MountPlan | None:
+        """The mounts of the next command (None without a namespace holder)."""
+        if self._holder is None:
+            return None
+        from vtcode.exec.namespaces import MountPlan
+        from vtcode.exec.unix_sockets import host_sockets
+
+        masked: tuple[str, ...] = ()
+        if not self.policy.network:
+            masked = host_sockets(allowed=self.policy.allow_unix_sockets)
+        return MountPlan(writable=self._writable, protected=tuple(self.protected()), masked=masked)
+
     def child_setup(self, cwd: str) -> Callable[[], None] | None:
         """The function the child runs before exec (None when off); everything is resolved here."""
         if not self._prepared:
             return None
         # Resolved here: the child must not import anything between fork and exec.
         from vtcode.exec import landlock
-        from vtcode.exec.namespaces import protect_paths
+        from vtcode.exec.namespaces import apply_mount_plan
 
-        holder, ruleset, paths = self._holder, self._ruleset, self.protected()
+        holder, ruleset, plan, seccomp = self._holder, self._ruleset, self.mount_plan(), self._seccomp
 
         def child() -> None:
-            if holder is not None:
+            if holder is not None and plan is not None:
                 holder.enter()
-                if paths:
-                    protect_paths(paths)
+                apply_mount_plan(plan)
                 # The working directory was entered before the mounts: enter it again so a relative
                 # path cannot reach beneath a read-only mount.
                 os.chdir(cwd)
             if ruleset is not None:
                 landlock.restrict_self(ruleset)
+            if seccomp is not None:
+                seccomp.install()
 
         return child
 
@@ -207,7 +259,15 @@ class Sandbox:
         if self._holder is not None:
             self._holder.close()
             self._holder = None
+        self._placeholders.remove()
         self._prepared = False
+
+
+def _mount_roots(paths: tuple[str, ...]) -> tuple[str, ...]:
+    """The writable roots that exist, resolved, parents first (each is mounted over its parent)."""
+    found = {os.path.realpath(path) for path in paths}
+    existing = [path for path in found if os.path.exists(path)]
+    return tuple(sorted(existing, key=lambda path: (path.count("/"), path)))
 
 
 def _tmp(env: Mapping[str, str]) -> str | None:

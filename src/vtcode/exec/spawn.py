@@ -57,6 +57,8 @@ class SpawnRequest:
     cols: int = 80
     # Runs in the child before exec (the sandbox); an OSError from it ends the child with a message.
     confine: Callable[[], None] | None = None
+    # The sandbox's file system root as seen from vtcode: a PTY is then made in its private /dev/pts.
+    pty_root: str | None = None
 
 
 @dataclass
@@ -163,8 +165,27 @@ def _spawn_pipes(request: SpawnRequest) -> Spawned:
     return Spawned(popen=popen, output_fd=out_read, input_fd=in_write, backend="pipe")
 
 
+_TIOCSPTLCK = 0x40045431
+_TIOCGPTPEER = 0x5441
+
+
+def open_pty(root: str | None = None) -> tuple[int, int]:
+    """A PTY pair (close-on-exec), made in the /dev/pts of the file system at `root` when given."""
+    if root is None:
+        return os.openpty()
+    master = os.open(f"{root}/dev/ptmx", os.O_RDWR | os.O_NOCTTY | os.O_CLOEXEC)
+    try:
+        fcntl.ioctl(master, _TIOCSPTLCK, struct.pack("i", 0))
+        # The peer is opened through the master, not by a path the host cannot resolve.
+        slave = int(fcntl.ioctl(master, _TIOCGPTPEER, os.O_RDWR | os.O_NOCTTY | os.O_CLOEXEC))
+    except BaseException:
+        os.close(master)
+        raise
+    return master, slave
+
+
 def _spawn_pty(request: SpawnRequest) -> Spawned:
-    master, slave = os.openpty()
+    master, slave = open_pty(request.pty_root)
     try:
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", request.rows, request.cols, 0, 0))
         argv = [request.shell, "-c", request.command]

@@ -18,7 +18,7 @@ import logging
 import os
 import queue
 import threading
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from vtcode.core.exec.spool import (
     Dropped,
@@ -39,7 +39,8 @@ log = logging.getLogger(__name__)
 
 SPOOL_DIR = Path(".vtcode") / "context" / "tool_outputs"
 SPOOL_SUFFIX = ".log"
-_GITIGNORE = "*\n"
+SPOOL_GITIGNORE = "*\n"
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 def spool_dir(workspace: Path) -> Path:
@@ -237,21 +238,54 @@ def _valid_utf8(data: bytes) -> bytes:
     return data
 
 
+def open_folder(workspace: Path, relative: PurePosixPath | Path, *, create: bool) -> int:
+    """A descriptor of `workspace/relative`, walked without following links (made when `create`).
+
+    A repository could ship `.vtcode/context` as a link, or a command's background process swap it for
+    one: each component is opened relative to its parent with `O_NOFOLLOW`, so a link fails the walk.
+    """
+    fd = os.open(workspace, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for part in PurePosixPath(relative).parts:
+            if part in ("", ".", ".."):
+                raise OSError(errno.EINVAL, f"unexpected path component {part!r}")
+            if create:
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(part, 0o755, dir_fd=fd)
+            child = os.open(part, _DIR_FLAGS, dir_fd=fd)
+            os.close(fd)
+            fd = child
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def ensure_spool_folder(workspace: Path) -> int:
+    """Create `.vtcode/`, the spool folder and its `.gitignore` (never through a link); the folder's fd."""
+    fd = open_folder(workspace, SPOOL_DIR, create=True)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        ignore = os.open(".gitignore", flags, 0o644, dir_fd=fd)
+    except FileExistsError:
+        return fd  # a file, or a planted link: either way nothing is written through it
+    except OSError:
+        os.close(fd)
+        raise
+    try:
+        os.write(ignore, SPOOL_GITIGNORE.encode())
+    finally:
+        os.close(ignore)
+    return fd
+
+
 def _open_spool(workspace: Path, path: Path) -> int:
-    folder = path.parent
-    root = os.path.realpath(workspace)
-    # A repository could ship `.vtcode/context` as a link to somewhere else; never write through it.
-    for _ in range(2):
-        real = os.path.realpath(folder)
-        if real != root and not real.startswith(root + os.sep):
-            raise OSError(errno.EXDEV, f"{folder} resolves outside the workspace")
-        folder.mkdir(parents=True, exist_ok=True)
-    gitignore = folder / ".gitignore"
-    if not gitignore.exists():
-        with contextlib.suppress(OSError):
-            gitignore.write_text(_GITIGNORE)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC | os.O_NOFOLLOW
-    fd = os.open(path, flags, 0o644)
+    folder = ensure_spool_folder(Path(os.path.realpath(workspace)))
+    try:
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC | os.O_NOFOLLOW
+        fd = os.open(path.name, flags, 0o644, dir_fd=folder)
+    finally:
+        os.close(folder)
     with contextlib.suppress(OSError):
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     return fd
@@ -303,7 +337,7 @@ def _remove_unless_locked(path: Path) -> bool:
 def write_spool_text(workspace: Path, name: str, text: str) -> str:
     """Write `text` whole to the spool file `name` (a tool's oversized result); its workspace-relative path.
 
-    Raises OSError when the spool folder cannot be written (or resolves outside the workspace).
+    Raises OSError when the spool folder cannot be written (or a link stands in its way).
     """
     path = spool_dir(workspace) / f"{name}{SPOOL_SUFFIX}"
     fd = _open_spool(workspace, path)
