@@ -69,6 +69,8 @@ def config_files(*, home: Path, workspace: Path) -> list[ConfigFile]:
     for candidate in candidates:
         if not candidate.path.exists():
             continue
+        if candidate.workspace and candidate.path.is_dir():
+            continue  # the sandbox's placeholder for a workspace file that does not exist
         real = candidate.path.resolve()
         if real not in seen:
             seen.add(real)

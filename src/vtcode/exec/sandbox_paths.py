@@ -1,12 +1,15 @@
 """Protected workspace paths that do not exist yet: placeholders the sandbox can hold read-only.
 
-A protected path that does not exist yet gets a placeholder at its first missing component (an empty
-folder, or an empty file for a final name with a suffix such as `vtcode.toml`), which the command's
-mount namespace then holds read-only: a mount needs something to sit on, and "create it later" is
-exactly what a command must not do. Placeholders vtcode made are removed again when the sandbox
-closes, if they are still empty. An empty `.git` folder is ignored by git's repository discovery. A
-placeholder is made relative to its parent's descriptor, reached without following links, so a
-link a command planted is never created through.
+A protected path that does not exist yet gets a placeholder at its first missing component, which the
+command's mount namespace then holds read-only: a mount needs something to sit on, and "create it
+later" is exactly what a command must not do. The placeholder is always an empty folder, also for a
+file name such as `vtcode.toml` or `.mcp.json`: git, `rg --files` and the file tools list no empty
+folder, so neither `git status` nor the agent sees it, and vtcode's loaders read a folder where a file
+belongs as absent. Placeholders are removed again when the sandbox closes, if still empty; one left by
+a killed run (an empty folder under a file's name) is adopted and removed the next time. An empty
+`.git` folder is ignored by git's repository discovery. A placeholder is made relative to its
+parent's descriptor, reached without following links, so a link a command planted is never created
+through.
 """
 
 from __future__ import annotations
@@ -22,6 +25,15 @@ from vtcode.exec.spool import open_folder
 def _is_file_name(name: str) -> bool:
     # `vtcode.toml`, `.mcp.json` are files; `.git`, `hooks`, `.vtcode` are folders.
     return "." in name.lstrip(".")
+
+
+def _is_leftover(path: Path) -> bool:
+    """An empty folder under a file's name: only a placeholder of a killed run looks like that."""
+    with contextlib.suppress(OSError):
+        return (
+            _is_file_name(path.name) and path.is_dir() and not path.is_symlink() and not any(path.iterdir())
+        )
+    return False
 
 
 class Placeholders:
@@ -52,14 +64,7 @@ class Placeholders:
             except OSError:
                 return None  # the parent is a link or not a folder: nothing vtcode will read lies there
             try:
-                name = parts[depth - 1]
-                if depth == len(parts) and _is_file_name(name):
-                    made = os.open(
-                        name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=parent
-                    )
-                    os.close(made)
-                else:
-                    os.mkdir(name, 0o755, dir_fd=parent)
+                os.mkdir(parts[depth - 1], 0o755, dir_fd=parent)
             except FileExistsError:
                 pass
             except OSError:
@@ -71,6 +76,10 @@ class Placeholders:
             # What was made is what gets protected: nothing can be created beneath it either.
             parts = parts[:depth]
             break
+        else:
+            whole = self.workspace.joinpath(*parts)
+            if whole not in self._made and _is_leftover(whole):
+                self._made.append(whole)
         real = os.path.realpath(self.workspace.joinpath(*parts))
         inside = Path(real).is_relative_to(self.workspace)
         return real if inside and os.path.lexists(real) else None
@@ -81,6 +90,4 @@ class Placeholders:
             with contextlib.suppress(OSError):
                 if path.is_dir() and not path.is_symlink():
                     path.rmdir()
-                elif path.is_file() and not path.is_symlink() and path.stat().st_size == 0:
-                    path.unlink()
         self._made.clear()

@@ -147,7 +147,8 @@ def read_project_file(workspace: Path) -> tuple[dict[str, McpServerSettings], li
     path = workspace / PROJECT_FILE
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    except (FileNotFoundError, IsADirectoryError):
+        # A folder is the sandbox's placeholder for a `.mcp.json` that does not exist.
         return {}, []
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         return {}, [f"{path}: cannot be read ({exc}); its MCP servers are ignored"]
