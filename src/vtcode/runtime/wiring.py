@@ -42,6 +42,7 @@ from vtcode.runtime.turn import ConversationState, TurnRunner
 from vtcode.store.intents import IntentStore
 from vtcode.store.session import SessionHandle, SessionStore
 from vtcode.tools.base import TextBuffers, Tool, ToolContext
+from vtcode.tools.patch_journal import JOURNAL_DIR_NAME, recover_interrupted_edits
 
 
 @dataclass(frozen=True)
@@ -176,6 +177,10 @@ def _wire(
     ended = end_leftover_groups(store, options.workspace, thread_id)
     if ended is not None:
         notice(ended)
+    # Before any tool runs: an edit set a crash interrupted is rolled back (all or nothing).
+    journal_dir = options.home / JOURNAL_DIR_NAME
+    for message in recover_interrupted_edits(journal_dir, options.workspace):
+        notice(message)
     toolset = build_toolset(
         settings,
         options.workspace,
@@ -201,7 +206,7 @@ def _wire(
     approvals = ApprovalPort()
     dispatcher = ToolDispatcher(
         tools=toolset.tools,
-        context=ToolContext(workspace=options.workspace, buffers=options.buffers),
+        context=ToolContext(workspace=options.workspace, buffers=options.buffers, journal_dir=journal_dir),
         policy=ApprovalPolicy(
             mode=settings.agent.approval,
             allow=tuple(settings.approvals.allow),

@@ -39,6 +39,8 @@ class ToolContext:
     progress: ProgressSink | None = None
     # Where reading tools get a file's text before the disk (an editor's buffers), when a front end has one.
     buffers: TextBuffers | None = None
+    # Where multi-file edits keep their crash journal (`patch_journal`); None: unjournaled.
+    journal_dir: Path | None = None
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vtcode.protocol.errors import ToolError
-from vtcode.tools.beneath import PathChangedError, remove_empty_directory, remove_file, replace_file
+from vtcode.tools.beneath import (
+    PathChangedError,
+    relative_parts,
+    remove_empty_directory,
+    remove_file,
+    replace_file,
+    temp_name,
+)
+from vtcode.tools.patch_journal import PlannedWrite, journaled
 
 log = logging.getLogger(__name__)
 
@@ -33,17 +41,29 @@ class FileEdit:
     mode: int | None = None
 
 
-def commit(root: Path, edits: Sequence[FileEdit]) -> None:
+def commit(root: Path, edits: Sequence[FileEdit], *, journal_dir: Path | None = None) -> None:
     """Write every edit in order; if one fails, restore the earlier ones and raise `TransactionError`.
 
     `root` is the resolved workspace root; each edit's `display` is its resolved path below it, and
-    every write goes through directory descriptors walked from `root` (`beneath`).
+    every write goes through directory descriptors walked from `root` (`beneath`). With a
+    `journal_dir`, an undo journal makes the set all or nothing across a crash too (`patch_journal`).
     """
+    writes = [
+        PlannedWrite(
+            edit.display, edit.original, edit.new, edit.mode, temp_name(relative_parts(edit.display)[-1])
+        )
+        for edit in edits
+    ]
+    with journaled(journal_dir, root, writes):
+        _commit(root, edits, [write.tmp for write in writes])
+
+
+def _commit(root: Path, edits: Sequence[FileEdit], temps: Sequence[str]) -> None:
     done: list[FileEdit] = []
     created_dirs: list[str] = []
-    for edit in edits:
+    for edit, tmp in zip(edits, temps, strict=True):
         try:
-            _apply(root, edit, created_dirs)
+            _apply(root, edit, tmp, created_dirs)
         except (OSError, PathChangedError) as exc:
             failed = _rollback(root, done, created_dirs)
             reason = exc.message if isinstance(exc, ToolError) else exc.strerror or str(exc)
@@ -56,11 +76,11 @@ def commit(root: Path, edits: Sequence[FileEdit]) -> None:
         done.append(edit)
 
 
-def _apply(root: Path, edit: FileEdit, created_dirs: list[str]) -> None:
+def _apply(root: Path, edit: FileEdit, tmp: str, created_dirs: list[str]) -> None:
     if edit.new is None:
         remove_file(root, edit.display)
         return
-    replace_file(root, edit.display, edit.new, mode=edit.mode, created=created_dirs)
+    replace_file(root, edit.display, edit.new, mode=edit.mode, created=created_dirs, tmp=tmp)
 
 
 def _rollback(root: Path, done: Sequence[FileEdit], created_dirs: list[str]) -> list[str]:
