@@ -42,24 +42,28 @@ while True:
 """
 
 
-def _race_script(target: str) -> list[Reply]:
+def _arguments(tool: str, key: str) -> str:
+    if tool == "write_file":
+        return json.dumps({"path": "sub/authorized_keys", "content": f"ssh-ed25519 AAAA attacker {key}\n"})
+    # A new file per call (adding an existing one is refused), in the directory being swapped.
+    patch = f"*** Begin Patch\n*** Add File: sub/keys-{key}\n+ssh-ed25519 AAAA attacker\n*** End Patch\n"
+    return json.dumps({"patch": patch})
+
+
+def _race_script(tool: str) -> list[Reply]:
     replies: list[Reply] = []
     for batch in range(WRITES // BATCH):
         calls = tuple(
-            ScriptToolCall(
-                "write_file",
-                json.dumps({"path": target, "content": f"ssh-ed25519 AAAA attacker {batch}-{i}\n"}),
-                id=f"c{batch}-{i}",
-            )
-            for i in range(BATCH)
+            ScriptToolCall(tool, _arguments(tool, f"{batch}-{i}"), id=f"c{batch}-{i}") for i in range(BATCH)
         )
         replies.append(Reply(tool_calls=calls))
     replies.append(Reply(text="done"))
     return replies
 
 
-def test_a_directory_swapped_for_a_link_never_redirects_write_file(
-    vtcode: VtcodeRunner, tmp_path: Path
+@pytest.mark.parametrize("tool", ["write_file", "apply_patch"])
+def test_a_directory_swapped_for_a_link_never_redirects_a_file_write(
+    vtcode: VtcodeRunner, tmp_path: Path, tool: str
 ) -> None:
     workspace = tmp_path / "ws"
     outside = tmp_path / "outside"
@@ -71,7 +75,7 @@ def test_a_directory_swapped_for_a_link_never_redirects_write_file(
         assert racer.stdout is not None
         if racer.stdout.readline().strip() != "ready":
             pytest.skip("renameat2(RENAME_EXCHANGE) is not available on this kernel or file system")
-        with server_for("chat", _race_script("sub/authorized_keys")) as server:
+        with server_for("chat", _race_script(tool)) as server:
             result = vtcode.run(
                 "exec",
                 "--json",
@@ -89,9 +93,9 @@ def test_a_directory_swapped_for_a_link_never_redirects_write_file(
     told = [m["content"] for m in messages if m["role"] == "tool"]
     assert len(told) == WRITES
     # Some writes got through between exchanges (so the race was real), and none of them escaped.
-    assert any(text.startswith(("Created", "Updated")) for text in told), told[:3]
+    assert any(text.startswith(("Created", "Updated", "Success")) for text in told), told[:3]
     assert sorted(p.name for p in outside.iterdir()) == []
-    # The real `sub/` directory is wherever the exchange left it; the key, if written, is in it.
+    # The real `sub/` directory is wherever the exchange left it; what was written is in it.
     inside = [p for name in ("sub", "swap") if (p := workspace / name).is_dir() and not p.is_symlink()]
     assert len(inside) == 1
-    assert sorted(p.name for p in inside[0].iterdir()) in ([], ["authorized_keys"])
+    assert all(p.name.startswith(("authorized_keys", "keys-")) for p in inside[0].iterdir())
