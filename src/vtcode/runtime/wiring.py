@@ -6,6 +6,7 @@ repaired), the tool set, the system prompt (instruction files are read) and the 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -27,6 +28,7 @@ from vtcode.protocol.messages import Message, UserMessage
 from vtcode.providers.base import ModelClient
 from vtcode.providers.catalog import ModelInfo
 from vtcode.runtime.approval_port import ApprovalPort
+from vtcode.runtime.bounded_calls import bounded_message
 from vtcode.runtime.compaction import Compactor
 from vtcode.runtime.compaction_files import archive_reader
 from vtcode.runtime.emitter import Emitter
@@ -236,6 +238,7 @@ def _wire(
         cache_key=prompt.cache_key,
         images=info.images,
         hooks=hooks,
+        history_copy=functools.partial(bounded_message, options.workspace),
     )
     context = environment_context(settings, options.workspace, clock, git=git.result())
     runner.context = context_message(context, state.messages, clock())
