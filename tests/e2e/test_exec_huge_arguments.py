@@ -8,9 +8,13 @@ the whole arguments are saved in the spool folder, where the model can read them
 from __future__ import annotations
 
 import json
+import time
+import uuid
 from pathlib import Path
 
 from tests.conftest import VtcodeRunner
+from vtcode.protocol.messages import AssistantMessage, MessageMeta, ToolCall, ToolResultMessage, UserMessage
+from vtcode.store.session import SessionStore
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import cli_args, cli_env, server_for
 
@@ -48,3 +52,30 @@ def test_a_3mb_write_file_call_does_not_stop_the_session_from_resuming(
     reference = ".vtcode/context/tool_outputs/arguments-w1.log"
     assert f"the whole arguments are saved in {reference}" in kept["content"]
     assert json.loads((tmp_path / reference).read_text()) == {"path": "data.txt", "content": CONTENT}
+
+
+def test_a_session_stored_with_a_huge_call_before_the_bound_resumes(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    store = SessionStore(vtcode.home / ".vtcode", time.time, lambda: str(uuid.uuid4()))
+    handle = store.create(tmp_path, "write it", model="gpt-4.1", provider="openai")
+    arguments = json.dumps({"path": "data.txt", "content": CONTENT})
+    handle.append_messages(
+        [
+            UserMessage("write it", meta=MessageMeta(turn=1)),
+            AssistantMessage(tool_calls=(ToolCall("w1", "write_file", arguments),), meta=MessageMeta(turn=1)),
+            ToolResultMessage("w1", "write_file", "Created.", meta=MessageMeta(turn=1)),
+            AssistantMessage("written", meta=MessageMeta(turn=1)),
+        ],
+        1,
+    )
+    handle.close()
+    with server_for("chat", [Reply(text="resumed")]) as server:
+        resumed = vtcode.run(
+            "exec", *cli_args("chat"), *WINDOW, "--resume", handle.info.id, "go on", cwd=tmp_path,
+            env=cli_env("chat", server),
+        )  # fmt: skip
+        requests = list(server.requests)
+    assert resumed.code == 0, resumed.stderr
+    assert len(requests[-1].body) < 100_000
+    assert (tmp_path / ".vtcode/context/tool_outputs/arguments-w1.log").read_text() == arguments

@@ -24,7 +24,7 @@ from vtcode.exec.git_query import PendingGitQuery
 from vtcode.mcp.servers import ServerPlan, plan_servers
 from vtcode.protocol.errors import UsageError
 from vtcode.protocol.events import Notice, ThreadStarted
-from vtcode.protocol.messages import Message, UserMessage
+from vtcode.protocol.messages import AssistantMessage, Message, UserMessage
 from vtcode.providers.base import ModelClient
 from vtcode.providers.catalog import ModelInfo
 from vtcode.runtime.approval_port import ApprovalPort
@@ -339,7 +339,11 @@ def _resume(
     Returns the intent ids tagged in any history record, compacted ones included.
     """
     loaded = handle.load()
-    state.messages.extend(loaded.messages)
+    # Histories written before huge tool-call arguments were bounded get the same bounded copy here.
+    state.messages.extend(
+        bounded_message(options.workspace, m) if isinstance(m, AssistantMessage) else m
+        for m in loaded.messages
+    )
     # Turn numbers continue (item ids are built from them); meta.json may lag the history by a crash.
     state.turns = max([handle.info.turns, *(m.meta.turn or 0 for m in loaded.messages)])
     if os.path.realpath(handle.info.workspace) != os.path.realpath(options.workspace):
