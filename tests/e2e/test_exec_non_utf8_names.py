@@ -55,3 +55,17 @@ def test_a_non_utf8_file_name_does_not_fail_the_turn(
         )  # fmt: skip
     assert resumed.code == 0, resumed.stderr
     assert events(resumed.stdout)[-1]["type"] == "turn.completed"
+
+
+def test_a_non_utf8_name_as_shown_to_the_model_opens_the_file(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    with open(os.path.join(os.fsencode(tmp_path), BAD_NAME), "wb") as handle:
+        handle.write(b"a needle in a latin-1 named file\n")
+    call = Reply(
+        tool_calls=(ScriptToolCall("read_file", json.dumps({"path": "caf\\xe9-\\xff.txt"}), id="r1"),)
+    )
+    with server_for("chat", [call, Reply(text="read")]) as server:
+        result = vtcode.run("exec", *cli_args("chat"), "read", cwd=tmp_path, env=cli_env("chat", server))
+        messages = server.requests[-1].json()["messages"]
+    assert result.code == 0, result.stderr
+    (told,) = [m["content"] for m in messages if m["role"] == "tool"]
+    assert "a needle in a latin-1 named file" in told
