@@ -61,3 +61,13 @@ def test_a_file_changed_since_the_crash_is_left_as_found_and_named(tmp_path: Pat
     assert (root / "a.txt").read_bytes() == b"edited by hand after the crash\n"
     assert not (root / "new").exists()
     assert (root / "gone.txt").read_bytes() == b"g0\n"
+
+
+def test_an_unwritable_journal_folder_does_not_stop_the_edit(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    (tmp_path / "not-a-folder").write_text("a file where the journal folder would go\n")
+    ran = False
+    with journaled(tmp_path / "not-a-folder", root, _writes(root)):
+        ran = True
+    assert ran

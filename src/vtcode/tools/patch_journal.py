@@ -116,9 +116,11 @@ def journaled(journal_dir: Path | None, root: Path, writes: Sequence[PlannedWrit
         path = journal_dir / f"{secrets.token_hex(8)}{_SUFFIX}"
         fd = _write_durably(journal_dir, path, msgspec.json.encode(journal))
     except OSError as exc:
-        raise ToolError(
-            f"cannot record the edit's undo journal in {journal_dir}: {exc.strerror or exc}"
-        ) from None
+        # A read-only or full home must not stop every patch: it is applied, still all or nothing
+        # within this process, only without protection against a crash.
+        log.warning("patch journal unavailable in %s (%s); applying without it", journal_dir, exc)
+        yield
+        return
     try:
         yield
     finally:
