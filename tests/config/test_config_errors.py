@@ -104,7 +104,8 @@ def test_unknown_key_without_a_close_spelling_lists_the_table_keys(tmp_path: Pat
     error = _error(tmp_path, "[network]\nzzz = 1\n")
     assert error.message == (
         f"{_user_file(tmp_path)}:network.zzz: unknown key, expected one of "
-        "connect_timeout_seconds, stream_idle_timeout_seconds, max_retries, max_retry_seconds"
+        "connect_timeout_seconds, stream_idle_timeout_seconds, response_deadline_seconds, max_retries, "
+        "max_retry_seconds"
     )
 
 

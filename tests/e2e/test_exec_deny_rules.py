@@ -39,6 +39,7 @@ def _tool_results(body: dict[str, object]) -> list[str]:
         "rm -r -f victim",
         "rm -Rf victim",
         "rm --recursive --force victim",
+        "rm --recur --forc victim",
         'sh -c "rm -rf victim"',
         "bash -lc 'cd . && rm -fr victim'",
         "sudo -n rm -f -R victim",
@@ -93,3 +94,46 @@ def test_input_typed_in_pieces_is_checked_as_the_completed_line(vtcode: VtcodeRu
     assert (victim / "precious.txt").read_text() == "keep me\n"
     assert "input `rm -rf victim` to `write_stdin` runs a command matching the deny rule `rm -rf`" in told[2]
     assert (tmp_path / "ok.txt").read_text() == "fine\n"
+
+
+def test_a_command_whose_program_is_computed_is_not_run(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    victim = _victim(tmp_path)
+    script = [_call("exec_command", {"cmd": "$(echo rm) -rf victim"}, "c1"), Reply(text="ok")]
+    with server_for("chat", script) as server:
+        result = vtcode.run(
+            "exec", *DENY, *cli_args("chat"), "clean up", cwd=tmp_path, env=cli_env("chat", server)
+        )
+        told = _tool_results(server.requests[-1].json())
+    assert result.code == 0, result.stderr
+    assert (victim / "precious.txt").read_text() == "keep me\n"
+    assert "computes the program it runs, so the [approvals] deny rules cannot be checked" in told[0]
+
+
+@pytest.mark.parametrize(
+    ("shell", "chars"),
+    [
+        # The terminal's own word erase (Ctrl-W) removes the decoy, in any shell.
+        ("sh", "r\x17rm -rf victim\n"),
+        # readline's Ctrl-A moves to the start of the line, where the program is typed last.
+        ("bash --norc --noprofile", "-rf victim\x01rm \n"),
+    ],
+    ids=["ctrl-w", "ctrl-a"],
+)
+def test_line_editing_keys_typed_into_a_shell_cannot_hide_a_denied_command(
+    vtcode: VtcodeRunner, tmp_path: Path, shell: str, chars: str
+) -> None:
+    victim = _victim(tmp_path)
+    script = [
+        _call("exec_command", {"cmd": shell, "tty": True, "yield_time_ms": 500}, "c1"),
+        _call("write_stdin", {"session_id": LAST_SESSION_ID, "chars": chars, "yield_time_ms": 500}, "c2"),
+        _call("write_stdin", {"session_id": LAST_SESSION_ID, "action": "kill"}, "c3"),
+        Reply(text="done"),
+    ]
+    with server_for("chat", script) as server:
+        result = vtcode.run(
+            "exec", *DENY, *cli_args("chat"), "clean up", cwd=tmp_path, env=cli_env("chat", server)
+        )
+        told = _tool_results(server.requests[-1].json())
+    assert result.code == 0, result.stderr
+    assert (victim / "precious.txt").read_text() == "keep me\n"
+    assert "runs a command matching the deny rule `rm -rf`" in told[1]

@@ -77,12 +77,12 @@ def test_drop_mid_stream_before_output_is_retried(vtcode: VtcodeRunner, tmp_path
 
 
 @pytest.mark.parametrize("wire", WIRES)
-def test_drop_after_output_is_a_clear_error_never_a_complete_answer(
+def test_drops_after_output_on_every_retry_are_a_clear_error_never_a_complete_answer(
     vtcode: VtcodeRunner, tmp_path: Path, wire: Wire
 ) -> None:
     script: list[HttpError | Reply] = [
         Reply(text="a partial answer " * 20, chunk_size=8, drop_after=8, delay_between=0.02)
-    ]
+    ] * 3
     with server_for(wire, script) as server:
         result = vtcode.run(
             "exec", "--json", *FAST, *cli_args(wire), "hi", cwd=tmp_path, env=cli_env(wire, server)

@@ -387,18 +387,16 @@ async def test_drop_before_output_is_retried_transparently() -> None:
     assert len(server.requests) == 2
 
 
-async def test_drop_after_output_is_partial_network_error() -> None:
+async def test_a_drop_after_text_only_is_retried_without_repeating_the_text() -> None:
     seen: list[StreamEvent] = []
     # Frames: message_start, ping, content_block_start, then text deltas; the drop cuts after two deltas.
-    with (
-        AnthropicServer([Reply(text="abcdefgh", chunk_size=2, drop_after=5), Reply(text="x")]) as server,
-        pytest.raises(ProviderError) as info,
-    ):
+    replies = [Reply(text="abcdefgh", chunk_size=2, drop_after=5), Reply(text="abcdefgh", chunk_size=2)]
+    with AnthropicServer(replies) as server:
         await _run(server, seen=seen)
-    assert seen == [TextDelta("ab"), TextDelta("cd")]
-    assert info.value.kind is ProviderErrorKind.NETWORK
-    assert "the stream broke after partial output" in info.value.message
-    assert len(server.requests) == 1
+    assert seen[:-1] == [TextDelta("ab"), TextDelta("cd"), TextDelta("ef"), TextDelta("gh")]
+    assert isinstance(seen[-1], Completed)
+    assert seen[-1].message.content == "abcdefgh"
+    assert len(server.requests) == 2
 
 
 async def test_malformed_chunk_is_invalid_response() -> None:

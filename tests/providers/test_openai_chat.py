@@ -310,14 +310,37 @@ async def test_drop_before_any_delta_is_retried_transparently() -> None:
     assert len(server.requests) == 2
 
 
-async def test_drop_after_deltas_is_a_partial_network_error() -> None:
+async def test_a_drop_after_text_only_is_retried_without_repeating_the_text() -> None:
     # The pause between frames lets the deltas reach the client before the reset discards its buffer.
     broken = Reply(text="abcdefgh", chunk_size=2, drop_after=3, delay_between=0.2)
+    events: list[StreamEvent] = []
+    server = OpenAIChatServer([broken, Reply(text="abcdefgh", chunk_size=3)])
+    with server:
+        await collect(server, into=events)
+    deltas = [e.text for e in events if isinstance(e, TextDelta)]
+    assert deltas == ["ab", "cd", "ef", "gh"]
+    assert final(events).message.content == "abcdefgh"
+    assert len(server.requests) == 2
+
+
+async def test_a_retried_reply_that_differs_passes_its_differing_rest_on_and_says_so() -> None:
+    broken = Reply(text="abcdefgh", chunk_size=2, drop_after=3, delay_between=0.2)
+    events: list[StreamEvent] = []
+    notes: list[str] = []
+    with OpenAIChatServer([broken, Reply(text="abXYZ", chunk_size=2)]) as server:
+        await collect(server, into=events, notes=notes)
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["ab", "cd", "XY", "Z"]
+    assert final(events).message.content == "abXYZ"
+    assert any("the retried reply differs" in note for note in notes)
+
+
+async def test_a_drop_after_a_tool_call_started_is_a_partial_network_error() -> None:
+    broken = Reply(tool_calls=TWO_CALLS[:1], chunk_size=4, drop_after=4, delay_between=0.2)
     events: list[StreamEvent] = []
     server = OpenAIChatServer([broken, Reply(text="replayed")])
     with server, pytest.raises(ProviderError) as info:
         await collect(server, into=events)
-    assert events == [TextDelta("ab"), TextDelta("cd")]
+    assert any(isinstance(e, ToolCallStarted) for e in events)
     assert info.value.kind is ProviderErrorKind.NETWORK
     assert "the stream broke after partial output" in info.value.message
     assert len(server.requests) == 1

@@ -13,11 +13,12 @@ def test_commit_writes_adds_updates_and_deletes(tmp_path: Path) -> None:
     (tmp_path / "keep.txt").write_text("old\n")
     (tmp_path / "drop.txt").write_text("bye\n")
     commit(
+        tmp_path,
         [
             FileEdit(tmp_path / "keep.txt", "keep.txt", b"old\n", b"new\n", 0o644),
             FileEdit(tmp_path / "deep" / "er" / "add.txt", "deep/er/add.txt", None, b"hi\n"),
             FileEdit(tmp_path / "drop.txt", "drop.txt", b"bye\n", None, 0o644),
-        ]
+        ],
     )
     assert (tmp_path / "keep.txt").read_text() == "new\n"
     assert (tmp_path / "deep" / "er" / "add.txt").read_text() == "hi\n"
@@ -36,7 +37,7 @@ def test_failure_mid_way_rolls_back_earlier_edits(tmp_path: Path) -> None:
         FileEdit(tmp_path / "blocker" / "c.txt", "blocker/c.txt", None, b"c1\n"),
     ]
     with pytest.raises(TransactionError) as raised:
-        commit(edits)
+        commit(tmp_path, edits)
     assert raised.value.message == "writing blocker/c.txt failed (Not a directory); no file was changed"
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == [
         "a.txt",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import TextIO
 
@@ -23,6 +24,21 @@ from vtcode.protocol.events import (
     TurnCompleted,
     encode_event,
 )
+
+# C1 controls (U+0080-U+009F): terminals in 8-bit mode (xterm, VTE with some settings) take U+009B
+# as CSI and U+009D as OSC, the same as ESC [ and ESC ]. Whole sequences go, then any stray C1 left.
+_C1 = re.compile(
+    r"\x9b[0-?]*[ -/]*[@-~]"
+    r"|[\x90\x98\x9d\x9e\x9f][^\x07\x9c\x1b\n]*(?:\x07|\x9c|\x1b\\)?"
+    r"|[\x80-\x9f]"
+)
+
+
+def terminal_safe(text: str) -> str:
+    """Model or command text with every terminal control sequence removed, 7-bit (ESC) and 8-bit (C1)."""
+    if any("\x80" <= ch <= "\x9f" for ch in text):
+        text = _C1.sub("", text)
+    return clean_text(text)
 
 
 class _Output:
@@ -90,7 +106,7 @@ class HumanRenderer:
                 # Live answer text, on a terminal only (a pipe gets the final answer once).
                 if self.live:
                     self._streamed_ids.add(item_id)
-                    self.out.write(clean_text(text))
+                    self.out.write(terminal_safe(text))
             case ItemStarted(item=AgentMessageItem() | ReasoningItem()):
                 pass
             case ItemStarted(item=item):
@@ -130,8 +146,8 @@ class HumanRenderer:
                 self._note(f"history compacted ({how}): ~{before:,} -> ~{after:,} tokens")
             case TurnCompleted():
                 if self._last_text:
-                    text = clean_text(self._last_text) if self.live else self._last_text
-                    self.out.write(text.rstrip("\n") + "\n")
+                    # A pipe gets no control sequences either: a file that is later `cat` replays them.
+                    self.out.write(terminal_safe(self._last_text).rstrip("\n") + "\n")
                     self._last_text = ""
             case _:
                 pass
@@ -161,7 +177,7 @@ class HumanRenderer:
             self._last_text = ""
 
     def _note(self, text: str) -> None:
-        self.err.write(clean_text(text).rstrip("\n") + "\n")
+        self.err.write(terminal_safe(text).rstrip("\n") + "\n")
 
 
 def _first_line(text: str) -> str:

@@ -112,6 +112,8 @@ class NetworkSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, k
 
     connect_timeout_seconds: PositiveFloat = 10.0
     stream_idle_timeout_seconds: PositiveFloat = 300.0
+    # Whole-response ceiling: keep-alive comments reset the idle timeout, never this one.
+    response_deadline_seconds: PositiveFloat = 900.0
     max_retries: Annotated[int, msgspec.Meta(ge=0, le=20)] = 4
     # Total wall-clock budget for all retries of one request, so backoff cannot stall a turn forever.
     max_retry_seconds: PositiveFloat = 120.0

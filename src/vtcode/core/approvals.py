@@ -258,7 +258,7 @@ def _decide_edit(mode: ApprovalMode, edit: str) -> Decision:
 
 def _decide_command(policy: ApprovalPolicy, command: str) -> Decision:
     # The shell-line parser and rule matcher load with the first command (start-up time).
-    from vtcode.core.command_match import match_allow, match_deny
+    from vtcode.core.command_match import dynamic_program, match_allow, match_deny
 
     mode = policy.mode
     shown = _shown(command)
@@ -269,6 +269,16 @@ def _decide_command(policy: ApprovalPolicy, command: str) -> Decision:
             f"command `{shown}` matches the deny rule `{denied_by}` in the [approvals] config, "
             "which blocks it in every approval mode; do not retry it, find another way or ask "
             "the user",
+        )
+    dynamic = dynamic_program(command) if policy.deny and mode != "read-only" else None
+    if dynamic is not None:
+        # Deny rules cannot be checked against a program chosen at run time: a person decides.
+        return Decision(
+            "ask",
+            f"command `{shown}` needs the user's approval: its part `{dynamic}` computes the program "
+            "it runs, so the [approvals] deny rules cannot be checked",
+            headless_reason=f"command `{shown}` is not run: its part `{dynamic}` computes the program it "
+            "runs, so the [approvals] deny rules cannot be checked; name the program directly",
         )
     if mode == "full-auto":
         return Decision("allow", f"command `{shown}` is allowed: full-auto mode runs commands")
@@ -310,17 +320,23 @@ def decide_input(
     """
     if not chars:
         return Decision("allow", f"a poll, wait or kill by `{tool}` runs nothing new")
-    from vtcode.core.command_match import match_deny
+    from vtcode.core.command_match import dynamic_program, match_deny
     from vtcode.core.typed_input import type_input
 
     typed = type_input(pending, chars)
     # The unfinished tail runs nothing yet, but refusing it now keeps it out of the shell's line.
-    for line in (*typed.completed, typed.pending):
+    for line in (*typed.completed, *typed.unfinished):
         denied_by = match_deny(line, policy.deny)
         if denied_by is not None:
             return Decision(
                 "deny",
                 f"input `{_shown(line)}` to `{tool}` runs a command matching the deny rule "
                 f"`{denied_by}`, which blocks it in every approval mode",
+            )
+        if policy.deny and line in typed.completed and dynamic_program(line) is not None:
+            return Decision(
+                "deny",
+                f"input `{_shown(line)}` to `{tool}` runs a program computed at run time, which the "
+                "[approvals] deny rules cannot check; name the program directly",
             )
     return Decision("allow", f"input to `{tool}` goes to an already approved session")

@@ -134,6 +134,26 @@ def match_deny(line: str, rules: Sequence[str], *, _depth: int = 0) -> str | Non
     return None
 
 
+# Commands that run the command named by their arguments.
+_WRAPPERS = frozenset({"sudo", "doas", "env", "nohup", "nice", "time", "exec", "command", "builtin", "xargs"})
+
+
+def dynamic_program(line: str) -> str | None:
+    """A simple command of `line` whose program is computed when it runs (`$(echo rm) -rf`), shown.
+
+    Deny rules compare program names, which such a command does not have until the shell expands it.
+    """
+    for command in split_command(line) or ():
+        words = list(command.words)
+        while words and (
+            words[0].rsplit("/", 1)[-1] in _WRAPPERS or words[0].startswith("-") or "=" in words[0]
+        ):
+            words.pop(0)
+        if words and (_SUBSTITUTION in words[0] or "$" in words[0]):
+            return _shown(command)
+    return None
+
+
 def _allow_matches(rule: str, command: SimpleCommand) -> bool:
     if _is_glob(rule):
         return fnmatchcase(command.text, _glob(rule))
@@ -188,8 +208,13 @@ _SYNONYMS: dict[str, dict[str, str]] = {
 
 
 def _options(program: str, words: Sequence[str]) -> tuple[frozenset[str], tuple[str, ...]]:
-    """The options among `words` (bundles split, synonyms unified) and the other words, in order."""
+    """The options among `words` (bundles split, synonyms unified) and the other words, in order.
+
+    GNU programs accept any unambiguous prefix of a long option (`rm --recur --forc`): a prefix that
+    names exactly one long option of the table counts as that option.
+    """
     synonyms = _SYNONYMS.get(program, {})
+    longs = [name for name in synonyms if name.startswith("--")]
     options: set[str] = set()
     others: list[str] = []
     for index, word in enumerate(words):
@@ -198,7 +223,8 @@ def _options(program: str, words: Sequence[str]) -> tuple[frozenset[str], tuple[
             break
         if word.startswith("--"):
             name = word.partition("=")[0]
-            options.add(synonyms.get(name, name))
+            prefixed = [long for long in longs if long.startswith(name)] if len(name) > 2 else []
+            options.add(synonyms.get(name) or (synonyms[prefixed[0]] if len(prefixed) == 1 else name))
         elif word.startswith("-") and len(word) > 1:
             options.update(synonyms.get(f"-{ch}", f"-{ch}") for ch in word[1:])
         else:

@@ -15,8 +15,18 @@ DEFAULT_IMPORT_DEPTH = 5
 
 
 def real(path: Path | str) -> Path:
-    """`path` with every symlink resolved (a missing tail is kept as written)."""
-    return Path(os.path.realpath(path))
+    """`path` with every symlink resolved (a missing tail is kept as written).
+
+    A link swapped while it is resolved makes `realpath` fail (EINVAL from readlink on what is no
+    longer a link); a command running in the workspace can do that at any time, so the lookup is
+    retried and finally falls back to the lexical path, instead of failing the whole turn.
+    """
+    for _ in range(3):
+        try:
+            return Path(os.path.realpath(path))
+        except OSError:
+            continue
+    return Path(os.path.abspath(path))
 
 
 def find_project_root(workspace: Path) -> Path:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from vtcode.core.retry import RetryPolicy, backoff_delay, may_retry, parse_retry_after
 from vtcode.protocol.errors import ProviderError
-from vtcode.protocol.model import Completed, StreamEvent
+from vtcode.protocol.model import StreamEvent
 from vtcode.providers.errors import classify_status, network_error, not_a_streaming_api
 from vtcode.providers.plain_http import (
     REDIRECTS,
@@ -23,6 +23,7 @@ from vtcode.providers.plain_http import (
     plain_http_applies,
 )
 from vtcode.providers.sse import SseEvent, iter_sse
+from vtcode.providers.stream_replay import ShownOutput
 
 if TYPE_CHECKING:
     import httpx2
@@ -45,6 +46,9 @@ class Endpoint:
     connect_timeout: float = 10.0
     # Longest silence allowed between two chunks of a stream.
     idle_timeout: float = 300.0
+    # Longest a whole streamed response may take, from the request to its last byte: a server that
+    # sends only keep-alive comments never trips the idle timeout, which every chunk resets.
+    response_deadline: float = 900.0
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     # Set by the caller when no proxy variable applies to `base_url` (`plain_http_applies` with the
     # environment): an `http://` endpoint then needs no httpx2.
@@ -111,7 +115,8 @@ class SseTransport:
                 wrong = not_a_streaming_api(ep.provider, ep.base_url, api, media)
                 if media in _WEB_PAGES:
                     raise wrong
-                received = _Counted(response.aiter_bytes())
+                deadline = asyncio.get_running_loop().time() + ep.response_deadline
+                received = _Counted(_until(response.aiter_bytes(), deadline, ep.response_deadline))
                 any_event = False
                 async for event in iter_sse(received.chunks()):
                     any_event = True
@@ -224,6 +229,30 @@ def _detail(exc: TransportFailure) -> str:
 _WEB_PAGES = frozenset({"text/html", "application/xhtml+xml"})
 
 
+async def _until(chunks: AsyncIterator[bytes], deadline: float, budget: float) -> AsyncIterator[bytes]:
+    """The chunks until `deadline` (event-loop time); then `TimedOut`, however busy the stream looks.
+
+    The timeout wraps each read only, never a `yield`: the consumer's own work between chunks is not
+    interrupted, and a read blocked past the deadline is cancelled.
+    """
+    loop = asyncio.get_running_loop()
+    iterator = aiter(chunks)
+    while True:
+        remaining = deadline - loop.time()
+        try:
+            if remaining <= 0:
+                raise TimeoutError
+            async with asyncio.timeout(remaining):
+                chunk = await anext(iterator)
+        except StopAsyncIteration:
+            return
+        except TimeoutError:
+            raise TimedOut(
+                f"no complete response within {budget:g} s (network.response_deadline_seconds)"
+            ) from None
+        yield chunk
+
+
 class _Counted:
     """Passes a byte stream through, counting its bytes."""
 
@@ -238,8 +267,7 @@ class _Counted:
             yield chunk
 
 
-def _is_output(event: StreamEvent) -> bool:
-    return not isinstance(event, Completed)
+_DIVERGED = "the retried reply differs from the text already shown; the final answer is the retried one"
 
 
 async def retrying(
@@ -250,23 +278,30 @@ async def retrying(
     rng: random.Random | None = None,
     notify: Notify | None = None,
 ) -> AsyncIterator[StreamEvent]:
-    """Run `attempt` until it completes, retrying retryable failures that happen before any output.
+    """Run `attempt` until it completes, retrying retryable failures before any tool call was shown.
 
-    Once a delta has been yielded the caller has shown it; a later failure is raised (marked partial)
-    instead of replaying the answer behind the user's back.
+    A failure after text only (answer or reasoning) is retried too, without showing that text twice
+    (`stream_replay`). Once a tool call has been yielded the caller may have acted on it; a later
+    failure is raised (marked partial) instead of replaying the reply behind the user's back.
     """
     rng = rng or random.Random()
     waited = 0.0
     tries = 0
+    shown = ShownOutput()
+    told_divergence = False
     while True:
-        emitted = False
+        shown.start_attempt()
         try:
             async for event in attempt():
-                emitted = emitted or _is_output(event)
-                yield event
+                passed = shown.pass_on(event)
+                if shown.diverged and not told_divergence and notify is not None:
+                    told_divergence = True
+                    notify(_DIVERGED)
+                if passed is not None:
+                    yield passed
             return
         except ProviderError as error:
-            if emitted:
+            if shown.committed:
                 if error.retryable:
                     raise network_error(error.provider, error.message, partial=True) from error
                 raise
@@ -275,6 +310,8 @@ async def retrying(
                 raise
             delay = backoff_delay(policy, tries, error.retry_after, rng.random())
             if not may_retry(policy, tries, delay, waited):
+                if shown.any and error.retryable:
+                    raise network_error(error.provider, error.message, partial=True) from error
                 if tries > 1:
                     error.message = f"{error.message} (after {tries - 1} retries)"
                 raise

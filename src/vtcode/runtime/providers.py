@@ -75,6 +75,7 @@ def build_client(
         api_key_env=choice.api_key_env,
         connect_timeout=net.connect_timeout_seconds,
         idle_timeout=net.stream_idle_timeout_seconds,
+        response_deadline=net.response_deadline_seconds,
         retry=RetryPolicy(max_retries=net.max_retries, max_total=net.max_retry_seconds),
         plain_http=env is not None and plain_http_applies(choice.base_url, env),
     )

@@ -44,7 +44,7 @@ from vtcode.protocol.ops import ApprovalAnswer
 from vtcode.runtime.approval_port import ApprovalPort
 from vtcode.runtime.editor_buffers import follow_edits
 from vtcode.runtime.emitter import Emitter
-from vtcode.tools.base import CallDescription, PreviewsChanges, Tool, ToolContext, ToolOutcome
+from vtcode.tools.base import CallDescription, PreviewsChanges, Tool, ToolContext, ToolOutcome, storable
 
 log = logging.getLogger(__name__)
 
@@ -175,6 +175,7 @@ class ToolDispatcher:
         except Exception as exc:  # a tool bug must not end the session; the model sees the failure
             log.debug("tool %s raised", call.name, exc_info=True)
             outcome = ToolOutcome(content=f"{call.name} failed: {exc}", is_error=True)
+        outcome = storable(outcome)
         if outcome.touched_paths and self.on_touched is not None:
             self.on_touched(outcome.touched_paths)
         if outcome.changes and self.context.buffers is not None:

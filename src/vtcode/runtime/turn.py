@@ -141,8 +141,11 @@ class TurnRunner:
         hooks: TurnHooks | None = None,
         estimate: RequestEstimator = estimate_request_bytes,
         on_applied: Callable[[Sequence[str]], None] | None = None,
+        history_copy: Callable[[AssistantMessage], AssistantMessage] | None = None,
     ) -> None:
         self.client = model_client
+        # What the history keeps of a reply (huge tool-call arguments bounded); tools get the reply whole.
+        self.history_copy = history_copy
         self.model = model
         self.system = system
         self.tools = tuple(tools)
@@ -238,7 +241,7 @@ class TurnRunner:
                 tool_calls=message.tool_calls,
                 meta=meta,
             )
-            self.commit([message])
+            self.commit([message if self.history_copy is None else self.history_copy(message)])
             if not message.tool_calls:
                 if not message.content.strip():
                     self.emitter.emit(Notice(level="warning", message="the model returned an empty answer"))

@@ -6,6 +6,7 @@ repaired), the tool set, the system prompt (instruction files are read) and the 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -25,10 +26,11 @@ from vtcode.exec.git_repo import GitAccess
 from vtcode.mcp.servers import ServerPlan, plan_servers
 from vtcode.protocol.errors import UsageError
 from vtcode.protocol.events import Notice, ThreadStarted
-from vtcode.protocol.messages import Message, UserMessage
+from vtcode.protocol.messages import AssistantMessage, Message, UserMessage
 from vtcode.providers.base import ModelClient
 from vtcode.providers.catalog import ModelInfo
 from vtcode.runtime.approval_port import ApprovalPort
+from vtcode.runtime.bounded_calls import bounded_message
 from vtcode.runtime.compaction import Compactor
 from vtcode.runtime.compaction_files import archive_reader
 from vtcode.runtime.emitter import Emitter
@@ -44,6 +46,7 @@ from vtcode.runtime.turn import ConversationState, TurnRunner
 from vtcode.store.intents import IntentStore
 from vtcode.store.session import SessionHandle, SessionStore
 from vtcode.tools.base import TextBuffers, Tool, ToolContext
+from vtcode.tools.patch_journal import JOURNAL_DIR_NAME, recover_interrupted_edits
 
 
 @dataclass(frozen=True)
@@ -185,6 +188,10 @@ def _wire(
     ended = end_leftover_groups(store, options.workspace, thread_id)
     if ended is not None:
         notice(ended)
+    # Before any tool runs: an edit set a crash interrupted is rolled back (all or nothing).
+    journal_dir = options.home / JOURNAL_DIR_NAME
+    for message in recover_interrupted_edits(journal_dir, options.workspace):
+        notice(message)
     toolset = build_toolset(
         settings,
         options.workspace,
@@ -211,7 +218,9 @@ def _wire(
     approvals = ApprovalPort()
     dispatcher = ToolDispatcher(
         tools=toolset.tools,
-        context=ToolContext(workspace=options.workspace, buffers=options.buffers, git=access),
+        context=ToolContext(
+            workspace=options.workspace, buffers=options.buffers, git=access, journal_dir=journal_dir
+        ),
         policy=ApprovalPolicy(
             mode=settings.agent.approval,
             allow=tuple(settings.approvals.allow),
@@ -241,6 +250,7 @@ def _wire(
         cache_key=prompt.cache_key,
         images=info.images,
         hooks=hooks,
+        history_copy=functools.partial(bounded_message, options.workspace),
     )
     context = environment_context(settings, options.workspace, clock, git=git.result())
     runner.context = context_message(context, state.messages, clock())
@@ -341,7 +351,11 @@ def _resume(
     Returns the intent ids tagged in any history record, compacted ones included.
     """
     loaded = handle.load()
-    state.messages.extend(loaded.messages)
+    # Histories written before huge tool-call arguments were bounded get the same bounded copy here.
+    state.messages.extend(
+        bounded_message(options.workspace, m) if isinstance(m, AssistantMessage) else m
+        for m in loaded.messages
+    )
     # Turn numbers continue (item ids are built from them); meta.json may lag the history by a crash.
     state.turns = max([handle.info.turns, *(m.meta.turn or 0 for m in loaded.messages)])
     if os.path.realpath(handle.info.workspace) != os.path.realpath(options.workspace):

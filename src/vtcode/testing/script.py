@@ -42,6 +42,10 @@ class Reply:
     delay_between: float = 0.0
     # Close the connection abruptly after this many frames (no terminal event).
     drop_after: int | None = None
+    # After this many frames, send only `: keep-alive` comments (every `keep_alive_every` seconds) until
+    # the client hangs up: a stream that looks alive to a per-read timeout but never ends.
+    stall_after: int | None = None
+    keep_alive_every: float = 0.1
     # Send a frame with undecodable JSON after this many frames.
     malformed_after: int | None = None
     stop_reason: str | None = None

@@ -26,6 +26,9 @@ from vtcode.testing.script import (
     with_session_id,
 )
 
+# A stalled stream (`Reply.stall_after`) ends by itself after this long at the latest.
+_STALL_LIMIT_SECONDS = 300.0
+
 
 @dataclass(frozen=True)
 class Frame:
@@ -65,6 +68,8 @@ class WireServer:
         self._httpd = ThreadingHTTPServer((host, 0), self._handler_class())
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        #: Set by `stop`, so streams that never end by themselves (`Reply.stall_after`) end then.
+        self.stopping = False
 
     # -- subclass hooks -------------------------------------------------------------------------
 
@@ -106,6 +111,7 @@ class WireServer:
 
     def stop(self) -> None:
         """Stop serving and close the socket."""
+        self.stopping = True
         self._httpd.shutdown()
         self._httpd.server_close()
 
@@ -211,6 +217,9 @@ class WireServer:
                         if reply.drop_after is not None and sent >= reply.drop_after:
                             self._drop()
                             return
+                        if reply.stall_after is not None and sent >= reply.stall_after:
+                            self._keep_alive_forever(reply.keep_alive_every)
+                            return
                         if reply.malformed_after is not None and sent == reply.malformed_after:
                             self.wfile.write(b'data: {"choices": [{"delta": {"content": "x"\n\n')
                         self.wfile.write(frame.encode())
@@ -219,6 +228,14 @@ class WireServer:
                             time.sleep(reply.delay_between)
                 except (BrokenPipeError, ConnectionResetError):
                     return
+
+            def _keep_alive_forever(self, every: float) -> None:
+                # Bounded, so a client that never hangs up cannot keep the test server busy for good.
+                ends = time.monotonic() + _STALL_LIMIT_SECONDS
+                while time.monotonic() < ends and not server.stopping:
+                    self.wfile.write(b": keep-alive\n\n")
+                    self.wfile.flush()
+                    time.sleep(every)
 
             def _drop(self) -> None:
                 # RST rather than FIN, so the client sees a broken connection, not a clean end.

@@ -109,7 +109,7 @@ class ApplyPatchTool:
             args = parse_arguments(arguments, _Args)
             patch = parse_patch(args.patch)
             plan = await asyncio.to_thread(plan_patch, ctx.workspace, patch)
-            await asyncio.to_thread(commit, plan.edits())
+            await asyncio.to_thread(commit, plan.root, plan.edits(), journal_dir=ctx.journal_dir)
         except ToolError as exc:
             return ToolOutcome(content=f"apply_patch: {exc.message}", is_error=True)
         except OSError as exc:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+import msgspec
+
+from vtcode.core.printable import printable, printable_value
 from vtcode.exec.git_repo import GitAccess
 from vtcode.exec.progress import ProgressSink
 from vtcode.protocol.events import FileChange
@@ -38,6 +42,8 @@ class ToolContext:
     buffers: TextBuffers | None = None
     # vtcode's own git for the search tools, pinned at session start (a fresh one per call when None).
     git: GitAccess | None = None
+    # Where multi-file edits keep their crash journal (`patch_journal`); None: unjournaled.
+    journal_dir: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +96,31 @@ class ToolOutcome:
     def for_model(self) -> str:
         """The text the model sees of this result."""
         return self.content if self.model_content is None else self.model_content
+
+
+def storable(outcome: ToolOutcome) -> ToolOutcome:
+    """`outcome` with file-name bytes that are not UTF-8 made printable (`core.printable`).
+
+    Tools keep such names exact (surrogate escapes) while they work; events, the session store and
+    provider requests are UTF-8 JSON, which cannot carry a lone surrogate, so every outcome passes here.
+    """
+    return dataclasses.replace(
+        outcome,
+        content=printable(outcome.content),
+        model_content=None if outcome.model_content is None else printable(outcome.model_content),
+        touched_paths=tuple(printable(path) for path in outcome.touched_paths),
+        changes=tuple(
+            msgspec.structs.replace(
+                change,
+                path=printable(change.path),
+                move_to=None if change.move_to is None else printable(change.move_to),
+                diff=None if change.diff is None else printable(change.diff),
+            )
+            for change in outcome.changes
+        ),
+        display_output=None if outcome.display_output is None else printable(outcome.display_output),
+        extra=printable_value(outcome.extra),
+    )
 
 
 class Tool(Protocol):

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from vtcode.protocol.errors import ToolError
-from vtcode.tools.atomic_write import fsync_directory, write_atomic
+from vtcode.tools.beneath import (
+    PathChangedError,
+    relative_parts,
+    remove_empty_directory,
+    remove_file,
+    replace_file,
+    temp_name,
+)
+from vtcode.tools.patch_journal import PlannedWrite, journaled
 
 log = logging.getLogger(__name__)
 
@@ -23,7 +30,9 @@ class TransactionError(ToolError):
 class FileEdit:
     """The final state of one file: `new` bytes, or None to delete it."""
 
+    # The resolved location (for people and logs); I/O goes by `display` below the root.
     path: Path
+    # The resolved workspace-relative path.
     display: str
     # None: the file did not exist before.
     original: bytes | None
@@ -32,16 +41,32 @@ class FileEdit:
     mode: int | None = None
 
 
-def commit(edits: Sequence[FileEdit]) -> None:
-    """Write every edit in order; if one fails, restore the earlier ones and raise `TransactionError`."""
+def commit(root: Path, edits: Sequence[FileEdit], *, journal_dir: Path | None = None) -> None:
+    """Write every edit in order; if one fails, restore the earlier ones and raise `TransactionError`.
+
+    `root` is the resolved workspace root; each edit's `display` is its resolved path below it, and
+    every write goes through directory descriptors walked from `root` (`beneath`). With a
+    `journal_dir`, an undo journal makes the set all or nothing across a crash too (`patch_journal`).
+    """
+    writes = [
+        PlannedWrite(
+            edit.display, edit.original, edit.new, edit.mode, temp_name(relative_parts(edit.display)[-1])
+        )
+        for edit in edits
+    ]
+    with journaled(journal_dir, root, writes):
+        _commit(root, edits, [write.tmp for write in writes])
+
+
+def _commit(root: Path, edits: Sequence[FileEdit], temps: Sequence[str]) -> None:
     done: list[FileEdit] = []
-    created_dirs: list[Path] = []
-    for edit in edits:
+    created_dirs: list[str] = []
+    for edit, tmp in zip(edits, temps, strict=True):
         try:
-            _apply(edit, created_dirs)
-        except OSError as exc:
-            failed = _rollback(done, created_dirs)
-            reason = exc.strerror or str(exc)
+            _apply(root, edit, tmp, created_dirs)
+        except (OSError, PathChangedError) as exc:
+            failed = _rollback(root, done, created_dirs)
+            reason = exc.message if isinstance(exc, ToolError) else exc.strerror or str(exc)
             if failed:
                 raise TransactionError(
                     f"writing {edit.display} failed ({reason}); restoring also failed for "
@@ -51,38 +76,26 @@ def commit(edits: Sequence[FileEdit]) -> None:
         done.append(edit)
 
 
-def _apply(edit: FileEdit, created_dirs: list[Path]) -> None:
+def _apply(root: Path, edit: FileEdit, tmp: str, created_dirs: list[str]) -> None:
     if edit.new is None:
-        os.unlink(edit.path)
-        fsync_directory(edit.path.parent)
+        remove_file(root, edit.display)
         return
-    _make_parents(edit.path.parent, created_dirs)
-    write_atomic(edit.path, edit.new, mode=edit.mode)
+    replace_file(root, edit.display, edit.new, mode=edit.mode, created=created_dirs, tmp=tmp)
 
 
-def _make_parents(directory: Path, created_dirs: list[Path]) -> None:
-    missing: list[Path] = []
-    while not directory.exists():
-        missing.append(directory)
-        directory = directory.parent
-    for path in reversed(missing):
-        os.mkdir(path)
-        created_dirs.append(path)
-
-
-def _rollback(done: Sequence[FileEdit], created_dirs: list[Path]) -> list[str]:
+def _rollback(root: Path, done: Sequence[FileEdit], created_dirs: list[str]) -> list[str]:
     """Undo `done` newest first; returns the display paths that could not be restored."""
     failed: list[str] = []
     for edit in reversed(done):
         try:
             if edit.original is None:
-                os.unlink(edit.path)
+                remove_file(root, edit.display)
             else:
-                write_atomic(edit.path, edit.original, mode=edit.mode)
-        except OSError as exc:
-            log.error("could not restore %s: %s", edit.path, exc)
+                replace_file(root, edit.display, edit.original, mode=edit.mode)
+        except (OSError, ToolError) as exc:
+            log.error("could not restore %s: %s", edit.display, exc)
             failed.append(edit.display)
     for directory in reversed(created_dirs):
-        with contextlib.suppress(OSError):
-            os.rmdir(directory)
+        with contextlib.suppress(OSError, ToolError):
+            remove_empty_directory(root, directory)
     return failed

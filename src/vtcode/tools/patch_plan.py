@@ -6,18 +6,18 @@ Imported when `apply_patch` first runs, not when its spec is offered (start-up t
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from vtcode.core.diff import unified_diff
 from vtcode.protocol.errors import ToolError
 from vtcode.protocol.events import FileChange
-from vtcode.tools.atomic_write import file_mode
+from vtcode.tools.beneath import entry_stat, read_bytes
 from vtcode.tools.file_transaction import FileEdit
 from vtcode.tools.patch_apply import apply_hunks
 from vtcode.tools.patch_parse import AddFile, DeleteFile, FileOp, Patch, UpdateFile
-from vtcode.tools.regular_file import open_regular
-from vtcode.tools.workspace import WorkspacePath, resolve
+from vtcode.tools.workspace import WorkspacePath, resolve, workspace_root
 
 
 @dataclass
@@ -32,6 +32,7 @@ class _Staged:
 class PatchPlan:
     """The patch's effect in memory: each touched file's original and final bytes, in first-touch order."""
 
+    root: Path
     files: dict[Path, _Staged] = field(default_factory=dict)
     summary: list[str] = field(default_factory=list)
     changes: list[FileChange] = field(default_factory=list)
@@ -41,8 +42,8 @@ class PatchPlan:
         """The file as earlier operations of this patch left it (read from disk on first use)."""
         staged = self.files.get(target.real)
         if staged is None:
-            original = _read(target)
-            staged = _Staged(target.display, original, file_mode(target.real), original)
+            original, mode = _read(self.root, target)
+            staged = _Staged(target.display, original, mode, original)
             self.files[target.real] = staged
         return staged
 
@@ -57,7 +58,7 @@ class PatchPlan:
 
 def plan_patch(workspace: Path, patch: Patch) -> PatchPlan:
     """What `patch` does to the files of `workspace`; raises `ToolError` for a patch that cannot apply."""
-    plan = PatchPlan()
+    plan = PatchPlan(workspace_root(workspace))
     for op in patch.ops:
         _plan_op(workspace, plan, op)
     return plan
@@ -143,12 +144,15 @@ def _refuse_symlink(target: WorkspacePath, raw: str, verb: str) -> None:
         )
 
 
-def _read(target: WorkspacePath) -> bytes | None:
+def _read(root: Path, target: WorkspacePath) -> tuple[bytes | None, int | None]:
+    """The pre-image and permission bits, read relative to directory descriptors (`beneath`)."""
     try:
-        with open_regular(target.real, target.display) as handle:
-            return handle.read()
-    except FileNotFoundError:
-        return None
+        entry = entry_stat(root, target.display)
+        if entry is None:
+            return None, None
+        if stat.S_ISDIR(entry.st_mode):
+            raise ToolError(f"{target.display} is a directory, not a file")
+        return read_bytes(root, target.display), stat.S_IMODE(entry.st_mode)
     except IsADirectoryError:
         raise ToolError(f"{target.display} is a directory, not a file") from None
     except OSError as exc:

@@ -18,6 +18,7 @@ keeps them out of commits, serves no task. Reading any of these stays allowed.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -72,7 +73,7 @@ def is_inside(root: Path, real: Path) -> bool:
 def resolve(workspace: Path, raw: str, *, for_write: bool = False) -> WorkspacePath:
     """Resolve a model-supplied path (relative to the workspace, or absolute) to a confined real path."""
     root = workspace_root(workspace)
-    relative = _lexical_relative(workspace, root, raw)
+    relative = _lexical_relative(workspace, root, _named_bytes(root, raw))
     lexical = root / relative
     real = Path(os.path.realpath(lexical))
     if not is_inside(root, real):
@@ -85,6 +86,25 @@ def resolve(workspace: Path, raw: str, *, for_write: bool = False) -> WorkspaceP
         _check_writable(raw, PurePosixPath(relative), PurePosixPath(display))
         _check_not_vtcode_own(raw, root, real, PurePosixPath(relative), PurePosixPath(display))
     return WorkspacePath(real=real, lexical=lexical, display=display)
+
+
+_BYTE_ESCAPE = re.compile(r"\\x([0-9a-fA-F]{2})")
+
+
+def _named_bytes(root: Path, raw: str) -> str:
+    """`raw`, or the file name it spells with `\\xNN` escapes when only that one exists.
+
+    Events and the model show a file name that is not UTF-8 with its undecodable bytes as `\\xNN`
+    (`core.printable`); a path copied from there names the real file.
+    """
+    if "\\x" not in raw or os.path.lexists(root / raw):
+        return raw
+    # The text around the escapes is UTF-8, as in any other name.
+    parts = _BYTE_ESCAPE.split(raw)
+    named = os.fsdecode(
+        b"".join(bytes([int(p, 16)]) if i % 2 else p.encode("utf-8") for i, p in enumerate(parts))
+    )
+    return named if os.path.lexists(root / named) else raw
 
 
 def _lexical_relative(workspace: Path, root: Path, raw: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import stat
 from pathlib import Path
 from typing import Any, Literal
 
@@ -14,10 +15,10 @@ from vtcode.protocol.errors import ToolError
 from vtcode.protocol.events import FileChange
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
-from vtcode.tools.atomic_write import file_mode, write_atomic
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
-from vtcode.tools.regular_file import check_regular_or_absent, open_regular
-from vtcode.tools.workspace import WorkspacePath, resolve
+from vtcode.tools.beneath import entry_stat, read_bytes, replace_file
+from vtcode.tools.regular_file import not_regular_error
+from vtcode.tools.workspace import WorkspacePath, resolve, workspace_root
 
 _SPEC = ToolSpec(
     name="write_file",
@@ -71,11 +72,14 @@ class WriteFileTool:
         try:
             args = parse_arguments(arguments, _Args)
             target = resolve(workspace, args.path, for_write=True)
-            exists = check_regular_or_absent(target.real, target.display)
+            root = workspace_root(workspace)
+            entry = entry_stat(root, target.display)
         except (ToolError, OSError):
             return ()
-        before = _previous_text(target.real, target.display) if exists else ""
-        kind: Literal["add", "update"] = "update" if exists else "add"
+        if entry is not None and not stat.S_ISREG(entry.st_mode):
+            return ()  # the call itself will fail and say why
+        before = _previous_text(root, target.display, entry) if entry is not None else ""
+        kind: Literal["add", "update"] = "update" if entry is not None else "add"
         return (FileChange(path=target.display, kind=kind, diff=_diff(target.display, before, args.content)),)
 
     async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
@@ -84,7 +88,8 @@ class WriteFileTool:
             args = parse_arguments(arguments, _Args)
             target = resolve(ctx.workspace, args.path, for_write=True)
             data = _encode(args.content)
-            kind, before = await asyncio.to_thread(_write, target, data)
+            root = workspace_root(ctx.workspace)
+            kind, before = await asyncio.to_thread(_write, root, target, data)
         except ToolError as exc:
             return ToolOutcome(content=f"write_file: {exc.message}", is_error=True)
         except OSError as exc:
@@ -119,33 +124,38 @@ def _encode(content: str) -> bytes:
         raise ToolError(f"content is not valid Unicode text: {exc.reason}") from None
 
 
-def _write(target: WorkspacePath, data: bytes) -> tuple[Literal["add", "update"], str | None]:
-    """Write `data`; the kind of change and, for text files of modest size, the previous text."""
-    real: Path = target.real
+def _write(root: Path, target: WorkspacePath, data: bytes) -> tuple[Literal["add", "update"], str | None]:
+    """Write `data`; the kind of change and, for text files of modest size, the previous text.
+
+    Every step works relative to directory descriptors walked from the workspace root (`beneath`), so
+    a directory swapped for a link while the call runs fails it instead of redirecting the write.
+    """
+    display = target.display
+    entry = entry_stat(root, display)
+    if entry is not None and stat.S_ISDIR(entry.st_mode):
+        raise ToolError(f"{display} is a directory; give a file path")
     # Replacing a named pipe or device by a file is never what writing "a file" means.
-    exists = check_regular_or_absent(real, target.display)
-    if real.is_dir():
-        raise ToolError(f"{target.display} is a directory; give a file path")
-    before = _previous_text(real, target.display) if exists else ""
+    if entry is not None and not stat.S_ISREG(entry.st_mode):
+        raise not_regular_error(display, entry.st_mode)
+    mode = stat.S_IMODE(entry.st_mode) if entry is not None else None
+    before = _previous_text(root, display, entry) if entry is not None else ""
     try:
-        mode = file_mode(real)
-        os.makedirs(real.parent, exist_ok=True)
-        write_atomic(real, data, mode=mode)
+        replace_file(root, display, data, mode=mode)
     except (FileExistsError, NotADirectoryError):
         raise ToolError(
-            f"cannot create {target.display}: one of its parent paths is a file, not a directory"
+            f"cannot create {display}: one of its parent paths is a file, not a directory"
         ) from None
     except OSError as exc:
-        raise ToolError(f"cannot write {target.display}: {exc.strerror or exc}") from None
-    return ("add" if mode is None else "update"), before
+        raise ToolError(f"cannot write {display}: {exc.strerror or exc}") from None
+    return ("add" if entry is None else "update"), before
 
 
-def _previous_text(real: Path, display: str) -> str | None:
+def _previous_text(root: Path, display: str, entry: os.stat_result) -> str | None:
     """The file's text before the write, for the diff shown to people; None for big or binary files."""
+    if entry.st_size > _DIFF_MAX_BYTES:
+        return None
     try:
-        if os.stat(real).st_size > _DIFF_MAX_BYTES:
-            return None
-        with open_regular(real, display) as file:
-            return file.read().decode("utf-8")
+        data = read_bytes(root, display)
+        return None if data is None else data.decode("utf-8")
     except (OSError, UnicodeDecodeError, ToolError):
         return None
