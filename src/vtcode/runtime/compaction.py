@@ -280,7 +280,9 @@ class Compactor:
             self._failed(trigger, error.message)
             return None
         shaped = (
-            place(result.messages, render(envelope), placement) if self.persist else list(result.messages)
+            place(result.messages, render(envelope, in_history=True), placement)
+            if self.persist
+            else list(result.messages)
         )
         new = [*shaped, *keep_after]
         event = ThreadCompacted(

@@ -14,8 +14,10 @@ from vtcode.core.compaction.summary import (
     SummaryBudget,
     chunk_transcript,
     missing_sections,
+    previous_summary,
     retry_request,
     summary_request,
+    transcript_messages,
 )
 from vtcode.core.tokens import TextCounter
 from vtcode.protocol.errors import ProviderErrorKind
@@ -34,11 +36,12 @@ class SummaryRun:
         self._count = count
         self._workspace = workspace
         self._budget = plan.budget
-        # The summarizer reads each file range once (the newest read), as in reference 5.6.
-        self._prefix = dedup_reads(plan.prefix, plan.tail)
+        # The summarizer reads each file range once (the newest read), as in reference 5.6; an earlier
+        # summary is the summary so far, so the new one replaces it instead of quoting it.
+        self._prefix = dedup_reads(transcript_messages(plan.prefix), plan.tail)
         self._chunks = chunk_transcript(self._prefix, count, plan.budget.chunk_tokens)
         self._index = 0
-        self._previous: str | None = None
+        self._previous: str | None = previous_summary(plan.prefix)
         self._missing: list[str] | None = None
         self._rechunks = 0
         self.summary = ""
@@ -47,6 +50,9 @@ class SummaryRun:
         self.request: list[Message] | None = None
         if self._chunks:
             self._ask()
+        elif self._previous is not None:
+            # Nothing new to summarize: the earlier summary stands as it is.
+            self.summary = self._previous
         elif plan.prefix:
             self._fall_back("the prefix has no text to summarize")
 
