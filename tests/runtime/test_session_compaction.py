@@ -87,7 +87,7 @@ async def test_tool_outputs_over_a_30k_budget_compact_at_the_boundaries_the_rule
     files = write_files(tmp_path / "ws", 12, 150)
     # One large file: a read of it jumps over both thresholds at once.
     (tmp_path / "ws" / "big.txt").write_text(
-        "".join(f"big line {i}: {i * 7919} epsilon\n" for i in range(900))
+        "".join(f"big line {i}: {i * 7919} epsilon\n" for i in range(1_400))
     )
     files[9] = "big.txt"
     agent = Agent(files)

@@ -173,6 +173,9 @@ class ThreadCompacted(_Event, frozen=True, tag="thread.compacted"):
     mode: str = ""
     # What happened on the way (a re-chunked summary request, a fallback and its cause).
     notes: tuple[str, ...] = ()
+    # Provider-reported prompt tokens per token of our estimate (1.0 until the provider reported any):
+    # thresholds and the tail were planned with it. The token figures above are our estimates.
+    calibration_ratio: float = 1.0
 
 
 class IntentQueued(_Event, frozen=True, tag="intent.queued"):

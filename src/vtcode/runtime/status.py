@@ -33,6 +33,9 @@ class SessionStatus:
     cost: float | None = None
     # Held by a pause, or by an interrupt with input waiting (`session.paused`).
     paused: bool = False
+    # Provider-reported prompt tokens per token of vtcode's estimate, for this session and model
+    # (1.0 until the provider reported any); the thresholds are compared in provider tokens.
+    calibration_ratio: float = 1.0
 
     @property
     def pressure(self) -> float:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from vtcode.core.compaction.groups import bounded_group
+from vtcode.core.compaction.groups import bounded_group, group_ranges, valid_prefix_len
 from vtcode.core.tokens import TextCounter
 from vtcode.protocol.messages import AssistantMessage, Message, ToolResultMessage
 
@@ -94,3 +94,15 @@ def split_group(group: Sequence[Message], estimate: Estimate, target: int, count
             summarized=(), kept=tuple(bounded_group([user], estimate, target, count)), previewed=True
         )
     return GroupSplit(summarized=tuple(group[1:cut]), kept=(user, *group[cut:]), previewed=False)
+
+
+def newest_batch_tokens(messages: Sequence[Message], estimate: Estimate) -> int:
+    """The smallest tail worth planning: the newest group's user message and its newest whole batch."""
+    ranges = group_ranges(messages)
+    if not ranges:
+        return 1
+    last = ranges[-1]
+    group = messages[last.start : last.start + valid_prefix_len(messages[last.start : last.stop])]
+    batches = batch_ranges(group)
+    newest = sum(estimate(group[index]) for index in batches[-1]) if batches else 0
+    return estimate(group[0]) + newest
