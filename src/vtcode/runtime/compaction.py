@@ -76,7 +76,7 @@ class _Done:
 
     replacement: HistoryReplacement
     event: ThreadCompacted
-    # The tail planned (provider tokens): a quarter of it is the growth the next compaction waits for.
+    # The tail planned (estimated tokens): a quarter of it is the growth the next compaction waits for.
     tail_target: int
 
 
@@ -184,7 +184,7 @@ class Compactor:
         )
         self.pressure = decision.pressure
         done = None
-        if self._may_compact(decision, boundary):
+        if self._may_compact(decision, boundary, tokens):
             if self._gain_failed_at is not None:
                 raise self._no_gain_error(self._gain_failed_at)
             done = await self._compact(
@@ -193,13 +193,13 @@ class Compactor:
             self._compacted_at = boundary if done is not None else self._compacted_at
         return self._finish(done, fixed, view.messages)
 
-    def _may_compact(self, decision: Decision, boundary: tuple[int, int]) -> bool:
+    def _may_compact(self, decision: Decision, boundary: tuple[int, int], tokens: int) -> bool:
         """At most one compaction per boundary; a soft one only once the history grew by the gap."""
         if decision.action is not Action.COMPACT or boundary == self._compacted_at:
             return False
         if decision.trigger == "hard" or self._pacing is None:
             return True
-        return self._pacing.allows(self.pressure.tokens, self.settings.thresholds.hard)
+        return self._pacing.allows(tokens)
 
     def _clearly_below_thresholds(self, view: BeforeRequest) -> bool:
         """True when no token count can reach the soft threshold, so nothing needs counting exactly.
@@ -314,9 +314,10 @@ class Compactor:
             mode=str(result.mode),
             notes=tuple(notes),
             calibration_ratio=round(self.calibration.ratio, 3),
+            tail_target_tokens=self.calibration.ours(target),
         )
         replacement = HistoryReplacement(messages=new, summary=result.summary, artifact_path=relative)
-        return _Done(replacement=replacement, event=event, tail_target=target)
+        return _Done(replacement=replacement, event=event, tail_target=self.calibration.ours(target))
 
     def _plan(self, source: Sequence[Message], around: int) -> tuple[CompactionPlan, int]:
         """The plan and its tail target in provider tokens (SPEC target, capped to leave room to grow)."""
@@ -398,7 +399,7 @@ class Compactor:
                 )
                 raise ContextWindowError(problem, hint=hint)
         if done is not None:
-            self._pacing = Pacing(after_tokens=tokens, gap=growth_gap(done.tail_target))
+            self._pacing = Pacing(after_tokens=estimated, gap=growth_gap(done.tail_target))
             return self._applied_later(done)
         return None
 

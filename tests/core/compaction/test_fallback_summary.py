@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import msgspec
+
 from vtcode.core.compaction.fallback import READ_LINE_PREFIX, fallback_summary, sections
 from vtcode.core.compaction.retention import RETAINED_HEADER
 from vtcode.core.compaction.summary import SUMMARY_PREFIX, summary_message
@@ -33,15 +35,22 @@ def _round_trip(n: int, tool: str, path: str, *, error: bool = False) -> list[Me
     ]
 
 
-def _long_turn(reads: int, patched: Sequence[str]) -> list[Message]:
+def _long_turn(reads: int, patched: Sequence[str], *, failed: bool = True) -> list[Message]:
     messages: list[Message] = [CONTEXT, UserMessage("make the test suite pass")]
     for n in range(reads):
         messages += _round_trip(n, "read_file", f"src/only_read_{n:03d}.py")
         if n % 70 == 5:
             messages += _round_trip(10_000 + n, "apply_patch", patched[(n // 70) % len(patched)])
-    messages += _round_trip(99_999, "apply_patch", "src/failed_patch.py", error=True)
+    if failed:
+        messages += _round_trip(99_999, "apply_patch", "src/failed_patch.py", error=True)
     messages += _round_trip(99_998, "exec_command", ".")
     return messages
+
+
+def _summary(text: str, replaced: Sequence[Message]) -> Message:
+    """The summary message as compaction writes it: it carries the paths of the messages it replaced."""
+    paths = tuple(dict.fromkeys(p for m in replaced for p in m.meta.paths))
+    return msgspec.structs.replace(summary_message(text), meta=MessageMeta(paths=paths))
 
 
 def _bullets(summary: str, section: str) -> list[str]:
@@ -71,15 +80,16 @@ def test_files_touched_are_the_changed_files_and_reads_are_one_capped_line() -> 
 
 def test_a_previous_summary_is_merged_into_a_fresh_one_not_quoted() -> None:
     patched = ["src/a.py", "src/b.py", "src/c.py"]
-    first = fallback_summary(_long_turn(200, patched), len, WS)
+    turn = _long_turn(200, patched, failed=False)
+    first = fallback_summary(turn, len, WS)
     retained = SystemMessage(RETAINED_HEADER + "\n\n[user]\nmake the test suite pass")
-    later: list[Message] = [summary_message(first), retained, UserMessage("make the test suite pass")]
+    later: list[Message] = [_summary(first, turn), retained, UserMessage("make the test suite pass")]
     for n in range(300, 350):
         later += _round_trip(n, "read_file", f"src/later_{n}.py")
     later += _round_trip(400, "apply_patch", "src/d.py")
     second = fallback_summary(later, len, WS)
     third = fallback_summary(
-        [summary_message(second), retained, *_round_trip(500, "read_file", "x.py")], len, WS
+        [_summary(second, later), retained, *_round_trip(500, "read_file", "x.py")], len, WS
     )
     for summary in (second, third):
         assert "Earlier summary" not in summary

@@ -18,7 +18,7 @@ from vtcode.core.compaction.retention import ENVIRONMENT_CONTEXT_TAG, user_autho
 from vtcode.core.compaction.summary import SECTIONS, previous_summary, transcript_messages
 from vtcode.core.compaction.truncate import shorten
 from vtcode.core.tokens import TextCounter
-from vtcode.core.touched_paths import changed_and_read
+from vtcode.core.touched_paths import COMMAND_TOOLS, WRITING_TOOLS, changed_and_read, touched_paths
 from vtcode.protocol.messages import AssistantMessage, Message, ToolResultMessage, UserMessage
 
 FALLBACK_NOTE = "(Deterministic summary written by vtcode: the model summary was unavailable.)"
@@ -65,7 +65,7 @@ def fallback_summary(prefix: Sequence[Message], count: TextCounter, workspace: s
         "Goal": goal,
         "Constraints and user corrections": corrections,
         "Decisions": _bullets(earlier.get("Decisions", [])),
-        "Files touched": _files(earlier.get("Files touched", []), fresh, workspace),
+        "Files touched": _files(earlier.get("Files touched", []), fresh, prefix, workspace),
         "Work done": work,
         "Open items": open_items,
         "Failed approaches": failures,
@@ -88,33 +88,49 @@ def sections(summary: str) -> dict[str, list[str]]:
     return found
 
 
-def _files(earlier: Sequence[str], fresh: Sequence[Message], workspace: str) -> list[str]:
-    """Changed files as bullets (earlier ones first), then one capped line of files only read."""
+def _files(
+    earlier: Sequence[str], fresh: Sequence[Message], prefix: Sequence[Message], workspace: str
+) -> list[str]:
+    """Changed files as bullets (earlier ones first), then one capped line of files only read.
+
+    The count of the others comes from every path ever recorded, still on the prefix's messages (a
+    summary message carries those of the messages it replaced), less the changed ones, the command
+    folders and those named; the target of a failed write an earlier summary replaced counts as read.
+    """
     old_changed = [line[2:] for line in earlier if line.startswith("- ")]
-    old_read, old_more = _read_line(earlier)
     changed, read = changed_and_read(fresh, workspace)
     all_changed = list(dict.fromkeys([p for p in old_changed if p not in changed] + changed))
-    merged: dict[str, None] = dict.fromkeys(p for p in old_read if p not in read)
+    merged: dict[str, None] = dict.fromkeys(p for p in _read_line(earlier) if p not in read)
     merged.update(dict.fromkeys(read))
     reads = [path for path in merged if path not in all_changed]
     shown = reads[-READ_LIST_LIMIT:]
-    more = old_more + len(reads) - len(shown)
+    recorded = set(touched_paths(prefix, workspace)) - set(all_changed) - _command_folders(fresh, workspace)
+    more = len(recorded - set(shown))
     lines = [f"- {path}" for path in all_changed]
     if shown:
         lines.append(READ_LINE_PREFIX + ", ".join(reversed(shown)) + (f", and {more} more" if more else ""))
     return lines
 
 
-def _read_line(lines: Sequence[str]) -> tuple[list[str], int]:
-    """The files an earlier reads line names (oldest first) and how many more it counted."""
+def _read_line(lines: Sequence[str]) -> list[str]:
+    """The files an earlier reads line names, oldest first."""
     for line in lines:
         if line.startswith(READ_LINE_PREFIX):
             match = _MORE.match(line[len(READ_LINE_PREFIX) :])
-            if match is None:  # pragma: no cover - the pattern matches any text
-                break
-            names = [name for name in match.group(1).split(", ") if name]
-            return list(reversed(names)), int(match.group(2) or 0)
-    return [], 0
+            names = match.group(1).split(", ") if match is not None else []
+            return list(reversed([name for name in names if name]))
+    return []
+
+
+def _command_folders(messages: Sequence[Message], workspace: str) -> set[str]:
+    """Paths recorded but neither read nor changed: command folders and the targets of failed writes."""
+    others = [
+        m
+        for m in messages
+        if isinstance(m, ToolResultMessage)
+        and (m.name in COMMAND_TOOLS or (m.name in WRITING_TOOLS and m.is_error))
+    ]
+    return {".", *touched_paths(others, workspace)}
 
 
 def _earlier_calls(lines: Sequence[str]) -> Counter[str]:

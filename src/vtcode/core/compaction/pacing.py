@@ -7,7 +7,8 @@ budget the fixed part is a fifth of it, and a full tail target would leave a few
 compactions. The next automatic compaction waits until the history has grown by a quarter of the tail
 target (the hard threshold or an overflow still forces one). A compaction that still leaves the request
 above the soft threshold is done again with half the tail, down to the newest whole batch, before the
-gain check may fail the turn. All figures are provider tokens.
+gain check may fail the turn. The tail and thresholds are provider tokens; the growth is measured in
+estimated tokens (`Pacing`).
 """
 
 from __future__ import annotations
@@ -37,14 +38,18 @@ def smaller_tails(target: int, floor: int) -> list[int]:
 
 @dataclass(frozen=True)
 class Pacing:
-    """What the last compaction left: the request's size then, and the growth the next one waits for."""
+    """What the last compaction left: the request's size then, and the growth the next one waits for.
+
+    Both in estimated tokens, so the growth is measured on what changed in the history, not on a ratio
+    that moved in between; the hard threshold is checked by the caller and always may compact.
+    """
 
     after_tokens: int
     gap: int
 
-    def allows(self, tokens: int, hard: int | None) -> bool:
-        """Whether a compaction may run at `tokens`: grown by the gap, or at the hard threshold."""
-        return tokens - self.after_tokens >= self.gap or (hard is not None and tokens >= hard)
+    def allows(self, tokens: int) -> bool:
+        """Whether a soft-threshold compaction may run at `tokens`: the history grew by the gap."""
+        return tokens - self.after_tokens >= self.gap
 
 
 def growth_gap(tail_target: int) -> int:
