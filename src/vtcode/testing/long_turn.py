@@ -90,6 +90,8 @@ class LongTurnModel:
     recall_at_end: bool = False
     # "" makes every summary answer empty: vtcode asks once more, then uses its local summary.
     summaries: bool = True
+    # Words of padding in every summary (a summarizer that writes far more than planned for).
+    summary_padding: int = 0
     mains: list[RequestFigures] = field(default_factory=list)
     summary_requests: int = 0
     summary_tokens_sent: int = 0
@@ -121,6 +123,8 @@ class LongTurnModel:
             return Reply(text="", chunk_size=4096, input_tokens=self._reported(counted))
         self._marker += 1
         text = summary_text(self._marker)
+        if self.summary_padding:
+            text += "\n" + " ".join(f"detail{n}" for n in range(self.summary_padding))
         return Reply(text=text, chunk_size=4096, input_tokens=self._reported(counted))
 
     def _main(self, body: dict[str, Any], counted: int) -> Reply:
