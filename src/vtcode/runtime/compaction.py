@@ -314,27 +314,31 @@ class Compactor:
             mode=str(result.mode),
             notes=tuple(notes),
             calibration_ratio=round(self.calibration.ratio, 3),
-            tail_target_tokens=self.calibration.ours(target),
+            tail_target_tokens=target,
         )
         replacement = HistoryReplacement(messages=new, summary=result.summary, artifact_path=relative)
-        return _Done(replacement=replacement, event=event, tail_target=self.calibration.ours(target))
+        return _Done(replacement=replacement, event=event, tail_target=target)
 
     def _plan(self, source: Sequence[Message], around: int) -> tuple[CompactionPlan, int]:
-        """The plan and its tail target in provider tokens (SPEC target, capped to leave room to grow)."""
+        """The plan and its tail target in estimated tokens.
+
+        The SPEC target in provider tokens, capped to leave room to grow, never below the newest batch.
+        """
         calibration = self.calibration
-        spec = self.settings.tail_target
-        plan = plan_compaction(source, self.estimate, self.settings, tail_tokens=calibration.ours(spec))
+        spec = calibration.ours(self.settings.tail_target)
+        plan = plan_compaction(source, self.estimate, self.settings, tail_tokens=spec)
         earlier = [self.estimate(m) for m in source if is_summary_message(m)]
         summary = earlier[-1] if earlier else FIRST_SUMMARY_GUESS_TOKENS
         retained = self.estimate(plan.retained.block) if plan.retained.block is not None else 0
-        target = planned_tail(
-            spec,
+        planned = planned_tail(
+            self.settings.tail_target,
             self.settings.thresholds.soft,
             calibration.provider(around),
             calibration.provider(summary + retained),
         )
+        target = min(spec, max(calibration.ours(planned), newest_batch_tokens(source, self.estimate)))
         if target < spec:
-            plan = plan_compaction(source, self.estimate, self.settings, tail_tokens=calibration.ours(target))
+            plan = plan_compaction(source, self.estimate, self.settings, tail_tokens=target)
         return plan, target
 
     async def _summarized(
