@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
-from vtcode.core.exec.model_view import encode_for_model, model_fields
-from vtcode.core.exec.result import CallView, SessionView, build_result, error_result
+import msgspec
+
+from vtcode.core.exec.model_view import FRONT_END_FIELDS, MODEL_FIELDS, encode_for_model, model_fields
+from vtcode.core.exec.result import CallView, ExecResult, SessionView, build_result, error_result
 from vtcode.core.exec.spool import SpoolState
 from vtcode.core.preview import Preview
 
@@ -98,3 +100,18 @@ def test_failed_spool_is_reported_and_never_referenced() -> None:
 def test_error_carries_only_the_message() -> None:
     error = error_result("write_stdin", "Unknown session_id run-x")
     assert json.loads(encode_for_model(error)) == {"error": "Unknown session_id run-x"}
+
+
+def test_sandbox_and_not_found_notes_reach_the_model() -> None:
+    result = build_result(_session(returncode=127), _call(text="sh: 1: nosuch: not found\n"))
+    noted = msgspec.structs.replace(result, sandbox_note="the OS sandbox probably blocked this")
+    fields = model_fields(noted)
+    assert fields["sandbox_note"] == "the OS sandbox probably blocked this"
+    assert fields["critical_note"] == "Command `make` was not found in PATH."
+    assert fields["next_action"].startswith("Check the program name")
+
+
+def test_every_result_field_is_either_for_the_model_or_for_front_ends_only() -> None:
+    names = set(ExecResult.__struct_fields__)
+    assert MODEL_FIELDS.isdisjoint(FRONT_END_FIELDS)
+    assert set(MODEL_FIELDS) | set(FRONT_END_FIELDS) == names

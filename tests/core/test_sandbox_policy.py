@@ -47,3 +47,11 @@ def test_network_failures_are_blamed_on_the_sandbox_only_when_the_network_is_off
     assert denial_note(WRITE, "curl: (6) Could not resolve host: example.com", 6) is not None
     with_network = SandboxPolicy(mode="workspace-write", network=True)
     assert denial_note(with_network, "curl: (6) Could not resolve host: example.com", 6) is None
+
+
+def test_a_script_that_goes_on_after_a_blocked_write_still_gets_the_note() -> None:
+    assert denial_note(WRITE, "sh: 1: cannot create /etc/x: Permission denied\ndone\n", 0) is not None
+    assert denial_note(WRITE, "touch: cannot touch '/etc/x': Read-only file system\n", 0) is not None
+    assert denial_note(WRITE, "PermissionError: [Errno 13] Permission denied: '/etc/x'\n", 0) is not None
+    # Exit 0 with the words but no tool's error line (a grep, a log) is not a denial.
+    assert denial_note(WRITE, "docs/errors.md: permission denied means ...", 0) is None

@@ -69,7 +69,11 @@ def test_stamped_events_round_trip_exactly() -> None:
         "approval.resolved",
         "session.paused",
         "session.resumed",
+        "thread.compacted",
     }
+    compacted = [json.loads(line) for line in lines if '"thread.compacted"' in line]
+    # Since long turns: the calibration ratio the thresholds and the tail were planned with.
+    assert [event["calibration_ratio"] for event in compacted] == [1.8]
 
 
 def test_unknown_fields_are_rejected_rather_than_silently_dropped() -> None:

@@ -9,10 +9,18 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import re
 import threading
 from pathlib import Path
 
-from tests.runtime.compaction_agent import Agent, budget_options, texts, wait_turn_end, write_files
+from tests.runtime.compaction_agent import (
+    GOOD_SUMMARY,
+    Agent,
+    budget_options,
+    texts,
+    wait_turn_end,
+    write_files,
+)
 from tests.runtime.session_helpers import Reader
 from vtcode.core.compaction.envelope import ENVELOPE_HEADER, PendingIntent
 from vtcode.core.compaction.summary import SUMMARY_PREFIX
@@ -29,7 +37,7 @@ from vtcode.protocol.ops import Compact, UserInput
 from vtcode.runtime.session import Session
 from vtcode.store.intents import IntentStore
 from vtcode.testing.openai_chat_server import OpenAIChatServer
-from vtcode.testing.script import ScriptToolCall
+from vtcode.testing.script import Reply, ScriptToolCall
 
 BUDGET = 30_000
 CORRECTIONS = [
@@ -201,3 +209,38 @@ async def test_compact_during_a_turn_that_makes_no_further_request_runs_after_it
     first = session.messages[0]
     assert isinstance(first, SystemMessage)
     assert first.content.startswith(ENVELOPE_HEADER)
+
+
+async def test_each_request_carries_one_summary_and_a_new_summary_replaces_the_last(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    marks = iter(range(1, 1_000))
+
+    def summarize(body: dict[str, object]) -> Reply:
+        mark = next(marks)
+        return Reply(text=GOOD_SUMMARY.replace("## Goal\nnone", f"## Goal\nsummary-mark-{mark:03d}"))
+
+    agent = Agent(write_files(ws, 12, 150), summarize=summarize)
+    with OpenAIChatServer(responder=agent) as server:
+        session = await Session.open(budget_options(ws, tmp_path, server, max_context_tokens=BUDGET))
+        reader = Reader(session)
+        for turn in range(12):
+            await _turn(session, reader, f"step {turn}: read on")
+        await reader.close()
+    assert not reader.of(TurnFailed)
+    assert len(reader.of(ThreadCompacted)) >= 2
+    latest = 0
+    for kind, body in agent.log:
+        sent = json.dumps(body)
+        found = sorted(set(re.findall(r"summary-mark-(\d{3})", sent)))
+        if kind == "summary":
+            # The summarizer gets the summary so far as such, once; it writes a fresh one.
+            assert found == ([f"{latest:03d}"] if latest else []), found
+            assert sent.count("summary-mark-") == len(found)
+            latest += 1
+        elif latest:
+            assert found == [f"{latest:03d}"], found
+            assert sent.count("summary-mark-") == 1
+            # The envelope in the history names the archive, not the summary or every file read.
+            (envelope,) = [t for t in texts(body, "system") if t.startswith(ENVELOPE_HEADER)]
+            assert "Summary:" not in envelope
+            assert "Touched Files" not in envelope

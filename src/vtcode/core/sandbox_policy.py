@@ -16,6 +16,7 @@ way, for when it lies under a writable folder (a HOME or VTCODE_HOME under /tmp,
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -122,15 +123,27 @@ _NETWORK_DENIALS = (
     "connection refused",
 )
 
+# A script that goes on after a blocked write (`echo x > /etc/f; echo done`) exits 0, yet the model must
+# hear why the file is missing. With exit 0 only a tool's error line counts ("sh: 1: cannot create
+# /etc/f: Permission denied", "PermissionError: [Errno 13] Permission denied: '/etc/f'"), so a program
+# that merely prints the words in a sentence (grep, a log) does not earn the note.
+_ERROR_LINE_DENIAL = re.compile(
+    r"(?:: |\] )(?:permission denied|read-only file system|operation not permitted)(?::|\s*$)", re.MULTILINE
+)
+
 
 def denial_note(policy: SandboxPolicy, output: str, exit_code: int | None) -> str | None:
-    """What to tell the model when a failed command's output looks like a sandbox denial, else None."""
-    if not policy.active or exit_code in (None, 0):
+    """What to tell the model when a command's output looks like a sandbox denial, else None."""
+    if not policy.active or exit_code is None:
         return None
     lowered = output.lower()
-    markers = _WRITE_DENIALS if policy.network else _WRITE_DENIALS + _NETWORK_DENIALS
-    if not any(marker in lowered for marker in markers):
-        return None
+    if exit_code == 0:
+        if _ERROR_LINE_DENIAL.search(lowered) is None:
+            return None
+    else:
+        markers = _WRITE_DENIALS if policy.network else _WRITE_DENIALS + _NETWORK_DENIALS
+        if not any(marker in lowered for marker in markers):
+            return None
     if policy.mode == "read-only":
         writes = "commands may not write anywhere (sandbox read-only)"
     else:

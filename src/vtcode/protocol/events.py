@@ -175,6 +175,12 @@ class ThreadCompacted(_Event, frozen=True, tag="thread.compacted"):
     mode: str = ""
     # What happened on the way (a re-chunked summary request, a fallback and its cause).
     notes: tuple[str, ...] = ()
+    # Provider-reported prompt tokens per token of our estimate (1.0 until the provider reported any):
+    # thresholds and the tail were planned with it. The token figures above are our estimates.
+    calibration_ratio: float = 1.0
+    # The verbatim tail planned, in estimated tokens; the next automatic compaction below the hard
+    # threshold waits until the history has grown by a quarter of it. 0 when not known.
+    tail_target_tokens: int = 0
 
 
 class IntentQueued(_Event, frozen=True, tag="intent.queued"):

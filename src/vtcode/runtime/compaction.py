@@ -8,6 +8,11 @@ the envelope (under the steering lock), and `thread.compacted` once the new hist
 Entry points: `before_request` (automatic, soft and hard thresholds, and a `/compact` asked for while a
 turn runs), `on_overflow` (recovery after a context-overflow error) and `compact_now` (`/compact` between
 turns).
+
+Thresholds, the tail and the gain check speak provider tokens: our estimate times the running ratio of
+reported to estimated prompt tokens (`core.compaction.calibration`). At most one compaction runs per
+boundary, the next automatic one waits for growth, and one that would not gain is retried with a smaller
+tail before the turn fails (`core.compaction.pacing`).
 """
 
 from __future__ import annotations
@@ -16,39 +21,49 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import msgspec
-
 from vtcode.config.schema import Settings
+from vtcode.core.compaction.calibration import Calibration
 from vtcode.core.compaction.envelope import (
     Placement,
     place,
     render,
     strip_envelopes,
 )
+from vtcode.core.compaction.pacing import (
+    FIRST_SUMMARY_GUESS_TOKENS,
+    Pacing,
+    growth_gap,
+    planned_tail,
+    smaller_tails,
+)
 from vtcode.core.compaction.plan import (
+    CompactionPlan,
+    CompactionResult,
     CompactionSettings,
     assemble,
     plan_compaction,
 )
 from vtcode.core.compaction.pressure import Pressure
-from vtcode.core.compaction.summary_run import SummaryRun
-from vtcode.core.compaction.trigger import Action, Suppression, classify_failure, decide, escalate
+from vtcode.core.compaction.split import newest_batch_tokens
+from vtcode.core.compaction.summary import is_summary_message
+from vtcode.core.compaction.trigger import Action, Decision, Suppression, classify_failure, decide, escalate
 from vtcode.core.compaction.window import biggest_items, gained_enough, over_window_message, recovery_split
-from vtcode.core.tokens import MessageEstimator, TextCounter, request_tokens
+from vtcode.core.tokens import MessageEstimator, TextCounter
 from vtcode.protocol.errors import AgentFailedError, ProviderError, ProviderErrorKind, VtcodeError
 from vtcode.protocol.events import CompactionTrigger, Notice, ThreadCompacted
 from vtcode.protocol.messages import Message, Usage
-from vtcode.protocol.model import Completed, ModelRequest, SystemPrompt, ToolSpec
+from vtcode.protocol.model import ModelRequest
 from vtcode.providers.base import ModelClient
 from vtcode.runtime.compaction_files import archive_history, record_envelope
+from vtcode.runtime.compaction_summarizer import Summarizer
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import BeforeRequest, ContextOverflow, HistoryReplacement
-from vtcode.runtime.provider_compaction import SUMMARIZER_SYSTEM, ProviderCompaction
+from vtcode.runtime.provider_compaction import ProviderCompaction
+from vtcode.runtime.request_estimate import FixedTokens, LazyCounter
 from vtcode.runtime.stored_history import StoredHistory
-from vtcode.tokens.encoding import text_counter
 
-_COUNT_CACHE_ENTRIES = 64
-_schema_encoder = msgspec.json.Encoder()
+# The envelope message placed after a compaction (header, artifact path), in estimated tokens.
+_ENVELOPE_TOKENS = 64
 
 
 class ContextWindowError(AgentFailedError):
@@ -61,18 +76,8 @@ class _Done:
 
     replacement: HistoryReplacement
     event: ThreadCompacted
-
-
-class _LazyCounter:
-    """`text_counter()`, loaded on the first count."""
-
-    def __init__(self) -> None:
-        self._counter: TextCounter | None = None
-
-    def __call__(self, text: str) -> int:
-        if self._counter is None:
-            self._counter = text_counter()
-        return self._counter(text)
+    # The tail planned (estimated tokens): a quarter of it is the growth the next compaction waits for.
+    tail_target: int
 
 
 class Compactor:
@@ -101,7 +106,7 @@ class Compactor:
         self._clock = clock
         self._last_usage = last_usage
         # The BPE tables take ~0.2 s to load: only once a request is big enough to need them.
-        self._count = count or _LazyCounter()
+        self._count = count or LazyCounter()
         self.estimate = MessageEstimator(self._count)
         harness = settings.agent.harness
         self.enabled = harness.auto_compaction_enabled
@@ -116,12 +121,20 @@ class Compactor:
             workspace=self._workspace,
         )
         self.pressure = Pressure()
+        # Per session and model: a model switch opens a new session wiring, so a new compactor.
+        self.calibration = Calibration()
         self.suppression = Suppression.NONE
+        # Our estimate of the request last sent through `before_request`, to pair with its usage.
+        self._sent_estimate: int | None = None
+        self._fixed = 0
+        self._pacing: Pacing | None = None
+        self._compacted_at: tuple[int, int] | None = None
+        self._summarizer = Summarizer(client, model, self._count, self._workspace)
         self._seen_usage: Usage | None = None
         self._manual_pending = False
         # Set when a compaction left the request above the soft threshold: the next one fails the turn.
         self._gain_failed_at: int | None = None
-        self._counts: dict[str, int] = {}
+        self._fixed_tokens = FixedTokens(self._count)
         self._provider = ProviderCompaction(
             client=client,
             model=model,
@@ -145,18 +158,23 @@ class Compactor:
     async def before_request(self, view: BeforeRequest) -> HistoryReplacement | None:
         """The before-request hook: decide (reference 3.2), compact, then check the request fits."""
         if not self._manual_pending and self._clearly_below_thresholds(view):
+            self._sent_estimate = None
             return None
-        fixed = self._fixed_tokens(view.request)
+        fixed = self._fixed = self._fixed_tokens(view.request)
         tokens = fixed + self.estimate.total(view.messages)
-        if self._manual_pending:
-            self._manual_pending = False
-            done = await self._compact(view.messages, "manual", "manual", Placement.START)
-            return self._finish(done, fixed, view.messages)
         usage = self._last_usage()
         if usage is not None and usage is not self._seen_usage:
             self._seen_usage = usage
             self.pressure = self.pressure.with_reported(usage)
-        self.pressure = self.pressure.with_estimate(tokens)
+            if self._sent_estimate is not None:
+                self.calibration = self.calibration.observed(usage.input_tokens, self._sent_estimate)
+        boundary = (view.turn, view.request_no)
+        if self._manual_pending:
+            self._manual_pending = False
+            done = await self._compact(view.messages, "manual", "manual", Placement.START)
+            self._compacted_at = boundary if done is not None else self._compacted_at
+            return self._finish(done, fixed, view.messages)
+        self.pressure = self.pressure.with_estimate(self.calibration.provider(tokens))
         decision = decide(
             self.pressure,
             self.settings.thresholds,
@@ -166,13 +184,22 @@ class Compactor:
         )
         self.pressure = decision.pressure
         done = None
-        if decision.action is Action.COMPACT:
+        if self._may_compact(decision, boundary, tokens):
             if self._gain_failed_at is not None:
                 raise self._no_gain_error(self._gain_failed_at)
             done = await self._compact(
                 view.messages, "auto", decision.trigger, Placement.BEFORE_LAST_USER_OR_SUMMARY
             )
+            self._compacted_at = boundary if done is not None else self._compacted_at
         return self._finish(done, fixed, view.messages)
+
+    def _may_compact(self, decision: Decision, boundary: tuple[int, int], tokens: int) -> bool:
+        """At most one compaction per boundary; a soft one only once the history grew by the gap."""
+        if decision.action is not Action.COMPACT or boundary == self._compacted_at:
+            return False
+        if decision.trigger == "hard" or self._pacing is None:
+            return True
+        return self._pacing.allows(tokens)
 
     def _clearly_below_thresholds(self, view: BeforeRequest) -> bool:
         """True when no token count can reach the soft threshold, so nothing needs counting exactly.
@@ -212,7 +239,8 @@ class Compactor:
         done = await self._compact(
             messages[:split], "recovery", "recovery", Placement.START, messages[split:]
         )
-        return self._finish(done, 0, messages, check_window=False)
+        self._sent_estimate = None
+        return self._finish(done, self._fixed, messages, check_window=False)
 
     async def compact_now(self, messages: Sequence[Message]) -> HistoryReplacement | None:
         """`/compact` between turns: the replacement to checkpoint, or None (a notice says why)."""
@@ -241,22 +269,12 @@ class Compactor:
             self._nothing(trigger)
             return None
         source = strip_envelopes(messages)
-        plan = plan_compaction(source, self.estimate, self.settings)
+        around = self._fixed + self.estimate.total(keep_after) + _ENVELOPE_TOKENS
+        plan, target = self._plan(source, around)
         notes: list[str] = []
         result = await self._provider.compact(plan, notes) if plan.prefix else None
         if result is None:
-            run = SummaryRun(plan, self._count, self._workspace)
-            while run.request is not None:
-                try:
-                    text = await self._summary_reply(run.request)
-                except ProviderError as error:
-                    run.failed(error.message, error.kind)
-                except AgentFailedError as error:
-                    run.failed(error.message)
-                else:
-                    run.answered(text)
-            notes += run.notes
-            result = assemble(plan, run.summary, run.mode, self.estimate, self.settings)
+            result = await self._summarized(source, plan, around, notes)
         if result.problems:
             self._failed(trigger, "; ".join(result.problems))
             return None
@@ -280,7 +298,9 @@ class Compactor:
             self._failed(trigger, error.message)
             return None
         shaped = (
-            place(result.messages, render(envelope), placement) if self.persist else list(result.messages)
+            place(result.messages, render(envelope, in_history=True), placement)
+            if self.persist
+            else list(result.messages)
         )
         new = [*shaped, *keep_after]
         event = ThreadCompacted(
@@ -293,22 +313,56 @@ class Compactor:
             reason=reason,
             mode=str(result.mode),
             notes=tuple(notes),
+            calibration_ratio=round(self.calibration.ratio, 3),
+            tail_target_tokens=target,
         )
         replacement = HistoryReplacement(messages=new, summary=result.summary, artifact_path=relative)
-        return _Done(replacement=replacement, event=event)
+        return _Done(replacement=replacement, event=event, tail_target=target)
 
-    async def _summary_reply(self, messages: Sequence[Message]) -> str:
-        """One summary request: the same model, no tools, the asking user message last."""
-        request = ModelRequest(
-            model=self._model, system=SystemPrompt(SUMMARIZER_SYSTEM), messages=tuple(messages), tools=()
+    def _plan(self, source: Sequence[Message], around: int) -> tuple[CompactionPlan, int]:
+        """The plan and its tail target in estimated tokens.
+
+        The SPEC target in provider tokens, capped to leave room to grow, never below the newest batch.
+        """
+        calibration = self.calibration
+        spec = calibration.ours(self.settings.tail_target)
+        plan = plan_compaction(source, self.estimate, self.settings, tail_tokens=spec)
+        earlier = [self.estimate(m) for m in source if is_summary_message(m)]
+        summary = earlier[-1] if earlier else FIRST_SUMMARY_GUESS_TOKENS
+        retained = self.estimate(plan.retained.block) if plan.retained.block is not None else 0
+        planned = planned_tail(
+            self.settings.tail_target,
+            self.settings.thresholds.soft,
+            calibration.provider(around),
+            calibration.provider(summary + retained),
         )
-        completed: Completed | None = None
-        async for event in self._client.stream(request):
-            if isinstance(event, Completed):
-                completed = event
-        if completed is None:
-            raise AgentFailedError("the summary stream ended without a reply")
-        return completed.message.content
+        target = min(spec, max(calibration.ours(planned), newest_batch_tokens(source, self.estimate)))
+        if target < spec:
+            plan = plan_compaction(source, self.estimate, self.settings, tail_tokens=target)
+        return plan, target
+
+    async def _summarized(
+        self, source: Sequence[Message], plan: CompactionPlan, around: int, notes: list[str]
+    ) -> CompactionResult:
+        """Summarize and assemble; while the result would not gain, again with half the tail."""
+        summary, mode = await self._summarizer.summarize(plan, notes)
+        result = assemble(plan, summary, mode, self.estimate, self.settings)
+        tail = self.estimate.total(plan.tail)
+        for smaller in smaller_tails(tail, newest_batch_tokens(source, self.estimate)):
+            if self._gains(result.tokens_after + around) or not plan.prefix:
+                break
+            covered = len(plan.prefix)
+            retry = plan_compaction(source, self.estimate, self.settings, tail_tokens=smaller)
+            if retry.prefix[:covered] != plan.prefix:
+                break  # not a longer prefix of the same split: keep what we have
+            plan = retry
+            summary, mode = await self._summarizer.summarize(plan, notes, earlier=(summary, mode, covered))
+            result = assemble(plan, summary, mode, self.estimate, self.settings)
+            notes.append(f"still above the soft threshold: compacted again with a {smaller:,}-token tail")
+        return result
+
+    def _gains(self, tokens: int) -> bool:
+        return gained_enough(self.calibration.provider(tokens), self.settings.thresholds)
 
     # -- after a compaction ------------------------------------------------------------------------
 
@@ -322,7 +376,10 @@ class Compactor:
     ) -> HistoryReplacement | None:
         """The gain check and the window check of SPEC 6.6 / 6.8 on what is about to be sent."""
         current = done.replacement.messages if done is not None else messages
-        tokens = fixed + self.estimate.total(current)
+        estimated = fixed + self.estimate.total(current)
+        if check_window:
+            self._sent_estimate = estimated
+        tokens = self.calibration.provider(estimated)
         gained = gained_enough(tokens, self.settings.thresholds)
         if done is not None and gained and check_window:
             self._gain_failed_at = None
@@ -345,7 +402,10 @@ class Compactor:
                     else "shorten or drop the largest items, or start a new session"
                 )
                 raise ContextWindowError(problem, hint=hint)
-        return self._applied_later(done) if done is not None else None
+        if done is not None:
+            self._pacing = Pacing(after_tokens=estimated, gap=growth_gap(done.tail_target))
+            return self._applied_later(done)
+        return None
 
     def _applied_later(self, done: _Done) -> HistoryReplacement:
         def applied() -> None:
@@ -374,27 +434,3 @@ class Compactor:
 
     def _notice(self, level: str, message: str) -> None:
         self._emitter.emit(Notice(level="warning" if level == "warning" else "info", message=message))
-
-    # -- estimates ---------------------------------------------------------------------------------
-
-    def _fixed_tokens(self, request: ModelRequest | None) -> int:
-        """The system prompt and tool schemas of `request` (counted once per distinct text)."""
-        if request is None:
-            return 0
-        return request_tokens(
-            system_prompt=request.system.joined(),
-            tool_schemas_json=[self._schema(spec) for spec in request.tools],
-            message_estimates=(),
-            count=self._cached_count,
-        )
-
-    def _schema(self, spec: ToolSpec) -> str:
-        return _schema_encoder.encode(spec).decode()
-
-    def _cached_count(self, text: str) -> int:
-        cached = self._counts.get(text)
-        if cached is None:
-            if len(self._counts) >= _COUNT_CACHE_ENTRIES:
-                self._counts.clear()
-            cached = self._counts[text] = self._count(text)
-        return cached

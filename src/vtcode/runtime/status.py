@@ -37,6 +37,9 @@ class SessionStatus:
     approval_mode: str = ""
     sandbox_mode: str = ""
     grants: tuple[str, ...] = ()
+    # Provider-reported prompt tokens per token of vtcode's estimate, for this session and model
+    # (1.0 until the provider reported any); the thresholds are compared in provider tokens.
+    calibration_ratio: float = 1.0
 
     @property
     def pressure(self) -> float:

@@ -216,7 +216,7 @@ def test_native_normalization_keeps_duplicate_tagged_intents_apart() -> None:
     assert intent_ids(echoed.messages) == ["intent-1", "intent-2"]
 
 
-def test_a_previous_summary_is_folded_into_the_next_one() -> None:
+def test_a_previous_summary_is_the_summary_so_far_never_a_transcript_entry() -> None:
     seen: list[str] = []
 
     def model(request: list[Message]) -> str:
@@ -232,7 +232,10 @@ def test_a_previous_summary_is_folded_into_the_next_one() -> None:
         user("u2", 30),
     ]
     compacted = _compact(history, model)
-    assert "[system]\nPrevious conversation summary:\nold summary text" in seen[0]
+    # Handed over as the summary so far: the new summary replaces it, no chain of quoted summaries.
+    assert "<summary>\nold summary text\n</summary>" in seen[0]
+    assert SUMMARY_PREFIX not in seen[0]
+    assert "[system]" not in seen[0]
     assert sum(1 for m in compacted.messages if m.content.startswith(SUMMARY_PREFIX)) == 1
 
 

@@ -147,3 +147,15 @@ def test_a_compaction_records_its_summary_touched_files_and_artifact() -> None:
         ("src/a.py", "src/b.py"),
         "archive/compaction-0001.jsonl",
     )
+
+
+def test_the_envelope_in_history_repeats_neither_the_summary_nor_the_file_list() -> None:
+    envelope = Envelope(
+        summary="working on the parser",
+        objective="parse TOML",
+        touched_files=tuple(f"src/read_{n}.py" for n in range(120)),
+        history_artifact_path="archive/compaction-0002.jsonl",
+    )
+    assert render(envelope, in_history=True).content == (
+        f"{ENVELOPE_HEADER}\n\nObjective:\nparse TOML\n\nHistory Artifact:\narchive/compaction-0002.jsonl"
+    )

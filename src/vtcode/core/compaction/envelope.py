@@ -200,9 +200,15 @@ def _role(message: Message) -> str:
     return type(message).__name__.removesuffix("Message").lower().replace("toolresult", "tool")
 
 
-def render(envelope: Envelope) -> SystemMessage:
-    """The envelope as one system message; pending intents and applied ids are never shown (7.5)."""
-    sections = [f"{ENVELOPE_HEADER}\nSummary:\n{envelope.summary}"]
+def render(envelope: Envelope, *, in_history: bool = False) -> SystemMessage:
+    """The envelope as one system message; pending intents and applied ids are never shown (7.5).
+
+    `in_history`: the copy placed in the history after a compaction, next to the summary message. It
+    leaves out what that history already says, so nothing is sent twice: the summary text, and the
+    touched files (the summary's "Files touched" names the changed ones; a list of every file read cost
+    2 KB per request in a long session). The file on disk and `sessions show` keep every field.
+    """
+    sections = [ENVELOPE_HEADER if in_history else f"{ENVELOPE_HEADER}\nSummary:\n{envelope.summary}"]
     texts = (
         ("Objective", envelope.objective),
         ("Task Tracker", envelope.task_summary),
@@ -213,7 +219,7 @@ def render(envelope: Envelope) -> SystemMessage:
     sections += [f"{title}:\n{text}" for title, text in texts if text]
     bullets = (
         ("Constraints", envelope.constraints),
-        ("Touched Files", envelope.touched_files),
+        ("Touched Files", () if in_history else envelope.touched_files),
     )
     sections += [
         f"{title}:\n" + "\n".join(f"- {item}" for item in items) for title, items in bullets if items

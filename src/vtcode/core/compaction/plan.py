@@ -14,6 +14,7 @@ import msgspec
 
 from vtcode.core.compaction.groups import TailSelection, bounded_group, select_tail
 from vtcode.core.compaction.retention import DEFAULT_RETAINED_USER_TOKENS, Retained, retain_user_messages
+from vtcode.core.compaction.split import split_group
 from vtcode.core.compaction.summary import SummaryBudget, summary_budget, summary_message
 from vtcode.core.compaction.thresholds import (
     DEFAULT_SESSION_BUDGET,
@@ -96,22 +97,43 @@ class CompactionResult:
 
 
 def plan_compaction(
-    messages: Sequence[Message], estimate: MessageEstimator, settings: CompactionSettings
+    messages: Sequence[Message],
+    estimate: MessageEstimator,
+    settings: CompactionSettings,
+    *,
+    tail_tokens: int | None = None,
 ) -> CompactionPlan:
-    """Split `messages` into the prefix to summarize and the continuity tail, and chunk the prefix."""
+    """Split `messages` into the prefix to summarize and the continuity tail, and chunk the prefix.
+
+    `tail_tokens` (estimated tokens) replaces the settings' tail target: the runtime plans the tail in
+    provider tokens and shrinks it when a compaction would not gain (SPEC 6.3, 6.6).
+    """
     source = tuple(messages)
-    target = settings.tail_target
+    target = settings.tail_target if tail_tokens is None else max(1, tail_tokens)
     selection = select_tail(source, estimate, target)
     prefix: tuple[Message, ...]
     tail: tuple[Message, ...]
     dropped: tuple[Message, ...] = ()
+    retainable: tuple[Message, ...]
     if selection is None:
         prefix, tail = source, ()
+        retainable = prefix
+    elif selection.oversized:
+        # One long turn: its older batches join the summary, its request and newest batches stay.
+        split = split_group(source[selection.start : selection.end], estimate, target, estimate.count)
+        older = source[: selection.start]
+        retainable = older + split.summarized
+        # The summarizer reads the turn's request before its older batches; it is kept in the tail,
+        # so it is not retained a second time.
+        anchor = (source[selection.start],) if split.summarized else ()
+        prefix = older + anchor + split.summarized
+        tail = split.kept
+        dropped = source[selection.end :]
     else:
         prefix = source[: selection.start]
-        kept = source[selection.start : selection.end]
-        tail = tuple(bounded_group(kept, estimate, target, estimate.count)) if selection.oversized else kept
+        tail = source[selection.start : selection.end]
         dropped = source[selection.end :]
+        retainable = prefix
     budget = summary_budget(settings.capacity, estimate.count)
     return CompactionPlan(
         source=source,
@@ -119,7 +141,7 @@ def plan_compaction(
         tail=tail,
         dropped=dropped,
         selection=selection,
-        retained=retain_user_messages(prefix, estimate, settings.retained_user_tokens),
+        retained=retain_user_messages(retainable, estimate, settings.retained_user_tokens),
         budget=budget,
         tokens_before=estimate.total(source),
     )

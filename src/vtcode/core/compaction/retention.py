@@ -50,7 +50,8 @@ def user_authored(messages: Sequence[Message]) -> list[UserMessage]:
     found: list[UserMessage] = []
     for message in messages:
         if isinstance(message, UserMessage) and (message.content.strip() or message.images):
-            if message.content.startswith(ENVIRONMENT_CONTEXT_TAG):
+            # The environment context item is vtcode's, not a request of the user's.
+            if message.meta.kind == "context" or message.content.startswith(ENVIRONMENT_CONTEXT_TAG):
                 continue
             found.append(message)
         elif isinstance(message, SystemMessage) and message.content.startswith(RETAINED_HEADER + "\n\n"):

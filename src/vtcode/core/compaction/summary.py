@@ -3,6 +3,10 @@
 SPEC 6.4: the summary has a fixed structure; a transcript that would not fit the provider is summarized
 in chunks, each request carrying the summary so far, so no compaction request exceeds the window. The
 request has no tools and ends with the user message that asks for the summary.
+
+Summaries never nest: the previous compaction's summary is handed to the summarizer as the summary so
+far (never as a transcript entry), and the retained block of the user's words is left out of the
+transcript (the previous summary already took it into account, and the new history retains it again).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from vtcode.core.compaction.retention import RETAINED_HEADER
 from vtcode.core.compaction.truncate import shorten
 from vtcode.core.images import with_image_notes
 from vtcode.core.tokens import MESSAGE_OVERHEAD_TOKENS, TextCounter
@@ -35,7 +40,9 @@ INSTRUCTIONS = (
     "- Goal: the task and its acceptance criteria as the user stated them.\n"
     "- Constraints and user corrections: quote the user's own words verbatim, one bullet each.\n"
     "- Decisions: decision: reason.\n"
-    "- Files touched: every path read, written or run against.\n"
+    "- Files touched: every file changed (patched, written, or changed by a command), one bullet each; "
+    "then one line 'Files read (not changed): ' naming at most the 20 most recent files only read, "
+    "and how many more.\n"
     "- Work done: what was changed and verified, with test results and error messages.\n"
     "- Open items: what remains, in order.\n"
     "- Failed approaches: what was tried and did not work, and why, so it is not retried.\n"
@@ -51,6 +58,29 @@ MESSAGE_CAP_TOKENS = 4_000
 # The most of a previous chunk's summary carried into the next request.
 SUMMARY_OUTPUT_TOKENS = 4_096
 _ARGS_PREVIEW_CHARS = 200
+
+
+def is_summary_message(message: Message) -> bool:
+    """Whether `message` opens a compacted history (the summary of an earlier compaction)."""
+    return isinstance(message, SystemMessage) and message.content.startswith(SUMMARY_PREFIX)
+
+
+def previous_summary(messages: Sequence[Message]) -> str | None:
+    """The body of the newest summary message in `messages`, if any."""
+    for message in reversed(messages):
+        if is_summary_message(message):
+            return message.content[len(SUMMARY_PREFIX) :].strip() or None
+    return None
+
+
+def transcript_messages(messages: Sequence[Message]) -> list[Message]:
+    """`messages` without earlier summaries and retained blocks: what is new to a summarizer."""
+    return [
+        message
+        for message in messages
+        if not is_summary_message(message)
+        and not (isinstance(message, SystemMessage) and message.content.startswith(RETAINED_HEADER))
+    ]
 
 
 def render_message(message: Message, count: TextCounter) -> str:

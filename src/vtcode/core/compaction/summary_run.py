@@ -14,8 +14,10 @@ from vtcode.core.compaction.summary import (
     SummaryBudget,
     chunk_transcript,
     missing_sections,
+    previous_summary,
     retry_request,
     summary_request,
+    transcript_messages,
 )
 from vtcode.core.tokens import TextCounter
 from vtcode.protocol.errors import ProviderErrorKind
@@ -29,16 +31,30 @@ MIN_CHUNK_TOKENS = 512
 class SummaryRun:
     """One summarization: `request` is what to send next, None once `summary` and `mode` are final."""
 
-    def __init__(self, plan: CompactionPlan, count: TextCounter, workspace: str = "/") -> None:
+    def __init__(
+        self,
+        plan: CompactionPlan,
+        count: TextCounter,
+        workspace: str = "/",
+        *,
+        summary_so_far: str | None = None,
+        summarized: int = 0,
+    ) -> None:
+        """`summary_so_far` already covers `plan.prefix[:summarized]` (the same compaction, retried with
+        a smaller tail): only the rest of the prefix is sent, with it as the summary so far."""
         self._plan = plan
         self._count = count
         self._workspace = workspace
         self._budget = plan.budget
-        # The summarizer reads each file range once (the newest read), as in reference 5.6.
-        self._prefix = dedup_reads(plan.prefix, plan.tail)
+        # The summarizer reads each file range once (the newest read), as in reference 5.6; an earlier
+        # summary is the summary so far, so the new one replaces it instead of quoting it.
+        rest = plan.prefix[summarized:] if summary_so_far is not None else plan.prefix
+        self._prefix = dedup_reads(transcript_messages(rest), plan.tail)
         self._chunks = chunk_transcript(self._prefix, count, plan.budget.chunk_tokens)
         self._index = 0
-        self._previous: str | None = None
+        self._previous: str | None = (
+            summary_so_far if summary_so_far is not None else previous_summary(plan.prefix)
+        )
         self._missing: list[str] | None = None
         self._rechunks = 0
         self.summary = ""
@@ -47,6 +63,9 @@ class SummaryRun:
         self.request: list[Message] | None = None
         if self._chunks:
             self._ask()
+        elif self._previous is not None:
+            # Nothing new to summarize: the earlier summary stands as it is.
+            self.summary = self._previous
         elif plan.prefix:
             self._fall_back("the prefix has no text to summarize")
 
