@@ -69,6 +69,9 @@ def test_stamped_events_round_trip_exactly() -> None:
         "approval.resolved",
         "session.paused",
         "session.resumed",
+        "hook.started",
+        "hook.completed",
+        "hook.skipped",
     }
 
 

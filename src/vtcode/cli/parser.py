@@ -70,6 +70,12 @@ def add_agent_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-turns", type=int, metavar="N", help="model requests allowed in one turn (default 100)"
     )
+    parser.add_argument(
+        "--trust-workspace-hooks",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="run the workspace's and imported hooks for this run without recording trust (for CI)",
+    )
 
 
 def _add_instruction_options(parser: argparse.ArgumentParser) -> None:

@@ -43,6 +43,7 @@ from vtcode.providers.base import ModelClient
 from vtcode.runtime.compaction_files import archive_history, record_envelope
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import BeforeRequest, ContextOverflow, HistoryReplacement
+from vtcode.runtime.lifecycle_hooks import LifecycleHooks
 from vtcode.runtime.provider_compaction import SUMMARIZER_SYSTEM, ProviderCompaction
 from vtcode.runtime.stored_history import StoredHistory
 from vtcode.tokens.encoding import text_counter
@@ -116,6 +117,8 @@ class Compactor:
             workspace=self._workspace,
         )
         self.pressure = Pressure()
+        # PreCompact / PostCompact lifecycle hooks (set by the wiring when configured).
+        self.hooks: LifecycleHooks | None = None
         self.suppression = Suppression.NONE
         self._seen_usage: Usage | None = None
         self._manual_pending = False
@@ -240,6 +243,8 @@ class Compactor:
         if handle is None:
             self._nothing(trigger)
             return None
+        if self.hooks is not None and not await self.hooks.pre_compact(trigger):
+            return None
         source = strip_envelopes(messages)
         plan = plan_compaction(source, self.estimate, self.settings)
         notes: list[str] = []
@@ -295,6 +300,8 @@ class Compactor:
             notes=tuple(notes),
         )
         replacement = HistoryReplacement(messages=new, summary=result.summary, artifact_path=relative)
+        if self.hooks is not None and self.hooks.active("PostCompact"):
+            await self.hooks.post_compact(trigger, result.summary)
         return _Done(replacement=replacement, event=event)
 
     async def _summary_reply(self, messages: Sequence[Message]) -> str:
