@@ -128,6 +128,38 @@ def _add_mcp_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser
     remove.add_argument("--json", action="store_true", help="print JSON")
 
 
+def _add_hooks_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    hooks = commands.add_parser(
+        "hooks",
+        help="list, trust or test the lifecycle hooks",
+        description="Lifecycle hooks ([[hooks.EVENT]] in vtcode.toml, .vtcode/hooks.json, imported "
+        "Claude Code / Codex / Gemini files). Hooks of the workspace or imported files run only once "
+        "trusted; trust is recorded by digest in $VTCODE_HOME/vtcode.toml.",
+    )
+    _add_config_option(hooks, "config")
+    actions = hooks.add_subparsers(dest="hooks_command", metavar="ACTION")
+    listed = actions.add_parser("list", help="every hook, its source and trust state")
+    listed.add_argument("--json", action="store_true", help="print JSON")
+    trust = actions.add_parser(
+        "trust", help="trust the workspace's untrusted hooks (all, or those whose digest starts with DIGEST)"
+    )
+    trust.add_argument("digest", nargs="*", metavar="DIGEST", help="a digest prefix from `hooks list`")
+    test = actions.add_parser("test", help="run the trusted hooks of one EVENT with a sample input")
+    test.add_argument("event", metavar="EVENT", help="PreToolUse, Stop, UserPromptSubmit, ...")
+    test.add_argument(
+        "--tool", metavar="NAME", help="the tool name for tool events (exec_command, Bash, ...)"
+    )
+    test.add_argument("--json", action="store_true", help="print JSON")
+    for action in (listed, trust, test):
+        action.add_argument(
+            "--workspace",
+            "-C",
+            metavar="DIR",
+            default=argparse.SUPPRESS,
+            help="the workspace directory (default: the current one)",
+        )
+
+
 class _JoinedWords(argparse.Action):
     """Stores the words of a `nargs="*"` positional as one string (None when there are none).
 
@@ -284,6 +316,7 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     _add_instruction_options(instructions_p)
 
     _add_mcp_parser(commands)
+    _add_hooks_parser(commands)
 
     sandbox_p = commands.add_parser(
         "sandbox",

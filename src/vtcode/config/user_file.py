@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import tempfile
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,19 @@ def trust_project_mcp(home: Path, workspace: Path) -> Path:
     def change(table: dict[str, Any]) -> None:
         projects = dict(table.get("projects", {}))
         projects[str(workspace)] = {**projects.get(str(workspace), {}), "trust_mcp": True}
+        table["projects"] = projects
+
+    return _edit(home, change)
+
+
+def trust_hooks(home: Path, workspace: Path, digests: Iterable[str]) -> Path:
+    """Record hook digests as trusted for `workspace`: `[projects."<workspace>".hooks] "<sha256>" = "trusted"`."""
+
+    def change(table: dict[str, Any]) -> None:
+        projects = dict(table.get("projects", {}))
+        project = dict(projects.get(str(workspace), {}))
+        project["hooks"] = {**project.get("hooks", {}), **dict.fromkeys(digests, "trusted")}
+        projects[str(workspace)] = project
         table["projects"] = projects
 
     return _edit(home, change)
