@@ -51,7 +51,8 @@ def test_an_imported_claude_code_hook_behaves_as_the_native_form_once_trusted(
     native_ws.mkdir()
     user_config(
         isolated_home,
-        f'[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\ncommand = "{native_home_hook}"\n',
+        '[[hooks.PreToolUse]]\nmatcher = "Bash"\n'
+        f'[[hooks.PreToolUse.hooks]]\ncommand = "{native_home_hook}"\n',
     )
     native = exec_run(vtcode, native_ws, steps, "--approval", "full-auto")
     assert not (ws / "second").exists()

@@ -40,7 +40,8 @@ def test_an_untrusted_workspace_hook_does_not_run_and_says_so(vtcode: VtcodeRunn
     assert ran
     assert "hook skipped: untrusted" in stderr
     assert "vtcode hooks trust" in stderr
-    assert len(skipped) == 1 and skipped[0].startswith("untrusted")
+    assert len(skipped) == 1
+    assert skipped[0].startswith("untrusted")
 
 
 def test_a_trusted_hook_runs_until_its_script_changes(vtcode: VtcodeRunner, tmp_path: Path) -> None:

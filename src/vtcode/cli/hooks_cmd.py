@@ -1,4 +1,4 @@
-"""`vtcode hooks list|trust|test`: the lifecycle hooks of every source, their trust, a dry run of one event."""
+"""`vtcode hooks list|trust|test`: every lifecycle hook, its trust, and a dry run of one event."""
 
 from __future__ import annotations
 

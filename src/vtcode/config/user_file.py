@@ -46,7 +46,7 @@ def trust_project_mcp(home: Path, workspace: Path) -> Path:
 
 
 def trust_hooks(home: Path, workspace: Path, digests: Iterable[str]) -> Path:
-    """Record hook digests as trusted for `workspace`: `[projects."<workspace>".hooks] "<sha256>" = "trusted"`."""
+    """Record hook digests as trusted: `[projects."<workspace>".hooks] "<sha256>" = "trusted"`."""
 
     def change(table: dict[str, Any]) -> None:
         projects = dict(table.get("projects", {}))
