@@ -127,8 +127,6 @@ class HumanRenderer:
                 self._last_text = "" if item_id in self._streamed_ids else text
             case Notice(message=message, level=level):
                 self._note(f"{level}: {message}")
-            case HookSkipped():
-                self._note(skipped_line(event))
             case ToolsChanged(source=source, added=added, removed=removed):
                 counts = [f"+{len(added)}" if added else "", f"-{len(removed)}" if removed else ""]
                 self._note(f"tools from {source}: {' '.join(c for c in counts if c) or 'changed'}")

@@ -84,9 +84,10 @@ class HookDispatch:
         return event in self._events
 
     def report_untrusted(self) -> None:
-        """One `hook.skipped` event per hook held back until the user trusts it (never silent)."""
+        """One `hook.skipped` event and one warning per hook held back until the user trusts it."""
         for hook in self.hooks.untrusted:
             self.emitter.emit(_skipped(hook, UNTRUSTED))
+            self.emitter.emit(Notice(level="warning", message=skipped_text(hook, UNTRUSTED)))
 
     async def fire(
         self,
@@ -163,7 +164,7 @@ class HookDispatch:
         handler = hook.handler
         if hook.source.needs_trust and digest_of(event, hook.matcher, handler, self.workspace) != hook.digest:
             self.emitter.emit(_skipped(hook, CHANGED))
-            return HookResult("not_started", warning=f"hook `{handler.display}` {CHANGED}")
+            return HookResult("not_started", warning=skipped_text(hook, CHANGED))
         argv = self._argv.get(hook)
         if argv is None:
             command = expand_project_dir(handler.command, self.workspace)
@@ -204,6 +205,11 @@ class HookDispatch:
             )
         )
         return result
+
+
+def skipped_text(hook: ConfiguredHook, reason: str) -> str:
+    """`hook skipped: untrusted (...)`: one line for a hook that did not run."""
+    return f"hook skipped: {reason} ({hook.event} `{hook.handler.display}` from {hook.source.path})"
 
 
 def _skipped(hook: ConfiguredHook, reason: str) -> HookSkipped:

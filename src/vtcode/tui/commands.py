@@ -20,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "compact": "compact the history now",
     "jobs": "command sessions: list, show output, wait, kill",
     "memory": "instruction sources and diagnostics for the paths touched so far",
+    "hooks": "lifecycle hooks: source, trust and digest",
     "status": "provider, model, tokens, context pressure, cost",
     "model": "/model NAME: use NAME from the next turn",
     "profile": "/profile NAME: use the prompt profile NAME from the next turn",

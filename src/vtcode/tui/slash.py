@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from vtcode.core.hooks.report import hooks_text
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.ops import Compact, Pause, Resume
 from vtcode.runtime.workspace_index import stored_sessions
@@ -56,6 +57,8 @@ class SlashCommands:
             app.push_screen(JobsScreen(session.jobs))
         elif name == "memory":
             app.push_screen(TextScreen("Instructions (/memory)", memory_text(session.instructions_report())))
+        elif name == "hooks":
+            app.push_screen(TextScreen("Hooks (/hooks)", hooks_text(session.options.hooks)))
         elif name == "status":
             app.push_screen(TextScreen("Status", status_details(session.status())))
         elif name in ("model", "profile"):
