@@ -225,7 +225,7 @@ class ToolDispatcher:
         "ask" asks even where the policy allows; PermissionRequest hooks answer an "ask" first.
         """
         hooks = self.hooks
-        if hooks is None:
+        if hooks is None or (pre is None and not hooks.dispatch.active("PermissionRequest")):
             decision = decide(self.policy, tool.kind, described.subject, tool=call.name, grants=self.grants)
         else:
             policy = dataclasses.replace(self.policy, headless=False)
