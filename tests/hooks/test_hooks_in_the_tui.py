@@ -15,6 +15,7 @@ from vtcode.runtime.wiring import SessionOptions
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.server import WireServer
 from vtcode.testing.wire import server_for
+from vtcode.tui.approval import ApprovalScreen
 from vtcode.tui.screens import TextScreen
 
 GUARD = "cat > /dev/null\necho no >&2\nexit 2\n"
@@ -77,3 +78,38 @@ async def test_an_untrusted_workspace_hook_does_not_run_in_the_tui_and_hooks_sho
             assert "PreToolUse [Bash]: .vtcode/hooks/guard.sh" in str(screen.body)
             assert "NOT TRUSTED" in str(screen.body)
     assert (ws / "ran").exists()
+
+
+async def test_a_notification_hook_hears_of_a_permission_prompt(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    home = tmp_path / "home"
+    told = tmp_path / "told.json"
+    notify = script(tmp_path / "notify.sh", f"cat > {told}.tmp && mv {told}.tmp {told}\n")
+    user_config(
+        home,
+        '[[hooks.Notification]]\nmatcher = "permission_prompt"\n'
+        f'[[hooks.Notification.hooks]]\ncommand = "{notify}"\n',
+    )
+    with server_for("chat", [_touch("ran"), Reply(text="finished")]) as server:
+        chosen = dataclasses.replace(_with_hooks(ws, home, server), settings=_ask(server, ws, home).settings)
+        app = make_app(chosen)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: app.session is not None, "the session")
+            await type_text(pilot, "go")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, ApprovalScreen), "the approval dialog")
+            await until(pilot, told.exists, "the notification hook")
+            await until(
+                pilot, lambda: isinstance(app.screen, ApprovalScreen) and app.screen.armed, "the dialog"
+            )
+            await pilot.press("y")
+            await until(pilot, lambda: "finished" in screen_text(app), "the answer")
+    payload = json.loads(told.read_text())
+    assert payload["notification_type"] == "permission_prompt"
+    assert "exec_command" in payload["message"]
+    assert (ws / "ran").exists()
+
+
+def _ask(server: WireServer, ws: Path, home: Path) -> SessionOptions:
+    return tui_options(ws, home, server, approval="ask")

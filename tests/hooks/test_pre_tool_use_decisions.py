@@ -147,3 +147,20 @@ def test_updated_input_that_does_not_fit_the_schema_blocks(
     run = exec_run(vtcode, ws, steps, *FULL_AUTO)
     assert not (ws / "ran.txt").exists()
     assert "into one the tool does not accept: `cmd` must be string" in run.tool_results()[0]
+
+
+def test_a_hook_allow_does_not_lift_read_only_mode(
+    vtcode: VtcodeRunner, isolated_home: Path, tmp_path: Path
+) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    allow = '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}'
+    _guard(isolated_home, tmp_path, f"cat > /dev/null\necho '{allow}'\n", matcher="Edit")
+    patch = "*** Begin Patch\n*** Add File: new.txt\n+hello\n*** End Patch\n"
+    run = exec_run(
+        vtcode, ws, [call("apply_patch", {"patch": patch}), Reply(text="ok")], "--approval", "read-only"
+    )
+    assert run.result.code == 0, run.result.stderr
+    assert not (ws / "new.txt").exists()
+    assert "not allowed in read-only mode" in run.tool_results()[0]
+    assert [e["decision"] for e in run.of("hook.completed")] == ["allow"]

@@ -241,6 +241,8 @@ class HookStarted(_Event, frozen=True, tag="hook.started"):
     source_path: str = ""
     command: str = ""
     status_message: str = ""
+    # The trust digest of a workspace or imported hook (empty for the user's own hooks).
+    digest: str = ""
 
 
 class HookCompleted(_Event, frozen=True, tag="hook.completed"):
@@ -258,6 +260,7 @@ class HookCompleted(_Event, frozen=True, tag="hook.completed"):
     decision: str | None = None
     duration_ms: int = 0
     message: str = ""
+    digest: str = ""
 
 
 class HookSkipped(_Event, frozen=True, tag="hook.skipped"):

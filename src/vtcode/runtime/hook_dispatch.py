@@ -60,6 +60,7 @@ class HookDispatch:
         transcript_path: str = "",
         permission_mode: Callable[[], str] = lambda: "auto-edit",
         monotonic: Callable[[], float] = time.monotonic,
+        agent: Mapping[str, str] | None = None,
     ) -> None:
         self.hooks = hooks
         self.workspace = workspace
@@ -76,6 +77,9 @@ class HookDispatch:
             "CLAUDE_PROJECT_DIR": str(workspace),
             "VTCODE_SESSION_ID": session_id,
         }
+        # A child session's hooks (SubagentStart/Stop, its tool calls) also say which agent: `agent_id`,
+        # `agent_type` in every input, as Claude Code does inside subagents.
+        self.agent = dict(agent or {})
         self._argv: dict[ConfiguredHook, list[str]] = {}
         self._spilled = 0
 
@@ -141,6 +145,7 @@ class HookDispatch:
             "permission_mode": PERMISSION_MODES.get(self.permission_mode(), "default"),
             "model": self.model,
             "vtcode_version": __version__,
+            **self.agent,
         }
 
     async def _within_budget(
@@ -181,6 +186,7 @@ class HookDispatch:
                 source_path=hook.source.path,
                 command=handler.display,
                 status_message=handler.status_message or "",
+                digest=hook.digest,
             )
         )
         started = self.monotonic()
@@ -202,6 +208,7 @@ class HookDispatch:
                 decision=result.decision,
                 duration_ms=round((self.monotonic() - started) * 1000),
                 message=result.reason or result.warning,
+                digest=hook.digest,
             )
         )
         return result

@@ -161,7 +161,12 @@ class ToolDispatcher:
         self.emitter.emit(ItemStarted(item=started))
         pre: Combined | None = None
         if self.hooks is not None and self.hooks.dispatch.active("PreToolUse"):
-            pre = await self.hooks.pre_tool_use(tool, call, arguments, described)
+            try:
+                pre = await self.hooks.pre_tool_use(tool, call, arguments, described)
+            except asyncio.CancelledError:
+                declined = _item(tool, call, item_id, described, status="declined", text=INTERRUPTED)
+                self.emitter.emit(ItemCompleted(item=declined))
+                raise
             if pre.updated_input is not None and not pre.blocked:
                 # Checked by `pre_tool_use`; the new input is described, approved and run instead.
                 arguments = pre.updated_input
