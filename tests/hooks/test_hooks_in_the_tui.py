@@ -113,3 +113,22 @@ async def test_a_notification_hook_hears_of_a_permission_prompt(tmp_path: Path) 
 
 def _ask(server: WireServer, ws: Path, home: Path) -> SessionOptions:
     return tui_options(ws, home, server, approval="ask")
+
+
+async def test_a_failing_hook_is_a_warning_on_screen_and_the_tool_runs(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    home = tmp_path / "home"
+    broken = script(tmp_path / "broken.sh", "cat > /dev/null\necho 'jq: not found' >&2\nexit 1\n")
+    user_config(
+        home, f'[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\ncommand = "{broken}"\n'
+    )
+    with server_for("chat", [_touch("ran"), Reply(text="finished")]) as server:
+        app = make_app(_with_hooks(ws, home, server))
+        async with app.run_test(size=(160, 40)) as pilot:
+            await until(pilot, lambda: app.session is not None, "the session")
+            await type_text(pilot, "go")
+            await pilot.press("enter")
+            await until(pilot, lambda: "finished" in screen_text(app), "the answer")
+            assert "failed, continuing without it: it exited with status 1: jq: not found" in screen_text(app)
+    assert (ws / "ran").exists()
