@@ -34,7 +34,7 @@ def child(mode: str, calls: int) -> float:
         return asyncio.run(_floor(calls))
     from vtcode.core.approvals import ApprovalPolicy
     from vtcode.protocol.messages import ToolCall
-    from vtcode.protocol.model import ToolSpec
+    from vtcode.protocol.model import ToolKind, ToolSpec
     from vtcode.runtime.emitter import Emitter
     from vtcode.runtime.tool_dispatch import ToolDispatcher
     from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
@@ -43,7 +43,7 @@ def child(mode: str, calls: int) -> float:
         """A read tool that does nothing: what is measured is the dispatcher around it."""
 
         spec = ToolSpec(name="nop", description="", parameters={"type": "object", "properties": {}})
-        kind = "read"
+        kind: ToolKind = "read"
 
         def describe(self, arguments: dict[str, object]) -> CallDescription:
             return CallDescription(display="nop")
@@ -54,11 +54,11 @@ def child(mode: str, calls: int) -> float:
     ws = Path(tempfile.mkdtemp())
     kwargs: dict[str, object] = {}
     if mode in ("other-event", "true-hook"):
-        from vtcode.core.hooks.model import ConfiguredHook, HookHandler, HookSet, HookSource
+        from vtcode.core.hooks.model import ConfiguredHook, HookEvent, HookHandler, HookSet, HookSource
         from vtcode.runtime.hook_dispatch import HookDispatch
         from vtcode.runtime.tool_hooks import ToolHooks
 
-        event = "PreToolUse" if mode == "true-hook" else "SessionStart"
+        event: HookEvent = "PreToolUse" if mode == "true-hook" else "SessionStart"
         hook = ConfiguredHook(event, "", HookHandler(command="true"), HookSource("user", "bench"))
         emitter_for_hooks = Emitter()
         dispatch = HookDispatch(
