@@ -70,6 +70,9 @@ def test_stamped_events_round_trip_exactly() -> None:
         "session.paused",
         "session.resumed",
         "thread.compacted",
+        "hook.started",
+        "hook.completed",
+        "hook.skipped",
     }
     compacted = [json.loads(line) for line in lines if '"thread.compacted"' in line]
     # Since long turns: the calibration ratio the thresholds and the tail were planned with.

@@ -9,6 +9,7 @@ import signal
 from vtcode.cli.inputs import read_prompt, workspace_dir
 from vtcode.cli.render import HumanRenderer, JsonRenderer
 from vtcode.config.environment import os_environ
+from vtcode.config.hook_sources import load_hooks
 from vtcode.config.loader import load_settings
 from vtcode.protocol.errors import ExitCode, InterruptedByUser, VtcodeError
 from vtcode.protocol.events import Event, TurnCompleted, TurnFailed
@@ -52,6 +53,8 @@ def session_options(
     workspace = workspace_dir(args.workspace)
     env = os_environ()
     loaded = load_settings(workspace=workspace, env=env, overrides=overrides, flags=agent_flags(args))
+    # Read before anything runs: a bad hook file is a config error (exit 2) like a bad vtcode.toml.
+    hooks = load_hooks(loaded, workspace, trust_all=bool(getattr(args, "trust_workspace_hooks", False)))
     return SessionOptions(
         workspace=workspace,
         settings=loaded.settings,
@@ -62,7 +65,8 @@ def session_options(
         headless=headless,
         until_idle=until_idle,
         trust_project_mcp=bool(getattr(args, "trust_project_mcp", False)),
-        config_warnings=(*loaded.warnings, *loaded.notices),
+        config_warnings=(*loaded.warnings, *hooks.warnings, *loaded.notices),
+        hooks=hooks.hooks,
     )
 
 

@@ -112,6 +112,10 @@ def _command(
             from vtcode.cli.mcp_cmd import run_mcp
 
             return lambda: run_mcp(args, overrides, parser)
+        case "hooks":
+            from vtcode.cli.hooks_cmd import run_hooks
+
+            return lambda: run_hooks(args, overrides, parser)
         case "instructions":
             from vtcode.cli.instructions_cmd import run_instructions
 

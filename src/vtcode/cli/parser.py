@@ -97,6 +97,12 @@ def add_agent_options(parser: argparse.ArgumentParser, *, top_level: bool = Fals
         help="model requests allowed in one turn (default 100)",
         **kept,
     )
+    parser.add_argument(
+        "--trust-workspace-hooks",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="run the workspace's and imported hooks for this run without recording trust (for CI)",
+    )
 
 
 def _add_instruction_options(parser: argparse.ArgumentParser) -> None:
@@ -147,6 +153,38 @@ def _add_mcp_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser
     remove = actions.add_parser("remove", help="remove a server from the user config")
     remove.add_argument("name", metavar="NAME")
     remove.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _add_hooks_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    hooks = commands.add_parser(
+        "hooks",
+        help="list, trust or test the lifecycle hooks",
+        description="Lifecycle hooks ([[hooks.EVENT]] in vtcode.toml, .vtcode/hooks.json, imported "
+        "Claude Code / Codex / Gemini files). Hooks of the workspace or imported files run only once "
+        "trusted; trust is recorded by digest in $VTCODE_HOME/vtcode.toml.",
+    )
+    _add_config_option(hooks, "config")
+    actions = hooks.add_subparsers(dest="hooks_command", metavar="ACTION")
+    listed = actions.add_parser("list", help="every hook, its source and trust state")
+    listed.add_argument("--json", action="store_true", help="print JSON")
+    trust = actions.add_parser(
+        "trust", help="trust the workspace's untrusted hooks (all, or those whose digest starts with DIGEST)"
+    )
+    trust.add_argument("digest", nargs="*", metavar="DIGEST", help="a digest prefix from `hooks list`")
+    test = actions.add_parser("test", help="run the trusted hooks of one EVENT with a sample input")
+    test.add_argument("event", metavar="EVENT", help="PreToolUse, Stop, UserPromptSubmit, ...")
+    test.add_argument(
+        "--tool", metavar="NAME", help="the tool name for tool events (exec_command, Bash, ...)"
+    )
+    test.add_argument("--json", action="store_true", help="print JSON")
+    for action in (listed, trust, test):
+        action.add_argument(
+            "--workspace",
+            "-C",
+            metavar="DIR",
+            default=argparse.SUPPRESS,
+            help="the workspace directory (default: the current one)",
+        )
 
 
 class _JoinedWords(argparse.Action):
@@ -311,6 +349,7 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     _add_instruction_options(instructions_p)
 
     _add_mcp_parser(commands)
+    _add_hooks_parser(commands)
 
     sandbox_p = commands.add_parser(
         "sandbox",

@@ -13,6 +13,7 @@ from vtcode.protocol.events import (
     CommandExecutionItem,
     Event,
     FileChangeItem,
+    HookSkipped,
     ItemCompleted,
     ItemDelta,
     ItemStarted,
@@ -72,14 +73,18 @@ class JsonRenderer:
     whole items are not flooded with one line per token.
     """
 
-    def __init__(self, out: TextIO | None = None, *, deltas: bool = False) -> None:
+    def __init__(self, out: TextIO | None = None, *, deltas: bool = False, err: TextIO | None = None) -> None:
         self.out = _Output(out or sys.stdout)
+        self.err = _Output(err or sys.stderr)
         self.deltas = deltas
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, ItemDelta) and not self.deltas:
             return
         self.out.write(encode_event(event).decode("utf-8") + "\n")
+        if isinstance(event, HookSkipped):
+            # A policy hook that does not run must never go unnoticed, also when stdout is a pipe.
+            self.err.write(f"vtcode: {skipped_line(event)}\n")
 
 
 _SESSION_ACTIONS = {"wait": "waiting for", "poll": "checking on", "write": "typing into", "kill": "stopping"}
@@ -178,6 +183,11 @@ class HumanRenderer:
 
     def _note(self, text: str) -> None:
         self.err.write(terminal_safe(text).rstrip("\n") + "\n")
+
+
+def skipped_line(event: HookSkipped) -> str:
+    """`hook skipped: untrusted (...)`: one line for a hook that did not run."""
+    return f"hook skipped: {event.reason} ({event.event} `{_short(event.command)}` from {event.source_path})"
 
 
 def _first_line(text: str) -> str:

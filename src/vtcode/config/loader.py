@@ -31,6 +31,7 @@ from types import MappingProxyType
 from typing import Any
 
 from vtcode.config.environment import debug_enabled, environment_layers, resolve_home
+from vtcode.config.hook_layers import HookLayer, add_hook_groups, take_hook_groups
 from vtcode.config.layers import Layer, config_files, deep_merge, file_layer, flags_layer, leaf_keys
 from vtcode.config.overrides import parse_override
 from vtcode.config.schema import Settings
@@ -57,6 +58,9 @@ class LoadedConfig:
     # Keys that were ignored (a workspace file trying to loosen approval), one message each, naming
     # the file and key; every front end shows them to the user.
     warnings: tuple[str, ...] = ()
+    # The `[[hooks.EVENT]]` groups of each layer that has some, lowest first: hooks add up across
+    # files (never replace each other) and whether they need trust depends on the file.
+    hook_layers: tuple[HookLayer, ...] = ()
 
 
 def load_settings(
@@ -83,8 +87,13 @@ def load_settings(
     trusted_provider: str | None = None
     in_workspace = False
     warnings: list[str] = []
+    hook_layers: list[HookLayer] = []
     for layer in layers:
         table = validate_layer(layer.table, source=layer.source, value_hint=layer.value_hint)
+        table, hooks = take_hook_groups(table, layer)
+        if hooks is not None:
+            hook_layers.append(hooks)
+            warnings.extend(hooks.warnings)
         if layer.workspace:
             table, dropped = drop_untrusted_tables(table, source=layer.source)
             warnings.extend(dropped)
@@ -98,7 +107,7 @@ def load_settings(
             warnings.extend(restricted.warnings)
         if "provider" in table.get("agent", {}):
             provider_layer = layer
-        merged = deep_merge(merged, table)
+        merged = add_hook_groups(merged, deep_merge(merged, table), hooks)
         origins.update((key, layer.source) for key in leaf_keys(table))
     settings = to_settings(merged)
     if provider_layer is not None:
@@ -113,6 +122,7 @@ def load_settings(
         sources=tuple(str(file.path) for file in files),
         notices=_deprecations(origins),
         warnings=tuple(warnings),
+        hook_layers=tuple(hook_layers),
     )
 
 

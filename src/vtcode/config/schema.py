@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from vtcode.core.approvals import ApprovalMode
+from vtcode.core.hooks.matching import matcher_error
 from vtcode.core.sandbox_policy import SandboxMode
 from vtcode.protocol.model import ReasoningEffort, WireApi
 
@@ -217,6 +218,72 @@ class ProjectSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, k
     # ... each only while its definition hashes to the value recorded here when the user trusted it
     # (name -> "sha256:<hex>"): a server a command or a pull added or changed asks again.
     mcp_server_hashes: dict[str, str] = msgspec.field(default_factory=dict)
+    # Workspace and imported hooks the user trusted, by digest (`vtcode hooks trust`).
+    hooks: dict[str, Literal["trusted"]] = msgspec.field(default_factory=dict)
+
+
+def _valid_matcher(value: str) -> bool:
+    """Whether a hook matcher is a name, a list of names or a regular expression that compiles."""
+    return matcher_error(value) is None
+
+
+Matcher = Annotated[
+    str,
+    msgspec.Meta(
+        extra={
+            "accept": _valid_matcher,
+            "expected": 'a tool name, a list such as "Edit|Write", or a valid regular expression',
+        }
+    ),
+]
+
+
+class HookHandlerSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[[hooks.EVENT.hooks]]`: one command a hook runs (SPEC section 10)."""
+
+    type: Literal["command"] = "command"
+    command: str
+    # Given: exec form, the program started without a shell.
+    args: tuple[str, ...] | None = None
+    # Seconds; the default is the event's (600, UserPromptSubmit 30, SessionEnd a shared 1.5 budget).
+    timeout: PositiveFloat | None = None
+    on_failure: Literal["allow", "block"] = "allow"
+    async_: bool = msgspec.field(default=False, name="async")
+    status_message: str | None = None
+
+
+class HookGroupSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[[hooks.EVENT]]`: a matcher and the handlers it runs."""
+
+    matcher: Matcher = ""
+    hooks: tuple[HookHandlerSettings, ...] = ()
+
+
+HookImport = Literal["claude", "codex", "gemini"]
+HookGroups = tuple[HookGroupSettings, ...]
+
+
+class HooksSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[hooks]`: lifecycle hooks by event, and which peers' hook files to import (user file only).
+
+    The groups of all files add up here; `LoadedConfig.hook_layers` also keeps them with the file they
+    came from, since trust depends on the file.
+    """
+
+    import_: tuple[HookImport, ...] = msgspec.field(default=(), name="import")
+    session_start: HookGroups = msgspec.field(default=(), name="SessionStart")
+    session_end: HookGroups = msgspec.field(default=(), name="SessionEnd")
+    user_prompt_submit: HookGroups = msgspec.field(default=(), name="UserPromptSubmit")
+    pre_tool_use: HookGroups = msgspec.field(default=(), name="PreToolUse")
+    permission_request: HookGroups = msgspec.field(default=(), name="PermissionRequest")
+    post_tool_use: HookGroups = msgspec.field(default=(), name="PostToolUse")
+    post_tool_use_failure: HookGroups = msgspec.field(default=(), name="PostToolUseFailure")
+    stop: HookGroups = msgspec.field(default=(), name="Stop")
+    subagent_start: HookGroups = msgspec.field(default=(), name="SubagentStart")
+    subagent_stop: HookGroups = msgspec.field(default=(), name="SubagentStop")
+    pre_compact: HookGroups = msgspec.field(default=(), name="PreCompact")
+    post_compact: HookGroups = msgspec.field(default=(), name="PostCompact")
+    notification: HookGroups = msgspec.field(default=(), name="Notification")
 
 
 class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -235,6 +302,7 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     mcp: McpSettings = msgspec.field(default_factory=McpSettings)
     mcp_servers: dict[str, McpServerSettings] = msgspec.field(default_factory=dict)
     projects: dict[str, ProjectSettings] = msgspec.field(default_factory=dict)
+    hooks: HooksSettings = msgspec.field(default_factory=HooksSettings)
 
     def model_settings(self, model: str) -> ModelSettings:
         """The overrides configured for `model`, or an empty override when there are none."""

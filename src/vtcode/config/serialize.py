@@ -17,8 +17,13 @@ def settings_to_toml(settings: Settings) -> str:
 
 def _without_none(table: dict[str, Any]) -> dict[str, Any]:
     """Drop unset keys: TOML has no null, and every optional key defaults to None."""
-    return {
-        key: _without_none(value) if isinstance(value, dict) else value
-        for key, value in table.items()
-        if value is not None
-    }
+    return {key: _clean(value) for key, value in table.items() if value is not None}
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, dict):
+        return _without_none(value)
+    if isinstance(value, list | tuple):
+        # Arrays of tables (`[[hooks.PreToolUse]]`) hold tables with unset keys too.
+        return [_clean(item) for item in value]
+    return value

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import tempfile
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,19 @@ def trust_project_mcp(home: Path, workspace: Path, hashes: Mapping[str, str]) ->
         project = dict(projects.get(str(workspace), {}))
         pinned = {**project.get("mcp_server_hashes", {}), **hashes}
         projects[str(workspace)] = {**project, "trust_mcp": True, "mcp_server_hashes": pinned}
+        table["projects"] = projects
+
+    return _edit(home, change)
+
+
+def trust_hooks(home: Path, workspace: Path, digests: Iterable[str]) -> Path:
+    """Record hook digests as trusted: `[projects."<workspace>".hooks] "<sha256>" = "trusted"`."""
+
+    def change(table: dict[str, Any]) -> None:
+        projects = dict(table.get("projects", {}))
+        project = dict(projects.get(str(workspace), {}))
+        project["hooks"] = {**project.get("hooks", {}), **dict.fromkeys(digests, "trusted")}
+        projects[str(workspace)] = project
         table["projects"] = projects
 
     return _edit(home, change)

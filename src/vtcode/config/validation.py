@@ -19,6 +19,7 @@ import msgspec
 import msgspec.inspect as mi
 
 from vtcode.config.schema import BUILTIN_PROVIDERS, Settings
+from vtcode.core.hooks.model import SNAKE_EVENTS
 from vtcode.protocol.errors import ConfigError
 
 KeyPath = tuple[str, ...]
@@ -45,11 +46,14 @@ def _section_type(key: str) -> mi.Type:
 
 # SPEC section 6 item 9 spells the compaction switch `[agent] auto_compaction_enabled`; the reference
 # keeps it under `[agent.harness]`. Both are accepted; the alias is folded into the real key per layer.
+# VT Code spells hook events in snake_case (`[[hooks.pre_tool_use]]`); Claude Code's names are the keys.
 ALIASES: Final[Mapping[KeyPath, KeyPath]] = {
     ("agent", "auto_compaction_enabled"): ("agent", "harness", "auto_compaction_enabled"),
+    **{("hooks", snake): ("hooks", event) for snake, event in SNAKE_EVENTS.items()},
 }
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_INDEX = re.compile(r"\[\d+\]")
 _MAX_SHOWN = 60
 _INT64_MIN = -(2**63)
 _INT64_MAX = 2**63 - 1
@@ -66,8 +70,17 @@ class _Invalid(Exception):
 
 
 def format_key(path: Sequence[str]) -> str:
-    """A dotted key as a user would write it in TOML, quoting segments such as `"gpt-4.1"`."""
-    return ".".join(part if _BARE_KEY.fullmatch(part) else json.dumps(part) for part in path)
+    """A dotted key as a user would write it in TOML, quoting segments such as `"gpt-4.1"`.
+
+    A segment `[N]` is the N-th table of an array of tables (`hooks.PreToolUse[0].matcher`).
+    """
+    text = ""
+    for part in path:
+        if _INDEX.fullmatch(part):
+            text += part
+            continue
+        text += ("." if text else "") + (part if _BARE_KEY.fullmatch(part) else json.dumps(part))
+    return text
 
 
 def describe_value(value: object) -> str:
@@ -200,6 +213,12 @@ def _check(value: object, t: mi.Type, path: KeyPath) -> None:
             raise _Invalid(path, f"got {describe_value(value)}, expected {expected(t)}")
         for key, item in value.items():
             _check(item, t.value_type, (*path, key))
+    elif isinstance(t, mi.ListType | mi.VarTupleType) and isinstance(t.item_type, mi.StructType):
+        # An array of tables (`[[hooks.PreToolUse]]`): each table is checked key by key.
+        if not isinstance(value, list | tuple):
+            raise _Invalid(path, f"got {describe_value(value)}, expected {expected(t)}")
+        for index, item in enumerate(value):
+            _check(item, t.item_type, (*path, f"[{index}]"))
     elif not _fits(value, t):
         raise _Invalid(path, _wrong_value(value, t))
 

@@ -237,6 +237,51 @@ class ToolsChanged(_Event, frozen=True, tag="tools.changed"):
     tools: int = 0
 
 
+HookSourceKind = Literal["user", "workspace", "import"]
+
+
+class HookStarted(_Event, frozen=True, tag="hook.started"):
+    """A lifecycle hook's command started for `event` (SPEC section 10)."""
+
+    event: str = ""
+    source: HookSourceKind = "user"
+    # The file the hook was configured in.
+    source_path: str = ""
+    command: str = ""
+    status_message: str = ""
+    # The trust digest of a workspace or imported hook (empty for the user's own hooks).
+    digest: str = ""
+
+
+class HookCompleted(_Event, frozen=True, tag="hook.completed"):
+    """A lifecycle hook's command ended.
+
+    `outcome` is `success`, `blocked`, `failed`, `timed_out` or `not_started`; `decision` what it said
+    (`allow`, `deny`, `ask`), if anything; `message` the reason or warning shown for it.
+    """
+
+    event: str = ""
+    source: HookSourceKind = "user"
+    source_path: str = ""
+    command: str = ""
+    outcome: str = "success"
+    decision: str | None = None
+    duration_ms: int = 0
+    message: str = ""
+    digest: str = ""
+
+
+class HookSkipped(_Event, frozen=True, tag="hook.skipped"):
+    """A configured hook did not run: it is not trusted (run `vtcode hooks trust`), or it changed."""
+
+    event: str = ""
+    source: HookSourceKind = "workspace"
+    source_path: str = ""
+    command: str = ""
+    digest: str = ""
+    reason: str = ""
+
+
 class TurnCompleted(_Event, frozen=True, tag="turn.completed"):
     """The turn finished; `pending_intents` still wait (a headless run leaves them for `--resume`)."""
 
@@ -271,6 +316,9 @@ Event = (
     | SessionResumed
     | Notice
     | ToolsChanged
+    | HookStarted
+    | HookCompleted
+    | HookSkipped
     | TurnCompleted
     | TurnFailed
 )

@@ -58,6 +58,7 @@ from vtcode.runtime.compaction_files import archive_history, record_envelope
 from vtcode.runtime.compaction_summarizer import Summarizer
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import BeforeRequest, ContextOverflow, HistoryReplacement
+from vtcode.runtime.lifecycle_hooks import LifecycleHooks
 from vtcode.runtime.provider_compaction import ProviderCompaction
 from vtcode.runtime.request_estimate import FixedTokens, LazyCounter
 from vtcode.runtime.stored_history import StoredHistory
@@ -123,6 +124,8 @@ class Compactor:
         self.pressure = Pressure()
         # Per session and model: a model switch opens a new session wiring, so a new compactor.
         self.calibration = Calibration()
+        # PreCompact / PostCompact lifecycle hooks (set by the wiring when configured).
+        self.hooks: LifecycleHooks | None = None
         self.suppression = Suppression.NONE
         # Our estimate of the request last sent through `before_request`, to pair with its usage.
         self._sent_estimate: int | None = None
@@ -268,6 +271,8 @@ class Compactor:
         if handle is None:
             self._nothing(trigger)
             return None
+        if self.hooks is not None and not await self.hooks.pre_compact(trigger):
+            return None
         source = strip_envelopes(messages)
         around = self._fixed + self.estimate.total(keep_after) + _ENVELOPE_TOKENS
         plan, target = self._plan(source, around)
@@ -317,6 +322,8 @@ class Compactor:
             tail_target_tokens=target,
         )
         replacement = HistoryReplacement(messages=new, summary=result.summary, artifact_path=relative)
+        if self.hooks is not None and self.hooks.active("PostCompact"):
+            await self.hooks.post_compact(trigger, result.summary)
         return _Done(replacement=replacement, event=event, tail_target=target)
 
     def _plan(self, source: Sequence[Message], around: int) -> tuple[CompactionPlan, int]:

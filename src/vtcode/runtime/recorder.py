@@ -8,6 +8,9 @@ from vtcode.protocol.events import (
     ApprovalRequested,
     ApprovalResolved,
     Event,
+    HookCompleted,
+    HookSkipped,
+    HookStarted,
     IntentApplied,
     IntentCancelled,
     IntentQueued,
@@ -52,6 +55,9 @@ def persisted(event: Event) -> bool:
             | SessionResumed()
             | Notice()
             | ToolsChanged()
+            | HookStarted()
+            | HookCompleted()
+            | HookSkipped()
             | TurnCompleted()
             | TurnFailed()
         ):

@@ -22,8 +22,10 @@ from vtcode.core.approvals import (
     Grant,
     SessionGrants,
     decide,
+    resolve_headless,
     session_prefix,
 )
+from vtcode.core.hooks.outcome import Combined
 from vtcode.exec.progress import ExecProgress, ProgressSink
 from vtcode.protocol.events import (
     ApprovalRequested,
@@ -44,6 +46,7 @@ from vtcode.protocol.ops import ApprovalAnswer
 from vtcode.runtime.approval_port import ApprovalPort
 from vtcode.runtime.editor_buffers import follow_edits
 from vtcode.runtime.emitter import Emitter
+from vtcode.runtime.tool_hooks import ToolHooks
 from vtcode.tools.base import CallDescription, PreviewsChanges, Tool, ToolContext, ToolOutcome, storable
 
 log = logging.getLogger(__name__)
@@ -70,6 +73,7 @@ class ToolDispatcher:
         emitter: Emitter,
         on_touched: Callable[[Sequence[str]], None] | None = None,
         approvals: ApprovalPort | None = None,
+        hooks: ToolHooks | None = None,
     ) -> None:
         self.tools: Mapping[str, Tool] = {t.spec.name: t for t in tools}
         self.context = context
@@ -79,6 +83,8 @@ class ToolDispatcher:
         # Without a port nobody can answer: the policy must then be headless (asks become denials).
         self.approvals = approvals
         self.grants = SessionGrants()
+        # Lifecycle hooks around every call (PreToolUse, PermissionRequest, PostToolUse[Failure]).
+        self.hooks = hooks
 
     async def run_calls(self, calls: Sequence[ToolCall], commit: Commit) -> list[ToolResultMessage]:
         """Run `calls` (read-only ones in parallel batches) and commit their results in call order.
@@ -158,7 +164,25 @@ class ToolDispatcher:
         described = tool.describe(arguments)
         started = _item(tool, call, item_id, described, status="in_progress")
         self.emitter.emit(ItemStarted(item=started))
-        decision = await self._approve(tool, call, item_id, described, arguments)
+        pre: Combined | None = None
+        if self.hooks is not None and self.hooks.dispatch.active("PreToolUse"):
+            try:
+                pre = await self.hooks.pre_tool_use(tool, call, arguments, described)
+            except asyncio.CancelledError:
+                declined = _item(tool, call, item_id, described, status="declined", text=INTERRUPTED)
+                self.emitter.emit(ItemCompleted(item=declined))
+                raise
+            if pre.updated_input is not None and not pre.blocked:
+                # Checked by `pre_tool_use`; the new input is described, approved and run instead.
+                arguments = pre.updated_input
+                described = tool.describe(arguments)
+                self.emitter.emit(
+                    ItemUpdated(item=_item(tool, call, item_id, described, status="in_progress"))
+                )
+        if pre is not None and pre.blocked:
+            decision = Decision("deny", pre.reason)
+        else:
+            decision = await self._approve(tool, call, item_id, described, pre=pre, arguments=arguments)
         if decision.action != "allow":
             declined = _item(tool, call, item_id, described, status="declined", text=decision.reason)
             self.emitter.emit(ItemCompleted(item=declined))
@@ -176,6 +200,8 @@ class ToolDispatcher:
             log.debug("tool %s raised", call.name, exc_info=True)
             outcome = ToolOutcome(content=f"{call.name} failed: {exc}", is_error=True)
         outcome = storable(outcome)
+        if self.hooks is not None:
+            outcome = await self.hooks.post_tool_use(tool, call, arguments, outcome)
         if outcome.touched_paths and self.on_touched is not None:
             self.on_touched(outcome.touched_paths)
         if outcome.changes and self.context.buffers is not None:
@@ -194,18 +220,42 @@ class ToolDispatcher:
         )
 
     async def _approve(
-        self, tool: Tool, call: ToolCall, item_id: str, described: CallDescription, arguments: dict[str, Any]
+        self,
+        tool: Tool,
+        call: ToolCall,
+        item_id: str,
+        described: CallDescription,
+        *,
+        pre: Combined | None = None,
+        arguments: dict[str, Any] | None = None,
     ) -> Decision:
-        """The policy's decision; an "ask" is put to the user through the approval port and awaited."""
-        decision = decide(self.policy, tool.kind, described.subject, tool=call.name, grants=self.grants)
+        """The policy's decision; an "ask" is put to the user through the approval port and awaited.
+
+        With hooks: a PreToolUse allow turns an "ask" into "allow" (never a deny rule's or mode's
+        "deny"), unless it also changed the input, which is then approved like any call; a hook's
+        "ask" asks even where the policy allows; PermissionRequest hooks answer an "ask" first.
+        """
+        hooks = self.hooks
+        if hooks is None or (pre is None and not hooks.dispatch.active("PermissionRequest")):
+            decision = decide(self.policy, tool.kind, described.subject, tool=call.name, grants=self.grants)
+        else:
+            policy = dataclasses.replace(self.policy, headless=False)
+            decision = decide(policy, tool.kind, described.subject, tool=call.name, grants=self.grants)
+            decision = hooks.after_pre_tool_use(decision, pre)
+            if decision.action == "ask":
+                decision = await hooks.permission_request(tool, call, arguments or {}, decision)
+            if decision.action == "ask" and self.policy.headless:
+                decision = resolve_headless(decision)
         if decision.action != "ask":
             return decision
+        if hooks is not None:
+            hooks.notify_permission_prompt(call.name, described.display)
         if self.approvals is None:
             # Defensive: a non-headless policy without a port cannot ask anyone.
             return Decision("deny", decision.headless_reason or decision.reason)
         prefix = session_prefix(described.subject) if tool.kind == "command" else ""
         request_id = f"approval_{item_id}"
-        changes = await self._preview(tool, arguments)
+        changes = await self._preview(tool, arguments or {})
         self.emitter.emit(
             ApprovalRequested(
                 request_id=request_id,

@@ -47,6 +47,7 @@ from vtcode.runtime.hooks import (
     HistoryReplacement,
     TurnHooks,
 )
+from vtcode.runtime.lifecycle_hooks import LifecycleHooks
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 
 
@@ -110,6 +111,11 @@ class RepeatWatch:
         return "warn" if self.count == REPEAT_WARN_AT else "stop"
 
 
+def _hook_message(text: str, turn: int) -> UserMessage:
+    """Text a hook adds for the model: not the user's words (compaction and steering skip it)."""
+    return UserMessage(text, meta=MessageMeta(kind="context", turn=turn))
+
+
 def _canonical(arguments: str) -> str:
     try:
         return json.dumps(json.loads(arguments or "{}"), sort_keys=True)
@@ -142,6 +148,7 @@ class TurnRunner:
         estimate: RequestEstimator = estimate_request_bytes,
         on_applied: Callable[[Sequence[str]], None] | None = None,
         history_copy: Callable[[AssistantMessage], AssistantMessage] | None = None,
+        lifecycle: LifecycleHooks | None = None,
     ) -> None:
         self.client = model_client
         # What the history keeps of a reply (huge tool-call arguments bounded); tools get the reply whole.
@@ -166,6 +173,8 @@ class TurnRunner:
         self.on_applied = on_applied
         # The environment context item, added before the next user message (once).
         self.context: UserMessage | None = None
+        # Lifecycle hooks (UserPromptSubmit, Stop); None when no hook is configured.
+        self.lifecycle = lifecycle
 
     def commit(self, messages: Sequence[Message]) -> None:
         """Append to the in-memory history and checkpoint durably, in that one place.
@@ -208,15 +217,17 @@ class TurnRunner:
         self.emitter.emit(TurnStarted())
         if text is not None:
             meta = MessageMeta(intent_id=intent_id, created_at=self.clock(), turn=turn)
+            hook_context = await self._prompt_hooks(text, turn)
             opening: list[Message] = []
             if self.context is not None:
                 opening.append(msgspec.structs.replace(self.context, meta=msgspec.structs.replace(
                     self.context.meta, turn=turn
                 )))  # fmt: skip
                 self.context = None
-            self.commit([*opening, UserMessage(text, meta=meta, images=images)])
+            self.commit([*opening, UserMessage(text, meta=meta, images=images), *hook_context])
         usage = Usage()
         repeats = RepeatWatch()
+        stop_blocks = 0
         tools_ran = False
         recovered = False
         for request_no in range(1, self.max_requests + 1):
@@ -250,6 +261,12 @@ class TurnRunner:
                             "the model returned an empty answer",
                             hint="try again, rephrase the request, or choose another model with --model",
                         )
+                if self.lifecycle is not None and self.lifecycle.active("Stop"):
+                    reason = await self.lifecycle.stop(message.content, stop_blocks)
+                    if reason is not None:
+                        stop_blocks += 1
+                        self.commit([_hook_message(f"A Stop hook asks you to continue: {reason}", turn)])
+                        continue
                 return TurnOutcome(message.content, usage, request_no)
             tools_ran = True
             match repeats.see(message.tool_calls):
@@ -273,6 +290,18 @@ class TurnRunner:
             f"stopped after {self.max_requests} model requests in one turn without a final answer",
             hint="raise --max-turns, or continue the session with --continue",
         )
+
+    async def _prompt_hooks(self, text: str, turn: int) -> list[Message]:
+        """UserPromptSubmit: the context messages to store after the prompt; a block fails the turn."""
+        if self.lifecycle is None or not self.lifecycle.active("UserPromptSubmit"):
+            return []
+        verdict = await self.lifecycle.prompt_submitted(text)
+        if verdict.blocked:
+            raise AgentFailedError(
+                f"the prompt was blocked by a UserPromptSubmit hook: {verdict.reason}",
+                hint="the prompt was not sent or stored; change it, or the hook",
+            )
+        return [_hook_message(verdict.context, turn)] if verdict.context else []
 
     async def _recover(self, turn: int, error: ProviderError) -> bool:
         """Ask the overflow hooks for a smaller history; whether one was checkpointed."""

@@ -18,6 +18,7 @@ from vtcode.config.schema import Settings
 from vtcode.core.approvals import ApprovalPolicy
 from vtcode.core.compaction.envelope import Envelope, PendingIntent
 from vtcode.core.history_repair import missing_results
+from vtcode.core.hooks.model import HookSet
 from vtcode.core.instructions.model import Diagnostic
 from vtcode.core.steering import Recovery, recover, unanswered_prompt
 from vtcode.core.touched_paths import touched_paths
@@ -35,12 +36,15 @@ from vtcode.runtime.compaction import Compactor
 from vtcode.runtime.compaction_files import archive_reader
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.environment import context_message, environment_context
+from vtcode.runtime.hook_dispatch import HookDispatch
 from vtcode.runtime.hooks import TurnHooks
 from vtcode.runtime.leftovers import end_leftover_groups, record_groups
+from vtcode.runtime.lifecycle_hooks import LifecycleHooks
 from vtcode.runtime.providers import build_client, choose_provider, model_info
 from vtcode.runtime.stored_history import StoredHistory
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.tool_dispatch import ToolDispatcher
+from vtcode.runtime.tool_hooks import ToolHooks
 from vtcode.runtime.toolset import Toolset, build_toolset
 from vtcode.runtime.turn import ConversationState, TurnRunner
 from vtcode.store.intents import IntentStore
@@ -75,6 +79,8 @@ class SessionOptions:
     config_warnings: tuple[str, ...] = ()
     # An editor's view of the files (ACP): `read_file` sees unsaved buffers instead of the disk.
     buffers: TextBuffers | None = None
+    # Lifecycle hooks from every source, trusted or not (config.hook_sources.load_hooks).
+    hooks: HookSet = field(default_factory=HookSet)
 
 
 @dataclass
@@ -103,6 +109,8 @@ class Wiring:
     unanswered: UserMessage | None = None
     # The MCP servers to start (the session starts them on the event loop).
     mcp: ServerPlan = field(default_factory=ServerPlan)
+    # Lifecycle hooks at the session's boundaries; None when none are configured.
+    lifecycle: LifecycleHooks | None = None
 
 
 def wire(
@@ -216,6 +224,7 @@ def _wire(
     # A resumed session keeps the instruction scope of the files it already worked on.
     prompt.note_touched(touched_paths(state.messages, str(options.workspace)))
     approvals = ApprovalPort()
+    hook_dispatch = _hook_dispatch(options, emitter, thread_id, choice.model)
     dispatcher = ToolDispatcher(
         tools=toolset.tools,
         context=ToolContext(
@@ -230,7 +239,11 @@ def _wire(
         emitter=emitter,
         on_touched=prompt.note_touched,
         approvals=None if options.headless else approvals,
+        hooks=ToolHooks(hook_dispatch) if hook_dispatch is not None else None,
     )
+    lifecycle = LifecycleHooks(hook_dispatch) if hook_dispatch is not None else None
+    if hook_dispatch is not None:
+        hook_dispatch.permission_mode = lambda: dispatcher.policy.mode
     hooks = TurnHooks()
     runner = TurnRunner(
         model_client=model_client,
@@ -251,6 +264,7 @@ def _wire(
         images=info.images,
         hooks=hooks,
         history_copy=functools.partial(bounded_message, options.workspace),
+        lifecycle=lifecycle,
     )
     context = environment_context(settings, options.workspace, clock, git=git.result())
     runner.context = context_message(context, state.messages, clock())
@@ -266,6 +280,7 @@ def _wire(
         last_usage=lambda: state.last_usage,
         current_request=runner.build_request,
     )
+    compactor.hooks = lifecycle
     hooks.before_request.append(compactor.before_request)
     hooks.context_overflow.append(compactor.on_overflow)
     return Wiring(
@@ -287,7 +302,27 @@ def _wire(
         recovered=recovered,
         unanswered=unanswered,
         mcp=mcp,
+        lifecycle=lifecycle,
     )
+
+
+def _hook_dispatch(
+    options: SessionOptions, emitter: Emitter, thread_id: str, model: str
+) -> HookDispatch | None:
+    """The session's hook dispatcher (None without hooks); untrusted hooks are reported here, once."""
+    if not options.hooks:
+        return None
+    dispatch = HookDispatch(
+        options.hooks,
+        workspace=options.workspace,
+        env=options.env,
+        emitter=emitter,
+        session_id=thread_id,
+        model=model,
+        transcript_path=str(options.home / "sessions" / thread_id / "history.jsonl"),
+    )
+    dispatch.report_untrusted()
+    return dispatch
 
 
 def _recover_intents(

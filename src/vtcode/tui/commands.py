@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "compact": "compact the history now",
     "jobs": "command sessions: list, show output, wait, kill",
     "memory": "instruction sources and diagnostics for the paths touched so far",
+    "hooks": "lifecycle hooks: source, trust and digest",
     "status": "provider, model, tokens, context pressure, cost, approval and sandbox modes",
     "permissions": "approval and sandbox modes; list and revoke what you allowed for this session",
     "model": "/model NAME: use NAME from the next turn",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+from vtcode.core.hooks.report import hooks_text
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.ops import Compact, Pause, Resume
 from vtcode.runtime.session import Session
@@ -79,6 +80,9 @@ class SlashCommands:
         async def memory(session: Session, _: str) -> None:
             app.push_screen(TextScreen("Instructions (/memory)", memory_text(session.instructions_report())))
 
+        async def hooks(session: Session, _: str) -> None:
+            app.push_screen(TextScreen("Hooks (/hooks)", hooks_text(session.options.hooks)))
+
         async def status(session: Session, _: str) -> None:
             app.push_screen(TextScreen("Status", status_details(session.status())))
 
@@ -102,6 +106,7 @@ class SlashCommands:
             "pause": pause,
             "jobs": jobs,
             "memory": memory,
+            "hooks": hooks,
             "status": status,
             "permissions": permissions,
             "model": model,

@@ -1,0 +1,121 @@
+"""Every hook a session may run, from every source, with its trust state (SPEC section 10).
+
+Sources, all added up: `[[hooks.EVENT]]` in the user file and the workspace files,
+`$VTCODE_HOME/hooks.json`, the workspace's `.vtcode/hooks.json`, and, when the user file says
+`hooks.import = [...]`, the workspace's `.claude/settings.json` / `.claude/settings.local.json`,
+`.codex/hooks.json` and `.gemini/settings.json`. Hooks of the user's own files run as they are; every
+other hook runs only when `[projects."<workspace>".hooks]` in the user file records its digest (event,
+matcher, handler and the bytes of the workspace files it names), so a changed hook or script asks again.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from vtcode.config.hook_json import Dialect, read_hook_json
+from vtcode.config.loader import LoadedConfig
+from vtcode.config.schema import HookHandlerSettings
+from vtcode.core.hooks.digest import command_words, hook_digest
+from vtcode.core.hooks.model import ConfiguredHook, HookEvent, HookHandler, HookSet, HookSource
+
+IMPORT_FILES: dict[str, tuple[tuple[str, Dialect], ...]] = {
+    "claude": ((".claude/settings.json", "claude"), (".claude/settings.local.json", "claude")),
+    "codex": ((".codex/hooks.json", "codex"),),
+    "gemini": ((".gemini/settings.json", "gemini"),),
+}
+HOOKS_JSON = "hooks.json"
+_PROJECT_VARS = (
+    "${VTCODE_PROJECT_DIR}",
+    "$VTCODE_PROJECT_DIR",
+    "${CLAUDE_PROJECT_DIR}",
+    "$CLAUDE_PROJECT_DIR",
+)
+_MAX_SCRIPT_BYTES = 16 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class LoadedHooks:
+    """The session's hooks and what the user should know about them (skipped entries)."""
+
+    hooks: HookSet
+    warnings: tuple[str, ...] = ()
+
+
+def load_hooks(loaded: LoadedConfig, workspace: Path, *, trust_all: bool = False) -> LoadedHooks:
+    """Every configured hook, digested and marked trusted or not; bad files raise ConfigError."""
+    found: list[tuple[HookEvent, str, HookHandler, HookSource]] = []
+    warnings: list[str] = []
+    for layer in loaded.hook_layers:
+        source = HookSource("workspace" if layer.workspace else "user", layer.source)
+        for event, groups in layer.groups.items():
+            for group in groups:
+                found.extend((event, group.matcher, handler_of(h), source) for h in group.hooks)
+    files: list[tuple[Path, Dialect, HookSource]] = []
+    user_json = loaded.home / HOOKS_JSON
+    files.append((user_json, "vtcode", HookSource("user", str(user_json))))
+    workspace_json = workspace / ".vtcode" / HOOKS_JSON
+    if workspace_json.resolve() != user_json.resolve():
+        files.append((workspace_json, "vtcode", HookSource("workspace", str(workspace_json))))
+    for name in loaded.settings.hooks.import_:
+        for relative, dialect in IMPORT_FILES[name]:
+            path = workspace / relative
+            files.append((path, dialect, HookSource("import", str(path))))
+    for path, dialect, source in files:
+        read = read_hook_json(path, dialect)
+        warnings.extend(read.warnings)
+        for entry in read.groups:
+            found.extend((entry.event, entry.matcher, handler, source) for handler in entry.handlers)
+    project = loaded.settings.projects.get(str(workspace))
+    trusted = set(project.hooks) if project is not None else set()
+    hooks: list[ConfiguredHook] = []
+    for event, matcher, handler, source in found:
+        if not source.needs_trust:
+            hooks.append(ConfiguredHook(event, matcher, handler, source))
+            continue
+        digest = digest_of(event, matcher, handler, workspace)
+        ok = trust_all or digest in trusted
+        hooks.append(ConfiguredHook(event, matcher, handler, source, digest=digest, trusted=ok))
+    return LoadedHooks(HookSet(tuple(hooks)), tuple(warnings))
+
+
+def handler_of(settings: HookHandlerSettings) -> HookHandler:
+    """A TOML handler table as the handler it describes."""
+    return HookHandler(
+        command=settings.command,
+        args=settings.args,
+        timeout=settings.timeout,
+        on_failure=settings.on_failure,
+        status_message=settings.status_message,
+    )
+
+
+def digest_of(event: HookEvent, matcher: str, handler: HookHandler, workspace: Path) -> str:
+    """The trust digest of a hook as its files are now (read again before every run)."""
+    return hook_digest(event, matcher, handler, _scripts(handler, workspace))
+
+
+def expand_project_dir(word: str, workspace: Path) -> str:
+    """`${VTCODE_PROJECT_DIR}/x` (or the Claude Code spelling) with the workspace put in."""
+    for var in _PROJECT_VARS:
+        word = word.replace(var, str(workspace))
+    return word
+
+
+def _scripts(handler: HookHandler, workspace: Path) -> Sequence[bytes]:
+    """The bytes of every workspace file the handler's words name, in word order."""
+    root = os.path.realpath(workspace)
+    found: list[bytes] = []
+    for word in command_words(handler):
+        expanded = expand_project_dir(word, workspace)
+        candidate = os.path.realpath(os.path.join(workspace, expanded))
+        if not candidate.startswith(root + os.sep) or not os.path.isfile(candidate):
+            continue
+        try:
+            with open(candidate, "rb") as handle:
+                found.append(handle.read(_MAX_SCRIPT_BYTES))
+        except OSError:
+            found.append(b"\0unreadable")
+    return found

@@ -1,0 +1,110 @@
+"""Which hooks a call fires: Claude Code's matcher tiers over vtcode and Claude tool names.
+
+Matcher tiers (reference extensibility.md section 1.7): `*`, `""` or none match everything; a matcher
+of only letters, digits, `_`, `-`, spaces, `,` and `|` is an exact name or a list of names; anything else
+is a regular expression searched anywhere in the name (unanchored, so `Edit.*` also matches
+`NotebookEdit`). A call matches when any of its names does: its vtcode name and the Claude Code names it
+stands for (`exec_command` is `Bash`), so a hook written for either product fires for the same call.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Sequence
+
+from vtcode.core.hooks.model import TOOL_EVENTS, ConfiguredHook, HookEvent, HookSet
+
+# vtcode tool -> the Claude Code (and Codex) names that mean the same tool.
+TOOL_ALIASES: dict[str, tuple[str, ...]] = {
+    "exec_command": ("Bash",),
+    "apply_patch": ("Edit", "Write", "MultiEdit"),
+    "write_file": ("Write",),
+    "read_file": ("Read",),
+    "grep_files": ("Grep",),
+    "list_files": ("Glob", "LS"),
+    "task": ("Agent", "Task"),
+}
+
+_EXACT = re.compile(r"[A-Za-z0-9_\-, |]*")
+_SPLIT = re.compile(r"[|,]")
+
+
+def tool_names(tool: str) -> tuple[str, ...]:
+    """The vtcode name of a tool first, then its aliases."""
+    return (tool, *TOOL_ALIASES.get(tool, ()))
+
+
+def matcher_error(matcher: str) -> str | None:
+    """Why a matcher cannot be used (an invalid regular expression), or None."""
+    if _is_all(matcher) or _EXACT.fullmatch(matcher):
+        return None
+    try:
+        re.compile(matcher)
+    except re.error as exc:
+        return f"invalid regular expression: {exc}"
+    return None
+
+
+def matches(matcher: str, names: Sequence[str]) -> bool:
+    """Whether `matcher` selects a subject known by any of `names`."""
+    if _is_all(matcher):
+        return True
+    exact = _exact_names(matcher)
+    if exact is not None:
+        return any(name in exact for name in names)
+    pattern = _regex(matcher)
+    return pattern is not None and any(pattern.search(name) for name in names)
+
+
+def select(hooks: HookSet, event: HookEvent, subject: Sequence[str] | None) -> tuple[ConfiguredHook, ...]:
+    """The trusted hooks `event` runs for `subject` (its names; None ignores matchers), each once.
+
+    Identical handlers from several files run once (Claude Code de-duplicates across settings files);
+    the first one's source is kept.
+    """
+    chosen: list[ConfiguredHook] = []
+    seen: set[object] = set()
+    for hook in hooks.hooks:
+        if hook.event != event or not hook.trusted:
+            continue
+        if subject is not None and not matches(hook.matcher, subject):
+            continue
+        if hook.handler in seen:
+            continue
+        seen.add(hook.handler)
+        chosen.append(hook)
+    return tuple(chosen)
+
+
+def subject_names(event: HookEvent, tool: str | None, subject: str | None) -> tuple[str, ...] | None:
+    """The names a matcher of `event` is compared with: a tool's names, or the event's subject."""
+    if event in TOOL_EVENTS and tool is not None:
+        return tool_names(tool)
+    if subject is not None:
+        return (subject,)
+    return None
+
+
+def distinct(values: Iterable[str]) -> tuple[str, ...]:
+    """`values` without repeats, in order."""
+    return tuple(dict.fromkeys(values))
+
+
+def _is_all(matcher: str) -> bool:
+    return matcher.strip() in ("", "*")
+
+
+@functools.lru_cache(maxsize=256)
+def _exact_names(matcher: str) -> frozenset[str] | None:
+    if not _EXACT.fullmatch(matcher):
+        return None
+    return frozenset(part.strip() for part in _SPLIT.split(matcher) if part.strip())
+
+
+@functools.lru_cache(maxsize=256)
+def _regex(matcher: str) -> re.Pattern[str] | None:
+    try:
+        return re.compile(matcher)
+    except re.error:
+        return None  # rejected at load time; a matcher that cannot compile matches nothing

@@ -1,0 +1,89 @@
+"""Hook handler processes: one command, the event's JSON on stdin, the workspace as cwd, a timeout.
+
+Exec form (`args` given) starts the program without a shell. A shell line made only of plain words
+(no quoting, variables, globs, pipes or redirections) whose program is found on PATH is started the
+same way, since a shell would only split and exec it: that saves one process per hook call. Anything
+else runs under `/bin/sh -c`. Every handler leads its own process group, which a timeout or a cancel
+kills whole (a hook's children cannot outlive it and hold its pipes open).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import shutil
+import signal
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from vtcode.core.hooks.outcome import HookRun
+
+# A shell line the fast path may split on spaces: words of these characters only.
+_PLAIN_LINE = re.compile(r"[A-Za-z0-9_./:=@%+,-]+(?: +[A-Za-z0-9_./:=@%+,-]+)*")
+# Words a shell treats specially as a command name (builtins without a program, keywords).
+_SHELL_WORDS = frozenset(
+    {
+        "exit", "cd", "export", "set", "unset", ".", "source", "eval", "exec", "read", "return", "shift",
+        "trap", "wait", "ulimit", "umask", "alias", "if", "for", "while", "until", "case", "function",
+        "readonly", "local", "declare", "typeset", "times", "hash", "type", "command", "builtin",
+    }
+)  # fmt: skip
+_MAX_OUTPUT = 4 * 1024 * 1024
+
+
+def hook_argv(command: str, args: Sequence[str] | None, env: Mapping[str, str]) -> list[str]:
+    """The argv a handler starts: exec form, a plain line split, or the line under `/bin/sh -c`."""
+    if args is not None:
+        return [command, *args]
+    line = command.strip()
+    if _PLAIN_LINE.fullmatch(line):
+        words = line.split(" ")
+        words = [w for w in words if w]
+        if words[0] not in _SHELL_WORDS and "=" not in words[0]:
+            program = shutil.which(words[0], path=env.get("PATH", os.defpath))
+            if program is not None:
+                return [program, *words[1:]]
+    return ["/bin/sh", "-c", command]
+
+
+async def run_hook(
+    argv: Sequence[str], *, stdin: bytes, cwd: Path, env: Mapping[str, str], seconds: float
+) -> HookRun:
+    """Run one handler to its end (or its timeout) and collect what it printed."""
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *argv,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            cwd=cwd,
+            env=dict(env),
+            start_new_session=True,
+        )
+    except OSError as exc:
+        return HookRun(exit_code=None, start_error=f"{argv[0]}: {exc.strerror or exc}")
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(stdin), timeout=seconds)
+    except TimeoutError:
+        await _end(proc)
+        return HookRun(exit_code=None, timed_out=True)
+    except BaseException:
+        # Cancelled (an interrupt, a spent SessionEnd budget): the hook's group ends with it.
+        await asyncio.shield(_end(proc))
+        raise
+    return HookRun(
+        exit_code=proc.returncode,
+        stdout=out[:_MAX_OUTPUT].decode("utf-8", "replace"),
+        stderr=err[:_MAX_OUTPUT].decode("utf-8", "replace"),
+    )
+
+
+async def _end(proc: asyncio.subprocess.Process) -> None:
+    """Kill the handler's process group and reap it."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        proc.kill()
+    await proc.wait()

@@ -1,0 +1,88 @@
+"""Hooks at a session's boundaries: start and end, a submitted prompt, the end of a turn, compaction.
+
+UserPromptSubmit may add hidden context or block (the prompt is then never stored); Stop may send the
+model back to work with a reason, at most `STOP_BLOCK_CAP` times per user turn (counted across tool
+calls, never reset by them); PreCompact may block a compaction; SessionEnd shares a short budget so it
+cannot hold up exit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vtcode.core.hooks.model import HookEvent
+from vtcode.protocol.events import Notice
+from vtcode.runtime.hook_dispatch import HookDispatch
+
+STOP_BLOCK_CAP = 8
+
+
+@dataclass(frozen=True)
+class PromptVerdict:
+    """What UserPromptSubmit hooks said about a prompt."""
+
+    blocked: bool = False
+    reason: str = ""
+    # Hidden context for the model, next to the prompt (empty: none).
+    context: str = ""
+
+
+class LifecycleHooks:
+    """The non-tool events of one session's hooks."""
+
+    def __init__(self, dispatch: HookDispatch) -> None:
+        self.dispatch = dispatch
+
+    def active(self, event: HookEvent) -> bool:
+        """Whether any trusted hook listens to `event`."""
+        return self.dispatch.active(event)
+
+    async def session_start(self, source: str) -> str:
+        """SessionStart (`startup` or `resume`): the context its hooks add for the model."""
+        combined = await self.dispatch.fire("SessionStart", {"source": source}, subject=source)
+        return self.dispatch.model_context(combined, "SessionStart")
+
+    async def session_end(self, reason: str) -> None:
+        """SessionEnd, within its budget; it cannot block anything."""
+        await self.dispatch.fire("SessionEnd", {"reason": reason}, subject=reason)
+
+    async def prompt_submitted(self, prompt: str) -> PromptVerdict:
+        """UserPromptSubmit: block (the prompt is erased) or context for the model."""
+        combined = await self.dispatch.fire("UserPromptSubmit", {"prompt": prompt})
+        if combined.blocked:
+            return PromptVerdict(blocked=True, reason=combined.reason)
+        return PromptVerdict(context=self.dispatch.model_context(combined, "UserPromptSubmit"))
+
+    async def stop(self, final_text: str, blocks: int) -> str | None:
+        """Stop: the reason to keep working, or None to end the turn (always None past the cap)."""
+        payload = {"stop_hook_active": blocks > 0, "last_assistant_message": final_text}
+        combined = await self.dispatch.fire("Stop", payload)
+        if not combined.blocked or combined.stop:
+            return None
+        if blocks >= STOP_BLOCK_CAP:
+            self.dispatch.emitter.emit(
+                Notice(
+                    level="warning",
+                    message=f"a Stop hook blocked the end of this turn {STOP_BLOCK_CAP} times; the turn "
+                    f"ends anyway (last reason: {combined.reason})",
+                )
+            )
+            return None
+        return combined.reason
+
+    async def pre_compact(self, trigger: str) -> bool:
+        """PreCompact: whether the compaction may go ahead (a hook may block it)."""
+        if not self.active("PreCompact"):
+            return True
+        combined = await self.dispatch.fire("PreCompact", {"trigger": trigger}, subject=trigger)
+        if combined.blocked:
+            self.dispatch.emitter.emit(
+                Notice(level="warning", message=f"compaction blocked by a PreCompact hook: {combined.reason}")
+            )
+        return not combined.blocked
+
+    async def post_compact(self, trigger: str, summary: str) -> None:
+        """PostCompact, told the new summary."""
+        await self.dispatch.fire(
+            "PostCompact", {"trigger": trigger, "compact_summary": summary}, subject=trigger
+        )
