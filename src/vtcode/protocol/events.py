@@ -246,6 +246,21 @@ class TurnFailed(_Event, frozen=True, tag="turn.failed"):
     exit_code: int = 1
 
 
+class ThreadCompleted(_Event, frozen=True, tag="thread.completed"):
+    """A headless run ended (the last event of `vtcode exec`): how its last turn ended, the run's usage.
+
+    `status` is completed, failed or interrupted; `kind` and `exit_code` are those of the last
+    `turn.failed` (empty and 0 after success); `turns` counts the turns this run made.
+    """
+
+    thread_id: str = ""
+    status: str = "completed"
+    kind: str = ""
+    exit_code: int = 0
+    turns: int = 0
+    usage: Usage = Usage()
+
+
 Event = (
     ThreadStarted
     | TurnStarted
@@ -265,6 +280,7 @@ Event = (
     | ToolsChanged
     | TurnCompleted
     | TurnFailed
+    | ThreadCompleted
 )
 
 _encoder = msgspec.json.Encoder()

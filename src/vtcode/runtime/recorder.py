@@ -19,6 +19,7 @@ from vtcode.protocol.events import (
     SessionPaused,
     SessionResumed,
     ThreadCompacted,
+    ThreadCompleted,
     ThreadStarted,
     ToolsChanged,
     TurnCompleted,
@@ -54,6 +55,7 @@ def persisted(event: Event) -> bool:
             | ToolsChanged()
             | TurnCompleted()
             | TurnFailed()
+            | ThreadCompleted()
         ):
             return True
         case _:

@@ -49,6 +49,7 @@ from vtcode.runtime.hooks import AfterToolBatch, TurnEnd, TurnHooks
 from vtcode.runtime.intent_queue import IntentQueue, PendingInput
 from vtcode.runtime.jobs import Jobs
 from vtcode.runtime.recorder import persisted
+from vtcode.runtime.run_summary import RunSummary
 from vtcode.runtime.status import SessionStatus
 from vtcode.runtime.switch import Switch, check
 from vtcode.runtime.switch import apply as apply_switch
@@ -98,6 +99,8 @@ class Session:
         # A resumed history ending with an unanswered prompt: its turn runs before any other input.
         self._unanswered = wiring.unanswered is not None
         emitter.subscribe(self._on_event)
+        self._summary = RunSummary()
+        emitter.subscribe(self._summary)
         wiring.hooks.after_tool_batch.append(self._deliver_steering)
         wiring.runner.on_applied = self._intents.applied
         if wiring.unanswered is not None:
@@ -425,6 +428,8 @@ class Session:
         finally:
             # The last resort for groups a failed cleanup left behind.
             kill_all_groups()
+            if self._options.until_idle:
+                self._emitter.emit(self._summary.completed(self._wiring.thread_id))
             self._wiring.history.close()
             self._queue.put_nowait(None)
             self._closed.set()

@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from vtcode.config.schema import Settings
 from vtcode.core.approvals import ApprovalPolicy
@@ -70,6 +71,8 @@ class SessionOptions:
     config_warnings: tuple[str, ...] = ()
     # An editor's view of the files (ACP): `read_file` sees unsaved buffers instead of the disk.
     buffers: TextBuffers | None = None
+    # `--output-schema`: the JSON Schema every final answer must validate against.
+    output_schema: Mapping[str, Any] | None = None
 
 
 @dataclass
@@ -231,6 +234,7 @@ def _wire(
         cache_key=prompt.cache_key,
         images=info.images,
         hooks=hooks,
+        output_schema=options.output_schema,
     )
     context = environment_context(settings, options.workspace, clock, git=git.result())
     runner.context = context_message(context, state.messages, clock())
