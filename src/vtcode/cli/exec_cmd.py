@@ -14,6 +14,7 @@ from vtcode.cli.exec_options import OutputFormat, output_format, read_schema
 from vtcode.cli.exec_result import ResultCollector, error_result, resume_line, write_last_message
 from vtcode.cli.inputs import read_prompt, workspace_dir
 from vtcode.cli.render import HumanRenderer, JsonRenderer
+from vtcode.cli.stdin_input import StdinReader, stdin_kind, with_stdin
 from vtcode.config.environment import os_environ
 from vtcode.config.loader import load_settings
 from vtcode.protocol.errors import ExitCode, InterruptedByUser, VtcodeError
@@ -84,12 +85,20 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
     """Run one turn (and the follow-ups accepted meanwhile) and return the exit code."""
     fmt = output_format(args)
     try:
-        prompt = read_prompt(args.prompt)
+        kind = stdin_kind()
+        # `echo task | vtcode exec`: stdin is the prompt.
+        prompt = read_prompt("-" if args.prompt is None and kind != "none" else args.prompt)
         schema = read_schema(getattr(args, "output_schema", None))
         options = session_options(args, overrides, until_idle=True, output_schema=schema)
     except VtcodeError as exc:
         _report_early_failure(fmt, exc)
         raise
+    # `git diff | vtcode exec "write a commit message"`: stdin is context, read while the session opens.
+    reader = (
+        StdinReader(options.workspace, kind=kind).start()
+        if args.prompt not in (None, "-") and kind != "none"
+        else None
+    )
     collector = ResultCollector(schema=schema)
     render: Callable[[Event], None]
     if fmt == "jsonl":
@@ -100,7 +109,7 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
     else:
         render = HumanRenderer()
     try:
-        asyncio.run(_run(options, prompt, render, collector))
+        asyncio.run(_run(options, prompt, render, collector, reader))
     except VtcodeError as exc:
         if collector.completed is None:
             # Failed before the run began (an unknown session, a full queue): scripts still get JSON.
@@ -131,6 +140,21 @@ def _finish(args: argparse.Namespace, fmt: OutputFormat, collector: ResultCollec
     return None
 
 
+async def _with_stdin(session: Session, prompt: str, reader: StdinReader, options: SessionOptions) -> str:
+    """The prompt with the `<stdin>` block once the reader is done (never joined: it may never end)."""
+    loop = asyncio.get_running_loop()
+    ready = asyncio.Event()
+    reader.when_done(lambda: loop.call_soon_threadsafe(ready.set))
+    try:
+        await ready.wait()
+        return with_stdin(prompt, reader.result(), options.workspace)
+    except BaseException as exc:
+        await session.aclose()
+        if isinstance(exc, OSError):
+            raise VtcodeError(f"could not read stdin: {exc.strerror or exc}") from None
+        raise
+
+
 def _report_early_failure(fmt: OutputFormat, error: VtcodeError) -> None:
     """In the JSON formats, a run that never started still ends with JSON on stdout."""
     if fmt == "text":
@@ -146,9 +170,15 @@ def _report_early_failure(fmt: OutputFormat, error: VtcodeError) -> None:
 
 
 async def _run(
-    options: SessionOptions, prompt: str, render: Callable[[Event], None], collector: ResultCollector
+    options: SessionOptions,
+    prompt: str,
+    render: Callable[[Event], None],
+    collector: ResultCollector,
+    reader: StdinReader | None = None,
 ) -> None:
     session = await Session.open(options)
+    if reader is not None:
+        prompt = await _with_stdin(session, prompt, reader, options)
     loop = asyncio.get_running_loop()
     signals: list[int] = []
     pending: set[asyncio.Task[None]] = set()
