@@ -52,9 +52,7 @@ class ResultCollector:
         failed = done.status != "completed"
         return ExecResult(
             session_id=self.session_id,
-            status="completed"
-            if not failed
-            else ("interrupted" if done.status == "interrupted" else "failed"),
+            status=done.status,
             is_error=failed,
             kind=done.kind or None,
             exit_code=done.exit_code,

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import enum
+from typing import Annotated
+
+import msgspec
 
 
 class ExitCode(enum.IntEnum):
@@ -72,6 +75,14 @@ FAILURE_KINDS: tuple[str, ...] = (
     *OTHER_FAILURE_KINDS,
 )
 """Every `turn.failed` / result `kind` (a closed set, documented in README "Scripts and CI")."""
+
+FailureKind = Annotated[
+    str,
+    msgspec.Meta(
+        description="why the turn or run failed, one of: " + ", ".join(FAILURE_KINDS) + " (empty: it did not)"
+    ),
+]
+"""A `kind` field: any string decodes (older logs hold class names), the schema names the set."""
 
 
 class ProviderError(VtcodeError):

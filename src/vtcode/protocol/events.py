@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from vtcode.protocol.errors import FailureKind
 from vtcode.protocol.messages import Usage
 from vtcode.protocol.model import ToolKind
 
@@ -237,9 +238,9 @@ class TurnCompleted(_Event, frozen=True, tag="turn.completed"):
 
 
 class TurnFailed(_Event, frozen=True, tag="turn.failed"):
-    """The turn failed; `kind` is a provider error kind or a runtime failure name."""
+    """The turn failed; `kind` is one of `protocol.errors.FAILURE_KINDS`."""
 
-    kind: str = ""
+    kind: FailureKind = ""
     message: str = ""
     hint: str = ""
     # The process exit code a headless front end should end with (SPEC section 2).
@@ -254,8 +255,8 @@ class ThreadCompleted(_Event, frozen=True, tag="thread.completed"):
     """
 
     thread_id: str = ""
-    status: str = "completed"
-    kind: str = ""
+    status: Literal["completed", "failed", "interrupted"] = "completed"
+    kind: FailureKind = ""
     exit_code: int = 0
     turns: int = 0
     usage: Usage = Usage()

@@ -6,12 +6,15 @@ from typing import Any, Literal
 
 import msgspec
 
+from vtcode.protocol.errors import FailureKind
 from vtcode.protocol.messages import Usage
 
 RESULT_SCHEMA_VERSION = 1
 
 
-class ExecResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+class ExecResult(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, tag_field="type", tag="result"
+):
     """How a run ended, for scripts: the answer, the session to resume, why it failed.
 
     `status` is completed, failed or interrupted; `kind` (None on success) is one of
@@ -20,12 +23,11 @@ class ExecResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
     No cost: vtcode knows no prices yet.
     """
 
-    type: Literal["result"] = "result"
     schema_version: int = RESULT_SCHEMA_VERSION
     session_id: str | None = None
     status: Literal["completed", "failed", "interrupted"] = "completed"
     is_error: bool = False
-    kind: str | None = None
+    kind: FailureKind | None = None
     exit_code: int = 0
     message: str | None = None
     result: str | None = None

@@ -42,10 +42,9 @@ class RunSummary:
                 turns=self.turns,
                 usage=self.usage,
             )
-        status = "interrupted" if last.exit_code == ExitCode.INTERRUPTED else "failed"
         return ThreadCompleted(
             thread_id=thread_id,
-            status=status,
+            status="interrupted" if last.exit_code == ExitCode.INTERRUPTED else "failed",
             kind=last.kind,
             exit_code=last.exit_code,
             turns=self.turns,
