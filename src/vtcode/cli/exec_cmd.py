@@ -65,7 +65,15 @@ def session_options(
     """The session a command line asks for: workspace, layered settings, resume, MCP trust, warnings."""
     workspace = workspace_dir(args.workspace)
     env = os_environ()
-    loaded = load_settings(workspace=workspace, env=env, overrides=overrides, flags=agent_flags(args))
+    flags = agent_flags(args)
+    loaded = load_settings(workspace=workspace, env=env, overrides=overrides, flags=flags)
+    # What this run names itself (flags, -c, VTCODE_*) beats what a resumed session ran with.
+    named = {*flags, *(item.partition("=")[0].strip() for item in overrides)}
+    named |= {
+        key
+        for key, var in (("agent.provider", "VTCODE_PROVIDER"), ("agent.model", "VTCODE_MODEL"))
+        if env.get(var)
+    }
     return SessionOptions(
         workspace=workspace,
         settings=loaded.settings,
@@ -78,6 +86,7 @@ def session_options(
         trust_project_mcp=bool(getattr(args, "trust_project_mcp", False)),
         config_warnings=(*loaded.warnings, *loaded.notices),
         output_schema=output_schema,
+        keep_stored=frozenset({"agent.provider", "agent.model"} - named),
     )
 
 

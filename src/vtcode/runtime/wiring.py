@@ -22,7 +22,7 @@ from vtcode.core.steering import Recovery, recover, unanswered_prompt
 from vtcode.core.touched_paths import touched_paths
 from vtcode.exec.git_query import PendingGitQuery
 from vtcode.mcp.servers import ServerPlan, plan_servers
-from vtcode.protocol.errors import UsageError
+from vtcode.protocol.errors import UsageError, VtcodeError
 from vtcode.protocol.events import Notice, ThreadStarted
 from vtcode.protocol.messages import Message, UserMessage
 from vtcode.providers.base import ModelClient
@@ -34,7 +34,7 @@ from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.environment import context_message, environment_context
 from vtcode.runtime.hooks import TurnHooks
 from vtcode.runtime.leftovers import end_leftover_groups, record_groups
-from vtcode.runtime.providers import build_client, choose_provider, model_info
+from vtcode.runtime.providers import build_client, choose_provider, model_info, resumed_settings
 from vtcode.runtime.stored_history import StoredHistory
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.tool_dispatch import ToolDispatcher
@@ -73,6 +73,9 @@ class SessionOptions:
     buffers: TextBuffers | None = None
     # `--output-schema`: the JSON Schema every final answer must validate against.
     output_schema: Mapping[str, Any] | None = None
+    # Which of `agent.provider` / `agent.model` a resumed session keeps from its last run (the CLI: those
+    # the command line and environment do not name); the others come from `settings`.
+    keep_stored: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -138,9 +141,11 @@ def _wire(
         for diagnostic in found:
             notice(f"instructions: {diagnostic.path}: {diagnostic.reason}")
 
-    choice = choose_provider(settings, options.env)
     store = SessionStore(options.home, clock, new_id)
     handle = _stored_session(store, options)
+    if handle is not None:
+        settings = resumed_settings(settings, handle.info, options.keep_stored)
+    choice = choose_provider(settings, options.env)
     state = ConversationState(messages=[])
     thread_id = handle.info.id if handle is not None else new_id()
     emitter.emit(
@@ -163,6 +168,7 @@ def _wire(
     for text in mcp.diagnostics:
         notice(f"mcp: {text}")
     if handle is not None:
+        _note_model_change(handle, choice.name, choice.model, notice)
         recorded = _resume(handle, options, state, notice)
         recovered = _recover_intents(handle, state, recorded, notice)
         unanswered = unanswered_prompt(state.messages)
@@ -297,6 +303,20 @@ def _recover_intents(
             "stopped; they are not applied again"
         )
     return recovery.requeued
+
+
+def _note_model_change(
+    handle: SessionHandle, provider: str, model: str, notice: Callable[[str], None]
+) -> None:
+    """A resume with another provider or model says so and records it in meta.json."""
+    info = handle.info
+    if (info.provider, info.model) == (provider, model) or not info.model:
+        return
+    notice(f"session {info.id} ran with {info.provider} {info.model}; it continues with {provider} {model}")
+    try:
+        handle.update_info(model=model, provider=provider)
+    except VtcodeError as exc:
+        notice(f"meta.json not updated: {exc.user_text()}")
 
 
 def _first_time(home: Path, what: str) -> bool:
