@@ -4,6 +4,8 @@ Figures are ratios to `python3 -c pass` measured in the same run (these machines
 With `--compare-src DIR` (the `src/` of another checkout, e.g. `git archive` of an older commit) the
 first-byte runs alternate between this tree and that one, so both see the same machine load.
 Run: .venv/bin/python bench/startup.py [--runs N] [--compare-src DIR]
+`--stdin BYTES` pipes that much text into every `exec` (then closes the pipe); `--args` adds exec options
+for this tree and `--compare-args` for the other one (an older tree may not know a new option).
 """
 
 from __future__ import annotations
@@ -44,6 +46,14 @@ def median_of(runs: int, argv: list[str], env: dict[str, str] | None = None) -> 
 
 
 Sample = tuple[float, float]
+
+
+class Launch:
+    """How `exec` is started: its extra options per tree and the bytes piped into its stdin."""
+
+    args: tuple[str, ...] = ()
+    compare_args: tuple[str, ...] = ()
+    stdin: bytes | None = None
 
 
 def first_byte(runs: int, compare_src: str | None = None) -> tuple[Sample, Sample | None]:
@@ -96,13 +106,18 @@ def _first_byte_once(src: str | None) -> Sample | None:
         OPENAI_BASE_URL=f"http://127.0.0.1:{port}/v1",
     )
     started = time.perf_counter()
+    args = Launch.args if src is None else Launch.compare_args
     proc = subprocess.Popen(
-        [*VTCODE, "exec", "-c", "network.max_retries=0", "hi"],
+        [*VTCODE, "exec", "-c", "network.max_retries=0", *args, "hi"],
         cwd=work,
         env=env,
+        stdin=subprocess.DEVNULL if Launch.stdin is None else subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+    if proc.stdin is not None and Launch.stdin is not None:
+        proc.stdin.write(Launch.stdin)
+        proc.stdin.close()
     thread.join(30)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc.kill()
@@ -117,7 +132,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--compare-src", help="src/ of another checkout to measure alongside")
+    parser.add_argument("--stdin", type=int, metavar="BYTES", help="pipe this many bytes into exec")
+    parser.add_argument("--args", default="", help="exec options for this tree, e.g. '--output-format json'")
+    parser.add_argument("--compare-args", default="", help="exec options for the --compare-src tree")
     options = parser.parse_args()
+    Launch.args = tuple(options.args.split())
+    Launch.compare_args = tuple(options.compare_args.split())
+    if options.stdin is not None:
+        Launch.stdin = (b"diff --git a/x b/x\n" * (options.stdin // 19 + 1))[: options.stdin]
     runs = options.runs
     base = median_of(runs, [sys.executable, "-c", "pass"])
     version = median_of(runs, [*VTCODE, "--version"])

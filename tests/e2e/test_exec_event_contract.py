@@ -30,7 +30,7 @@ def _normalized(evts: list[dict[str, Any]], repo: Path) -> list[dict[str, Any]]:
     text = text.replace(str(repo), "<workspace>")
     normalized: list[dict[str, Any]] = json.loads(text)
     for event in normalized:
-        if event["type"] == "thread.started":
+        if event["type"] in ("thread.started", "thread.completed"):
             event["thread_id"] = "<thread>"
         item = event.get("item") or {}
         if item.get("type") == "command_execution" and item.get("result"):

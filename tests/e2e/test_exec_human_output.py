@@ -62,7 +62,9 @@ def test_progress_failures_and_session_calls_read_in_order(vtcode: VtcodeRunner,
         "  still running",
         "  … stopping `sleep 30`",
         "  killed",
+        lines[12],
     ]
+    assert lines[12].startswith("session: ")
     assert "nope.py" in lines[7]
     assert result.stdout == "All done.\n"
 

@@ -71,7 +71,8 @@ def test_sigint_while_streaming_exits_130_and_resumes(vtcode: VtcodeRunner, tmp_
         out, err = proc.communicate(timeout=20)
     assert proc.returncode == 130, err
     assert "Traceback" not in err
-    assert events(out)[-1] == {
+    assert events(out)[-1]["status"] == "interrupted"
+    assert events(out)[-2] == {
         "type": "turn.failed",
         "schema_version": 1,
         "kind": "interrupted",

@@ -4,16 +4,25 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import signal
+import sys
+from collections.abc import Callable
+from typing import Any
 
+from vtcode.cli.exec_options import OutputFormat, output_format, read_schema
+from vtcode.cli.exec_result import ResultCollector, error_result, resume_line, write_last_message
 from vtcode.cli.inputs import read_prompt, workspace_dir
 from vtcode.cli.render import HumanRenderer, JsonRenderer
+from vtcode.cli.stdin_input import StdinReader, stdin_kind, with_stdin
 from vtcode.config.environment import os_environ
 from vtcode.config.hook_sources import load_hooks
 from vtcode.config.loader import load_settings
 from vtcode.protocol.errors import ExitCode, InterruptedByUser, VtcodeError
-from vtcode.protocol.events import Event, TurnCompleted, TurnFailed
+from vtcode.protocol.events import Event, ThreadCompleted, TurnFailed, encode_event
+from vtcode.protocol.exec_result import encode_result
 from vtcode.protocol.ops import Interrupt, Shutdown, UserInput
+from vtcode.runtime import turn_end
 from vtcode.runtime.session import Session
 from vtcode.runtime.wiring import SessionOptions
 
@@ -47,12 +56,25 @@ class TurnFailure(VtcodeError):
 
 
 def session_options(
-    args: argparse.Namespace, overrides: list[str], *, headless: bool = True, until_idle: bool = False
+    args: argparse.Namespace,
+    overrides: list[str],
+    *,
+    headless: bool = True,
+    until_idle: bool = False,
+    output_schema: dict[str, Any] | None = None,
 ) -> SessionOptions:
     """The session a command line asks for: workspace, layered settings, resume, MCP trust, warnings."""
     workspace = workspace_dir(args.workspace)
     env = os_environ()
-    loaded = load_settings(workspace=workspace, env=env, overrides=overrides, flags=agent_flags(args))
+    flags = agent_flags(args)
+    loaded = load_settings(workspace=workspace, env=env, overrides=overrides, flags=flags)
+    # What this run names itself (flags, -c, VTCODE_*) beats what a resumed session ran with.
+    named = {*flags, *(item.partition("=")[0].strip() for item in overrides)}
+    named |= {
+        key
+        for key, var in (("agent.provider", "VTCODE_PROVIDER"), ("agent.model", "VTCODE_MODEL"))
+        if env.get(var)
+    }
     # Read before anything runs: a bad hook file is a config error (exit 2) like a bad vtcode.toml.
     hooks = load_hooks(loaded, workspace, trust_all=bool(getattr(args, "trust_workspace_hooks", False)))
     return SessionOptions(
@@ -67,23 +89,109 @@ def session_options(
         trust_project_mcp=bool(getattr(args, "trust_project_mcp", False)),
         config_warnings=(*loaded.warnings, *hooks.warnings, *loaded.notices),
         hooks=hooks.hooks,
+        output_schema=output_schema,
+        keep_stored=frozenset({"agent.provider", "agent.model"} - named),
     )
 
 
 def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
     """Run one turn (and the follow-ups accepted meanwhile) and return the exit code."""
-    prompt = read_prompt(args.prompt)
-    options = session_options(args, overrides, until_idle=True)
-    render = (
-        JsonRenderer(deltas=bool(getattr(args, "json_deltas", False)))
-        if args.json or getattr(args, "json_deltas", False)
-        else HumanRenderer()
+    fmt = output_format(args)
+    try:
+        kind = stdin_kind()
+        # `echo task | vtcode exec`: stdin is the prompt.
+        prompt = read_prompt("-" if args.prompt is None and kind != "none" else args.prompt)
+        schema = read_schema(getattr(args, "output_schema", None))
+        options = session_options(args, overrides, until_idle=True, output_schema=schema)
+    except VtcodeError as exc:
+        _report_early_failure(fmt, exc)
+        raise
+    # `git diff | vtcode exec "write a commit message"`: stdin is context, read while the session opens.
+    reader = (
+        StdinReader(options.workspace, kind=kind).start()
+        if args.prompt not in (None, "-") and kind != "none"
+        else None
     )
-    return asyncio.run(_run(options, prompt, render))
+    collector = ResultCollector(schema=schema)
+    render: Callable[[Event], None]
+    if fmt == "jsonl":
+        render = JsonRenderer(deltas=bool(getattr(args, "json_deltas", False)))
+    elif fmt == "json":
+        # Progress still goes to stderr (CI logs); stdout carries only the result object.
+        render = HumanRenderer(out=io.StringIO())
+    else:
+        render = HumanRenderer()
+    try:
+        asyncio.run(_run(options, prompt, render, collector, reader))
+    except VtcodeError as exc:
+        if collector.completed is None:
+            # Failed before the run began (an unknown session, a full queue): scripts still get JSON.
+            _report_early_failure(fmt, exc)
+            raise
+        raise _finish(args, fmt, collector) or exc from None
+    error = _finish(args, fmt, collector)
+    if error is not None:
+        raise error
+    return ExitCode.OK
 
 
-async def _run(options: SessionOptions, prompt: str, render: JsonRenderer | HumanRenderer) -> int:
+def _finish(args: argparse.Namespace, fmt: OutputFormat, collector: ResultCollector) -> VtcodeError | None:
+    """Write what a script reads at the end; the error the run ended with, if any."""
+    last = getattr(args, "output_last_message", None)
+    if last is not None:
+        write_last_message(last, collector.last_message)
+    if fmt == "json":
+        sys.stdout.write(encode_result(collector.result()).decode("utf-8") + "\n")
+        sys.stdout.flush()
+    elif fmt == "text" and collector.session_id is not None:
+        sys.stderr.write(resume_line(collector.session_id))
+    done = collector.completed
+    if done is None or done.exit_code == ExitCode.INTERRUPTED:
+        return InterruptedByUser("interrupted")
+    if done.status != "completed" and collector.failure is not None:
+        return TurnFailure(collector.failure)
+    return None
+
+
+async def _with_stdin(session: Session, prompt: str, reader: StdinReader, options: SessionOptions) -> str:
+    """The prompt with the `<stdin>` block once the reader is done (never joined: it may never end)."""
+    loop = asyncio.get_running_loop()
+    ready = asyncio.Event()
+    reader.when_done(lambda: loop.call_soon_threadsafe(ready.set))
+    try:
+        await ready.wait()
+        return with_stdin(prompt, reader.result(), options.workspace)
+    except BaseException as exc:
+        await session.aclose()
+        if isinstance(exc, OSError):
+            raise VtcodeError(f"could not read stdin: {exc.strerror or exc}") from None
+        raise
+
+
+def _report_early_failure(fmt: OutputFormat, error: VtcodeError) -> None:
+    """In the JSON formats, a run that never started still ends with JSON on stdout."""
+    if fmt == "text":
+        return
+    event = turn_end.failed(error)
+    if fmt == "json":
+        line = encode_result(error_result(error, event.kind))
+    else:
+        ended = ThreadCompleted(status="failed", kind=event.kind, exit_code=event.exit_code)
+        line = encode_event(event) + b"\n" + encode_event(ended)
+    sys.stdout.write(line.decode("utf-8") + "\n")
+    sys.stdout.flush()
+
+
+async def _run(
+    options: SessionOptions,
+    prompt: str,
+    render: Callable[[Event], None],
+    collector: ResultCollector,
+    reader: StdinReader | None = None,
+) -> None:
     session = await Session.open(options)
+    if reader is not None:
+        prompt = await _with_stdin(session, prompt, reader, options)
     loop = asyncio.get_running_loop()
     signals: list[int] = []
     pending: set[asyncio.Task[None]] = set()
@@ -101,23 +209,13 @@ async def _run(options: SessionOptions, prompt: str, render: JsonRenderer | Huma
 
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop, signum)
-    ended: Event | None = None
     try:
         # Intents recovered on resume run first; the session ends once nothing is pending after a turn.
         await session.submit(UserInput(prompt))
         async for event in session.events():
             render(event)
-            if isinstance(event, TurnCompleted | TurnFailed):
-                ended = event
+            collector(event)
     finally:
         await session.aclose()
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(signum)
-    if isinstance(ended, TurnFailed):
-        if ended.exit_code == ExitCode.INTERRUPTED:
-            raise InterruptedByUser("interrupted")
-        raise TurnFailure(ended)
-    if ended is None:
-        # Interrupted before the turn began.
-        raise InterruptedByUser("interrupted")
-    return ExitCode.OK

@@ -11,7 +11,10 @@ from vtcode.protocol.errors import UsageError
 def read_prompt(value: str | None) -> str:
     """The prompt argument, or stdin for `-`."""
     if value is None:
-        raise UsageError("exec needs a PROMPT", hint="vtcode exec 'fix the failing test'  (or - for stdin)")
+        raise UsageError(
+            "exec needs a PROMPT",
+            hint="vtcode exec 'fix the failing test'  (or pipe it: echo task | vtcode exec)",
+        )
     if value == "-":
         # Bytes, decoded leniently: a stray invalid byte in piped input must not end the run.
         text = sys.stdin.buffer.read().decode("utf-8", "replace")

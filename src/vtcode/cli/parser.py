@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from vtcode import __version__
+from vtcode.cli.exec_options import add_script_options
 
 PROFILES = ("default", "minimal", "lightweight", "specialized")
 APPROVALS = ("read-only", "ask", "auto-edit", "full-auto")
@@ -251,6 +252,7 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
         action="store_true",
         help="with --json, also print item.delta events (streamed text and reasoning fragments)",
     )
+    add_script_options(exec_p)
     _add_resume_options(exec_p)
     exec_p.add_argument(
         "--trust-project-mcp",

@@ -15,9 +15,11 @@ import msgspec
 from vtcode.cli.config_warnings import show_config_warnings
 from vtcode.config.environment import os_environ, resolve_home
 from vtcode.config.loader import load_settings
-from vtcode.protocol.errors import ExitCode, UsageError
+from vtcode.protocol.errors import ExitCode, UsageError, VtcodeError
 from vtcode.protocol.messages import AssistantMessage, Message, ToolResultMessage, UserMessage
 from vtcode.store.archive import CompactionEntry
+from vtcode.store.intents import IntentStore
+from vtcode.store.meta import SessionInfo
 from vtcode.store.session import SessionStore
 
 
@@ -76,6 +78,8 @@ def run_sessions(args: argparse.Namespace, overrides: list[str], parser: argpars
         if not workspace.is_dir():
             raise UsageError(f"--workspace {args.list_workspace}: not a directory")
         sessions = [info for info in sessions if info.workspace == str(workspace)]
+    # The envelope, not meta.json, knows what waits: `vtcode steer` adds to a stored session's envelope only.
+    sessions = [_with_pending(store.sessions_dir / info.id, info) for info in sessions]
     rows = [(info, store.status(info.id)) for info in sessions]
     if getattr(args, "json", False):
         listed = [{**msgspec.to_builtins(info), "status": status} for info, status in rows]
@@ -96,6 +100,15 @@ def run_sessions(args: argparse.Namespace, overrides: list[str], parser: argpars
             f"{status:<11}  {info.workspace}  {info.title}{pending}\n"
         )
     return ExitCode.OK
+
+
+def _with_pending(directory: Path, info: SessionInfo) -> SessionInfo:
+    """`info` with the number of intents its envelope holds (meta.json's count when unreadable)."""
+    try:
+        pending = len(IntentStore(directory).read().pending_intents)
+    except VtcodeError:
+        return info
+    return msgspec.structs.replace(info, pending_intents=pending)
 
 
 def _describe(message: Message) -> str:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import enum
+from typing import Annotated
+
+import msgspec
 
 
 class ExitCode(enum.IntEnum):
@@ -58,6 +61,30 @@ class ProviderErrorKind(enum.StrEnum):
     INVALID_RESPONSE = "invalid_response"
 
 
+AGENT_FAILURE_KINDS: tuple[str, ...] = (
+    "max_turns",  # the request limit of one turn (--max-turns) was reached without a final answer
+    "loop_guard",  # the model repeated the same tool call too often
+    "empty_answer",  # the model answered nothing
+    "invalid_output",  # the answer did not validate against --output-schema after the re-asks
+    "agent_failed",  # any other failure of the agent (e.g. compaction could not gain)
+)
+OTHER_FAILURE_KINDS: tuple[str, ...] = ("config", "usage", "store", "queue_full", "interrupted", "internal")
+FAILURE_KINDS: tuple[str, ...] = (
+    *AGENT_FAILURE_KINDS,
+    *(kind.value for kind in ProviderErrorKind),
+    *OTHER_FAILURE_KINDS,
+)
+"""Every `turn.failed` / result `kind` (a closed set, documented in README "Scripts and CI")."""
+
+FailureKind = Annotated[
+    str,
+    msgspec.Meta(
+        description="why the turn or run failed, one of: " + ", ".join(FAILURE_KINDS) + " (empty: it did not)"
+    ),
+]
+"""A `kind` field: any string decodes (older logs hold class names), the schema names the set."""
+
+
 class ProviderError(VtcodeError):
     """A model request failed after retries (or without them, when retrying could not help)."""
 
@@ -111,9 +138,23 @@ class QueueFullError(VtcodeError):
 
 
 class AgentFailedError(VtcodeError):
-    """The agent could not finish the task (a loop limit, a failed compaction)."""
+    """The agent could not finish the task (a loop limit, a failed compaction).
+
+    `kind` is the `turn.failed` kind: one of `FAILURE_KINDS`.
+    """
 
     exit_code = ExitCode.AGENT_FAILED
+    default_kind = "agent_failed"
+
+    def __init__(self, message: str, *, hint: str | None = None, kind: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.kind = kind or self.default_kind
+
+
+class InvalidOutputError(AgentFailedError):
+    """The final answer did not validate against `--output-schema`, also after the re-asks."""
+
+    default_kind = "invalid_output"
 
 
 class InterruptedByUser(VtcodeError):

@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from vtcode.protocol.errors import FailureKind
 from vtcode.protocol.messages import Usage
 from vtcode.protocol.model import ToolKind
 
@@ -290,13 +291,28 @@ class TurnCompleted(_Event, frozen=True, tag="turn.completed"):
 
 
 class TurnFailed(_Event, frozen=True, tag="turn.failed"):
-    """The turn failed; `kind` is a provider error kind or a runtime failure name."""
+    """The turn failed; `kind` is one of `protocol.errors.FAILURE_KINDS`."""
 
-    kind: str = ""
+    kind: FailureKind = ""
     message: str = ""
     hint: str = ""
     # The process exit code a headless front end should end with (SPEC section 2).
     exit_code: int = 1
+
+
+class ThreadCompleted(_Event, frozen=True, tag="thread.completed"):
+    """A headless run ended (the last event of `vtcode exec`): how its last turn ended, the run's usage.
+
+    `status` is completed, failed or interrupted; `kind` and `exit_code` are those of the last
+    `turn.failed` (empty and 0 after success); `turns` counts the turns this run made.
+    """
+
+    thread_id: str = ""
+    status: Literal["completed", "failed", "interrupted"] = "completed"
+    kind: FailureKind = ""
+    exit_code: int = 0
+    turns: int = 0
+    usage: Usage = Usage()
 
 
 Event = (
@@ -321,6 +337,7 @@ Event = (
     | HookSkipped
     | TurnCompleted
     | TurnFailed
+    | ThreadCompleted
 )
 
 _encoder = msgspec.json.Encoder()

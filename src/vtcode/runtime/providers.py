@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+import msgspec
+
 from vtcode.config.schema import Settings
 from vtcode.core.retry import RetryPolicy
 from vtcode.providers.base import ModelClient
@@ -16,6 +18,7 @@ from vtcode.providers.select import (
     ProviderRequest,
     select_provider,
 )
+from vtcode.store.meta import SessionInfo
 
 
 def choose_provider(settings: Settings, env: Mapping[str, str]) -> ProviderChoice:
@@ -39,6 +42,25 @@ def choose_provider(settings: Settings, env: Mapping[str, str]) -> ProviderChoic
             env=env,
             custom=custom,
         )
+    )
+
+
+def resumed_settings(settings: Settings, stored: SessionInfo, keep: frozenset[str]) -> Settings:
+    """`settings` with a resumed session's own provider and model for the keys in `keep`.
+
+    `keep` holds `agent.provider` and/or `agent.model` (those the run does not name). The model is kept
+    only with the session's provider (another provider's default model applies otherwise).
+    """
+    agent = settings.agent
+    provider, model = agent.provider, agent.model
+    if "agent.provider" in keep and stored.provider:
+        provider = stored.provider
+    if "agent.model" in keep and stored.model and provider == stored.provider:
+        model = stored.model
+    if (provider, model) == (agent.provider, agent.model):
+        return settings
+    return msgspec.structs.replace(
+        settings, agent=msgspec.structs.replace(agent, provider=provider, model=model)
     )
 
 

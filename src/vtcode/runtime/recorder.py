@@ -22,6 +22,7 @@ from vtcode.protocol.events import (
     SessionPaused,
     SessionResumed,
     ThreadCompacted,
+    ThreadCompleted,
     ThreadStarted,
     ToolsChanged,
     TurnCompleted,
@@ -60,6 +61,7 @@ def persisted(event: Event) -> bool:
             | HookSkipped()
             | TurnCompleted()
             | TurnFailed()
+            | ThreadCompleted()
         ):
             return True
         case _:

@@ -21,7 +21,7 @@ from vtcode.core.approvals import ApprovalMode, Grant
 from vtcode.core.steering import unanswered_prompt
 from vtcode.exec.process_group import kill_all_groups
 from vtcode.instructions.report import InstructionsReport
-from vtcode.protocol.errors import VtcodeError
+from vtcode.protocol.errors import QueueFullError, VtcodeError
 from vtcode.protocol.events import (
     Event,
     Notice,
@@ -29,11 +29,12 @@ from vtcode.protocol.events import (
     SessionResumed,
     TurnCompleted,
 )
-from vtcode.protocol.messages import Message, MessageMeta, UserMessage
+from vtcode.protocol.messages import ImagePart, Message, MessageMeta, UserMessage
 from vtcode.protocol.ops import (
     ApprovalAnswer,
     CancelIntent,
     Compact,
+    InputMode,
     Interrupt,
     Op,
     Pause,
@@ -50,6 +51,7 @@ from vtcode.runtime.hooks import AfterToolBatch, TurnEnd, TurnHooks
 from vtcode.runtime.intent_queue import IntentQueue, PendingInput
 from vtcode.runtime.jobs import Jobs
 from vtcode.runtime.recorder import persisted
+from vtcode.runtime.run_summary import RunSummary
 from vtcode.runtime.status import SessionStatus
 from vtcode.runtime.switch import Switch, check
 from vtcode.runtime.switch import apply as apply_switch
@@ -61,6 +63,9 @@ if TYPE_CHECKING:
     from vtcode.runtime.mcp_join import McpJoin
 
 log = logging.getLogger(__name__)
+
+# How often a headless run's own prompt looks for room in a full steering queue.
+INPUT_ROOM_POLL_SECONDS = 0.1
 
 
 class Session:
@@ -99,6 +104,8 @@ class Session:
         # A resumed history ending with an unanswered prompt: its turn runs before any other input.
         self._unanswered = wiring.unanswered is not None
         emitter.subscribe(self._on_event)
+        self._summary = RunSummary()
+        emitter.subscribe(self._summary)
         wiring.hooks.after_tool_batch.append(self._deliver_steering)
         wiring.runner.on_applied = self._intents.applied
         if wiring.unanswered is not None:
@@ -245,10 +252,9 @@ class Session:
                 if self._hold.reason == "interrupted":
                     # The user goes on after Esc: what the interrupt held runs first, in order.
                     self._release()
-                waits = self._busy or bool(self._intents) or self._unanswered or self._hold.on
                 self._adding += 1
                 try:
-                    await self._intents.add(text, mode, intent_id, waits=waits, images=images)
+                    await self._add_input(text, mode, intent_id, images)
                 finally:
                     self._adding -= 1
                     self._had_input = True
@@ -289,6 +295,24 @@ class Session:
                     )
             case Shutdown():
                 await self.aclose()
+
+    async def _add_input(
+        self, text: str, mode: InputMode, intent_id: str | None, images: tuple[ImagePart, ...]
+    ) -> None:
+        """Queue input; a headless run's own prompt waits for room in a full queue instead of failing.
+
+        The pending intents run first, and each leaves the queue as its turn applies it; failing here
+        instead would end the run after it applied one of them, never answered (`exec --continue`).
+        """
+        while True:
+            waits = self._busy or bool(self._intents) or self._unanswered or self._hold.on
+            try:
+                await self._intents.add(text, mode, intent_id, waits=waits, images=images)
+                return
+            except QueueFullError:
+                if not self._options.until_idle or self._closing:
+                    raise
+            await asyncio.sleep(INPUT_ROOM_POLL_SECONDS)
 
     async def events(self) -> AsyncIterator[Event]:
         """The event stream, from `thread.started` until the session is shut down (one reader)."""
@@ -464,6 +488,8 @@ class Session:
         finally:
             # The last resort for groups a failed cleanup left behind.
             kill_all_groups()
+            if self._options.until_idle:
+                self._emitter.emit(self._summary.completed(self._wiring.thread_id))
             self._wiring.history.close()
             self._queue.put_nowait(None)
             self._closed.set()

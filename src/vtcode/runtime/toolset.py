@@ -9,6 +9,7 @@ from pathlib import Path
 from vtcode.config.environment import sandbox_missing_features
 from vtcode.config.sandbox import sandbox_policy
 from vtcode.config.schema import Settings
+from vtcode.core.exec.environment_policy import EnvironmentPolicy, inherited_environment
 from vtcode.core.exec.wait import wait_ceiling
 from vtcode.exec.manager import ExecSettings, SessionManager
 from vtcode.tools.base import Tool
@@ -52,13 +53,21 @@ def exec_settings(settings: Settings, env: Mapping[str, str]) -> ExecSettings:
 
 
 def command_environment(env: Mapping[str, str], settings: Settings) -> dict[str, str]:
-    """The environment commands inherit, without the keys of configured providers.
+    """The environment commands inherit: `[shell_environment_policy]`, less the configured providers' keys.
 
     `*_API_KEY` variables are dropped for every command by `exec.spawn`; a `[providers.X] api_key_env`
-    may use any name, so those are dropped here.
+    may use any name, so those are dropped here whatever the policy says.
     """
+    table = settings.shell_environment_policy
+    policy = EnvironmentPolicy(
+        inherit=table.inherit,
+        ignore_default_excludes=table.ignore_default_excludes,
+        exclude=table.exclude,
+        include_only=table.include_only,
+        set=table.set_vars,
+    )
     secret = {p.api_key_env for p in settings.providers.values() if p.api_key_env}
-    return {k: v for k, v in env.items() if k not in secret}
+    return {k: v for k, v in inherited_environment(env, policy).items() if k not in secret}
 
 
 def build_toolset(

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 import msgspec
 
 from vtcode.core.context_pressure import ContextPressure, RequestEstimator, estimate_request_bytes
-from vtcode.protocol.errors import AgentFailedError, ProviderError, ProviderErrorKind
+from vtcode.protocol.errors import AgentFailedError, InvalidOutputError, ProviderError, ProviderErrorKind
 from vtcode.protocol.events import (
     AgentMessageItem,
     IntentApplied,
@@ -39,6 +39,7 @@ from vtcode.protocol.model import (
     ToolSpec,
 )
 from vtcode.providers.base import ModelClient
+from vtcode.runtime import structured_output
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import (
     AfterToolBatch,
@@ -149,6 +150,7 @@ class TurnRunner:
         on_applied: Callable[[Sequence[str]], None] | None = None,
         history_copy: Callable[[AssistantMessage], AssistantMessage] | None = None,
         lifecycle: LifecycleHooks | None = None,
+        output_schema: Mapping[str, Any] | None = None,
     ) -> None:
         self.client = model_client
         # What the history keeps of a reply (huge tool-call arguments bounded); tools get the reply whole.
@@ -175,6 +177,8 @@ class TurnRunner:
         self.context: UserMessage | None = None
         # Lifecycle hooks (UserPromptSubmit, Stop); None when no hook is configured.
         self.lifecycle = lifecycle
+        # `--output-schema`: every final answer must validate against it (runtime/structured_output).
+        self.output_schema = output_schema
 
     def commit(self, messages: Sequence[Message]) -> None:
         """Append to the in-memory history and checkpoint durably, in that one place.
@@ -216,6 +220,8 @@ class TurnRunner:
         self.emitter.begin_turn(turn)
         self.emitter.emit(TurnStarted())
         if text is not None:
+            if self.output_schema is not None:
+                text = f"{text}\n\n{structured_output.schema_instruction(self.output_schema)}"
             meta = MessageMeta(intent_id=intent_id, created_at=self.clock(), turn=turn)
             hook_context = await self._prompt_hooks(text, turn)
             opening: list[Message] = []
@@ -228,6 +234,7 @@ class TurnRunner:
         usage = Usage()
         repeats = RepeatWatch()
         stop_blocks = 0
+        reasks = 0
         tools_ran = False
         recovered = False
         for request_no in range(1, self.max_requests + 1):
@@ -260,7 +267,14 @@ class TurnRunner:
                         raise AgentFailedError(
                             "the model returned an empty answer",
                             hint="try again, rephrase the request, or choose another model with --model",
+                            kind="empty_answer",
                         )
+                problem = self._answer_problem(message.content, reasks)
+                if problem is not None:
+                    reasks += 1
+                    reask = structured_output.reask_text(problem)
+                    self.commit([UserMessage(reask, meta=MessageMeta(created_at=self.clock(), turn=turn))])
+                    continue
                 if self.lifecycle is not None and self.lifecycle.active("Stop"):
                     reason = await self.lifecycle.stop(message.content, stop_blocks)
                     if reason is not None:
@@ -281,6 +295,7 @@ class TurnRunner:
                     raise AgentFailedError(
                         f"the model made the same tool call {repeats.count} times in a row",
                         hint="the task may need another approach: rephrase it, or tell the agent more",
+                        kind="loop_guard",
                     )
             for hook in self.hooks.after_tool_batch:
                 added = await hook(AfterToolBatch(turn=turn, results=results))
@@ -289,6 +304,7 @@ class TurnRunner:
         raise AgentFailedError(
             f"stopped after {self.max_requests} model requests in one turn without a final answer",
             hint="raise --max-turns, or continue the session with --continue",
+            kind="max_turns",
         )
 
     async def _prompt_hooks(self, text: str, turn: int) -> list[Message]:
@@ -302,6 +318,18 @@ class TurnRunner:
                 hint="the prompt was not sent or stored; change it, or the hook",
             )
         return [_hook_message(verdict.context, turn)] if verdict.context else []
+
+    def _answer_problem(self, text: str, reasks: int) -> str | None:
+        """What is wrong with a final answer (None: it is the turn's answer); raises after the re-asks."""
+        if self.output_schema is None:
+            return None
+        problem = structured_output.answer_problem(text, self.output_schema)
+        if problem is not None and reasks >= structured_output.REASKS:
+            raise InvalidOutputError(
+                f"the final answer does not match the output schema after {reasks} re-asks: {problem}",
+                hint="the raw answer is the last agent message; loosen the schema or try another model",
+            )
+        return problem
 
     async def _recover(self, turn: int, error: ProviderError) -> bool:
         """Ask the overflow hooks for a smaller history; whether one was checkpointed."""
@@ -387,7 +415,7 @@ class TurnRunner:
                     pass
         if completed is None:
             # Adapters guarantee a Completed or an exception; this guards a broken adapter.
-            raise AgentFailedError("the model stream ended without a reply")
+            raise AgentFailedError("the model stream ended without a reply", kind="invalid_response")
         message = completed.message
         if reasoning_id is not None:
             text = "".join(r.text for r in message.reasoning) or "".join(reasoning_text)

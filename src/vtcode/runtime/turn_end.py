@@ -3,7 +3,17 @@ interrupt in the history."""
 
 from __future__ import annotations
 
-from vtcode.protocol.errors import ExitCode, ProviderError, VtcodeError
+from vtcode.protocol.errors import (
+    AgentFailedError,
+    ConfigError,
+    ExitCode,
+    InterruptedByUser,
+    ProviderError,
+    QueueFullError,
+    StoreError,
+    UsageError,
+    VtcodeError,
+)
 from vtcode.protocol.events import TurnFailed
 from vtcode.protocol.messages import MessageMeta, UserMessage
 
@@ -19,12 +29,24 @@ def interrupted() -> TurnFailed:
 
 
 def failed(error: Exception) -> TurnFailed:
-    """The event of a turn `error` ended: a provider error kind, a runtime failure name, or internal."""
+    """The event of a turn `error` ended; its kind is one of `FAILURE_KINDS`."""
     match error:
         case ProviderError():
             kind = str(error.kind)
+        case AgentFailedError():
+            kind = error.kind
+        case ConfigError():
+            kind = "config"
+        case UsageError():
+            kind = "usage"
+        case StoreError():
+            kind = "store"
+        case QueueFullError():
+            kind = "queue_full"
+        case InterruptedByUser():
+            kind = "interrupted"
         case VtcodeError():
-            kind = type(error).__name__
+            kind = "agent_failed"
         case _:
             return TurnFailed(
                 kind="internal",

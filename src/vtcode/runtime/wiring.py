@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from vtcode.config.sandbox import sandbox_policy
 from vtcode.config.schema import Settings
@@ -25,7 +26,7 @@ from vtcode.core.touched_paths import touched_paths
 from vtcode.exec.git_query import PendingGitQuery
 from vtcode.exec.git_repo import GitAccess
 from vtcode.mcp.servers import ServerPlan, plan_servers
-from vtcode.protocol.errors import UsageError
+from vtcode.protocol.errors import UsageError, VtcodeError
 from vtcode.protocol.events import Notice, ThreadStarted
 from vtcode.protocol.messages import AssistantMessage, Message, UserMessage
 from vtcode.providers.base import ModelClient
@@ -40,7 +41,7 @@ from vtcode.runtime.hook_dispatch import HookDispatch
 from vtcode.runtime.hooks import TurnHooks
 from vtcode.runtime.leftovers import end_leftover_groups, record_groups
 from vtcode.runtime.lifecycle_hooks import LifecycleHooks
-from vtcode.runtime.providers import build_client, choose_provider, model_info
+from vtcode.runtime.providers import build_client, choose_provider, model_info, resumed_settings
 from vtcode.runtime.stored_history import StoredHistory
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.tool_dispatch import ToolDispatcher
@@ -81,6 +82,11 @@ class SessionOptions:
     buffers: TextBuffers | None = None
     # Lifecycle hooks from every source, trusted or not (config.hook_sources.load_hooks).
     hooks: HookSet = field(default_factory=HookSet)
+    # `--output-schema`: the JSON Schema every final answer must validate against.
+    output_schema: Mapping[str, Any] | None = None
+    # Which of `agent.provider` / `agent.model` a resumed session keeps from its last run (the CLI: those
+    # the command line and environment do not name); the others come from `settings`.
+    keep_stored: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -155,9 +161,11 @@ def _wire(
         for diagnostic in found:
             notice(f"instructions: {diagnostic.path}: {diagnostic.reason}")
 
-    choice = choose_provider(settings, options.env)
     store = SessionStore(options.home, clock, new_id)
     handle = _stored_session(store, options)
+    if handle is not None:
+        settings = resumed_settings(settings, handle.info, options.keep_stored)
+    choice = choose_provider(settings, options.env)
     state = ConversationState(messages=[])
     thread_id = handle.info.id if handle is not None else new_id()
     emitter.emit(
@@ -180,6 +188,7 @@ def _wire(
     for text in mcp.diagnostics:
         notice(f"mcp: {text}")
     if handle is not None:
+        _note_model_change(handle, choice.name, choice.model, notice)
         recorded = _resume(handle, options, state, notice)
         recovered = _recover_intents(handle, state, recorded, notice)
         unanswered = unanswered_prompt(state.messages)
@@ -265,6 +274,7 @@ def _wire(
         hooks=hooks,
         history_copy=functools.partial(bounded_message, options.workspace),
         lifecycle=lifecycle,
+        output_schema=options.output_schema,
     )
     context = environment_context(settings, options.workspace, clock, git=git.result())
     runner.context = context_message(context, state.messages, clock())
@@ -348,6 +358,20 @@ def _recover_intents(
             "stopped; they are not applied again"
         )
     return recovery.requeued
+
+
+def _note_model_change(
+    handle: SessionHandle, provider: str, model: str, notice: Callable[[str], None]
+) -> None:
+    """A resume with another provider or model says so and records it in meta.json."""
+    info = handle.info
+    if (info.provider, info.model) == (provider, model) or not info.model:
+        return
+    notice(f"session {info.id} ran with {info.provider} {info.model}; it continues with {provider} {model}")
+    try:
+        handle.update_info(model=model, provider=provider)
+    except VtcodeError as exc:
+        notice(f"meta.json not updated: {exc.user_text()}")
 
 
 def _first_time(home: Path, what: str) -> bool:

@@ -1,0 +1,41 @@
+"""The one result object `vtcode exec --output-format json` prints at the end (SPEC section 2)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from vtcode.protocol.errors import FailureKind
+from vtcode.protocol.messages import Usage
+
+RESULT_SCHEMA_VERSION = 1
+
+
+class ExecResult(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, tag_field="type", tag="result"
+):
+    """How a run ended, for scripts: the answer, the session to resume, why it failed.
+
+    `status` is completed, failed or interrupted; `kind` (None on success) is one of
+    `protocol.errors.FAILURE_KINDS`; `result` is the last agent message (the raw text also when it did
+    not validate against `--output-schema`); `structured_output` its parsed JSON when a schema was given.
+    No cost: vtcode knows no prices yet.
+    """
+
+    schema_version: int = RESULT_SCHEMA_VERSION
+    session_id: str | None = None
+    status: Literal["completed", "failed", "interrupted"] = "completed"
+    is_error: bool = False
+    kind: FailureKind | None = None
+    exit_code: int = 0
+    message: str | None = None
+    result: str | None = None
+    num_turns: int = 0
+    usage: Usage = Usage()
+    structured_output: Any = None
+
+
+def encode_result(result: ExecResult) -> bytes:
+    """The result as one JSON line (without the newline)."""
+    return msgspec.json.encode(result)
