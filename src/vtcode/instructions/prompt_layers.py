@@ -15,11 +15,12 @@ leaves the project or lies in vtcode's or the user's configuration (a committed 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import NamedTuple
 
 from vtcode.core.instructions.model import Diagnostic
-from vtcode.instructions.options import InstructionOptions, real
+from vtcode.instructions.options import InstructionOptions, is_within, real
 from vtcode.instructions.reader import SourceReader, Unreadable
 
 SYSTEM_NAME = "system.md"
@@ -43,9 +44,12 @@ def read_prompt_layers(
     diagnostics: list[Diagnostic] = []
     workspace_dir = workspace / ".vtcode" / "prompts"
     user_dir = vtcode_home / "prompts"
+    user_dir_real = real(user_dir)
 
     def text(path: Path, shown: str, *, from_workspace: bool = False) -> str | None:
-        if from_workspace and not rules.admits_workspace_file(real(path)):
+        if from_workspace and os.path.lexists(path) and not rules.admits_workspace_file(real(path)):
+            if is_within(real(path), user_dir_real):
+                return None  # `.vtcode` is `$VTCODE_HOME` itself: the user's own layer, read as such
             reason = f"links outside the project or into a configuration folder ({real(path).as_posix()})"
             diagnostics.append(Diagnostic(shown, "error", f"{reason}; prompt layer ignored"))
             return None
