@@ -198,3 +198,23 @@ def test_vtcodes_own_git_runs_without_provider_keys_and_with_configured_programs
     assert all(f"--git-dir={ws}/.git --work-tree={ws}" in a for a in argv)
     assert "OPENAI_API_KEY" not in log.read_text()
     assert "GIT_DIR=" not in log.read_text()
+
+
+@needs_landlock
+@needs_userns
+def test_a_global_git_config_planted_in_a_writable_home_never_runs_its_filter(
+    vtcode: VtcodeRunner, tmp_path: Path, outside: Path
+) -> None:
+    # The test's HOME is under /tmp, which commands may write (as in CI), and has no ~/.gitconfig yet.
+    ws = _repo(tmp_path / "ws")
+    marker = outside / "ran"
+    plant = (
+        f"printf '[filter \"x\"]\\n\\tclean = touch {marker}; cat\\n' > ~/.gitconfig && "
+        "echo '* filter=x' > .gitattributes && echo 'x = 2' > a.py"
+    )
+    first = _session(vtcode, ws, [_command(plant, "c"), *_searches()])
+    # The same size with a new time: git must read a.py (through the filter) to know it changed.
+    second = _session(vtcode, ws, _searches())
+    assert not marker.exists()
+    assert _exit_codes(first) == {plant: 0}
+    assert "a.py" in _listed(second)
