@@ -48,7 +48,9 @@ def _searches() -> list[Reply]:
     ]
 
 
-def _session(vtcode: VtcodeRunner, ws: Path, script: list[Reply]) -> list[dict[str, Any]]:
+def _session(
+    vtcode: VtcodeRunner, ws: Path, script: list[Reply], env: dict[str, str] | None = None
+) -> list[dict[str, Any]]:
     with server_for("chat", [*script, Reply(text="done")]) as server:
         done = vtcode.run(
             "exec",
@@ -58,7 +60,7 @@ def _session(vtcode: VtcodeRunner, ws: Path, script: list[Reply]) -> list[dict[s
             *cli_args("chat"),
             "go",
             cwd=ws,
-            env=cli_env("chat", server),
+            env={**cli_env("chat", server), **(env or {})},
         )
     assert done.code == 0, done.stderr
     return events(done.stdout)
@@ -218,3 +220,23 @@ def test_a_global_git_config_planted_in_a_writable_home_never_runs_its_filter(
     assert not marker.exists()
     assert _exit_codes(first) == {plant: 0}
     assert "a.py" in _listed(second)
+
+
+@needs_landlock
+def test_without_user_namespaces_a_commondir_a_command_redirects_is_not_followed(
+    vtcode: VtcodeRunner, tmp_path: Path, outside: Path
+) -> None:
+    # Landlock alone cannot keep .git read-only: the write succeeds, and vtcode's git must notice.
+    ws = _repo(tmp_path / "ws")
+    evil, marker = tmp_path / "evil", outside / "ran"
+    plant = (
+        f"cp -r .git {evil} && git config -f {evil}/config core.fsmonitor '{_fsmonitor(marker)}' && "
+        f"echo {evil} > .git/commondir"
+    )
+    no_userns = {"VTCODE_SANDBOX_PRETEND_MISSING": "userns"}
+    first = _session(vtcode, ws, [_command(plant, "c"), *_searches()], no_userns)
+    second = _session(vtcode, ws, _searches(), no_userns)
+    assert not marker.exists()
+    assert _exit_codes(first) == {plant: 0}
+    assert (ws / ".git" / "commondir").exists()
+    assert _listed(first) == _listed(second) == ["a.py"]
