@@ -34,6 +34,7 @@ def _user_config(tmp_path: Path) -> tuple[str, ...]:
     """What of the user's configuration the sandbox keeps read-only, for this test's homes."""
     vthome, home = tmp_path / "vthome", tmp_path / "home"
     return (
+        str(vthome),
         *(
             str(vthome / name)
             for name in ("vtcode.toml", "prompts", "rules", "AGENTS.md", "AGENTS.override.md")

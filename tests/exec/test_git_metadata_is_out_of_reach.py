@@ -48,7 +48,9 @@ def _searches() -> list[Reply]:
     ]
 
 
-def _session(vtcode: VtcodeRunner, ws: Path, script: list[Reply]) -> list[dict[str, Any]]:
+def _session(
+    vtcode: VtcodeRunner, ws: Path, script: list[Reply], env: dict[str, str] | None = None
+) -> list[dict[str, Any]]:
     with server_for("chat", [*script, Reply(text="done")]) as server:
         done = vtcode.run(
             "exec",
@@ -58,7 +60,7 @@ def _session(vtcode: VtcodeRunner, ws: Path, script: list[Reply]) -> list[dict[s
             *cli_args("chat"),
             "go",
             cwd=ws,
-            env=cli_env("chat", server),
+            env={**cli_env("chat", server), **(env or {})},
         )
     assert done.code == 0, done.stderr
     return events(done.stdout)
@@ -198,3 +200,43 @@ def test_vtcodes_own_git_runs_without_provider_keys_and_with_configured_programs
     assert all(f"--git-dir={ws}/.git --work-tree={ws}" in a for a in argv)
     assert "OPENAI_API_KEY" not in log.read_text()
     assert "GIT_DIR=" not in log.read_text()
+
+
+@needs_landlock
+@needs_userns
+def test_a_global_git_config_planted_in_a_writable_home_never_runs_its_filter(
+    vtcode: VtcodeRunner, tmp_path: Path, outside: Path
+) -> None:
+    # The test's HOME is under /tmp, which commands may write (as in CI), and has no ~/.gitconfig yet.
+    ws = _repo(tmp_path / "ws")
+    marker = outside / "ran"
+    plant = (
+        f"printf '[filter \"x\"]\\n\\tclean = touch {marker}; cat\\n' > ~/.gitconfig && "
+        "echo '* filter=x' > .gitattributes && echo 'x = 2' > a.py"
+    )
+    first = _session(vtcode, ws, [_command(plant, "c"), *_searches()])
+    # The same size with a new time: git must read a.py (through the filter) to know it changed.
+    second = _session(vtcode, ws, _searches())
+    assert not marker.exists()
+    assert _exit_codes(first) == {plant: 0}
+    assert "a.py" in _listed(second)
+
+
+@needs_landlock
+def test_without_user_namespaces_a_commondir_a_command_redirects_is_not_followed(
+    vtcode: VtcodeRunner, tmp_path: Path, outside: Path
+) -> None:
+    # Landlock alone cannot keep .git read-only: the write succeeds, and vtcode's git must notice.
+    ws = _repo(tmp_path / "ws")
+    evil, marker = tmp_path / "evil", outside / "ran"
+    plant = (
+        f"cp -r .git {evil} && git config -f {evil}/config core.fsmonitor '{_fsmonitor(marker)}' && "
+        f"echo {evil} > .git/commondir"
+    )
+    no_userns = {"VTCODE_SANDBOX_PRETEND_MISSING": "userns"}
+    first = _session(vtcode, ws, [_command(plant, "c"), *_searches()], no_userns)
+    second = _session(vtcode, ws, _searches(), no_userns)
+    assert not marker.exists()
+    assert _exit_codes(first) == {plant: 0}
+    assert (ws / ".git" / "commondir").exists()
+    assert _listed(first) == _listed(second) == ["a.py"]

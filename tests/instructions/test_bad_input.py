@@ -172,12 +172,15 @@ def test_workspace_symlink_to_a_private_file_is_refused(tmp_path: Path) -> None:
     ]
 
 
-def test_rule_folder_linked_from_the_vtcode_home_is_allowed(tmp_path: Path) -> None:
+def test_rule_folder_linked_into_the_vtcode_home_is_refused(tmp_path: Path) -> None:
+    # Workspace files never lead into vtcode's or the user's configuration, linked or imported.
     layout = make_layout(tmp_path)
     shared = layout.user(".vtcode/shared-rules/team.md", "- team").parent
     (layout.root / ".vtcode" / "rules").mkdir(parents=True)
     os.symlink(shared, layout.root / ".vtcode" / "rules" / "team")
-    assert bodies(layout.load()) == ["- team"]
+    result = layout.load()
+    assert bodies(result) == []
+    assert [severity for _, severity, _ in reasons(result)] == ["error"]
 
 
 def test_relative_extra_file_linking_outside_the_project_is_refused(tmp_path: Path) -> None:

@@ -118,10 +118,28 @@ def test_outside_missing_fenced_and_repeated_imports(tmp_path: Path) -> None:
     ]
 
 
-def test_imports_from_the_vtcode_config_roots_are_allowed(tmp_path: Path) -> None:
+def test_a_workspace_file_cannot_import_from_the_vtcode_config_roots(tmp_path: Path) -> None:
+    # A repository's AGENTS.md must not send `$VTCODE_HOME/vtcode.toml` (MCP bearer headers) anywhere.
+    layout = make_layout(tmp_path)
+    layout.user(".vtcode/vtcode.toml", 'headers = { Authorization = "Bearer SECRET" }')
+    layout.write("AGENTS.md", "- project\n@~/.vtcode/vtcode.toml")
+    result = layout.load()
+    assert bodies(result) == ["- project\n@~/.vtcode/vtcode.toml"]
+    assert "SECRET" not in (result.appendix or "")
+    assert reasons(result) == [
+        (
+            "AGENTS.md",
+            "warning",
+            "import @~/.vtcode/vtcode.toml leads into vtcode's or your configuration, which a workspace "
+            "file may not import; not loaded",
+        )
+    ]
+
+
+def test_the_users_own_file_may_import_from_the_vtcode_config_roots(tmp_path: Path) -> None:
     layout = make_layout(tmp_path)
     layout.user(".vtcode/shared/style.md", "- house style")
-    layout.write("AGENTS.md", f"@{layout.vtcode_home}/shared/style.md")
+    layout.user(".vtcode/AGENTS.md", f"@{layout.vtcode_home}/shared/style.md")
     assert "- house style" in bodies(layout.load())[0]
 
 

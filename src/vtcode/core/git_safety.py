@@ -65,10 +65,13 @@ class GitLocation:
 
 def location_problem(location: GitLocation, *, workspace: str, writable: Iterable[str]) -> str | None:
     """Why vtcode must not run git on `location` (a command could have redirected it), or None."""
-    if is_plain_git_folder(location):
-        return None  # the repository's own .git folder, which the sandbox keeps read-only
+    own = f"{location.top.rstrip('/')}/.git"
+    # The repository's own .git folder, which the sandbox keeps read-only, is fine where it is.
+    kept = own if location.dot_git_is_dir and location.dot_git == own else None
     roots = tuple(writable)
     for kind, path in (("git directory", location.git_dir), ("common directory", location.common_dir)):
+        if path == kept:
+            continue
         root = next((r for r in roots if _within(path, r)), None)
         if root is not None:
             return f"its {kind} {path} is in {root}, which commands may write"

@@ -83,8 +83,14 @@ class SandboxPolicy:
 
 
 def user_config_paths(vtcode_home: str | None, user_home: str | None) -> tuple[str, ...]:
-    """The user's configuration files and folders commands may never change (absolute paths)."""
-    paths = [f"{vtcode_home.rstrip('/')}/{name}" for name in VTCODE_HOME_PROTECTED] if vtcode_home else []
+    """The user's configuration files and folders commands may never change (absolute paths).
+
+    `$VTCODE_HOME` as a whole (a file not there yet cannot be created in it either), and its
+    configuration entries one by one for when it holds the workspace and cannot be read-only whole.
+    """
+    paths = []
+    if vtcode_home:
+        paths = [vtcode_home, *(f"{vtcode_home.rstrip('/')}/{name}" for name in VTCODE_HOME_PROTECTED)]
     if user_home:
         paths += [f"{user_home.rstrip('/')}/{name}" for name in USER_HOME_PROTECTED]
     return tuple(paths)

@@ -94,7 +94,7 @@ def _find_git(env: Mapping[str, str], writable: Sequence[str]) -> str | None:
         found = shutil.which("git", path=folder)
         if found is not None:
             real = os.path.realpath(found)
-            if not any(real == root or real.startswith(root.rstrip("/") + "/") for root in writable):
+            if not any(_within(real, root) for root in writable):
                 return real
     return None
 
@@ -108,6 +108,11 @@ class GitAccess:
         self.workspace = Path(os.path.realpath(workspace))
         self._env = git_environment(env)
         self._writable = writable_folders(self.workspace, env, writable_roots)
+        home = self._env.get("HOME")
+        if home and any(_within(os.path.realpath(home), root) for root in self._writable):
+            # A HOME commands may write (CI's /tmp) could gain a ~/.gitconfig defining a filter that
+            # `git status` runs: the global configuration is not read at all then.
+            self._env["GIT_CONFIG_GLOBAL"] = os.devnull
         self._program = _find_git(env, self._writable)
         self._pinned, self.problem = self._current()
         if self.problem is not None:
@@ -197,3 +202,8 @@ def git_protected_paths(
     if hooks is not None:
         found.append(os.path.realpath(os.path.join(location.top, hooks)))
     return tuple(found)
+
+
+def _within(path: str, root: str) -> bool:
+    outer = root.rstrip("/")
+    return path == outer or path.startswith(outer + "/")

@@ -172,8 +172,9 @@ class _Discoverer:
         if known_real is None and not os.path.lexists(lexical):
             return None
         path = known_real or real(lexical)
-        if scope == "workspace" and not any(is_within(path, root) for root in self.roots):
-            # A repository can commit `AGENTS.md -> ~/.ssh/id_rsa`; its files must stay inside it.
+        if scope == "workspace" and not self.options.admits_workspace_file(path):
+            # A repository can commit `AGENTS.md -> ~/.ssh/id_rsa`; its files must stay inside it, out
+            # of the user's and vtcode's configuration.
             self._diagnose(lexical, "error", f"links outside the project ({path.as_posix()}); skipped")
             return None
         pattern = excluded_by(self.excludes, os.fspath(path))

@@ -3,11 +3,14 @@
 Outside code (fenced blocks and inline code spans), every `@path` token of a line imports that file
 right after the line, as `[Imported from <real path>]` followed by its (recursively expanded) text. An
 import resolves relative to the importing file's folder (`~/` from home) and must land inside the
-project root, the workspace or a vtcode config root (`$VTCODE_HOME`, `~/.config/vtcode`):
-`@~/.ssh/config` is refused. Exclusions apply to imports as to sources. A file is inlined at most once
-per appendix, and never when it is a source of its own (`CLAUDE.md` = `@AGENTS.md` is common): the
-importing text then says which section holds it. A cycle, an import deeper than
-`agent.instruction_import_max_depth`, a missing file or a bad one is skipped with a diagnostic.
+project root, the workspace or, for the user's own files, a vtcode config root (`$VTCODE_HOME`,
+`~/.config/vtcode`): `@~/.ssh/config` is refused. What a workspace file imports (however deep) is
+read as a workspace file: inside the project and outside every configuration folder, so a
+repository's `@~/.vtcode/vtcode.toml` is refused too. Exclusions apply to imports as to sources. A
+file is inlined at most once per appendix, and never when it is a source of its own (`CLAUDE.md` =
+`@AGENTS.md` is common): the importing text then says which section holds it. A cycle, an import
+deeper than `agent.instruction_import_max_depth`, a missing file or a bad one is skipped with a
+diagnostic.
 """
 
 from __future__ import annotations
@@ -54,9 +57,14 @@ class ImportExpander:
         self._imported: set[Path] = set()
         # Real path -> how the section of each source of this run is shown: those are never inlined.
         self._sources = dict(sources or {})
+        self._from_workspace = False
 
-    def expand(self, text: str, source: Path) -> str:
-        """`text` of the source at real path `source`, comments removed and imports inlined, trimmed."""
+    def expand(self, text: str, source: Path, *, from_workspace: bool = False) -> str:
+        """`text` of the source at real path `source`, comments removed and imports inlined, trimmed.
+
+        `from_workspace`: the source came with the repository, so its imports follow the workspace rule.
+        """
+        self._from_workspace = from_workspace
         return self._expand(strip_comments(text), source, depth=0, stack=(source,)).strip()
 
     def _expand(self, text: str, source: Path, *, depth: int, stack: tuple[Path, ...]) -> str:
@@ -87,6 +95,13 @@ class ImportExpander:
             self._warn(
                 where,
                 f"import @{target} is outside the project and the vtcode config folders; not loaded",
+            )
+            return ""
+        if self._from_workspace and not self._options.admits_workspace_file(path):
+            self._warn(
+                where,
+                f"import @{target} leads into vtcode's or your configuration, which a workspace file may "
+                "not import; not loaded",
             )
             return ""
         self._watch.add(os.fspath(candidate))

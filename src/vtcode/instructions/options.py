@@ -100,6 +100,31 @@ class InstructionOptions:
         roots = [self.project_root, self.workspace, self.vtcode_home, self.user_config_root]
         return _dedup([root for root in roots if root is not None])
 
+    def workspace_roots(self) -> list[Path]:
+        """Where a workspace file (or what it imports) may resolve: the project and the workspace."""
+        return _dedup([self.project_root, self.workspace])
+
+    def admits_workspace_file(self, path: Path) -> bool:
+        """Whether a workspace file, a prompt layer or a workspace import may be read at real `path`.
+
+        It must resolve inside the project, and never into vtcode's or the user's configuration: a
+        repository chooses these files, so a symlink or `@~/...` must not send `$VTCODE_HOME/vtcode.toml`
+        (MCP bearer headers), `~/.config/gh/hosts.yml` or `~/.ssh/...` to the provider. The dot-folders
+        and dotfiles of home count as private even when the project holds home (a dotfiles repository).
+        """
+        if not any(is_within(path, root) for root in self.workspace_roots()):
+            return False
+        private = [self.vtcode_home, self.user_config_root]
+        if self.user_home is not None and is_within(path, self.user_home) and path != self.user_home:
+            first = relative_posix(path, self.user_home).split("/", 1)[0]
+            if first.startswith("."):
+                private.append(self.user_home / first)
+        # A folder that holds the workspace itself (a project kept under ~/.local) is not private to it.
+        return not any(
+            folder is not None and is_within(path, folder) and not is_within(self.workspace, folder)
+            for folder in private
+        )
+
     def workspace_bases(self) -> list[Path]:
         """Folders whose rule folders are read: the project root and, when different, the workspace."""
         return _dedup([self.project_root, self.workspace])

@@ -83,7 +83,7 @@ def load_instructions(
     )
     sources: list[LoadedSource] = []
     for entry in found.entries:
-        text = expander.expand(entry.body, entry.path)
+        text = expander.expand(entry.body, entry.path, from_workspace=entry.scope == "workspace")
         if not text:
             diagnostics.append(Diagnostic(entry.display, "warning", "empty after removing comments; skipped"))
             continue

@@ -109,7 +109,7 @@ class SystemPromptBuilder:
         self.runtime_guidance = prompts.runtime_guidance()
         self._clock = clock
         self._reader = SourceReader(clock=clock)
-        layers = read_prompt_layers(workspace, home, reader=self._reader)
+        layers = read_prompt_layers(workspace, home, reader=self._reader, user_home=user_home)
         self.static = compose_static(
             prompts.profile_text(self.profile),
             self.runtime_guidance,
