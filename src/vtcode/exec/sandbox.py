@@ -151,6 +151,7 @@ class Sandbox:
             "changing modes, owners, times or extended attributes of files outside the writable folders "
             "is not prevented",
             "the user's other terminals (/dev/pts) stay writable",
+            "a process that leaves its session and clears its environment can outlive vtcode",
         ]
         if private_network:
             if not seccomp.supported():
