@@ -262,15 +262,24 @@ async def test_without_user_namespaces_network_off_holds_for_every_family_and_th
 
 
 @needs_userns
-async def test_network_off_keeps_udp_and_abstract_sockets_of_the_host_out_of_reach(
+async def test_network_off_keeps_the_hosts_udp_and_abstract_sockets_out_but_the_sessions_in(
     tmp_path: Path, host_udp_and_abstract: tuple[socket.socket, socket.socket, str]
 ) -> None:
     udp, abstract, name = host_udp_and_abstract
     sandbox = SandboxHarness(git_workspace(tmp_path / "ws"), policy(), home=tmp_path)
+    own = f"{name}-own"
+    serve = (
+        "python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX); "
+        f's.bind("\\0{own}"); s.listen(); print("listening", flush=True); s.accept()\' '
+        "> serve.log 2>&1 & for i in $(seq 300); do grep -qs listening serve.log && break; sleep 0.1; done"
+    )
     try:
         datagram = await sandbox.run(_UDP_SEND.format(port=udp.getsockname()[1]))
         unix = await sandbox.run(_ABSTRACT_CONNECT.format(name=name))
+        await sandbox.run(serve)
+        session = await sandbox.run(_ABSTRACT_CONNECT.format(name=own))
     finally:
         await sandbox.aclose()
     assert "connected" not in unix["output"], unix
     assert [_received(udp), _received(abstract)] == [False, False], datagram
+    assert session["output"].strip() == "connected", session

@@ -1,6 +1,6 @@
 """The OS sandbox of one workspace's commands: checks the kernel, prepares once, confines each child.
 
-Linux only. Landlock confines writes and scopes signals and abstract sockets to each command
+Linux only. Landlock confines writes and scopes signals to each command
 (exec.landlock); a user namespace held for the whole vtcode session gives every command a private
 network and a mount namespace that is read-only outside the writable roots, keeps the protected paths
 read-only (placeholders where they do not exist yet) and, with the network off, hides the host's named
@@ -123,10 +123,11 @@ class Sandbox:
         writable = writable_paths(self.policy, str(self.workspace), _tmp(env))
         grants = [landlock.Grant(path) for path in writable]
         grants += [landlock.Grant(self._device(device), devices_only=True) for device in DEVICES]
-        scoped = landlock.SCOPE_SIGNAL
-        if private_network:
-            scoped |= landlock.SCOPE_ABSTRACT_UNIX_SOCKET
-        self._ruleset = landlock.build_ruleset(grants, abi, deny_tcp=self._tcp_denied, scoped=scoped)
+        # Abstract Unix sockets are not scoped: the private network namespace already keeps the host's
+        # apart, and scoping them per command would cut one command's server off from the next.
+        self._ruleset = landlock.build_ruleset(
+            grants, abi, deny_tcp=self._tcp_denied, scoped=landlock.SCOPE_SIGNAL
+        )
         self._writable = _mount_roots(writable)
 
     def _device(self, device: str) -> str:
