@@ -283,3 +283,26 @@ async def test_network_off_keeps_the_hosts_udp_and_abstract_sockets_out_but_the_
     assert "connected" not in unix["output"], unix
     assert [_received(udp), _received(abstract)] == [False, False], datagram
     assert session["output"].strip() == "connected", session
+
+
+@needs_userns
+async def test_protected_paths_that_do_not_exist_yet_cannot_be_created(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    sandbox = SandboxHarness(ws, policy(), home=tmp_path)
+    attempts = [
+        "mkdir -p .git/hooks && echo 'echo pwned' > .git/hooks/pre-commit",
+        "git init -q .",
+        "echo '[agent]' > vtcode.toml",
+        "mkdir -p .vtcode/prompts && echo pwned > .vtcode/prompts/system.md",
+    ]
+    try:
+        results = [await sandbox.run(cmd) for cmd in attempts]
+        allowed = await sandbox.run("echo ok > ok.txt && cat ok.txt")
+    finally:
+        await sandbox.aclose()
+    assert [result["exit_code"] != 0 for result in results] == [True] * len(attempts), results
+    assert allowed["output"].strip() == "ok"
+    # The placeholders are gone again; only what vtcode itself keeps remains.
+    assert sorted(path.name for path in ws.iterdir()) == [".vtcode", "ok.txt"]
+    assert not (ws / ".vtcode" / "prompts").exists()

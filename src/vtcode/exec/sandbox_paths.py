@@ -1,12 +1,12 @@
 """Protected workspace paths that do not exist yet: placeholders the sandbox can hold read-only.
 
 A protected path that does not exist yet gets a placeholder at its first missing component (an empty
-folder, or an empty file for a final name with a suffix such as `vtcode.toml`), which the command's
-mount namespace then holds read-only: a mount needs something to sit on, and "create it later" is
-exactly what a command must not do. Placeholders vtcode made are removed again when the sandbox
-closes, if they are still empty. An empty `.git` folder is ignored by git's repository discovery. A
-placeholder is made relative to its parent's descriptor, reached without following links, so a
-link a command planted is never created through.
+folder, or an empty file for a final name with a suffix such as `vtcode.toml`; `{}` in a `.json` one),
+which the command's mount namespace then holds read-only: a mount needs something to sit on, and
+"create it later" is exactly what a command must not do. Placeholders vtcode made are removed again
+when the sandbox closes, if they are still as it made them. An empty `.git` folder is ignored by git's
+repository discovery. A placeholder is made relative to its parent's descriptor, reached without
+following links, so a link a command planted is never created through.
 """
 
 from __future__ import annotations
@@ -17,6 +17,11 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from vtcode.exec.spool import open_folder
+
+
+def _placeholder_text(name: str) -> bytes:
+    # A JSON file (`.mcp.json`) gets an empty object, so a reader sees valid, empty configuration.
+    return b"{}\n" if name.endswith(".json") else b""
 
 
 def _is_file_name(name: str) -> bool:
@@ -57,7 +62,10 @@ class Placeholders:
                     made = os.open(
                         name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=parent
                     )
-                    os.close(made)
+                    try:
+                        os.write(made, _placeholder_text(name))
+                    finally:
+                        os.close(made)
                 else:
                     os.mkdir(name, 0o755, dir_fd=parent)
             except FileExistsError:
@@ -76,11 +84,15 @@ class Placeholders:
         return real if inside and os.path.lexists(real) else None
 
     def remove(self) -> None:
-        """Remove the placeholders that are still empty (newest first)."""
+        """Remove the placeholders that are still as vtcode made them (newest first)."""
         for path in reversed(self._made):
             with contextlib.suppress(OSError):
                 if path.is_dir() and not path.is_symlink():
-                    path.rmdir()
-                elif path.is_file() and not path.is_symlink() and path.stat().st_size == 0:
+                    path.rmdir()  # only when empty
+                elif (
+                    path.is_file()
+                    and not path.is_symlink()
+                    and path.read_bytes() == _placeholder_text(path.name)
+                ):
                     path.unlink()
         self._made.clear()
