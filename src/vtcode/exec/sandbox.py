@@ -120,6 +120,12 @@ class Sandbox:
 
         if self._seccomp is None and seccomp.supported():
             self._seccomp = seccomp.Filter(deny_sockets=False)
+        elif self._seccomp is None:
+            self._notify("sandbox: no seccomp filter for this machine: a command may type into its terminal")
+        if self._holder is not None and not self._holder.private_pts():
+            self._notify(
+                "sandbox: no /dev/pts of the session's own here: the user's other terminals stay writable"
+            )
         writable = writable_paths(self.policy, str(self.workspace), _tmp(env))
         grants = [landlock.Grant(path) for path in writable]
         grants += [landlock.Grant(self._device(device), devices_only=True) for device in DEVICES]
