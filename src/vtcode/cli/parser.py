@@ -45,30 +45,57 @@ def _add_config_option(parser: argparse.ArgumentParser, dest: str) -> None:
     )
 
 
-def add_agent_options(parser: argparse.ArgumentParser) -> None:
-    """Options shared by the interactive mode and `exec`."""
-    parser.add_argument("--provider", metavar="NAME", help="openai, anthropic, gemini, ollama, ...")
-    parser.add_argument("--model", metavar="NAME", help="model name, e.g. gpt-5 or claude-sonnet-4-5")
+def _inherited(*, top_level: bool) -> dict[str, Any]:
+    """Keyword arguments for an option that both the top level and a subcommand accept.
+
+    A subcommand's copy defaults to SUPPRESS: argparse copies every attribute of the subcommand's
+    namespace over the top level's, so a plain `None` default would silently drop a value given before
+    the subcommand (`vtcode --approval read-only exec ...` ran in auto-edit). With SUPPRESS the value
+    given last wins and none is lost.
+    """
+    return {} if top_level else {"default": argparse.SUPPRESS}
+
+
+def add_agent_options(parser: argparse.ArgumentParser, *, top_level: bool = False) -> None:
+    """Options shared by the interactive mode and `exec`; a subcommand's copy never drops the top's."""
+    kept = _inherited(top_level=top_level)
+    parser.add_argument("--provider", metavar="NAME", help="openai, anthropic, gemini, ollama, ...", **kept)
+    parser.add_argument("--model", metavar="NAME", help="model name, e.g. gpt-5 or claude-sonnet-4-5", **kept)
     parser.add_argument(
-        "--base-url", metavar="URL", help="send requests to this endpoint (a local server or proxy)"
+        "--base-url",
+        metavar="URL",
+        help="send requests to this endpoint (a local server or proxy)",
+        **kept,
     )
-    parser.add_argument("--profile", choices=PROFILES, help="system prompt profile (default: default)")
     parser.add_argument(
-        "--workspace", "-C", metavar="DIR", help="the workspace directory (default: the current one)"
+        "--profile", choices=PROFILES, help="system prompt profile (default: default)", **kept
+    )
+    parser.add_argument(
+        "--workspace",
+        "-C",
+        metavar="DIR",
+        help="the workspace directory (default: the current one)",
+        **kept,
     )
     parser.add_argument(
         "--approval",
         choices=APPROVALS,
         help="what may run without asking (exec default: auto-edit; commands need full-auto or an "
         "allow rule)",
+        **kept,
     )
     parser.add_argument(
         "--sandbox",
         choices=SANDBOX_MODES,
         help="the OS sandbox commands run in (default: workspace-write, network off; see [sandbox])",
+        **kept,
     )
     parser.add_argument(
-        "--max-turns", type=int, metavar="N", help="model requests allowed in one turn (default 100)"
+        "--max-turns",
+        type=int,
+        metavar="N",
+        help="model requests allowed in one turn (default 100)",
+        **kept,
     )
 
 
@@ -140,14 +167,16 @@ class _JoinedWords(argparse.Action):
         setattr(namespace, self.dest, " ".join(str(word) for word in words) if words else None)
 
 
-def _add_resume_options(parser: argparse.ArgumentParser) -> None:
+def _add_resume_options(parser: argparse.ArgumentParser, *, top_level: bool = False) -> None:
+    kept = _inherited(top_level=top_level)
     resume = parser.add_mutually_exclusive_group()
-    resume.add_argument("--resume", metavar="ID", help="continue the stored session ID")
+    resume.add_argument("--resume", metavar="ID", help="continue the stored session ID", **kept)
     resume.add_argument(
         "--continue",
         dest="continue_last",
         action="store_true",
         help="continue the most recent session of this workspace",
+        **kept,
     )
 
 
@@ -166,8 +195,8 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"vtcode {__version__}")
     _add_config_option(parser, "global_config")
-    add_agent_options(parser)
-    _add_resume_options(parser)
+    add_agent_options(parser, top_level=True)
+    _add_resume_options(parser, top_level=True)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     exec_p = commands.add_parser(
@@ -229,7 +258,11 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     _add_config_option(steer, "config")
     steer.add_argument("--session", metavar="ID", help="the session (a unique id prefix is enough)")
     steer.add_argument(
-        "--workspace", "-C", metavar="DIR", help="the workspace whose session to steer (default: cwd)"
+        "--workspace",
+        "-C",
+        metavar="DIR",
+        default=argparse.SUPPRESS,
+        help="the workspace whose session to steer (default: cwd)",
     )
     steer.add_argument("--mode", choices=("steer", "queue"), default="steer", help="when to deliver it")
     steer.add_argument(
@@ -289,9 +322,18 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     )
     _add_config_option(sandbox_p, "config")
     sandbox_p.add_argument(
-        "--workspace", "-C", metavar="DIR", help="the workspace directory (default: the current one)"
+        "--workspace",
+        "-C",
+        metavar="DIR",
+        default=argparse.SUPPRESS,
+        help="the workspace directory (default: the current one)",
     )
-    sandbox_p.add_argument("--sandbox", choices=SANDBOX_MODES, help="the sandbox mode (default: from config)")
+    sandbox_p.add_argument(
+        "--sandbox",
+        choices=SANDBOX_MODES,
+        default=argparse.SUPPRESS,
+        help="the sandbox mode (default: from config)",
+    )
     sandbox_p.add_argument("argv", nargs=argparse.REMAINDER, metavar="-- CMD ARGS", help="the command to run")
 
     completions = commands.add_parser("completions", help="print a shell completion script")
