@@ -76,7 +76,6 @@ class Sandbox:
         self._prepared = False
         self._ruleset: int | None = None
         self._holder: NamespaceHolder | None = None
-        self._tcp_denied = False
         self._writable: tuple[str, ...] = ()
         self._seccomp: Filter | None = None
         self._placeholders = Placeholders(self.workspace)
@@ -131,9 +130,7 @@ class Sandbox:
         grants += [landlock.Grant(self._device(device), devices_only=True) for device in DEVICES]
         # Abstract Unix sockets are not scoped: the private network namespace already keeps the host's
         # apart, and scoping them per command would cut one command's server off from the next.
-        self._ruleset = landlock.build_ruleset(
-            grants, abi, deny_tcp=self._tcp_denied, scoped=landlock.SCOPE_SIGNAL
-        )
+        self._ruleset = landlock.build_ruleset(grants, abi, scoped=landlock.SCOPE_SIGNAL)
         self._writable = _mount_roots(writable)
 
     def _device(self, device: str) -> str:
@@ -154,7 +151,7 @@ class Sandbox:
         from vtcode.exec import seccomp
 
         lost = [
-            "the protected paths (.git/hooks, .git/config, .vtcode/, vtcode.toml) are not read-only",
+            f"the protected paths ({', '.join(PROTECTED_PATHS)}) are not read-only",
             "changing modes, owners, times or extended attributes of files outside the writable folders "
             "is not prevented",
             "the user's other terminals (/dev/pts) stay writable",
