@@ -47,3 +47,10 @@ def test_network_failures_are_blamed_on_the_sandbox_only_when_the_network_is_off
     assert denial_note(WRITE, "curl: (6) Could not resolve host: example.com", 6) is not None
     with_network = SandboxPolicy(mode="workspace-write", network=True)
     assert denial_note(with_network, "curl: (6) Could not resolve host: example.com", 6) is None
+
+
+def test_a_refused_signal_is_explained_with_the_way_to_end_a_session() -> None:
+    note = denial_note(WRITE, "sh: 1: kill: Operation not permitted\n", 2)
+    assert note is not None
+    assert "a command can signal only processes it started itself" in note
+    assert "write_stdin action kill" in note
