@@ -142,13 +142,17 @@ class Identity:
 
     def command(self, *args: str) -> list[str]:
         """argv of the vtcode CLI for this identity."""
+        return self.module("vtcode", *args)
+
+    def module(self, name: str, *args: str) -> list[str]:
+        """argv running `python -m name args` for this identity, with the test environment's packages."""
         if self.user is None:
-            return [sys.executable, "-m", "vtcode", *args]
+            return [sys.executable, "-m", name, *args]
         # The venv's site-packages (with the editable install's .pth) on an interpreter the user may run.
         site = sysconfig.get_paths()["purelib"]
         bootstrap = (
-            f"import site, sys, runpy; site.addsitedir({site!r}); sys.argv[0] = 'vtcode'; "
-            "runpy.run_module('vtcode', run_name='__main__', alter_sys=True)"
+            f"import site, sys, runpy; site.addsitedir({site!r}); sys.argv[0] = {name!r}; "
+            f"runpy.run_module({name!r}, run_name='__main__', alter_sys=True)"
         )
         return [self.user.python, "-c", bootstrap, *args]
 

@@ -55,3 +55,10 @@ def test_a_script_that_goes_on_after_a_blocked_write_still_gets_the_note() -> No
     assert denial_note(WRITE, "PermissionError: [Errno 13] Permission denied: '/etc/x'\n", 0) is not None
     # Exit 0 with the words but no tool's error line (a grep, a log) is not a denial.
     assert denial_note(WRITE, "docs/errors.md: permission denied means ...", 0) is None
+
+
+def test_a_refused_signal_is_explained_with_the_way_to_end_a_session() -> None:
+    note = denial_note(WRITE, "sh: 1: kill: Operation not permitted\n", 2)
+    assert note is not None
+    assert "a command can signal only processes it started itself" in note
+    assert "write_stdin action kill" in note

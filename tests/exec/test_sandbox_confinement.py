@@ -262,15 +262,47 @@ async def test_without_user_namespaces_network_off_holds_for_every_family_and_th
 
 
 @needs_userns
-async def test_network_off_keeps_udp_and_abstract_sockets_of_the_host_out_of_reach(
+async def test_network_off_keeps_the_hosts_udp_and_abstract_sockets_out_but_the_sessions_in(
     tmp_path: Path, host_udp_and_abstract: tuple[socket.socket, socket.socket, str]
 ) -> None:
     udp, abstract, name = host_udp_and_abstract
     sandbox = SandboxHarness(git_workspace(tmp_path / "ws"), policy(), home=tmp_path)
+    own = f"{name}-own"
+    serve = (
+        "python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX); "
+        f's.bind("\\0{own}"); s.listen(); print("listening", flush=True); s.accept()\' '
+        "> serve.log 2>&1 & for i in $(seq 300); do grep -qs listening serve.log && break; sleep 0.1; done"
+    )
     try:
         datagram = await sandbox.run(_UDP_SEND.format(port=udp.getsockname()[1]))
         unix = await sandbox.run(_ABSTRACT_CONNECT.format(name=name))
+        await sandbox.run(serve)
+        session = await sandbox.run(_ABSTRACT_CONNECT.format(name=own))
     finally:
         await sandbox.aclose()
     assert "connected" not in unix["output"], unix
     assert [_received(udp), _received(abstract)] == [False, False], datagram
+    assert session["output"].strip() == "connected", session
+
+
+@needs_userns
+async def test_protected_paths_that_do_not_exist_yet_cannot_be_created(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    sandbox = SandboxHarness(ws, policy(), home=tmp_path)
+    attempts = [
+        "mkdir -p .git/hooks && echo 'echo pwned' > .git/hooks/pre-commit",
+        "git init -q .",
+        "echo '[agent]' > vtcode.toml",
+        "mkdir -p .vtcode/prompts && echo pwned > .vtcode/prompts/system.md",
+    ]
+    try:
+        results = [await sandbox.run(cmd) for cmd in attempts]
+        allowed = await sandbox.run("echo ok > ok.txt && cat ok.txt")
+    finally:
+        await sandbox.aclose()
+    assert [result["exit_code"] != 0 for result in results] == [True] * len(attempts), results
+    assert allowed["output"].strip() == "ok"
+    # The placeholders are gone again; only what vtcode itself keeps remains.
+    assert sorted(path.name for path in ws.iterdir()) == [".vtcode", "ok.txt"]
+    assert not (ws / ".vtcode" / "prompts").exists()

@@ -158,8 +158,13 @@ def denial_note(policy: SandboxPolicy, output: str, exit_code: int | None) -> st
             f"{PROTECTED_SHOWN} are read-only"
         )
     network = "" if policy.network else "; the network is off (only the session's own loopback works)"
+    # "Operation not permitted" is also what `kill` of a process an earlier command left running gets.
+    signals = (
+        "; a command can signal only processes it started itself (end a command session with write_stdin "
+        "action kill; what an earlier command left running ends with vtcode)"
+    )
     return (
-        f"the OS sandbox probably blocked this: {writes}{network}. Do not try to work around it; if the "
-        "task needs it, tell the user, who can allow it with [sandbox] writable_roots = [...], "
+        f"the OS sandbox probably blocked this: {writes}{network}{signals}. Do not try to work around it; "
+        "if the task needs it, tell the user, who can allow it with [sandbox] writable_roots = [...], "
         "sandbox.network = true, or run vtcode with --sandbox off"
     )

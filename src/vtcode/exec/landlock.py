@@ -46,8 +46,8 @@ _WRITE_ABI1 = (
     WRITE_FILE | REMOVE_DIR | REMOVE_FILE | MAKE_CHAR | MAKE_DIR | MAKE_REG | MAKE_SOCK | MAKE_FIFO
 ) | (MAKE_BLOCK | MAKE_SYM)
 _TCP = 0b11  # LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP
-# ABI 6 scopes: no connecting to abstract Unix sockets, no signals, outside the command's own domain.
-SCOPE_ABSTRACT_UNIX_SOCKET = 1
+# ABI 6 scope: no signals to processes outside the command's own domain (bit 0 would scope abstract
+# Unix sockets; the sandbox keeps those apart with a network namespace or seccomp instead).
 SCOPE_SIGNAL = 2
 # Rights that may appear in a rule on a file rather than a folder.
 _FILE_RIGHTS = WRITE_FILE | TRUNCATE

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ctypes
 import fcntl
 import os
+import signal
 import socket
 import struct
 import subprocess
@@ -226,6 +227,26 @@ for _ in range(5):
 """
 
 
+def _end_processes_in(user_ns: int, *, spare: int) -> None:
+    """SIGKILL every process in the user namespace `user_ns` (an fd) but `spare` (the holder's own sweep,
+    done by vtcode: a frozen build's holder cannot run it)."""
+    me = os.fstat(user_ns)
+    for _ in range(5):
+        found = False
+        for name in os.listdir("/proc"):
+            if not name.isdigit() or int(name) == spare:
+                continue
+            try:
+                ns = os.stat(f"/proc/{name}/ns/user")
+                if (ns.st_dev, ns.st_ino) == (me.st_dev, me.st_ino):
+                    os.kill(int(name), signal.SIGKILL)
+                    found = True
+            except OSError:
+                continue
+        if not found:
+            return
+
+
 def _holder_argv() -> list[str]:
     if sys.executable and not getattr(sys, "frozen", False):
         return [sys.executable, "-I", "-S", "-c", _HOLDER_CODE]
@@ -238,8 +259,9 @@ class NamespaceHolder:
     It reads a pipe only vtcode holds: when vtcode ends, however it ends (kill -9 too), the pipe closes
     and the holder kills every process left in the session's user namespace before it exits, so a
     daemon that called `setsid` and cleared its environment (out of reach of the process-group and
-    marker sweeps) does not outlive vtcode. No command can leave that namespace. A frozen build has no
-    interpreter to run the holder with and falls back to `cat` (no sweep).
+    marker sweeps) does not outlive vtcode. No command can leave that namespace. vtcode sweeps the same
+    way when it closes the sandbox; a frozen build has no interpreter to run the holder with and falls
+    back to `cat`, so there only that sweep of a normal exit remains.
     """
 
     def __init__(self, *, private_network: bool) -> None:
@@ -303,7 +325,9 @@ class NamespaceHolder:
         unshare(CLONE_NEWNS)
 
     def close(self) -> None:
-        """End the holder; the namespaces live on only while a command still runs in them."""
+        """End every process left in the session's namespaces, then the holder."""
+        if getattr(self, "user_fd", None) is not None:
+            _end_processes_in(self.user_fd, spare=self.process.pid)
         for name in ("user_fd", "net_fd", "mnt_fd"):
             fd = getattr(self, name, None)
             if fd is not None:

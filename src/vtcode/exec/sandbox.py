@@ -1,6 +1,6 @@
 """The OS sandbox of one workspace's commands: checks the kernel, prepares once, confines each child.
 
-Linux only. Landlock confines writes and scopes signals and abstract sockets to each command
+Linux only. Landlock confines writes and scopes signals to each command
 (exec.landlock); a user namespace held for the whole vtcode session gives every command a private
 network and a mount namespace that is read-only outside the writable roots, keeps the protected paths
 read-only (placeholders where they do not exist yet) and, with the network off, hides the host's named
@@ -82,7 +82,6 @@ class Sandbox:
         self._prepared = False
         self._ruleset: int | None = None
         self._holder: NamespaceHolder | None = None
-        self._tcp_denied = False
         # Paths outside the list that git reads (a repository's .git above the workspace, a hooks folder).
         self._git_protected: tuple[str, ...] = ()
         self._writable: tuple[str, ...] = ()
@@ -133,13 +132,18 @@ class Sandbox:
 
         if self._seccomp is None and seccomp.supported():
             self._seccomp = seccomp.Filter(deny_sockets=False)
+        elif self._seccomp is None:
+            self._notify("sandbox: no seccomp filter for this machine: a command may type into its terminal")
+        if self._holder is not None and not self._holder.private_pts():
+            self._notify(
+                "sandbox: no /dev/pts of the session's own here: the user's other terminals stay writable"
+            )
         writable = writable_paths(self.policy, str(self.workspace), _tmp(env))
         grants = [landlock.Grant(path) for path in writable]
         grants += [landlock.Grant(self._device(device), devices_only=True) for device in DEVICES]
-        scoped = landlock.SCOPE_SIGNAL
-        if private_network:
-            scoped |= landlock.SCOPE_ABSTRACT_UNIX_SOCKET
-        self._ruleset = landlock.build_ruleset(grants, abi, deny_tcp=self._tcp_denied, scoped=scoped)
+        # Abstract Unix sockets are not scoped: the private network namespace already keeps the host's
+        # apart, and scoping them per command would cut one command's server off from the next.
+        self._ruleset = landlock.build_ruleset(grants, abi, scoped=landlock.SCOPE_SIGNAL)
         self._writable = _mount_roots(writable)
 
     def _device(self, device: str) -> str:
@@ -164,6 +168,7 @@ class Sandbox:
             "changing modes, owners, times or extended attributes of files outside the writable folders "
             "is not prevented",
             "the user's other terminals (/dev/pts) stay writable",
+            "a process that leaves its session and clears its environment can outlive vtcode",
         ]
         if private_network:
             if not seccomp.supported():

@@ -85,7 +85,7 @@ class Placeholders:
         return real if inside and os.path.lexists(real) else None
 
     def remove(self) -> None:
-        """Remove the placeholders that are still empty (newest first)."""
+        """Remove the placeholders that are still as vtcode made them (newest first)."""
         for path in reversed(self._made):
             with contextlib.suppress(OSError):
                 if path.is_dir() and not path.is_symlink():

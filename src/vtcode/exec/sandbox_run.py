@@ -97,10 +97,11 @@ def _run_on_own_terminal(
     saved = termios.tcgetattr(0)
     resized = signal.signal(signal.SIGWINCH, lambda *_: _copy_size(0, master))
     try:
-        tty.setraw(0)
+        # TCSANOW: keys typed before the command started still reach it.
+        tty.setraw(0, termios.TCSANOW)
         _relay(master, proc)
     finally:
-        termios.tcsetattr(0, termios.TCSAFLUSH, saved)
+        termios.tcsetattr(0, termios.TCSADRAIN, saved)
         signal.signal(signal.SIGWINCH, resized)
         os.close(master)
     return proc.wait()
