@@ -200,7 +200,11 @@ class Compactor:
     @property
     def calibration(self) -> Calibration:
         """The running ratio of reported to estimated prompt tokens for the session's current model."""
-        return self._calibrations.get(self._current_model, Calibration())
+        return self.calibration_for(self._current_model)
+
+    def calibration_for(self, model: str) -> Calibration:
+        """The running ratio for `model` (1.0 before the provider reported on a request of it)."""
+        return self._calibrations.get(model, Calibration())
 
     def _may_compact(self, decision: Decision, boundary: tuple[int, int], tokens: int) -> bool:
         """At most one compaction per boundary; a soft one only once the history grew by the gap."""

@@ -207,7 +207,7 @@ class Session:
             pending_intents=len(self._intents),
             running=self._busy,
             paused=self._hold.on,
-            calibration_ratio=wiring.compactor.calibration.ratio,
+            calibration_ratio=wiring.compactor.calibration_for(wiring.model).ratio,
         )
 
     def instructions_report(self) -> InstructionsReport:
