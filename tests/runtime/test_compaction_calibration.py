@@ -43,10 +43,14 @@ async def test_the_status_and_compactions_show_the_ratio_of_reported_to_estimate
         assert session.status().calibration_ratio == 1.0
         await _turn(session, reader, prompt)
         status = session.status()
+        # Another model's tokenizer counts differently: its ratio starts over.
+        session.switch(model="gpt-4.1-mini")
+        switched = session.status()
         await reader.close()
     assert not reader.of(TurnFailed), (len(model.mains), reader.of(TurnFailed)[0].message)
     assert model.violations == []
     assert 1.7 <= status.calibration_ratio <= 1.9
+    assert (switched.model, switched.calibration_ratio) == ("gpt-4.1-mini", 1.0)
     compacted = reader.of(ThreadCompacted)
     assert compacted
     assert all(1.7 <= event.calibration_ratio <= 1.9 for event in compacted)

@@ -122,8 +122,9 @@ class Compactor:
             workspace=self._workspace,
         )
         self.pressure = Pressure()
-        # Per session and model: a model switch opens a new session wiring, so a new compactor.
-        self.calibration = Calibration()
+        # Per model of this session: a switched model's tokenizer counts differently.
+        self._calibrations: dict[str, Calibration] = {}
+        self._current_model = model
         # PreCompact / PostCompact lifecycle hooks (set by the wiring when configured).
         self.hooks: LifecycleHooks | None = None
         self.suppression = Suppression.NONE
@@ -164,13 +165,16 @@ class Compactor:
             self._sent_estimate = None
             return None
         fixed = self._fixed = self._fixed_tokens(view.request)
+        if view.request is not None:
+            self._current_model = view.request.model
         tokens = fixed + self.estimate.total(view.messages)
         usage = self._last_usage()
         if usage is not None and usage is not self._seen_usage:
             self._seen_usage = usage
             self.pressure = self.pressure.with_reported(usage)
             if self._sent_estimate is not None:
-                self.calibration = self.calibration.observed(usage.input_tokens, self._sent_estimate)
+                observed = self.calibration.observed(usage.input_tokens, self._sent_estimate)
+                self._calibrations[self._current_model] = observed
         boundary = (view.turn, view.request_no)
         if self._manual_pending:
             self._manual_pending = False
@@ -195,6 +199,15 @@ class Compactor:
             )
             self._compacted_at = boundary if done is not None else self._compacted_at
         return self._finish(done, fixed, view.messages)
+
+    @property
+    def calibration(self) -> Calibration:
+        """The running ratio of reported to estimated prompt tokens for the session's current model."""
+        return self.calibration_for(self._current_model)
+
+    def calibration_for(self, model: str) -> Calibration:
+        """The running ratio for `model` (1.0 before the provider reported on a request of it)."""
+        return self._calibrations.get(model, Calibration())
 
     def _may_compact(self, decision: Decision, boundary: tuple[int, int], tokens: int) -> bool:
         """At most one compaction per boundary; a soft one only once the history grew by the gap."""

@@ -224,7 +224,7 @@ class Session:
             approval_mode=self.approval_mode,
             sandbox_mode=wiring.options.settings.sandbox.mode,
             grants=tuple(g.describe() for g in self.grants),
-            calibration_ratio=wiring.compactor.calibration.ratio,
+            calibration_ratio=wiring.compactor.calibration_for(wiring.model).ratio,
         )
 
     def instructions_report(self) -> InstructionsReport:

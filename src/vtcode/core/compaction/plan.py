@@ -175,7 +175,8 @@ def normalize_native(
     the locally selected tail is appended. User
     messages of the prefix the provider did not keep verbatim come back in the retained block.
     """
-    messages = answered_only(output)
+    # Intent ids go back on echoed user messages before any of them is cut to a preview (matched by text).
+    messages = _reattach_intents(answered_only(output), plan.source)
     target = settings.tail_target
     selection = select_tail(messages, estimate, target)
     if selection is not None and _keeps_tagged(messages[selection.start : selection.end], plan.tail):
