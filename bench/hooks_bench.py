@@ -155,12 +155,18 @@ def main() -> None:
 def _report(before: Path, rounds: int, calls: int) -> None:
     here = ROOT / "src"
     runs: dict[str, list[float]] = {"before": [], "none": [], "other-event": [], "true-hook": [], "floor": []}
-    for _ in range(rounds):
-        runs["before"].append(_measure("none", calls, before))
-        runs["none"].append(_measure("none", calls, here))
-        runs["other-event"].append(_measure("other-event", calls, here))
-        runs["true-hook"].append(_measure("true-hook", max(calls // 4, 20), here))
-        runs["floor"].append(_measure("floor", max(calls // 4, 20), here))
+    plan = [
+        ("before", "none", calls, before),
+        ("none", "none", calls, here),
+        ("other-event", "other-event", calls, here),
+        ("true-hook", "true-hook", max(calls // 4, 20), here),
+        ("floor", "floor", max(calls // 4, 20), here),
+    ]
+    for index in range(rounds):
+        # A different configuration goes first in each round, so no one always runs on a cold machine.
+        shift = index % len(plan)
+        for key, mode, count, src in plan[shift:] + plan[:shift]:
+            runs[key].append(_measure(mode, count, src))
     # The fastest round of each: on a shared machine the slow rounds measure the neighbours, not us.
     best = {key: min(values) for key, values in runs.items()}
     added = best["true-hook"] - best["none"]
