@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 from tests.conftest import VtcodeRunner
-from tests.hooks.helpers import alive, call, exec_run, hooks_json, script, user_config
+from tests.exec.helpers import alive
+from tests.hooks.helpers import call, exec_run, hooks_json, script, user_config
 from vtcode.testing.script import Reply
 
 
