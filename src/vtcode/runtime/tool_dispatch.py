@@ -195,7 +195,7 @@ class ToolDispatcher:
             log.debug("tool %s raised", call.name, exc_info=True)
             outcome = ToolOutcome(content=f"{call.name} failed: {exc}", is_error=True)
         if self.hooks is not None:
-            outcome = await self.hooks.post_tool_use(tool, call, arguments, outcome)
+            outcome = await self.hooks.post_tool_use(tool, call, arguments, outcome, pre)
         if outcome.touched_paths and self.on_touched is not None:
             self.on_touched(outcome.touched_paths)
         if outcome.changes and self.context.buffers is not None:
