@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -43,10 +44,12 @@ from vtcode.providers.base import ModelClient
 from vtcode.runtime.compaction_files import archive_history, record_envelope
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import BeforeRequest, ContextOverflow, HistoryReplacement
-from vtcode.runtime.lifecycle_hooks import LifecycleHooks
 from vtcode.runtime.provider_compaction import SUMMARIZER_SYSTEM, ProviderCompaction
 from vtcode.runtime.stored_history import StoredHistory
 from vtcode.tokens.encoding import text_counter
+
+if TYPE_CHECKING:
+    from vtcode.runtime.lifecycle_hooks import LifecycleHooks
 
 _COUNT_CACHE_ENTRIES = 64
 _schema_encoder = msgspec.json.Encoder()

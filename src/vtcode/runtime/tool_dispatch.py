@@ -12,7 +12,7 @@ import dataclasses
 import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -24,7 +24,6 @@ from vtcode.core.approvals import (
     resolve_headless,
     session_prefix,
 )
-from vtcode.core.hooks.outcome import Combined
 from vtcode.exec.progress import ExecProgress, ProgressSink
 from vtcode.protocol.events import (
     ApprovalRequested,
@@ -43,8 +42,12 @@ from vtcode.protocol.ops import ApprovalAnswer
 from vtcode.runtime.approval_port import ApprovalPort
 from vtcode.runtime.editor_buffers import follow_edits
 from vtcode.runtime.emitter import Emitter
-from vtcode.runtime.tool_hooks import ToolHooks
 from vtcode.tools.base import CallDescription, Tool, ToolContext, ToolOutcome
+
+if TYPE_CHECKING:
+    # Annotations only: a session without hooks never loads the hook machinery.
+    from vtcode.core.hooks.outcome import Combined
+    from vtcode.runtime.tool_hooks import ToolHooks
 
 log = logging.getLogger(__name__)
 
