@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -97,15 +96,3 @@ def exec_run(
         )
         bodies = [request.json() for request in server.requests]
     return Run(result, bodies)
-
-
-def alive(pid: int) -> bool:
-    """Whether a process exists (and is not a zombie)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
-    except OSError:
-        return False

@@ -51,7 +51,8 @@ def test_a_pre_tool_use_deny_holds_for_an_mcp_tool(
     assert added.code == 0, added.stderr
     _guard(isolated_home, tmp_path, "mcp__demo__.*")
     steps = [call("mcp__demo__echo", {"text": "secret"}), Reply(text="finished")]
-    run = exec_run(vtcode, ws, steps, "--approval", "full-auto")
+    # A loaded machine may start the server slower than the default 3 s grace: wait for it.
+    run = exec_run(vtcode, ws, steps, "--approval", "full-auto", "-c", "mcp.startup_grace_seconds=60")
     assert run.result.code == 0, run.result.stderr
     assert run.tool_results() == ["ERROR: not run: no"]
     assert [(e["event"], e["outcome"]) for e in run.of("hook.completed")] == [("PreToolUse", "blocked")]

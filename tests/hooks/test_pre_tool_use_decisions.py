@@ -164,3 +164,20 @@ def test_a_hook_allow_does_not_lift_read_only_mode(
     assert not (ws / "new.txt").exists()
     assert "not allowed in read-only mode" in run.tool_results()[0]
     assert [e["decision"] for e in run.of("hook.completed")] == ["allow"]
+
+
+def test_pre_tool_use_additional_context_reaches_the_model_with_the_result(
+    vtcode: VtcodeRunner, isolated_home: Path, tmp_path: Path
+) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    context = (
+        '{"hookSpecificOutput": {"hookEventName": "PreToolUse", '
+        '"additionalContext": "remember: tests live in tests/"}}'
+    )
+    _guard(isolated_home, tmp_path, f"cat > /dev/null\necho '{context}'\n")
+    run = exec_run(vtcode, ws, [call("exec_command", {"cmd": "echo hi"}), Reply(text="ok")], *FULL_AUTO)
+    assert run.result.code == 0, run.result.stderr
+    result = run.tool_results()[0]
+    assert "hi" in result
+    assert "remember: tests live in tests/" in result

@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 from tests.conftest import VtcodeRunner
-from tests.hooks.helpers import alive, call, exec_run, hooks_json, script, user_config
+from tests.exec.helpers import alive
+from tests.hooks.helpers import call, exec_run, hooks_json, script, user_config
 from vtcode.testing.script import Reply
 
 
@@ -40,15 +41,24 @@ def test_user_prompt_submit_block_erases_the_prompt(
     ws.mkdir()
     block = script(
         tmp_path / "block.sh",
-        'cat > /dev/null\necho \'{"decision": "block", "reason": "no secrets in prompts"}\'\n',
+        'grep -q hunter2 || exit 0\necho \'{"decision": "block", "reason": "no secrets in prompts"}\'\n',
     )
     _hook(isolated_home, "UserPromptSubmit", block)
-    run = exec_run(vtcode, ws, [Reply(text="ok")], prompt="my password is hunter2")
+    first = exec_run(vtcode, ws, [Reply(text="hi")], prompt="hello")
+    assert first.result.code == 0, first.result.stderr
+    session = first.events[0]["thread_id"]
+    run = exec_run(vtcode, ws, [Reply(text="ok")], "--resume", session, prompt="my password is hunter2")
     assert run.result.code == 1
     assert "no secrets in prompts" in run.result.stderr
     assert run.bodies == []
-    stored = [p.read_text() for p in (isolated_home / ".vtcode" / "sessions").glob("*/history.jsonl")]
+    stored = [
+        p.read_text() for p in (isolated_home / ".vtcode" / "sessions" / session).rglob("*") if p.is_file()
+    ]
+    assert any("hello" in text for text in stored)
     assert not any("hunter2" in text for text in stored)
+    again = exec_run(vtcode, ws, [Reply(text="fine")], "--resume", session, prompt="go on")
+    assert again.result.code == 0, again.result.stderr
+    assert not any("hunter2" in t for t in again.user_texts(0))
 
 
 def test_a_stop_hook_that_always_blocks_ends_after_eight_blocks_with_a_notice(

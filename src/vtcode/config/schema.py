@@ -260,6 +260,7 @@ class HookHandlerSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=Tru
     # Seconds; the default is the event's (600, UserPromptSubmit 30, SessionEnd a shared 1.5 budget).
     timeout: PositiveFloat | None = None
     on_failure: Literal["allow", "block"] = "allow"
+    # Accepted for Claude Code and Codex files; such a hook is still awaited like any other.
     async_: bool = msgspec.field(default=False, name="async")
     status_message: str | None = None
 

@@ -49,7 +49,7 @@ def hook_argv(command: str, args: Sequence[str] | None, env: Mapping[str, str]) 
 
 
 async def run_hook(
-    argv: Sequence[str], *, stdin: bytes, cwd: Path, env: Mapping[str, str], seconds: float
+    argv: Sequence[str], *, stdin: bytes, cwd: Path, env: dict[str, str], seconds: float
 ) -> HookRun:
     """Run one handler to its end (or its timeout) and collect what it printed."""
     try:
@@ -59,13 +59,14 @@ async def run_hook(
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             cwd=cwd,
-            env=dict(env),
+            env=env,
             start_new_session=True,
         )
     except OSError as exc:
         return HookRun(exit_code=None, start_error=f"{argv[0]}: {exc.strerror or exc}")
     try:
-        out, err = await asyncio.wait_for(proc.communicate(stdin), timeout=seconds)
+        async with asyncio.timeout(seconds):
+            out, err = await proc.communicate(stdin)
     except TimeoutError:
         await _end(proc)
         return HookRun(exit_code=None, timed_out=True)

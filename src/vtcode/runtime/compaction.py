@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vtcode.config.schema import Settings
 from vtcode.core.compaction.calibration import Calibration
@@ -58,10 +59,12 @@ from vtcode.runtime.compaction_files import archive_history, record_envelope
 from vtcode.runtime.compaction_summarizer import Summarizer
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import BeforeRequest, ContextOverflow, HistoryReplacement
-from vtcode.runtime.lifecycle_hooks import LifecycleHooks
 from vtcode.runtime.provider_compaction import ProviderCompaction
 from vtcode.runtime.request_estimate import FixedTokens, LazyCounter
 from vtcode.runtime.stored_history import StoredHistory
+
+if TYPE_CHECKING:
+    from vtcode.runtime.lifecycle_hooks import LifecycleHooks
 
 # The envelope message placed after a compaction (header, artifact path), in estimated tokens.
 _ENVELOPE_TOKENS = 64

@@ -81,6 +81,7 @@ class HookDispatch:
         # `agent_type` in every input, as Claude Code does inside subagents.
         self.agent = dict(agent or {})
         self._argv: dict[ConfiguredHook, list[str]] = {}
+        self._event_env: dict[HookEvent, dict[str, str]] = {}
         self._spilled = 0
 
     def active(self, event: HookEvent) -> bool:
@@ -135,6 +136,12 @@ class HookDispatch:
             except OSError:
                 kept += "\n[hook context cut at 10,000 characters]"
         return f'<hook_context source="{label}">\n{kept}\n</hook_context>'
+
+    def _env_for(self, event: HookEvent) -> dict[str, str]:
+        env = self._event_env.get(event)
+        if env is None:
+            env = self._event_env[event] = {**self._env, "VTCODE_HOOK_EVENT": event}
+        return env
 
     def _common(self, event: HookEvent) -> dict[str, Any]:
         return {
@@ -194,7 +201,7 @@ class HookDispatch:
             argv,
             stdin=stdin,
             cwd=self.workspace,
-            env={**self._env, "VTCODE_HOOK_EVENT": event},
+            env=self._env_for(event),
             seconds=handler.timeout_for(event),
         )
         result = read_run(event, handler, run)

@@ -8,11 +8,19 @@ cannot hold up exit.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from vtcode.core.hooks.model import HookEvent
 from vtcode.protocol.events import Notice
+from vtcode.protocol.messages import MessageMeta, UserMessage
 from vtcode.runtime.hook_dispatch import HookDispatch
+
+if TYPE_CHECKING:
+    from vtcode.runtime.turn import TurnRunner
+
+log = logging.getLogger(__name__)
 
 STOP_BLOCK_CAP = 8
 
@@ -37,14 +45,26 @@ class LifecycleHooks:
         """Whether any trusted hook listens to `event`."""
         return self.dispatch.active(event)
 
-    async def session_start(self, source: str) -> str:
-        """SessionStart (`startup` or `resume`): the context its hooks add for the model."""
+    async def start(self, runner: TurnRunner, *, resumed: bool) -> None:
+        """SessionStart (`startup` or `resume`); the context its hooks add goes to the model with the
+        next user message (with the environment context item)."""
+        if not self.active("SessionStart"):
+            return
+        source = "resume" if resumed else "startup"
         combined = await self.dispatch.fire("SessionStart", {"source": source}, subject=source)
-        return self.dispatch.model_context(combined, "SessionStart")
+        context = self.dispatch.model_context(combined, "SessionStart")
+        if context:
+            runner.context = with_context(runner.context, context)
 
-    async def session_end(self, reason: str) -> None:
-        """SessionEnd, within its budget; it cannot block anything."""
-        await self.dispatch.fire("SessionEnd", {"reason": reason}, subject=reason)
+    async def end(self, *, headless: bool) -> None:
+        """SessionEnd, within its budget; it cannot block anything, and a failure never stops cleanup."""
+        if not self.active("SessionEnd"):
+            return
+        reason = "other" if headless else "prompt_input_exit"
+        try:
+            await self.dispatch.fire("SessionEnd", {"reason": reason}, subject=reason)
+        except Exception:
+            log.warning("SessionEnd hooks failed", exc_info=True)
 
     async def prompt_submitted(self, prompt: str) -> PromptVerdict:
         """UserPromptSubmit: block (the prompt is erased) or context for the model."""
@@ -86,3 +106,10 @@ class LifecycleHooks:
         await self.dispatch.fire(
             "PostCompact", {"trigger": trigger, "compact_summary": summary}, subject=trigger
         )
+
+
+def with_context(message: UserMessage | None, text: str) -> UserMessage:
+    """The context item to send before the next user message, with `text` added to it."""
+    if message is None:
+        return UserMessage(text, meta=MessageMeta(kind="context"))
+    return UserMessage(f"{message.content}\n\n{text}", meta=message.meta, images=message.images)

@@ -139,7 +139,9 @@ class Session:
         if wiring.mcp.servers:
             session._start_mcp()
         emitter.release()
-        await session._session_start()
+        if wiring.lifecycle is not None:
+            resumed = options.resume is not None or options.continue_last
+            await wiring.lifecycle.start(wiring.runner, resumed=resumed)
         return session
 
     @property
@@ -457,28 +459,13 @@ class Session:
         finally:
             await self._cleanup()
 
-    async def _session_start(self) -> None:
-        """SessionStart hooks; the context they add goes to the model with the next user message."""
-        lifecycle = self._wiring.lifecycle
-        if lifecycle is None or not lifecycle.active("SessionStart"):
-            return
-        resumed = self._options.resume is not None or self._options.continue_last
-        context = await lifecycle.session_start("resume" if resumed else "startup")
-        if context:
-            runner = self._wiring.runner
-            runner.context = with_context(runner.context, context)
-
     async def _cleanup(self) -> None:
         self._closing = True
         self._watcher.cancel()
         lifecycle = self._wiring.lifecycle
         try:
-            if lifecycle is not None and lifecycle.active("SessionEnd"):
-                reason = "other" if self._options.headless else "prompt_input_exit"
-                try:
-                    await lifecycle.session_end(reason)
-                except Exception:  # a hook must not stop the cleanup
-                    log.warning("SessionEnd hooks failed", exc_info=True)
+            if lifecycle is not None:
+                await lifecycle.end(headless=self._options.headless)
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watcher
             if self._mcp is not None:
@@ -597,13 +584,6 @@ class Session:
             )
             for item in self._intents.take_steering()
         ]
-
-
-def with_context(message: UserMessage | None, text: str) -> UserMessage:
-    """The context item to send before the next user message, with `text` added to it."""
-    if message is None:
-        return UserMessage(text, meta=MessageMeta(kind="context"))
-    return UserMessage(f"{message.content}\n\n{text}", meta=message.meta, images=message.images)
 
 
 def _preview(text: str, width: int = 60) -> str:

@@ -12,7 +12,7 @@ import dataclasses
 import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -25,7 +25,6 @@ from vtcode.core.approvals import (
     resolve_headless,
     session_prefix,
 )
-from vtcode.core.hooks.outcome import Combined
 from vtcode.exec.progress import ExecProgress, ProgressSink
 from vtcode.protocol.events import (
     ApprovalRequested,
@@ -46,8 +45,12 @@ from vtcode.protocol.ops import ApprovalAnswer
 from vtcode.runtime.approval_port import ApprovalPort
 from vtcode.runtime.editor_buffers import follow_edits
 from vtcode.runtime.emitter import Emitter
-from vtcode.runtime.tool_hooks import ToolHooks
 from vtcode.tools.base import CallDescription, PreviewsChanges, Tool, ToolContext, ToolOutcome, storable
+
+if TYPE_CHECKING:
+    # Annotations only: a session without hooks never loads the hook machinery.
+    from vtcode.core.hooks.outcome import Combined
+    from vtcode.runtime.tool_hooks import ToolHooks
 
 log = logging.getLogger(__name__)
 
@@ -201,7 +204,7 @@ class ToolDispatcher:
             outcome = ToolOutcome(content=f"{call.name} failed: {exc}", is_error=True)
         outcome = storable(outcome)
         if self.hooks is not None:
-            outcome = await self.hooks.post_tool_use(tool, call, arguments, outcome)
+            outcome = await self.hooks.post_tool_use(tool, call, arguments, outcome, pre)
         if outcome.touched_paths and self.on_touched is not None:
             self.on_touched(outcome.touched_paths)
         if outcome.changes and self.context.buffers is not None:

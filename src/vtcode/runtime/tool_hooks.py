@@ -98,12 +98,27 @@ class ToolHooks:
         task.add_done_callback(self._background.discard)
 
     async def post_tool_use(
-        self, tool: Tool, call: ToolCall, arguments: dict[str, Any], outcome: ToolOutcome
+        self,
+        tool: Tool,
+        call: ToolCall,
+        arguments: dict[str, Any],
+        outcome: ToolOutcome,
+        pre: Combined | None = None,
     ) -> ToolOutcome:
-        """PostToolUse (or PostToolUseFailure); what hooks say is added to the result the model reads."""
+        """PostToolUse (or PostToolUseFailure); what hooks say (and PreToolUse's `additionalContext`) is
+        added to the result the model reads."""
         event: HookEvent = "PostToolUseFailure" if outcome.is_error else "PostToolUse"
-        if not self.dispatch.active(event):
+        added = [self.dispatch.model_context(pre, "PreToolUse")] if pre is not None else []
+        if self.dispatch.active(event):
+            added.append(await self._post(event, tool, call, arguments, outcome))
+        text = "\n\n".join(filter(None, added))
+        if not text:
             return outcome
+        return dataclasses.replace(outcome, model_content=f"{outcome.for_model}\n\n{text}")
+
+    async def _post(
+        self, event: HookEvent, tool: Tool, call: ToolCall, arguments: dict[str, Any], outcome: ToolOutcome
+    ) -> str:
         payload = {
             **self._payload(call, arguments, tool.describe(arguments)),
             "tool_response": {
@@ -115,10 +130,7 @@ class ToolHooks:
         if outcome.is_error:
             payload["error"] = outcome.content
         combined = await self.dispatch.fire(event, payload, tool=call.name)
-        added = self.dispatch.model_context(combined, event)
-        if not added:
-            return outcome
-        return dataclasses.replace(outcome, model_content=f"{outcome.for_model}\n\n{added}")
+        return self.dispatch.model_context(combined, event)
 
     def _payload(
         self, call: ToolCall, arguments: dict[str, Any], described: CallDescription

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import msgspec
 
@@ -48,8 +48,10 @@ from vtcode.runtime.hooks import (
     HistoryReplacement,
     TurnHooks,
 )
-from vtcode.runtime.lifecycle_hooks import LifecycleHooks
 from vtcode.runtime.tool_dispatch import ToolDispatcher
+
+if TYPE_CHECKING:
+    from vtcode.runtime.lifecycle_hooks import LifecycleHooks
 
 
 class History(Protocol):

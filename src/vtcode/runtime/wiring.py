@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vtcode.config.sandbox import sandbox_policy
 from vtcode.config.schema import Settings
@@ -37,21 +37,22 @@ from vtcode.runtime.compaction import Compactor
 from vtcode.runtime.compaction_files import archive_reader
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.environment import context_message, environment_context
-from vtcode.runtime.hook_dispatch import HookDispatch
 from vtcode.runtime.hooks import TurnHooks
 from vtcode.runtime.leftovers import end_leftover_groups, record_groups
-from vtcode.runtime.lifecycle_hooks import LifecycleHooks
 from vtcode.runtime.providers import build_client, choose_provider, model_info, resumed_settings
 from vtcode.runtime.stored_history import StoredHistory
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.tool_dispatch import ToolDispatcher
-from vtcode.runtime.tool_hooks import ToolHooks
 from vtcode.runtime.toolset import Toolset, build_toolset
 from vtcode.runtime.turn import ConversationState, TurnRunner
 from vtcode.store.intents import IntentStore
 from vtcode.store.session import SessionHandle, SessionStore
 from vtcode.tools.base import TextBuffers, Tool, ToolContext
 from vtcode.tools.patch_journal import JOURNAL_DIR_NAME, recover_interrupted_edits
+
+if TYPE_CHECKING:
+    from vtcode.runtime.lifecycle_hooks import LifecycleHooks
+    from vtcode.runtime.tool_hooks import ToolHooks
 
 
 @dataclass(frozen=True)
@@ -233,7 +234,7 @@ def _wire(
     # A resumed session keeps the instruction scope of the files it already worked on.
     prompt.note_touched(touched_paths(state.messages, str(options.workspace)))
     approvals = ApprovalPort()
-    hook_dispatch = _hook_dispatch(options, emitter, thread_id, choice.model)
+    tool_hooks, lifecycle = _hooks(options, emitter, thread_id, choice.model)
     dispatcher = ToolDispatcher(
         tools=toolset.tools,
         context=ToolContext(
@@ -248,11 +249,10 @@ def _wire(
         emitter=emitter,
         on_touched=prompt.note_touched,
         approvals=None if options.headless else approvals,
-        hooks=ToolHooks(hook_dispatch) if hook_dispatch is not None else None,
+        hooks=tool_hooks,
     )
-    lifecycle = LifecycleHooks(hook_dispatch) if hook_dispatch is not None else None
-    if hook_dispatch is not None:
-        hook_dispatch.permission_mode = lambda: dispatcher.policy.mode
+    if tool_hooks is not None:
+        tool_hooks.dispatch.permission_mode = lambda: dispatcher.policy.mode
     hooks = TurnHooks()
     runner = TurnRunner(
         model_client=model_client,
@@ -316,12 +316,18 @@ def _wire(
     )
 
 
-def _hook_dispatch(
+def _hooks(
     options: SessionOptions, emitter: Emitter, thread_id: str, model: str
-) -> HookDispatch | None:
-    """The session's hook dispatcher (None without hooks); untrusted hooks are reported here, once."""
+) -> tuple[ToolHooks | None, LifecycleHooks | None]:
+    """The session's hooks around tool calls and at its boundaries, over one dispatcher; (None, None)
+    without hooks, and then none of the hook machinery is even imported. Untrusted hooks are reported
+    here, once."""
     if not options.hooks:
-        return None
+        return None, None
+    from vtcode.runtime.hook_dispatch import HookDispatch
+    from vtcode.runtime.lifecycle_hooks import LifecycleHooks
+    from vtcode.runtime.tool_hooks import ToolHooks
+
     dispatch = HookDispatch(
         options.hooks,
         workspace=options.workspace,
@@ -332,7 +338,7 @@ def _hook_dispatch(
         transcript_path=str(options.home / "sessions" / thread_id / "history.jsonl"),
     )
     dispatch.report_untrusted()
-    return dispatch
+    return ToolHooks(dispatch), LifecycleHooks(dispatch)
 
 
 def _recover_intents(
