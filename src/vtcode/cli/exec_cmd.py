@@ -10,8 +10,11 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from vtcode.cli.exec_options import OutputFormat, output_format, read_schema
 from vtcode.cli.exec_result import ResultCollector, error_result, resume_line, write_last_message
+from vtcode.cli.image_input import read_images
 from vtcode.cli.inputs import read_prompt, workspace_dir
 from vtcode.cli.render import HumanRenderer, JsonRenderer
 from vtcode.cli.stdin_input import StdinReader, stdin_kind, with_stdin
@@ -98,6 +101,7 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
         # `echo task | vtcode exec`: stdin is the prompt.
         prompt = read_prompt("-" if args.prompt is None and kind != "none" else args.prompt)
         schema = read_schema(getattr(args, "output_schema", None))
+        images = read_images(getattr(args, "image", None))
         options = session_options(args, overrides, until_idle=True, output_schema=schema)
     except VtcodeError as exc:
         _report_early_failure(fmt, exc)
@@ -118,7 +122,7 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
     else:
         render = HumanRenderer()
     try:
-        asyncio.run(_run(options, prompt, render, collector, reader))
+        asyncio.run(_run(options, UserInput(prompt, images=images), render, collector, reader))
     except VtcodeError as exc:
         if collector.completed is None:
             # Failed before the run began (an unknown session, a full queue): scripts still get JSON.
@@ -180,14 +184,15 @@ def _report_early_failure(fmt: OutputFormat, error: VtcodeError) -> None:
 
 async def _run(
     options: SessionOptions,
-    prompt: str,
+    prompt: UserInput,
     render: Callable[[Event], None],
     collector: ResultCollector,
     reader: StdinReader | None = None,
 ) -> None:
     session = await Session.open(options)
     if reader is not None:
-        prompt = await _with_stdin(session, prompt, reader, options)
+        text = await _with_stdin(session, prompt.text, reader, options)
+        prompt = msgspec.structs.replace(prompt, text=text)
     loop = asyncio.get_running_loop()
     signals: list[int] = []
     pending: set[asyncio.Task[None]] = set()
@@ -207,7 +212,7 @@ async def _run(
         loop.add_signal_handler(signum, stop, signum)
     try:
         # Intents recovered on resume run first; the session ends once nothing is pending after a turn.
-        await session.submit(UserInput(prompt))
+        await session.submit(prompt)
         async for event in session.events():
             render(event)
             collector(event)
