@@ -20,7 +20,7 @@ from vtcode.cli.render import HumanRenderer, JsonRenderer
 from vtcode.cli.stdin_input import StdinReader, stdin_kind, with_stdin
 from vtcode.config.environment import os_environ
 from vtcode.config.loader import load_settings
-from vtcode.protocol.errors import ExitCode, InterruptedByUser, VtcodeError
+from vtcode.protocol.errors import ExitCode, InterruptedByUser, Terminated, VtcodeError
 from vtcode.protocol.events import Event, ThreadCompleted, TurnFailed, encode_event
 from vtcode.protocol.exec_result import encode_result
 from vtcode.protocol.ops import Interrupt, Shutdown, UserInput
@@ -121,8 +121,11 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
         render = HumanRenderer(out=io.StringIO())
     else:
         render = HumanRenderer()
+    signals: list[int] = []
     try:
-        asyncio.run(_run(options, UserInput(prompt, images=images), render, collector, reader))
+        asyncio.run(
+            _run(options, UserInput(prompt, images=images), render, collector, reader=reader, signals=signals)
+        )
     except VtcodeError as exc:
         if collector.completed is None:
             # Failed before the run began (an unknown session, a full queue): scripts still get JSON.
@@ -130,6 +133,9 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
             raise
         raise _finish(args, fmt, collector) or exc from None
     error = _finish(args, fmt, collector)
+    if isinstance(error, InterruptedByUser) and signal.SIGTERM in signals:
+        # The convention for a process ended by SIGTERM (128 + 15), which CI runners look for.
+        raise Terminated("terminated")
     if error is not None:
         raise error
     return ExitCode.OK
@@ -187,14 +193,16 @@ async def _run(
     prompt: UserInput,
     render: Callable[[Event], None],
     collector: ResultCollector,
+    *,
     reader: StdinReader | None = None,
+    signals: list[int] | None = None,
 ) -> None:
     session = await Session.open(options)
     if reader is not None:
         text = await _with_stdin(session, prompt.text, reader, options)
         prompt = msgspec.structs.replace(prompt, text=text)
     loop = asyncio.get_running_loop()
-    signals: list[int] = []
+    signals = [] if signals is None else signals
     pending: set[asyncio.Task[None]] = set()
 
     def stop(signum: int) -> None:

@@ -61,7 +61,9 @@ def add_agent_options(parser: argparse.ArgumentParser, *, top_level: bool = Fals
     """Options shared by the interactive mode and `exec`; a subcommand's copy never drops the top's."""
     kept = _inherited(top_level=top_level)
     parser.add_argument("--provider", metavar="NAME", help="openai, anthropic, gemini, ollama, ...", **kept)
-    parser.add_argument("--model", metavar="NAME", help="model name, e.g. gpt-5 or claude-sonnet-4-5", **kept)
+    parser.add_argument(
+        "-m", "--model", metavar="NAME", help="model name, e.g. gpt-5 or claude-sonnet-4-5", **kept
+    )
     parser.add_argument(
         "--base-url",
         metavar="URL",
