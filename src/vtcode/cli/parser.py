@@ -137,14 +137,15 @@ def _add_mcp_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser
     add = actions.add_parser(
         "add",
         help="add a server to the user config: NAME -- CMD ARGS... (stdio) or NAME --url URL",
-        description="Add [mcp_servers.NAME] to $VTCODE_HOME/vtcode.toml "
-        "(comments in that file are not kept).",
+        description="Add [mcp_servers.NAME] to $VTCODE_HOME/vtcode.toml (at its end; the rest of the "
+        "file, comments included, stays as it was).",
     )
     add.add_argument("name", metavar="NAME")
     add.add_argument("--url", help="a streamable HTTP endpoint instead of a command")
     add.add_argument(
         "--env", action="append", default=[], metavar="KEY=VALUE", help="environment for the server"
     )
+    add.add_argument("--force", action="store_true", help="replace a server of the same name")
     add.add_argument("--json", action="store_true", help="print JSON")
     add.add_argument("server_command", nargs=argparse.REMAINDER, metavar="-- CMD ARGS...")
     remove = actions.add_parser("remove", help="remove a server from the user config")
