@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import io
 import signal
 import sys
@@ -20,7 +21,7 @@ from vtcode.cli.render import HumanRenderer, JsonRenderer
 from vtcode.cli.stdin_input import StdinReader, stdin_kind, with_stdin
 from vtcode.config.environment import os_environ
 from vtcode.config.loader import load_settings
-from vtcode.protocol.errors import ExitCode, InterruptedByUser, Terminated, VtcodeError
+from vtcode.protocol.errors import ExitCode, InterruptedByUser, Terminated, UsageError, VtcodeError
 from vtcode.protocol.events import Event, ThreadCompleted, TurnFailed, encode_event
 from vtcode.protocol.exec_result import encode_result
 from vtcode.protocol.ops import Interrupt, Shutdown, UserInput
@@ -103,6 +104,10 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
         schema = read_schema(getattr(args, "output_schema", None))
         images = read_images(getattr(args, "image", None))
         options = session_options(args, overrides, until_idle=True, output_schema=schema)
+        if getattr(args, "ephemeral", False):
+            if options.resume or options.continue_last:
+                raise UsageError("--ephemeral cannot continue a stored session (--resume, --continue)")
+            options = dataclasses.replace(options, ephemeral=True)
     except VtcodeError as exc:
         _report_early_failure(fmt, exc)
         raise
@@ -149,7 +154,7 @@ def _finish(args: argparse.Namespace, fmt: OutputFormat, collector: ResultCollec
     if fmt == "json":
         sys.stdout.write(encode_result(collector.result()).decode("utf-8") + "\n")
         sys.stdout.flush()
-    elif fmt == "text" and collector.session_id is not None:
+    elif fmt == "text" and collector.session_id is not None and not getattr(args, "ephemeral", False):
         sys.stderr.write(resume_line(collector.session_id))
     done = collector.completed
     if done is None or done.exit_code == ExitCode.INTERRUPTED:

@@ -34,6 +34,11 @@ def add_script_options(parser: argparse.ArgumentParser) -> None:
         help="attach an image (PNG, JPEG, GIF, WebP) to the prompt; repeatable",
     )
     parser.add_argument(
+        "--ephemeral",
+        action="store_true",
+        help="store nothing: the session cannot be resumed, steered or compacted",
+    )
+    parser.add_argument(
         "--output-schema",
         metavar="FILE",
         help="a JSON Schema the final answer must validate against (re-asked twice, then exit 1)",

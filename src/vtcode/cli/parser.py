@@ -276,7 +276,7 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     steer.add_argument("--cancel", metavar="INTENT", help="remove a pending intent instead")
     steer.add_argument("text", nargs="*", metavar="TEXT", help="the follow-up; - reads stdin")
 
-    sessions = commands.add_parser("sessions", help="list or show stored sessions")
+    sessions = commands.add_parser("sessions", help="list, show or delete stored sessions")
     _add_config_option(sessions, "config")
     sessions_cmd = sessions.add_subparsers(dest="sessions_command", metavar="ACTION")
     sessions_list = sessions_cmd.add_parser("list", help="stored sessions, most recent first")
@@ -289,6 +289,9 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     _add_config_option(sessions_show, "sessions_config")
     sessions_show.add_argument("id", metavar="ID", help="session id (a unique prefix is enough)")
     sessions_show.add_argument("--json", action="store_true", help="print JSON")
+    sessions_delete = sessions_cmd.add_parser("delete", help="delete a stored session (not a running one)")
+    _add_config_option(sessions_delete, "sessions_config")
+    sessions_delete.add_argument("id", metavar="ID", help="session id (a unique prefix is enough)")
 
     prompt_p = commands.add_parser(
         "prompt",
