@@ -229,7 +229,8 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
         nargs="*",
         action=_JoinedWords,
         metavar="PROMPT",
-        help="the task (quoting is optional: the remaining words are the prompt); - reads stdin",
+        help="the task (quoting is optional: the remaining words are the prompt); - or none reads piped "
+        "stdin, which a PROMPT gets as a <stdin> block instead",
     )
     if exec_only:
         return parser
