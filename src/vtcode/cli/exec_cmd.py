@@ -8,7 +8,8 @@ import dataclasses
 import io
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -88,10 +89,21 @@ def session_options(
         headless=headless,
         until_idle=until_idle,
         trust_project_mcp=bool(getattr(args, "trust_project_mcp", False)),
-        config_warnings=(*loaded.warnings, *loaded.notices),
+        config_warnings=(*loaded.warnings, *loaded.notices, *_broad_workspace(workspace, env)),
         output_schema=output_schema,
         keep_stored=frozenset({"agent.provider", "agent.model"} - named),
     )
+
+
+def _broad_workspace(workspace: Path, env: Mapping[str, str]) -> tuple[str, ...]:
+    """A warning when the workspace is `/` or the home folder: the agent may then edit anything there."""
+    home = env.get("HOME", "")
+    if workspace == Path("/") or (home and workspace == Path(home).resolve()):
+        return (
+            f"the workspace is {workspace}: the agent may read and change anything under it; "
+            "pass --workspace (-C) the project folder instead",
+        )
+    return ()
 
 
 def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
