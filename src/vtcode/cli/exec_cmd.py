@@ -10,25 +10,27 @@ import signal
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from vtcode.cli.exec_options import OutputFormat, output_format, read_schema
 from vtcode.cli.exec_result import ResultCollector, error_result, resume_line, write_last_message
-from vtcode.cli.image_input import read_images
-from vtcode.cli.inputs import read_prompt, workspace_dir
+from vtcode.cli.inputs import StdinKind, read_prompt, stdin_kind, workspace_dir
 from vtcode.cli.render import HumanRenderer, JsonRenderer
-from vtcode.cli.stdin_input import StdinReader, stdin_kind, with_stdin
 from vtcode.config.environment import os_environ
 from vtcode.config.loader import load_settings
 from vtcode.protocol.errors import ExitCode, InterruptedByUser, Terminated, UsageError, VtcodeError
 from vtcode.protocol.events import Event, ThreadCompleted, TurnFailed, encode_event
 from vtcode.protocol.exec_result import encode_result
+from vtcode.protocol.messages import ImagePart
 from vtcode.protocol.ops import Interrupt, Shutdown, UserInput
 from vtcode.runtime import turn_end
 from vtcode.runtime.session import Session
 from vtcode.runtime.wiring import SessionOptions
+
+if TYPE_CHECKING:
+    from vtcode.cli.stdin_input import StdinReader
 
 
 def agent_flags(args: argparse.Namespace) -> dict[str, object]:
@@ -114,7 +116,7 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
         # `echo task | vtcode exec`: stdin is the prompt.
         prompt = read_prompt("-" if args.prompt is None and kind != "none" else args.prompt)
         schema = read_schema(getattr(args, "output_schema", None))
-        images = read_images(getattr(args, "image", None))
+        images = _images(getattr(args, "image", None))
         options = session_options(args, overrides, until_idle=True, output_schema=schema)
         if getattr(args, "ephemeral", False):
             if options.resume or options.continue_last:
@@ -125,9 +127,7 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
         raise
     # `git diff | vtcode exec "write a commit message"`: stdin is context, read while the session opens.
     reader = (
-        StdinReader(options.workspace, kind=kind).start()
-        if args.prompt not in (None, "-") and kind != "none"
-        else None
+        _stdin_reader(options.workspace, kind) if args.prompt not in (None, "-") and kind != "none" else None
     )
     collector = ResultCollector(schema=schema)
     render: Callable[[Event], None]
@@ -158,6 +158,22 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
     return ExitCode.OK
 
 
+def _images(paths: list[str] | None) -> tuple[ImagePart, ...]:
+    """`-i/--image` files; their module loads only when there are some (start-up time)."""
+    if not paths:
+        return ()
+    from vtcode.cli.image_input import read_images
+
+    return read_images(paths)
+
+
+def _stdin_reader(workspace: Path, kind: StdinKind) -> StdinReader:
+    """Start reading piped stdin next to a prompt; its module loads only then (start-up time)."""
+    from vtcode.cli.stdin_input import StdinReader
+
+    return StdinReader(workspace, kind=kind).start()
+
+
 def _finish(args: argparse.Namespace, fmt: OutputFormat, collector: ResultCollector) -> VtcodeError | None:
     """Write what a script reads at the end; the error the run ended with, if any."""
     last = getattr(args, "output_last_message", None)
@@ -183,6 +199,8 @@ async def _with_stdin(session: Session, prompt: str, reader: StdinReader, option
     reader.when_done(lambda: loop.call_soon_threadsafe(ready.set))
     try:
         await ready.wait()
+        from vtcode.cli.stdin_input import with_stdin
+
         return with_stdin(prompt, reader.result(), options.workspace)
     except BaseException as exc:
         await session.aclose()
