@@ -114,7 +114,7 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
     try:
         kind = stdin_kind()
         # `echo task | vtcode exec`: stdin is the prompt.
-        prompt = read_prompt("-" if args.prompt is None and kind != "none" else args.prompt)
+        prompt = _stdin_prompt() if args.prompt is None and kind != "none" else read_prompt(args.prompt)
         schema = read_schema(getattr(args, "output_schema", None))
         images = _images(getattr(args, "image", None))
         options = session_options(args, overrides, until_idle=True, output_schema=schema)
@@ -156,6 +156,17 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
     if error is not None:
         raise error
     return ExitCode.OK
+
+
+def _stdin_prompt() -> str:
+    """Piped stdin as the prompt; empty stdin is a missing prompt, said as such."""
+    try:
+        return read_prompt("-")
+    except UsageError:
+        raise UsageError(
+            "exec needs a PROMPT: none was given and stdin was empty",
+            hint="vtcode exec 'fix the failing test'  (or pipe it: echo task | vtcode exec)",
+        ) from None
 
 
 def _images(paths: list[str] | None) -> tuple[ImagePart, ...]:
