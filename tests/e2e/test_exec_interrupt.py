@@ -128,7 +128,7 @@ def test_sigint_during_a_command_kills_its_group(vtcode: VtcodeRunner, tmp_path:
     assert [m["role"] for m in sent] == ["system", "user", "assistant", "tool", "user"]
 
 
-def test_sigterm_also_cleans_up(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+def test_sigterm_cleans_up_and_exits_143(vtcode: VtcodeRunner, tmp_path: Path) -> None:
     cmd = "echo $$ > pgid.txt; sleep 60"
     call = Reply(tool_calls=(ScriptToolCall("exec_command", json.dumps({"cmd": cmd}), id="c1"),))
     with server_for("chat", [call]) as server:
@@ -138,7 +138,8 @@ def test_sigterm_also_cleans_up(vtcode: VtcodeRunner, tmp_path: Path) -> None:
         pgid = int(pid_file.read_text())
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=20)
-    assert proc.returncode == 130
+    # 128 + SIGTERM, as CI runners expect of a cancelled job (SIGINT stays 130).
+    assert proc.returncode == 143
     _wait_for(lambda: not _group_alive(pgid), timeout=5)
 
 

@@ -31,7 +31,60 @@ def man_page() -> str:
         "project_name": "vtcode",
         "manual_title": "vtcode manual",
     }
-    return escape_text_lines(str(Manpage(build_parser(), _data=data)))
+    page = str(Manpage(build_parser(), _data=data)).rstrip("\n")
+    return escape_text_lines(page + "\n" + _EXTRA_SECTIONS)
+
+
+# What argparse cannot tell: the environment, the files and the exit codes (SPEC sections 2 and 3).
+_EXTRA_SECTIONS = r""".SH ENVIRONMENT
+.TP
+.B ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY
+select and authenticate a provider (the first one set, in this order, when none is configured).
+.TP
+.B OPENAI_BASE_URL, ANTHROPIC_BASE_URL, OLLAMA_HOST
+point a provider at another endpoint (OLLAMA_HOST may omit the scheme, as Ollama writes it).
+.TP
+.B VTCODE_PROVIDER, VTCODE_MODEL, VTCODE_PROFILE, VTCODE_APPROVAL
+set agent.provider, agent.model, agent.system_prompt_mode and agent.approval.
+.TP
+.B VTCODE_HOME
+where vtcode keeps its configuration and sessions (default ~/.vtcode).
+.TP
+.B VTCODE_DEBUG
+1 logs tracebacks and debug messages on stderr.
+.SH FILES
+.TP
+.B $VTCODE_HOME/vtcode.toml
+the user configuration.
+.TP
+.B vtcode.toml, .vtcode/vtcode.toml
+the workspace configuration (may only make the sandbox stricter).
+.TP
+.B $VTCODE_HOME/sessions/ID/
+a stored session: history.jsonl, meta.json, envelope.json, events.jsonl, archive/.
+.TP
+.B .vtcode/context/tool_outputs/, .vtcode/context/stdin/
+spooled command output and piped stdin, in the workspace.
+.SH EXIT STATUS
+.TP
+.B 0
+done.
+.TP
+.B 1
+the agent failed (max turns, a repeated call, an empty or invalid answer).
+.TP
+.B 2
+usage or configuration error.
+.TP
+.B 3
+the steering queue is full.
+.TP
+.B 4
+provider error after retries (auth, quota, network, ...).
+.TP
+.B 130, 143
+interrupted (SIGINT), terminated (SIGTERM).
+"""
 
 
 def escape_text_lines(roff: str) -> str:

@@ -4,27 +4,34 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import io
 import signal
 import sys
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from vtcode.cli.exec_options import OutputFormat, output_format, read_schema
 from vtcode.cli.exec_result import ResultCollector, error_result, resume_line, write_last_message
-from vtcode.cli.inputs import read_prompt, workspace_dir
+from vtcode.cli.inputs import StdinKind, read_prompt, stdin_kind, workspace_dir
 from vtcode.cli.render import HumanRenderer, JsonRenderer
-from vtcode.cli.stdin_input import StdinReader, stdin_kind, with_stdin
 from vtcode.config.environment import os_environ
 from vtcode.config.hook_sources import load_hooks
 from vtcode.config.loader import load_settings
-from vtcode.protocol.errors import ExitCode, InterruptedByUser, VtcodeError
+from vtcode.protocol.errors import ExitCode, InterruptedByUser, Terminated, UsageError, VtcodeError
 from vtcode.protocol.events import Event, ThreadCompleted, TurnFailed, encode_event
 from vtcode.protocol.exec_result import encode_result
+from vtcode.protocol.messages import ImagePart
 from vtcode.protocol.ops import Interrupt, Shutdown, UserInput
 from vtcode.runtime import turn_end
 from vtcode.runtime.session import Session
 from vtcode.runtime.wiring import SessionOptions
+
+if TYPE_CHECKING:
+    from vtcode.cli.stdin_input import StdinReader
 
 
 def agent_flags(args: argparse.Namespace) -> dict[str, object]:
@@ -87,11 +94,27 @@ def session_options(
         headless=headless,
         until_idle=until_idle,
         trust_project_mcp=bool(getattr(args, "trust_project_mcp", False)),
-        config_warnings=(*loaded.warnings, *hooks.warnings, *loaded.notices),
+        config_warnings=(
+            *loaded.warnings,
+            *hooks.warnings,
+            *loaded.notices,
+            *_broad_workspace(workspace, env),
+        ),
         hooks=hooks.hooks,
         output_schema=output_schema,
         keep_stored=frozenset({"agent.provider", "agent.model"} - named),
     )
+
+
+def _broad_workspace(workspace: Path, env: Mapping[str, str]) -> tuple[str, ...]:
+    """A warning when the workspace is `/` or the home folder: the agent may then edit anything there."""
+    home = env.get("HOME", "")
+    if workspace == Path("/") or (home and workspace == Path(home).resolve()):
+        return (
+            f"the workspace is {workspace}: the agent may read and change anything under it; "
+            "pass --workspace (-C) the project folder instead",
+        )
+    return ()
 
 
 def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
@@ -100,17 +123,20 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
     try:
         kind = stdin_kind()
         # `echo task | vtcode exec`: stdin is the prompt.
-        prompt = read_prompt("-" if args.prompt is None and kind != "none" else args.prompt)
+        prompt = _stdin_prompt() if args.prompt is None and kind != "none" else read_prompt(args.prompt)
         schema = read_schema(getattr(args, "output_schema", None))
+        images = _images(getattr(args, "image", None))
         options = session_options(args, overrides, until_idle=True, output_schema=schema)
+        if getattr(args, "ephemeral", False):
+            if options.resume or options.continue_last:
+                raise UsageError("--ephemeral cannot continue a stored session (--resume, --continue)")
+            options = dataclasses.replace(options, ephemeral=True)
     except VtcodeError as exc:
         _report_early_failure(fmt, exc)
         raise
     # `git diff | vtcode exec "write a commit message"`: stdin is context, read while the session opens.
     reader = (
-        StdinReader(options.workspace, kind=kind).start()
-        if args.prompt not in (None, "-") and kind != "none"
-        else None
+        _stdin_reader(options.workspace, kind) if args.prompt not in (None, "-") and kind != "none" else None
     )
     collector = ResultCollector(schema=schema)
     render: Callable[[Event], None]
@@ -121,8 +147,11 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
         render = HumanRenderer(out=io.StringIO())
     else:
         render = HumanRenderer()
+    signals: list[int] = []
     try:
-        asyncio.run(_run(options, prompt, render, collector, reader))
+        asyncio.run(
+            _run(options, UserInput(prompt, images=images), render, collector, reader=reader, signals=signals)
+        )
     except VtcodeError as exc:
         if collector.completed is None:
             # Failed before the run began (an unknown session, a full queue): scripts still get JSON.
@@ -130,9 +159,39 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
             raise
         raise _finish(args, fmt, collector) or exc from None
     error = _finish(args, fmt, collector)
+    if isinstance(error, InterruptedByUser) and signal.SIGTERM in signals:
+        # The convention for a process ended by SIGTERM (128 + 15), which CI runners look for.
+        raise Terminated("terminated")
     if error is not None:
         raise error
     return ExitCode.OK
+
+
+def _stdin_prompt() -> str:
+    """Piped stdin as the prompt; empty stdin is a missing prompt, said as such."""
+    try:
+        return read_prompt("-")
+    except UsageError:
+        raise UsageError(
+            "exec needs a PROMPT: none was given and stdin was empty",
+            hint="vtcode exec 'fix the failing test'  (or pipe it: echo task | vtcode exec)",
+        ) from None
+
+
+def _images(paths: list[str] | None) -> tuple[ImagePart, ...]:
+    """`-i/--image` files; their module loads only when there are some (start-up time)."""
+    if not paths:
+        return ()
+    from vtcode.cli.image_input import read_images
+
+    return read_images(paths)
+
+
+def _stdin_reader(workspace: Path, kind: StdinKind) -> StdinReader:
+    """Start reading piped stdin next to a prompt; its module loads only then (start-up time)."""
+    from vtcode.cli.stdin_input import StdinReader
+
+    return StdinReader(workspace, kind=kind).start()
 
 
 def _finish(args: argparse.Namespace, fmt: OutputFormat, collector: ResultCollector) -> VtcodeError | None:
@@ -143,7 +202,7 @@ def _finish(args: argparse.Namespace, fmt: OutputFormat, collector: ResultCollec
     if fmt == "json":
         sys.stdout.write(encode_result(collector.result()).decode("utf-8") + "\n")
         sys.stdout.flush()
-    elif fmt == "text" and collector.session_id is not None:
+    elif fmt == "text" and collector.session_id is not None and not getattr(args, "ephemeral", False):
         sys.stderr.write(resume_line(collector.session_id))
     done = collector.completed
     if done is None or done.exit_code == ExitCode.INTERRUPTED:
@@ -160,6 +219,8 @@ async def _with_stdin(session: Session, prompt: str, reader: StdinReader, option
     reader.when_done(lambda: loop.call_soon_threadsafe(ready.set))
     try:
         await ready.wait()
+        from vtcode.cli.stdin_input import with_stdin
+
         return with_stdin(prompt, reader.result(), options.workspace)
     except BaseException as exc:
         await session.aclose()
@@ -184,16 +245,19 @@ def _report_early_failure(fmt: OutputFormat, error: VtcodeError) -> None:
 
 async def _run(
     options: SessionOptions,
-    prompt: str,
+    prompt: UserInput,
     render: Callable[[Event], None],
     collector: ResultCollector,
+    *,
     reader: StdinReader | None = None,
+    signals: list[int] | None = None,
 ) -> None:
     session = await Session.open(options)
     if reader is not None:
-        prompt = await _with_stdin(session, prompt, reader, options)
+        text = await _with_stdin(session, prompt.text, reader, options)
+        prompt = msgspec.structs.replace(prompt, text=text)
     loop = asyncio.get_running_loop()
-    signals: list[int] = []
+    signals = [] if signals is None else signals
     pending: set[asyncio.Task[None]] = set()
 
     def stop(signum: int) -> None:
@@ -211,7 +275,7 @@ async def _run(
         loop.add_signal_handler(signum, stop, signum)
     try:
         # Intents recovered on resume run first; the session ends once nothing is pending after a turn.
-        await session.submit(UserInput(prompt))
+        await session.submit(prompt)
         async for event in session.events():
             render(event)
             collector(event)

@@ -27,6 +27,18 @@ def add_script_options(parser: argparse.ArgumentParser) -> None:
         help="also write the last agent message to FILE (empty when there was none)",
     )
     parser.add_argument(
+        "-i",
+        "--image",
+        action="append",
+        metavar="PATH",
+        help="attach an image (PNG, JPEG, GIF, WebP) to the prompt; repeatable",
+    )
+    parser.add_argument(
+        "--ephemeral",
+        action="store_true",
+        help="store nothing: the session cannot be resumed, steered or compacted",
+    )
+    parser.add_argument(
         "--output-schema",
         metavar="FILE",
         help="a JSON Schema the final answer must validate against (re-asked twice, then exit 1)",

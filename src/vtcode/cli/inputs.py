@@ -2,10 +2,26 @@
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from pathlib import Path
+from typing import Literal
 
 from vtcode.protocol.errors import UsageError
+
+StdinKind = Literal["pipe", "file", "none"]
+
+
+def stdin_kind(fd: int = 0) -> StdinKind:
+    """Whether `fd` is something to read: a pipe or socket, a regular file, or neither (tty, /dev/null)."""
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return "none"
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        return "pipe"
+    return "file" if stat.S_ISREG(mode) else "none"
 
 
 def read_prompt(value: str | None) -> str:

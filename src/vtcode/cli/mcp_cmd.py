@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import dataclasses
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,8 @@ from vtcode.config.loader import load_settings
 from vtcode.config.user_file import remove_mcp_server, set_mcp_server
 from vtcode.mcp.servers import plan_servers
 from vtcode.protocol.errors import ExitCode, UsageError
+
+_SERVER_NAME = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def run_mcp(args: argparse.Namespace, overrides: list[str], parser: argparse.ArgumentParser) -> int:
@@ -81,6 +84,7 @@ def _add(args: argparse.Namespace) -> int:
     extra.add_argument("--json", action="store_true")
     extra.add_argument("--url")
     extra.add_argument("--env", action="append", default=[])
+    extra.add_argument("--force", action="store_true")
     found, unknown = extra.parse_known_args(before)
     if separated and unknown:
         raise UsageError(f"mcp add: unexpected {' '.join(unknown)!r} before --", hint="vtcode mcp add --help")
@@ -88,6 +92,8 @@ def _add(args: argparse.Namespace) -> int:
     args.json = args.json or found.json
     args.url = args.url or found.url
     args.env = [*args.env, *found.env]
+    args.force = args.force or found.force
+    check_server_name(args.name)
     if bool(command) == bool(args.url):
         raise UsageError(
             "mcp add needs either a command after -- or --url",
@@ -102,12 +108,21 @@ def _add(args: argparse.Namespace) -> int:
         env[key] = value
     if env:
         server["env"] = env
-    path = set_mcp_server(resolve_home(os_environ()), args.name, server)
+    path = set_mcp_server(resolve_home(os_environ()), args.name, server, replace=args.force)
     if args.json:
         sys.stdout.write(json.dumps({"added": args.name, "config": str(path), "server": server}) + "\n")
     else:
         sys.stdout.write(f"added MCP server {args.name!r} to {path}\n")
     return ExitCode.OK
+
+
+def check_server_name(name: str) -> None:
+    """A server name must read unambiguously in tool names (`mcp__NAME__tool`); UsageError otherwise."""
+    if not _SERVER_NAME.fullmatch(name) or "__" in name:
+        raise UsageError(
+            f"MCP server name {name!r}: use letters, digits, - and single _ only",
+            hint="tools are named mcp__NAME__TOOL, so spaces and __ in NAME would be ambiguous",
+        )
 
 
 def _remove(args: argparse.Namespace) -> int:

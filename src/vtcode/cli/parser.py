@@ -26,7 +26,7 @@ pipes and scripts use `vtcode exec`."""
 
 EPILOG = """\
 exit codes: 0 done, 1 the agent failed or hit a loop limit, 2 usage or configuration error,
-3 steering queue full, 4 provider error after retries, 130 interrupted.
+3 steering queue full, 4 provider error after retries, 130 interrupted, 143 terminated.
 
 Configuration: $VTCODE_HOME/vtcode.toml (default ~/.vtcode), then the workspace's vtcode.toml or
 .vtcode/vtcode.toml, then environment, then -c KEY=VALUE and flags. Set VTCODE_DEBUG=1 to log
@@ -61,7 +61,9 @@ def add_agent_options(parser: argparse.ArgumentParser, *, top_level: bool = Fals
     """Options shared by the interactive mode and `exec`; a subcommand's copy never drops the top's."""
     kept = _inherited(top_level=top_level)
     parser.add_argument("--provider", metavar="NAME", help="openai, anthropic, gemini, ollama, ...", **kept)
-    parser.add_argument("--model", metavar="NAME", help="model name, e.g. gpt-5 or claude-sonnet-4-5", **kept)
+    parser.add_argument(
+        "-m", "--model", metavar="NAME", help="model name, e.g. gpt-5 or claude-sonnet-4-5", **kept
+    )
     parser.add_argument(
         "--base-url",
         metavar="URL",
@@ -141,14 +143,15 @@ def _add_mcp_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser
     add = actions.add_parser(
         "add",
         help="add a server to the user config: NAME -- CMD ARGS... (stdio) or NAME --url URL",
-        description="Add [mcp_servers.NAME] to $VTCODE_HOME/vtcode.toml "
-        "(comments in that file are not kept).",
+        description="Add [mcp_servers.NAME] to $VTCODE_HOME/vtcode.toml (at its end; the rest of the "
+        "file, comments included, stays as it was).",
     )
     add.add_argument("name", metavar="NAME")
     add.add_argument("--url", help="a streamable HTTP endpoint instead of a command")
     add.add_argument(
         "--env", action="append", default=[], metavar="KEY=VALUE", help="environment for the server"
     )
+    add.add_argument("--force", action="store_true", help="replace a server of the same name")
     add.add_argument("--json", action="store_true", help="print JSON")
     add.add_argument("server_command", nargs=argparse.REMAINDER, metavar="-- CMD ARGS...")
     remove = actions.add_parser("remove", help="remove a server from the user config")
@@ -264,7 +267,8 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
         nargs="*",
         action=_JoinedWords,
         metavar="PROMPT",
-        help="the task (quoting is optional: the remaining words are the prompt); - reads stdin",
+        help="the task (quoting is optional: the remaining words are the prompt); - or none reads piped "
+        "stdin, which a PROMPT gets as a <stdin> block instead",
     )
     if exec_only:
         return parser
@@ -311,7 +315,7 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     steer.add_argument("--cancel", metavar="INTENT", help="remove a pending intent instead")
     steer.add_argument("text", nargs="*", metavar="TEXT", help="the follow-up; - reads stdin")
 
-    sessions = commands.add_parser("sessions", help="list or show stored sessions")
+    sessions = commands.add_parser("sessions", help="list, show or delete stored sessions")
     _add_config_option(sessions, "config")
     sessions_cmd = sessions.add_subparsers(dest="sessions_command", metavar="ACTION")
     sessions_list = sessions_cmd.add_parser("list", help="stored sessions, most recent first")
@@ -324,6 +328,9 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     _add_config_option(sessions_show, "sessions_config")
     sessions_show.add_argument("id", metavar="ID", help="session id (a unique prefix is enough)")
     sessions_show.add_argument("--json", action="store_true", help="print JSON")
+    sessions_delete = sessions_cmd.add_parser("delete", help="delete a stored session (not a running one)")
+    _add_config_option(sessions_delete, "sessions_config")
+    sessions_delete.add_argument("id", metavar="ID", help="session id (a unique prefix is enough)")
 
     prompt_p = commands.add_parser(
         "prompt",

@@ -21,6 +21,7 @@ from vtcode.store.archive import CompactionEntry
 from vtcode.store.intents import IntentStore
 from vtcode.store.meta import SessionInfo
 from vtcode.store.session import SessionStore
+from vtcode.store.session_removal import delete_session
 
 
 def _when(timestamp: float) -> str:
@@ -35,8 +36,11 @@ def _store(overrides: list[str]) -> SessionStore:
 
 
 def run_sessions(args: argparse.Namespace, overrides: list[str], parser: argparse.ArgumentParser) -> int:
-    """List sessions or show one."""
+    """List sessions, show one or delete one."""
     store = _store(overrides)
+    if args.sessions_command == "delete":
+        sys.stdout.write(f"deleted session {delete_session(store, args.id)}\n")
+        return ExitCode.OK
     if args.sessions_command == "show":
         handle = store.open(args.id)
         history = handle.load()

@@ -11,32 +11,19 @@ from __future__ import annotations
 
 import os
 import select
-import stat
 import threading
 import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+
+from vtcode.cli.inputs import StdinKind
 
 CONTEXT_LIMIT_BYTES = 64 * 1024
 FIRST_BYTE_GRACE_SECONDS = 0.5
 STDIN_SPOOL_DIR = Path(".vtcode") / "context" / "stdin"
 _CHUNK = 64 * 1024
-
-StdinKind = Literal["pipe", "file", "none"]
-
-
-def stdin_kind(fd: int = 0) -> StdinKind:
-    """Whether `fd` is something to read: a pipe or socket, a regular file, or neither (tty, /dev/null)."""
-    try:
-        mode = os.fstat(fd).st_mode
-    except OSError:
-        return "none"
-    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
-        return "pipe"
-    return "file" if stat.S_ISREG(mode) else "none"
 
 
 def read_all(fd: int = 0) -> str:

@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 from vtcode.cli.inputs import read_prompt, workspace_dir
@@ -18,6 +19,8 @@ from vtcode.store.session import SessionStore
 
 # How often `--wait` looks at the envelope; acknowledgement is a durable write, so this is plenty.
 _WAIT_POLL_SECONDS = 0.05
+# Whether the session is still running (a lock probe) is checked about every second while waiting.
+_RUNNING_CHECK_EVERY = 20
 
 
 def run_steer(args: argparse.Namespace, overrides: list[str]) -> int:
@@ -36,12 +39,7 @@ def run_steer(args: argparse.Namespace, overrides: list[str]) -> int:
     sys.stdout.write(intent.id + "\n")
     sys.stdout.flush()
     if args.wait:
-        if not store.is_running(session_id):
-            sys.stderr.write(
-                f"session {session_id} is not running; the intent is applied when it is resumed "
-                "(`vtcode exec --resume ID`)\n"
-            )
-        _wait_applied(intents, intent.id)
+        _wait_applied(intents, intent.id, running=lambda: store.is_running(session_id))
     return ExitCode.OK
 
 
@@ -74,8 +72,13 @@ def _cancel(intents: IntentStore, intent_id: str) -> int:
     )
 
 
-def _wait_applied(intents: IntentStore, intent_id: str) -> None:
-    """Return once the intent's tagged message is checkpointed (it is then in the applied window)."""
+def _wait_applied(intents: IntentStore, intent_id: str, *, running: Callable[[], bool]) -> None:
+    """Return once the intent's tagged message is checkpointed (it is then in the applied window).
+
+    Only a running session applies it: with none (a stored session, or the run ended first) waiting
+    would never end, so that is an error saying the intent stays queued for the next resume.
+    """
+    polls = 0
     try:
         while True:
             envelope = intents.read()
@@ -83,6 +86,13 @@ def _wait_applied(intents: IntentStore, intent_id: str) -> None:
                 return
             if all(p.id != intent_id for p in envelope.pending_intents):
                 raise VtcodeError(f"intent {intent_id} was cancelled before it was applied")
+            if polls % _RUNNING_CHECK_EVERY == 0 and not running():
+                raise VtcodeError(
+                    f"session {intents.session_id} is not running, so nothing applies the intent now; it "
+                    "stays queued",
+                    hint=f"`vtcode exec --resume {intents.session_id} ...` applies it first",
+                )
+            polls += 1
             time.sleep(_WAIT_POLL_SECONDS)
     except KeyboardInterrupt:
         raise InterruptedByUser("interrupted; the intent stays queued") from None

@@ -1,7 +1,8 @@
 """Edits of the user's own config file (`$VTCODE_HOME/vtcode.toml`) made by commands (`vtcode mcp add`).
 
 The file is read, changed as a table, validated like any layer and written back atomically, so a bad
-value never reaches the file and a crash leaves the old file. Comments are not kept (tomli-w cannot).
+value never reaches the file and a crash leaves the old file. A server is added or removed as text
+(`toml_sections`), so comments and layout stay; only a file that edit cannot express is rewritten whole.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 import tomli_w
 
 from vtcode.config.layers import CONFIG_FILE_NAME
+from vtcode.config.toml_sections import with_section, without_section
 from vtcode.config.validation import validate_layer
 from vtcode.protocol.errors import ConfigError
 
@@ -25,13 +27,23 @@ def user_config_path(home: Path) -> Path:
     return home / CONFIG_FILE_NAME
 
 
-def set_mcp_server(home: Path, name: str, server: Mapping[str, Any]) -> Path:
-    """Write `[mcp_servers.NAME]` (replacing one of that name); the file written."""
-
-    def change(table: dict[str, Any]) -> None:
-        table["mcp_servers"] = {**table.get("mcp_servers", {}), name: dict(server)}
-
-    return _edit(home, change)
+def set_mcp_server(home: Path, name: str, server: Mapping[str, Any], *, replace: bool = False) -> Path:
+    """Write `[mcp_servers.NAME]`; the file written. One of that name is replaced only with `replace`."""
+    path = user_config_path(home)
+    text = _read_text(path)
+    table = _parse(path, text)
+    servers = dict(table.get("mcp_servers", {}))
+    if name in servers and not replace:
+        raise ConfigError(
+            f"an MCP server named {name!r} is already in {path}",
+            hint=f"pass --force to replace it, or `vtcode mcp remove {name}` first",
+        )
+    servers[name] = dict(server)
+    wanted = {**table, "mcp_servers": servers}
+    validate_layer(wanted, source=str(path))
+    edited = with_section(without_section(text, "mcp_servers", name), "mcp_servers", name, server)
+    _write_text_or_table(path, edited, wanted)
+    return path
 
 
 def trust_project_mcp(home: Path, workspace: Path, hashes: Mapping[str, str]) -> Path:
@@ -66,7 +78,8 @@ def trust_hooks(home: Path, workspace: Path, digests: Iterable[str]) -> Path:
 def remove_mcp_server(home: Path, name: str) -> bool:
     """Remove `[mcp_servers.NAME]`; whether it was there."""
     path = user_config_path(home)
-    table = _read(path)
+    text = _read_text(path)
+    table = _parse(path, text)
     servers = dict(table.get("mcp_servers", {}))
     if name not in servers:
         return False
@@ -75,8 +88,40 @@ def remove_mcp_server(home: Path, name: str) -> bool:
         table["mcp_servers"] = servers
     else:
         table.pop("mcp_servers", None)
-    _write(path, table)
+    _write_text_or_table(path, without_section(text, "mcp_servers", name), table)
     return True
+
+
+def _write_text_or_table(path: Path, text: str, wanted: Mapping[str, Any]) -> None:
+    """Write the edited `text` when it parses to `wanted`; otherwise `wanted` as a whole (comments lost)."""
+    try:
+        same = tomllib.loads(text) == wanted
+    except tomllib.TOMLDecodeError:
+        same = False
+    if same:
+        _atomic_write(path, text.encode("utf-8"))
+    else:
+        _write(path, wanted)
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(
+            f"{path}: cannot be read: {exc}", hint="fix the file, then run the command again"
+        ) from exc
+
+
+def _parse(path: Path, text: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(
+            f"{path}: cannot be read: {exc}", hint="fix the file, then run the command again"
+        ) from exc
 
 
 def _edit(home: Path, change: Callable[[dict[str, Any]], None]) -> Path:
@@ -101,11 +146,15 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def _write(path: Path, table: Mapping[str, Any]) -> None:
+    _atomic_write(path, tomli_w.dumps(dict(table)).encode("utf-8"))
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            tomli_w.dump(dict(table), handle)
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temp, path)

@@ -27,6 +27,32 @@ from vtcode.mcp.servers import ServerDefinition
 
 log = logging.getLogger(__name__)
 
+
+class _DropParseTracebacks(logging.Filter):
+    """The SDK logs a whole traceback for every non-JSON-RPC stdout line; `_on_message` says it once."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Failed to parse JSONRPC message")
+
+
+logging.getLogger("mcp.client.stdio").addFilter(_DropParseTracebacks())
+
+
+def _offending_line(error: Exception) -> str:
+    """The text a server printed, from the SDK's parse error (pydantic keeps the input), shortened."""
+    errors = getattr(error, "errors", None)
+    line: object = None
+    if callable(errors):
+        try:
+            found = errors()
+            line = found[0].get("input") if found else None
+        except (TypeError, ValueError, AttributeError, IndexError):
+            line = None
+    text = line if isinstance(line, str) else str(error)
+    text = " ".join(text.split())
+    return text if len(text) <= 120 else text[:119] + "…"
+
+
 State = Literal["starting", "ready", "failed", "stopped"]
 _STDERR_TAIL = 2000
 _CLOSE_SECONDS = 5.0
@@ -65,6 +91,7 @@ class Connection:
         self._relist: asyncio.Task[None] | None = None
         self._restarting = asyncio.Lock()
         self._http: httpx2.AsyncClient | None = None
+        self._said_stdout_noise = False
 
     @property
     def name(self) -> str:
@@ -243,6 +270,17 @@ class Connection:
         )
 
     async def _on_message(self, message: IncomingMessage) -> None:
+        if isinstance(message, Exception):
+            # A banner or log line a server prints on stdout: skipped by the SDK; said once, in one line.
+            if not self._said_stdout_noise:
+                self._said_stdout_noise = True
+                log.warning(
+                    "MCP server %s printed a line that is not JSON-RPC on its stdout (ignored; servers "
+                    "should log to stderr): %s",
+                    self.name,
+                    _offending_line(message),
+                )
+            return
         if isinstance(message, mcp_types.ToolListChangedNotification):
             # Re-listed in the background; the new list joins at the next request boundary.
             self._relist = asyncio.create_task(self._refresh_tools())

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import enum
-from typing import Annotated
-
-import msgspec
 
 
 class ExitCode(enum.IntEnum):
@@ -17,6 +14,7 @@ class ExitCode(enum.IntEnum):
     QUEUE_FULL = 3
     PROVIDER = 4
     INTERRUPTED = 130
+    TERMINATED = 143
 
 
 class VtcodeError(Exception):
@@ -75,14 +73,6 @@ FAILURE_KINDS: tuple[str, ...] = (
     *OTHER_FAILURE_KINDS,
 )
 """Every `turn.failed` / result `kind` (a closed set, documented in README "Scripts and CI")."""
-
-FailureKind = Annotated[
-    str,
-    msgspec.Meta(
-        description="why the turn or run failed, one of: " + ", ".join(FAILURE_KINDS) + " (empty: it did not)"
-    ),
-]
-"""A `kind` field: any string decodes (older logs hold class names), the schema names the set."""
 
 
 class ProviderError(VtcodeError):
@@ -161,3 +151,9 @@ class InterruptedByUser(VtcodeError):
     """The user interrupted the turn (Ctrl-C)."""
 
     exit_code = ExitCode.INTERRUPTED
+
+
+class Terminated(InterruptedByUser):
+    """vtcode was asked to stop (SIGTERM: a CI job cancelled, a container stopped); exit 128 + 15."""
+
+    exit_code = ExitCode.TERMINATED

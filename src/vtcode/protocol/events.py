@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
-from vtcode.protocol.errors import FailureKind
+from vtcode.protocol.errors import FAILURE_KINDS
 from vtcode.protocol.messages import Usage
 from vtcode.protocol.model import ToolKind
 
 EVENT_SCHEMA_VERSION = 1
+
+FailureKind = Annotated[
+    str,
+    msgspec.Meta(
+        description="why the turn or run failed, one of: " + ", ".join(FAILURE_KINDS) + " (empty: it did not)"
+    ),
+]
+"""A `kind` field: any string decodes (older logs hold class names), the schema names the set."""
 
 
 class _Item(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):

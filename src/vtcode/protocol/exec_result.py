@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from vtcode.protocol.errors import FailureKind
+from vtcode.protocol.events import FailureKind
 from vtcode.protocol.messages import Usage
 
 RESULT_SCHEMA_VERSION = 1

@@ -14,10 +14,18 @@ _OVERFLOW = re.compile(
     re.IGNORECASE,
 )
 _QUOTA = re.compile(r"insufficient_quota|quota|billing|credit balance|exceeded your current", re.I)
+_HTML = re.compile(r"^\s*(?:<!doctype html|<html|<head|<body)", re.I)
+_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.I | re.S)
+# The server says it does not implement the method or protocol: asking again cannot help.
+_NOT_IMPLEMENTED = frozenset({501, 505})
 
 
 def error_message(body: str) -> str:
-    """The human message inside an OpenAI/Anthropic-style error body, else the body trimmed."""
+    """The human message inside an OpenAI/Anthropic-style error body, an HTML page's title, else the body."""
+    if _HTML.match(body):
+        title = _TITLE.search(body)
+        named = _one_line(title.group(1), 80) if title else ""
+        return f"an HTML page ({named})" if named else "an HTML page"
     try:
         data = json.loads(body)
     except ValueError:
@@ -33,10 +41,13 @@ def error_message(body: str) -> str:
     return _one_line(body)
 
 
-def classify_status(status: int, body: str, *, provider: str, api_key_env: str | None) -> ProviderError:
-    """Turn an HTTP error status and body into a classified ProviderError."""
+def classify_status(
+    status: int, body: str, *, provider: str, api_key_env: str | None, base_url: str | None = None
+) -> ProviderError:
+    """Turn an HTTP error status and body into a classified ProviderError (`base_url`: named in hints)."""
     message = error_message(body)
     head = f"{provider}: HTTP {status}: {message}"
+    where = f" ({base_url})" if base_url else ""
     if status in (401, 403):
         hint = f"check the API key in {api_key_env}" if api_key_env else "check the provider credentials"
         return ProviderError(ProviderErrorKind.AUTH, head, hint=hint, status=status, provider=provider)
@@ -64,6 +75,14 @@ def classify_status(status: int, body: str, *, provider: str, api_key_env: str |
             status=status,
             provider=provider,
         )
+    if status in _NOT_IMPLEMENTED:
+        return ProviderError(
+            ProviderErrorKind.BAD_REQUEST,
+            head,
+            hint=f"the server{where} does not implement this API; check --base-url and the provider",
+            status=status,
+            provider=provider,
+        )
     if status in (408, 409) or status >= 500:
         return ProviderError(
             ProviderErrorKind.SERVER,
@@ -72,7 +91,10 @@ def classify_status(status: int, body: str, *, provider: str, api_key_env: str |
             status=status,
             provider=provider,
         )
-    hint = "check the model name" if status == 404 else "the provider rejected the request"
+    if status in (404, 405):
+        hint = f"check --base-url{where}: an OpenAI-style API usually ends in /v1; and check the model name"
+    else:
+        hint = "the provider rejected the request"
     return ProviderError(ProviderErrorKind.BAD_REQUEST, head, hint=hint, status=status, provider=provider)
 
 
@@ -122,14 +144,19 @@ def not_a_streaming_api(provider: str, base_url: str, api: str, content_type: st
     )
 
 
-def network_error(provider: str, detail: str, *, partial: bool = False) -> ProviderError:
-    """Connection failures, timeouts and streams that ended before completion."""
+def network_error(
+    provider: str, detail: str, *, partial: bool = False, base_url: str | None = None, refused: bool = False
+) -> ProviderError:
+    """Connection failures, timeouts and streams that ended before completion; `base_url` is named."""
     what = "the stream broke after partial output" if partial else "network error"
+    where = f" ({base_url})" if base_url else ""
+    hint = "check the network and the provider's base URL"
+    if refused and provider == "ollama":
+        hint = "Ollama is not running there: start it with `ollama serve` (or the Ollama app)"
+    elif refused:
+        hint = "nothing answers at that address: is the server running, and is --base-url right?"
     return ProviderError(
-        ProviderErrorKind.NETWORK,
-        f"{provider}: {what}: {detail}",
-        hint="check the network and the provider's base URL",
-        provider=provider,
+        ProviderErrorKind.NETWORK, f"{provider}: {what}{where}: {detail}", hint=hint, provider=provider
     )
 
 

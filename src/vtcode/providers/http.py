@@ -108,6 +108,7 @@ class SseTransport:
                         raw.decode("utf-8", "replace"),
                         provider=ep.provider,
                         api_key_env=ep.api_key_env,
+                        base_url=ep.base_url,
                     )
                     error.retry_after = parse_retry_after(dict(response.headers), time.time())
                     raise error
@@ -126,7 +127,7 @@ class SseTransport:
                 if not any_event and (received.total or media != "text/event-stream"):
                     raise wrong
         except TransportFailure as exc:
-            raise network_error(ep.provider, _detail(exc)) from exc
+            raise _network_error(ep, exc) from exc
 
     async def post_json(self, path: str, body: bytes) -> bytes:
         """POST `body` as JSON and return the (non-streamed) reply body; errors as in `events`."""
@@ -137,13 +138,14 @@ class SseTransport:
                 status = response.status_code
                 content = await response.aread()
         except TransportFailure as exc:
-            raise network_error(ep.provider, _detail(exc)) from exc
+            raise _network_error(ep, exc) from exc
         if status >= 400:
             raise classify_status(
                 status,
                 content.decode("utf-8", "replace"),
                 provider=ep.provider,
                 api_key_env=ep.api_key_env,
+                base_url=ep.base_url,
             )
         return bytes(content)
 
@@ -219,6 +221,14 @@ async def _httpx_post(
         raise TimedOut(type(exc).__name__) from exc
     except httpx2.TransportError as exc:
         raise TransportFailure(str(exc) or type(exc).__name__) from exc
+
+
+def _network_error(ep: Endpoint, exc: TransportFailure) -> ProviderError:
+    """A transport failure naming the endpoint; a refused connection says nothing listens there."""
+    refused = isinstance(exc.__cause__ or exc.__context__, ConnectionRefusedError) or (
+        "All connection attempts failed" in str(exc) or "Connection refused" in str(exc)
+    )
+    return network_error(ep.provider, _detail(exc), base_url=ep.base_url, refused=refused)
 
 
 def _detail(exc: TransportFailure) -> str:

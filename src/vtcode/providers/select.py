@@ -111,6 +111,12 @@ def ollama_models(host: str, timeout: float = 0.3) -> list[str] | None:
         return []
 
 
+def ollama_host(env: Mapping[str, str]) -> str:
+    """`OLLAMA_HOST` as a URL: Ollama's own form `127.0.0.1:11434` has no scheme; the default otherwise."""
+    host = env.get("OLLAMA_HOST") or OLLAMA_DEFAULT_HOST
+    return host if "://" in host else f"http://{host}"
+
+
 def auto_provider(env: Mapping[str, str]) -> str | None:
     """The first provider whose credentials are present (SPEC section 3 order), else a live Ollama."""
     for name, var in (
@@ -120,7 +126,7 @@ def auto_provider(env: Mapping[str, str]) -> str | None:
     ):
         if env.get(var):
             return name
-    if ollama_available(env.get("OLLAMA_HOST") or OLLAMA_DEFAULT_HOST):
+    if ollama_available(ollama_host(env)):
         return "ollama"
     return None
 
@@ -148,6 +154,13 @@ def select_provider(request: ProviderRequest) -> ProviderChoice:
     _check_base_url(base_url)
     key_env = (custom.api_key_env if custom else None) or (builtin.api_key_env if builtin else None)
     api_key = env.get(key_env) if key_env else None
+    if custom is not None and custom.api_key_env and not api_key:
+        # A key the user named for this provider: sending requests without it only fails later, as 401.
+        raise ConfigError(
+            f"provider {name!r} needs an API key but {custom.api_key_env} is not set "
+            f"([providers.{name}] api_key_env)",
+            hint=f"export {custom.api_key_env}=..., or remove api_key_env for a server without keys",
+        )
     if builtin is not None and builtin.key_required and custom is None and not api_key:
         raise ConfigError(
             f"provider {name!r} needs an API key but {key_env} is not set",
@@ -226,9 +239,7 @@ def _env_base_url(name: str, env: Mapping[str, str]) -> str | None:
     if name == "anthropic":
         return env.get("ANTHROPIC_BASE_URL") or None
     if name == "ollama" and env.get("OLLAMA_HOST"):
-        host = env["OLLAMA_HOST"]
-        host = host if host.startswith("http") else f"http://{host}"
-        return host.rstrip("/") + "/v1"
+        return ollama_host(env).rstrip("/") + "/v1"
     return None
 
 

@@ -26,6 +26,7 @@ class StoredHistory:
         model: str,
         provider: str,
         handle: SessionHandle | None = None,
+        ephemeral: bool = False,
     ) -> None:
         self.store = store
         self.session_id = session_id
@@ -34,19 +35,27 @@ class StoredHistory:
         self.provider = provider
         self.handle = handle
         self._early_events: list[Event] = []
+        # `--ephemeral`: nothing is written; the session lives in memory only (and cannot compact).
+        self.ephemeral = ephemeral
 
     def append(self, messages: Sequence[Message], turn: int) -> None:
         """Checkpoint `messages` (fsynced); the first one creates the session, titled by its prompt."""
+        if self.ephemeral:
+            return
         self._handle(messages).append_messages(messages, turn)
 
     def replace(self, messages: Sequence[Message], summary: str, artifact_path: str | None = None) -> None:
         """Checkpoint a compaction: `messages` replace everything stored so far."""
+        if self.ephemeral:
+            return
         self._handle(messages).append_compaction(
             summary=summary, messages=messages, artifact_path=artifact_path
         )
 
     def record(self, event: Event) -> None:
         """Append an event to `events.jsonl` (kept in memory until the session exists)."""
+        if self.ephemeral:
+            return
         if self.handle is None:
             self._early_events.append(event)
         else:

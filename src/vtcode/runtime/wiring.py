@@ -88,6 +88,8 @@ class SessionOptions:
     # Which of `agent.provider` / `agent.model` a resumed session keeps from its last run (the CLI: those
     # the command line and environment do not name); the others come from `settings`.
     keep_stored: frozenset[str] = frozenset()
+    # `--ephemeral`: store nothing under $VTCODE_HOME/sessions (no resume, no steering from elsewhere).
+    ephemeral: bool = False
 
 
 @dataclass
@@ -182,6 +184,7 @@ def _wire(
         model=choice.model,
         provider=choice.name,
         handle=handle,
+        ephemeral=options.ephemeral,
     )
     recovered: tuple[PendingIntent, ...] = ()
     unanswered: UserMessage | None = None
@@ -218,7 +221,8 @@ def _wire(
         notify=notice,
         archive=archive_reader(history),
     )
-    record_groups(toolset.sessions, store, thread_id)
+    if not options.ephemeral:
+        record_groups(toolset.sessions, store, thread_id)
     tool_specs = [t.spec for t in toolset.tools]
     # The static prompt is composed once here; the appendix follows the instruction files and the
     # paths the tools touch, re-checked before every model request (SPEC sections 4 and 5).
