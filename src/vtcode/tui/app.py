@@ -16,43 +16,26 @@ from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
+from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 
 from vtcode.config.user_file import trust_project_mcp
 from vtcode.mcp.servers import untrusted_project_servers
 from vtcode.protocol.errors import ConfigError, VtcodeError
-from vtcode.protocol.events import (
-    ApprovalRequested,
-    ApprovalResolved,
-    Event,
-    IntentApplied,
-    IntentQueued,
-    ItemCompleted,
-    ItemDelta,
-    ItemStarted,
-    ItemUpdated,
-    Notice,
-    SessionPaused,
-    SessionResumed,
-    ThreadCompacted,
-    ThreadStarted,
-    TurnCompleted,
-    TurnFailed,
-    TurnStarted,
-)
 from vtcode.protocol.messages import AssistantMessage, UserMessage
-from vtcode.protocol.ops import ApprovalAnswer, InputMode, Interrupt, Op, Shutdown, UserInput
+from vtcode.protocol.ops import InputMode, Interrupt, Op, Shutdown, UserInput
 from vtcode.runtime.session import Session
 from vtcode.runtime.wiring import SessionOptions
 from vtcode.runtime.workspace_index import complete_path
-from vtcode.tui.approval import TYPING_QUIET_SECONDS, ApprovalScreen
 from vtcode.tui.composer import Composer
 from vtcode.tui.mcp_trust import McpTrustScreen
 from vtcode.tui.pending import PendingList
 from vtcode.tui.screens import SetupScreen
+from vtcode.tui.session_view import SessionView
 from vtcode.tui.slash import SlashCommands
 from vtcode.tui.status_line import StatusLine
+from vtcode.tui.terminal_keys import read_alt_enter_as_steer
 from vtcode.tui.theme import CSS
 from vtcode.tui.transcript import AnswerEntry, NoticeEntry, Transcript, UserEntry
 
@@ -72,8 +55,11 @@ class VtcodeApp(App[int]):
         Binding("ctrl+c", "ctrl_c", "interrupt / clear / quit", priority=True, show=False),
         Binding("escape", "interrupt", "interrupt", show=False),
         Binding("ctrl+q", "quit", "quit", priority=True, show=False),
-        Binding("pageup", "scroll_transcript(-1)", show=False),
-        Binding("pagedown", "scroll_transcript(1)", show=False),
+        # Priority: the composer (a text area) would take them for itself otherwise.
+        Binding("pageup", "scroll_transcript('page_up')", priority=True, show=False),
+        Binding("pagedown", "scroll_transcript('page_down')", priority=True, show=False),
+        Binding("home,ctrl+home", "scroll_transcript('home')", priority=True, show=False),
+        Binding("end,ctrl+end", "scroll_transcript('end')", priority=True, show=False),
     ]
 
     def __init__(
@@ -86,18 +72,15 @@ class VtcodeApp(App[int]):
         new_id: Callable[[], str] = lambda: str(uuid.uuid4()),
     ) -> None:
         super().__init__()
+        read_alt_enter_as_steer()
         self.options = options
         self.first_prompt = prompt
         self.session: Session | None = None
         self._opener = opener
         self._clock = clock
         self._new_id = new_id
-        self._busy = False
-        self._interrupted = False
         self._last_ctrl_c: float | None = None
-        # Input sent while a turn ran, shown in the transcript when the session delivers it.
-        self._waiting: dict[str, tuple[str, InputMode]] = {}
-        self._approvals: dict[str, ApprovalScreen] = {}
+        self.view = SessionView(self)
         self._early: list[tuple[str, InputMode]] = []
         # Workspaces whose `.mcp.json` the user was already asked about in this run.
         self._asked_mcp: set[Path] = set()
@@ -140,23 +123,29 @@ class VtcodeApp(App[int]):
     # -- the session ----------------------------------------------------------------------------------
 
     async def open_session(self, options: SessionOptions, *, first_prompt: str | None = None) -> None:
-        """Open a session (closing the current one) and read its events until it closes."""
-        old, self.session = self.session, None
-        if old is not None:
-            await old.aclose()
+        """Open a session and read its events until it closes; the current one is closed only once the
+        new one is open (a mistyped `/resume` id keeps it)."""
         options = await self._asked_about_project_mcp(options)
-        self.options = options
         try:
             session = await self._opener(options)
         except VtcodeError as exc:
             log.debug("session did not open", exc_info=True)
+            if self.session is not None:
+                await self.transcript.add(
+                    NoticeEntry(f"{exc.message}; this session goes on", error=True, hint=exc.hint or "")
+                )
+                return
             await self.push_screen(
                 SetupScreen(exc.message, exc.hint or "", configure=isinstance(exc, ConfigError))
             )
             return
+        old, self.session = self.session, None
+        if old is not None:
+            await old.aclose()
+            self.transcript.clear()
+        self.options = options
         self.session = session
-        self._busy = False
-        self._waiting.clear()
+        self.view.reset()
         await self._show_history(session)
         self.run_worker(self._read(session), group="events")
         early, self._early = self._early, []
@@ -204,7 +193,7 @@ class VtcodeApp(App[int]):
             if session is not self.session:
                 continue
             try:
-                await self.on_session_event(event)
+                await self.view.show(event)
             except Exception:  # one bad render must not stop the stream
                 log.warning("an event could not be shown", exc_info=True)
 
@@ -223,7 +212,7 @@ class VtcodeApp(App[int]):
             return
         if session.running or session.pending:
             intent_id = self._new_id()
-            self._waiting[intent_id] = (text, mode)
+            self.view.waiting[intent_id] = (text, mode)
             await session.submit(UserInput(text, mode=mode, intent_id=intent_id))
         else:
             await self.transcript.add(UserEntry(text))
@@ -235,99 +224,8 @@ class VtcodeApp(App[int]):
         session = self.session
         if session is None:
             return
-        self.status_line.show(session.status(), busy=self._busy)
+        self.status_line.show(session.status(), busy=self.view.busy)
         self.pending_list.show(session.pending)
-
-    async def on_session_event(self, event: Event) -> None:
-        """Show one event."""
-        transcript = self.transcript
-        match event:
-            case ItemDelta(item_id=item_id, kind=kind, delta=delta):
-                await transcript.delta(item_id, kind, delta)
-                return
-            case ItemStarted(item=item) | ItemUpdated(item=item) if item is not None:
-                await transcript.show_item(item)
-            case ItemCompleted(item=item) if item is not None:
-                await transcript.complete_item(item)
-            case TurnStarted():
-                self._busy = True
-                self._interrupted = False
-            case TurnCompleted():
-                self._busy = False
-            case TurnFailed(kind=kind, message=message, hint=hint):
-                self._busy = False
-                if kind == "interrupted":
-                    await transcript.add(NoticeEntry("interrupted"))
-                else:
-                    await transcript.add(NoticeEntry(message, error=True, hint=hint))
-            case ApprovalRequested():
-                self._ask(event)
-            case ApprovalResolved(request_id=request_id):
-                screen = self._approvals.pop(request_id, None)
-                if screen is not None and screen.is_current:
-                    screen.dismiss(None)
-            case IntentApplied(intent_id=intent_id):
-                waiting = self._waiting.pop(intent_id, None)
-                if waiting is not None:
-                    text, mode = waiting
-                    await transcript.add(UserEntry(text, mode=mode if mode == "steer" else ""))
-                else:
-                    # Input queued by another front end (or before a resume): the history has its text.
-                    await self._show_delivered(intent_id)
-            case IntentQueued():
-                pass
-            case SessionPaused(reason="interrupted", pending_intents=pending):
-                await transcript.add(
-                    NoticeEntry(
-                        f"paused: {pending} pending input(s) held — send new input to go on (they run "
-                        "first), /pause to run them now, or Tab to edit or remove them"
-                    )
-                )
-            case SessionPaused():
-                await transcript.add(NoticeEntry("paused before the next step — /pause again to go on"))
-            case SessionResumed():
-                await transcript.add(NoticeEntry("going on"))
-            case Notice(level=level, message=message):
-                await transcript.add(NoticeEntry(message, warning=level == "warning"))
-            case ThreadCompacted(before_messages=before, after_messages=after, trigger=trigger):
-                await transcript.add(
-                    NoticeEntry(f"history compacted ({trigger}): {before} → {after} messages")
-                )
-            case ThreadStarted(resumed=True, thread_id=thread_id):
-                await transcript.add(NoticeEntry(f"resumed session {thread_id}"))
-            case _:
-                pass
-        self.refresh_status()
-
-    async def _show_delivered(self, intent_id: str) -> None:
-        session = self.session
-        if session is None:
-            return
-        for message in reversed(session.messages):
-            if isinstance(message, UserMessage) and message.meta.intent_id == intent_id:
-                await self.transcript.add(UserEntry(message.content, mode="queued elsewhere"))
-                return
-
-    def _ask(self, request: ApprovalRequested) -> None:
-        self._approvals[request.request_id] = ApprovalScreen(request, self.composer)
-        self._show_when_quiet(request.request_id)
-
-    def _show_when_quiet(self, request_id: str) -> None:
-        """Open the dialog once the user stops typing: keys meant for the composer must not answer it."""
-        screen = self._approvals.get(request_id)
-        if screen is None:
-            return  # answered or withdrawn (an interrupt) while the user typed
-        idle = time.monotonic() - self.composer.typed_at
-        if idle < TYPING_QUIET_SECONDS:
-            self.set_timer(TYPING_QUIET_SECONDS - idle, lambda: self._show_when_quiet(request_id))
-            return
-
-        async def answered(answer: ApprovalAnswer | None) -> None:
-            self._approvals.pop(request_id, None)
-            if answer is not None:
-                await self.submit(answer)
-
-        self.push_screen(screen, answered)
 
     # -- input ----------------------------------------------------------------------------------------
 
@@ -342,7 +240,7 @@ class VtcodeApp(App[int]):
         """Take a pending input back from the session before it is delivered."""
         session = self.session
         taken = await session.withdraw(message.intent_id) if session is not None else None
-        self._waiting.pop(message.intent_id, None)
+        self.view.waiting.pop(message.intent_id, None)
         if taken is None:
             self.notify("already delivered", severity="warning")
         elif message.edit:
@@ -356,8 +254,8 @@ class VtcodeApp(App[int]):
         """Esc: interrupt the running turn (again: without grace for its commands)."""
         if self.session is None or not self.session.running:
             return
-        force = self._interrupted
-        self._interrupted = True
+        force = self.view.interrupted
+        self.view.interrupted = True
         await self.submit(Interrupt(force=force))
 
     async def action_ctrl_c(self) -> None:
@@ -382,13 +280,24 @@ class VtcodeApp(App[int]):
             self.composer.clear()
         self.notify("Ctrl+C again to quit", timeout=QUIT_WINDOW_SECONDS)
 
-    def action_scroll_transcript(self, direction: int) -> None:
-        """Page the transcript up or down."""
+    def action_scroll_transcript(self, where: str) -> None:
+        """PageUp/PageDown page the transcript; Home/End go to its top/bottom while the composer is empty.
+
+        A dialog or view on top keeps its own keys, and Home/End edit the composer's line while it has text.
+        """
+        if self.screen is not self.screen_stack[0]:
+            raise SkipAction()
         transcript = self.transcript
-        if direction < 0:
+        if where == "page_up":
             transcript.scroll_page_up(animate=False)
-        else:
+        elif where == "page_down":
             transcript.scroll_page_down(animate=False)
+        elif self.composer.text and self.focused is self.composer:
+            raise SkipAction()
+        elif where == "home":
+            transcript.scroll_home(animate=False)
+        else:
+            transcript.scroll_end(animate=False)
 
     async def on_unmount(self) -> None:
         """However the app ends, the session ends with it (its commands too)."""
@@ -406,7 +315,6 @@ class VtcodeApp(App[int]):
     def reopen(self, resume: str | None) -> None:
         """Replace the session with a new one (`/new`) or the stored session `resume` (`/resume`)."""
         options = replace(self.options, resume=resume, continue_last=False)
-        self.transcript.clear()
         self.run_worker(self.open_session(options), group="session")
 
     def _fatal_error(self) -> None:

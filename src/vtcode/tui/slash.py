@@ -132,7 +132,10 @@ class SlashCommands:
     async def _resume(self, argument: str) -> None:
         app = self.app
         if argument:
-            app.reopen(argument)
+            if app.session is not None and argument == app.session.id:
+                await self._say(f"session {argument} is the one open")
+            else:
+                app.reopen(argument)
             return
         sessions = stored_sessions(app.options.home)
         current = app.session.id if app.session is not None else None

@@ -7,6 +7,9 @@ from textual.widgets import Static
 
 from vtcode.runtime.status import SessionStatus
 
+# Short words for the status line (`/status` and `/permissions` name the modes in full).
+_SANDBOX_WORDS = {"workspace-write": "sandboxed", "read-only": "sandbox read-only", "off": "no sandbox"}
+
 
 def _tokens(count: int) -> str:
     return f"{count / 1000:.1f}k" if count >= 1000 else str(count)
@@ -25,9 +28,8 @@ def status_text(status: SessionStatus, *, busy: bool) -> Text:
             f" · {status.approval_mode}", style="yellow" if status.approval_mode == "full-auto" else ""
         )
     if status.sandbox_mode:
-        text.append(
-            f" · sandbox {status.sandbox_mode}", style="red" if status.sandbox_mode == "off" else "dim"
-        )
+        sandbox = _SANDBOX_WORDS.get(status.sandbox_mode, f"sandbox {status.sandbox_mode}")
+        text.append(f" · {sandbox}", style="red" if status.sandbox_mode == "off" else "dim")
     if status.grants:
         text.append(f" · {len(status.grants)} granted", style="yellow")
     pressure = status.pressure
