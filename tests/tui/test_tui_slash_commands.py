@@ -163,7 +163,7 @@ async def test_jobs_wait_reports_the_exit_and_steer_sends_steering(tmp_path: Pat
             assert isinstance(jobs, JobsScreen)
             await pilot.press("w")
             note = jobs.query_one("#job-note")
-            await until(pilot, lambda: "exited 0" in str(note.render()), "the wait")
+            await until(pilot, lambda: "exit 0" in str(note.render()), "the wait")
             await pilot.press("escape")
             await _ask(pilot, app, "long one", "xxx")
             await _command(pilot, "/steer also this")

@@ -27,6 +27,7 @@ from vtcode.protocol.events import (
     Notice,
     SessionPaused,
     SessionResumed,
+    ThreadCompacted,
     TurnCompleted,
 )
 from vtcode.protocol.messages import Message, MessageMeta, UserMessage
@@ -50,7 +51,7 @@ from vtcode.runtime.hooks import AfterToolBatch, TurnEnd, TurnHooks
 from vtcode.runtime.intent_queue import IntentQueue, PendingInput
 from vtcode.runtime.jobs import Jobs
 from vtcode.runtime.recorder import persisted
-from vtcode.runtime.status import SessionStatus
+from vtcode.runtime.status import ContextMeter, SessionStatus, session_status
 from vtcode.runtime.switch import Switch, check
 from vtcode.runtime.switch import apply as apply_switch
 from vtcode.runtime.wiring import SessionOptions, Wiring, wire
@@ -92,6 +93,7 @@ class Session:
         self._mcp: McpJoin | None = None
         self._switch: Switch | None = None
         self._hold = Hold()
+        self._context = ContextMeter(resumed=bool(options.resume or options.continue_last))
         # A headless run ends when nothing is pending after a turn, but not before the front end's own
         # input is in: a resumed session's first turns may end while that input is still being stored.
         self._adding = 0
@@ -196,26 +198,13 @@ class Session:
 
     def status(self) -> SessionStatus:
         """Model, tokens, context pressure against the compaction thresholds, jobs and pending input."""
-        wiring = self._wiring
-        state = wiring.state
-        last = state.last_usage
-        window = wiring.runner.context_window
-        return SessionStatus(
-            session_id=wiring.thread_id,
-            provider=wiring.provider_name,
-            model=wiring.model,
-            profile=wiring.prompt.profile,
-            usage=state.usage_total,
-            context_tokens=last.input_tokens if last is not None else 0,
-            context_window=window,
-            thresholds=wiring.compactor.settings.thresholds,
+        return session_status(
+            self._wiring,
+            self._context,
             running_jobs=self.jobs.running,
             pending_intents=len(self._intents),
             running=self._busy,
             paused=self._hold.on,
-            approval_mode=self.approval_mode,
-            sandbox_mode=wiring.options.settings.sandbox.mode,
-            grants=tuple(g.describe() for g in self.grants),
         )
 
     def instructions_report(self) -> InstructionsReport:
@@ -374,6 +363,8 @@ class Session:
             self._intents.changed.set()
 
     def _on_event(self, event: Event) -> None:
+        if isinstance(event, ThreadCompacted):
+            self._context.compacted(event.after_tokens, self._wiring.state.last_usage)
         if persisted(event):
             try:
                 self._wiring.history.record(event)

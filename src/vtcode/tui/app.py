@@ -114,6 +114,7 @@ class VtcodeApp(App[int]):
             for signum in (signal.SIGTERM, signal.SIGHUP):
                 # Quitting through the app restores the terminal and ends the session's commands.
                 loop.add_signal_handler(signum, lambda: self.run_worker(self.action_quit()))
+        self.set_interval(0.25, self._tick)
         # After the first paint: the composer shows (and takes keys) while the session opens.
         self.call_after_refresh(self._open_first)
 
@@ -224,8 +225,31 @@ class VtcodeApp(App[int]):
         session = self.session
         if session is None:
             return
-        self.status_line.show(session.status(), busy=self.view.busy)
+        view = self.view
+        status = session.status()
+        # A `/compact` between turns runs with no turn events: the session's own flag tells.
+        busy = view.busy or status.running
+        if busy and view.busy_since is None:
+            view.busy_since = self._clock()
+        elif not busy:
+            view.busy_since = None
+        elapsed = self._clock() - view.busy_since if view.busy_since is not None else 0.0
+        activity = "working" if view.busy else "compacting"
+        self.status_line.show(status, busy=busy, activity=activity, elapsed=elapsed)
         self.pending_list.show(session.pending)
+
+    def _tick(self) -> None:
+        """Four times a second: the spinner, and command cards whose job ended since."""
+        session = self.session
+        if session is None:
+            return
+        open_cards = self.transcript.open_job_cards()
+        if open_cards:
+            jobs = {job.id: job for job in session.jobs.list()}
+            for card in open_cards:
+                card.job_changed(jobs.get(card.item.session_id or ""))
+        if self.view.busy or session.running or open_cards or self.status_line.live:
+            self.refresh_status()
 
     # -- input ----------------------------------------------------------------------------------------
 

@@ -56,10 +56,8 @@ class SessionView:
         self.waiting.clear()
 
     def set_busy(self, busy: bool) -> None:
-        """A turn (or a compaction) started or ended."""
-        if busy and not self.busy:
-            self.busy_since = time.monotonic()
-        elif not busy:
+        """A turn started or ended (the app times it)."""
+        if busy != self.busy:
             self.busy_since = None
         self.busy = busy
 

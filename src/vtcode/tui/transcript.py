@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 from typing import ClassVar
 
 from rich.markdown import Markdown as RichMarkdown
@@ -20,6 +21,7 @@ from vtcode.protocol.events import (
     ReasoningItem,
     ToolCallItem,
 )
+from vtcode.runtime.jobs import Job
 from vtcode.tui.edit_preview import coloured_diff
 from vtcode.tui.safe import safe_text, tail_lines
 
@@ -108,6 +110,17 @@ def command_output(text: str) -> str:
     return text
 
 
+def exit_text(code: int) -> str:
+    """How a command ended, as a person says it: `exit 2`, or `killed (SIGTERM)` for a signal."""
+    if code >= 0:
+        return f"exit {code}"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        name = f"signal {-code}"
+    return f"killed ({name})"
+
+
 class CommandCard(Static):
     """A command: the command line, the tail of its live output, and how it ended."""
 
@@ -115,6 +128,26 @@ class CommandCard(Static):
         super().__init__("", classes="card command")
         self.item = item
         self._dirty = False
+        # For a command left running in the background: how its job ended, once it did.
+        self.job_end: str | None = None
+        self._show()
+
+    @property
+    def waits_for_its_job(self) -> bool:
+        """Whether the command went on in the background and the card still says "running"."""
+        item = self.item
+        return (
+            item.status == "completed" and item.exit_code is None and bool(item.session_id)
+        ) and self.job_end is None
+
+    def job_changed(self, job: Job | None) -> None:
+        """The background job's state now (None: it ended and was collected)."""
+        if job is not None and job.running:
+            return
+        if job is None or job.exit_code is None:
+            self.job_end = "ended"
+        else:
+            self.job_end = exit_text(job.exit_code)
         self._show()
 
     def change(self, item: CommandExecutionItem) -> None:
@@ -142,7 +175,10 @@ class CommandCard(Static):
             lines.append(Text("  failed", style="red"))
         elif item.exit_code is not None:
             style = "green" if item.exit_code == 0 else "red"
-            lines.append(Text(f"  exit {item.exit_code}", style=style))
+            lines.append(Text(f"  {exit_text(item.exit_code)}", style=style))
+        elif self.job_end is not None:
+            style = "green" if self.job_end == "exit 0" else "red"
+            lines.append(Text(f"  {self.job_end} (in the background)", style=style))
         else:
             lines.append(Text("  running…", style="cyan"))
         # One row per line, cut to the width with an ellipsis, and the height set from the line count: a
@@ -283,6 +319,10 @@ class Transcript(VerticalScroll):
             await entry.add(fragment)
         elif isinstance(entry, ReasoningEntry):
             entry.add(fragment)
+
+    def open_job_cards(self) -> list[CommandCard]:
+        """Cards of commands that went on in the background and are not known to have ended."""
+        return [w for w in self._items.values() if isinstance(w, CommandCard) and w.waits_for_its_job]
 
     def plain_text(self) -> str:
         """The transcript as text (what a copy of the whole conversation would give)."""
