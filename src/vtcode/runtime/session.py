@@ -49,7 +49,7 @@ from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hold import Hold, HoldReason
 from vtcode.runtime.hooks import AfterToolBatch, TurnEnd, TurnHooks
 from vtcode.runtime.intent_queue import IntentQueue, PendingInput
-from vtcode.runtime.jobs import Jobs
+from vtcode.runtime.jobs import Jobs, spooled_output
 from vtcode.runtime.recorder import persisted
 from vtcode.runtime.status import ContextMeter, SessionStatus, session_status
 from vtcode.runtime.switch import Switch, check
@@ -195,6 +195,14 @@ class Session:
     def jobs(self) -> Jobs:
         """The session's command sessions (`/jobs`)."""
         return Jobs(self._wiring.toolset.sessions)
+
+    def command_output(self, session_id: str) -> str:
+        """The whole output of command session `session_id` from its spool (raises `SessionError`)."""
+        if sessions := self._wiring.toolset.sessions:
+            for session in sessions.sessions.values():
+                if session.id == session_id:
+                    session.output.spool.sync()
+        return spooled_output(self._wiring.options.workspace, session_id)
 
     def status(self) -> SessionStatus:
         """Model, tokens, context pressure against the compaction thresholds, jobs and pending input."""

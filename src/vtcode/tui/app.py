@@ -31,13 +31,13 @@ from vtcode.runtime.workspace_index import complete_path
 from vtcode.tui.composer import Composer
 from vtcode.tui.mcp_trust import McpTrustScreen
 from vtcode.tui.pending import PendingList
-from vtcode.tui.screens import SetupScreen
+from vtcode.tui.screens import SetupScreen, TextScreen
 from vtcode.tui.session_view import SessionView
 from vtcode.tui.slash import SlashCommands
 from vtcode.tui.status_line import StatusLine
 from vtcode.tui.terminal_keys import read_alt_enter_as_steer
 from vtcode.tui.theme import CSS
-from vtcode.tui.transcript import AnswerEntry, NoticeEntry, Transcript, UserEntry
+from vtcode.tui.transcript import AnswerEntry, CommandCard, NoticeEntry, Transcript, UserEntry
 
 log = logging.getLogger(__name__)
 
@@ -259,6 +259,18 @@ class VtcodeApp(App[int]):
             return
         text = message.text[1:] if message.text.startswith("//") else message.text
         await self.send(text, message.mode)
+
+    def on_command_card_open_output(self, message: CommandCard.OpenOutput) -> None:
+        """A command card's whole output, read from its spool, in a scrollable view."""
+        session = self.session
+        if session is None:
+            return
+        try:
+            output = session.command_output(message.session_id)
+        except VtcodeError as exc:
+            self.notify(exc.user_text(), severity="warning")
+            return
+        self.push_screen(TextScreen(f"$ {message.command}", output or "(no output)"))
 
     async def on_pending_list_withdraw(self, message: PendingList.Withdraw) -> None:
         """Take a pending input back from the session before it is delivered."""

@@ -72,9 +72,13 @@ class Composer(TextArea):
             event.prevent_default()
             self.insert("\n")
             return
-        if key == "tab" and (self._complete_at_cursor() or self._focus_pending()):
+        if key == "tab":
+            # Tab never leaves the composer by surprise (typed keys would go elsewhere): it completes,
+            # or goes to pending input when there is some, or does nothing.
             event.stop()
             event.prevent_default()
+            if not self._complete_at_cursor() and not self._focus_pending():
+                self.app.bell()
             return
         if key == "up" and self.cursor_location[0] == 0 and self._recall(-1):
             event.stop()
