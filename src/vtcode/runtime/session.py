@@ -55,6 +55,7 @@ from vtcode.runtime.status import ContextMeter, SessionStatus, session_status
 from vtcode.runtime.switch import Switch, check
 from vtcode.runtime.switch import apply as apply_switch
 from vtcode.runtime.wiring import SessionOptions, Wiring, wire
+from vtcode.store.event_log import events_size, read_events
 from vtcode.store.intents import IntentStore
 
 if TYPE_CHECKING:
@@ -93,6 +94,7 @@ class Session:
         self._mcp: McpJoin | None = None
         self._switch: Switch | None = None
         self._hold = Hold()
+        self._past_events_bytes = 0
         self._context = ContextMeter(resumed=bool(options.resume or options.continue_last))
         # A headless run ends when nothing is pending after a turn, but not before the front end's own
         # input is in: a resumed session's first turns may end while that input is still being stored.
@@ -131,6 +133,9 @@ class Session:
         emitter.hold()
         wiring = await asyncio.to_thread(wire, options, emitter, client=client, clock=clock, new_id=new_id)
         session = cls(wiring, emitter, options, new_id=new_id, clock=clock)
+        handle = wiring.history.handle
+        # Before this run's first event is stored: what is in the log now is the past.
+        session._past_events_bytes = events_size(handle.events_path) if handle is not None else 0
         if wiring.mcp.servers:
             session._start_mcp()
         emitter.release()
@@ -195,6 +200,13 @@ class Session:
     def jobs(self) -> Jobs:
         """The session's command sessions (`/jobs`)."""
         return Jobs(self._wiring.toolset.sessions)
+
+    def past_events(self) -> list[Event]:
+        """The events of this session's earlier runs as stored (empty for a new session)."""
+        handle = self._wiring.history.handle
+        if handle is None or not self._past_events_bytes:
+            return []
+        return read_events(handle.events_path, self._past_events_bytes)
 
     def command_output(self, session_id: str) -> str:
         """The whole output of command session `session_id` from its spool (raises `SessionError`)."""

@@ -23,12 +23,12 @@ from textual.binding import Binding, BindingType
 from vtcode.config.user_file import trust_project_mcp
 from vtcode.mcp.servers import untrusted_project_servers
 from vtcode.protocol.errors import ConfigError, VtcodeError
-from vtcode.protocol.messages import AssistantMessage, UserMessage
 from vtcode.protocol.ops import InputMode, Interrupt, Op, Shutdown, UserInput
 from vtcode.runtime.session import Session
 from vtcode.runtime.wiring import SessionOptions
 from vtcode.runtime.workspace_index import complete_path
 from vtcode.tui.composer import Composer
+from vtcode.tui.history_view import show_history
 from vtcode.tui.mcp_trust import McpTrustScreen
 from vtcode.tui.pending import PendingList
 from vtcode.tui.screens import SetupScreen, TextScreen
@@ -37,7 +37,7 @@ from vtcode.tui.slash import SlashCommands
 from vtcode.tui.status_line import StatusLine
 from vtcode.tui.terminal_keys import read_alt_enter_as_steer
 from vtcode.tui.theme import CSS
-from vtcode.tui.transcript import AnswerEntry, CommandCard, NoticeEntry, Transcript, UserEntry
+from vtcode.tui.transcript import CommandCard, NoticeEntry, Transcript, UserEntry
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +147,7 @@ class VtcodeApp(App[int]):
         self.options = options
         self.session = session
         self.view.reset()
-        await self._show_history(session)
+        await show_history(self.transcript, session.messages, session.past_events())
         self.run_worker(self._read(session), group="events")
         early, self._early = self._early, []
         if first_prompt:
@@ -175,19 +175,6 @@ class VtcodeApp(App[int]):
         if answer in ("always", "session"):
             return replace(options, trust_project_mcp=True)
         return options
-
-    async def _show_history(self, session: Session) -> None:
-        """A resumed session's conversation, as text."""
-        for message in session.messages:
-            if isinstance(message, UserMessage) and message.meta.kind == "interruption":
-                await self.transcript.add(NoticeEntry("interrupted"))
-            elif isinstance(message, UserMessage) and message.meta.kind is None:
-                # The environment context item is vtcode's, not the user's words.
-                await self.transcript.add(UserEntry(message.content))
-            elif isinstance(message, AssistantMessage) and message.content:
-                entry = AnswerEntry()
-                await self.transcript.add(entry)
-                await entry.complete(message.content)
 
     async def _read(self, session: Session) -> None:
         async for event in session.events():
