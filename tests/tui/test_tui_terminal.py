@@ -159,6 +159,7 @@ def test_a_prompt_typed_in_a_real_terminal_gets_its_answer_and_quitting_restores
         assert _exited(term) == "0"
         assert _restored(term)
         assert "Traceback" not in term.screen()
+        assert "resume this session with: vtcode --resume " in term.screen()
         assert server.requests[0].json()["messages"][-1]["content"] == "ping the model"
 
 

@@ -23,6 +23,7 @@ from textual.binding import Binding, BindingType
 from vtcode.config.user_file import trust_project_mcp
 from vtcode.mcp.servers import untrusted_project_servers
 from vtcode.protocol.errors import ConfigError, VtcodeError
+from vtcode.protocol.messages import UserMessage
 from vtcode.protocol.ops import InputMode, Interrupt, Op, Shutdown, UserInput
 from vtcode.runtime.session import Session
 from vtcode.runtime.wiring import SessionOptions
@@ -85,6 +86,8 @@ class VtcodeApp(App[int]):
         # Workspaces whose `.mcp.json` the user was already asked about in this run.
         self._asked_mcp: set[Path] = set()
         self.crash: BaseException | None = None
+        # The session to name in a "resume with" line after quitting (one with a conversation).
+        self.resumable: str | None = None
         self.slash = SlashCommands(self)
         # Held here, not queried: events keep arriving while another screen (a dialog) is on top.
         self.transcript = Transcript()
@@ -137,7 +140,12 @@ class VtcodeApp(App[int]):
                 )
                 return
             await self.push_screen(
-                SetupScreen(exc.message, exc.hint or "", configure=isinstance(exc, ConfigError))
+                SetupScreen(
+                    exc.message,
+                    exc.hint or "",
+                    configure=isinstance(exc, ConfigError),
+                    config_file=_shown_path(options.home / "vtcode.toml", options.env.get("HOME")),
+                )
             )
             return
         old, self.session = self.session, None
@@ -293,14 +301,18 @@ class VtcodeApp(App[int]):
         if self._last_ctrl_c is not None and now - self._last_ctrl_c <= QUIT_WINDOW_SECONDS:
             await self.action_quit()
             return
-        self._last_ctrl_c = now
         if isinstance(self.screen, SetupScreen):
             await self.action_quit()
             return
+        if self.composer.text.strip() and not (self.session is not None and self.session.running):
+            # Clearing a draft is not a step towards quitting; the draft stays in the input history.
+            self._last_ctrl_c = None
+            self.composer.keep_draft()
+            self.notify("draft cleared (Up brings it back)", timeout=QUIT_WINDOW_SECONDS)
+            return
+        self._last_ctrl_c = now
         if self.session is not None and self.session.running:
             await self.action_interrupt()
-        elif self.composer.text:
-            self.composer.clear()
         self.notify("Ctrl+C again to quit", timeout=QUIT_WINDOW_SECONDS)
 
     def action_scroll_transcript(self, where: str) -> None:
@@ -332,6 +344,8 @@ class VtcodeApp(App[int]):
         """End the session (its commands end too) and leave."""
         session, self.session = self.session, None
         if session is not None:
+            if any(isinstance(m, UserMessage) for m in session.messages):
+                self.resumable = session.id
             await session.submit(Shutdown())
         self.exit(0)
 
@@ -344,3 +358,13 @@ class VtcodeApp(App[int]):
         # Textual would print a traceback with locals; the launcher reports the error in one line.
         self.crash = self._exception
         self._close_messages_no_wait()
+
+
+def _shown_path(path: Path, home: str | None) -> str:
+    """`path` as a person types it: under their home directory, as `~/...`."""
+    if home:
+        try:
+            return "~/" + path.relative_to(home).as_posix()
+        except ValueError:
+            pass
+    return str(path)

@@ -15,6 +15,7 @@ from textual.message import Message
 from textual.widgets import TextArea
 
 from vtcode.protocol.ops import InputMode
+from vtcode.tui.commands import matching_commands
 
 PathCompleter = Callable[[str], list[str]]
 
@@ -46,6 +47,14 @@ class Composer(TextArea):
         self.completions: list[str] = []
         # When the user last typed here (monotonic): an approval dialog waits until typing stops.
         self.typed_at = float("-inf")
+
+    def keep_draft(self) -> None:
+        """Clear the composer, keeping its text in the input history (Up brings it back)."""
+        text = self.text
+        if text.strip() and (not self.sent or self.sent[-1] != text):
+            self.sent.append(text)
+        self._browsing = None
+        self.clear()
 
     def take_key(self, key: str, character: str | None) -> None:
         """A key typed while a dialog was on top: handled as if it had been typed here."""
@@ -130,8 +139,30 @@ class Composer(TextArea):
                 return True
         return False
 
+    def _complete_command(self) -> bool:
+        """Complete a `/command` name being typed at the start; False when the text is not one."""
+        row, column = self.cursor_location
+        before = self.document.get_line(row)[:column]
+        if row != 0 or not before.startswith("/") or " " in before or before.startswith("//"):
+            return False
+        found = matching_commands(before[1:])
+        self.completions = found
+        if not found:
+            self.app.bell()
+        elif len(found) == 1:
+            self.insert(found[0][len(before) - 1 :] + " ")
+        else:
+            common = _common_prefix(found)
+            if len(common) > len(before) - 1:
+                self.insert(common[len(before) - 1 :])
+            else:
+                self.notify("  ".join(f"/{name}" for name in found), title="commands", timeout=4)
+        return True
+
     def _complete_at_cursor(self) -> bool:
         """Complete the `@path` word before the cursor; False when the cursor is not after one."""
+        if self._complete_command():
+            return True
         if self._complete is None:
             return False
         row, column = self.cursor_location
@@ -156,3 +187,11 @@ class Composer(TextArea):
         elif len(found) > 1:
             self.notify("  ".join(found[:20]), title="@ completions", timeout=4)
         return True
+
+
+def _common_prefix(words: list[str]) -> str:
+    common = words[0]
+    for word in words[1:]:
+        while not word.startswith(common):
+            common = common[:-1]
+    return common
