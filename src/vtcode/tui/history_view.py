@@ -16,7 +16,7 @@ from vtcode.protocol.events import (
     TurnStarted,
 )
 from vtcode.protocol.messages import AssistantMessage, Message, UserMessage
-from vtcode.tui.transcript import AnswerEntry, NoticeEntry, Transcript, UserEntry
+from vtcode.tui.transcript import AnswerEntry, NoticeEntry, Transcript, UserEntry, compaction_text
 
 
 async def show_history(transcript: Transcript, messages: Sequence[Message], events: Sequence[Event]) -> None:
@@ -70,10 +70,8 @@ async def _replay(transcript: Transcript, messages: Sequence[Message], events: S
                 await transcript.add(NoticeEntry("interrupted"))
             case TurnFailed(message=failure, hint=hint):
                 await transcript.add(NoticeEntry(failure, error=True, hint=hint))
-            case ThreadCompacted(before_messages=before, after_messages=after, trigger=trigger):
-                await transcript.add(
-                    NoticeEntry(f"history compacted ({trigger}): {before} → {after} messages")
-                )
+            case ThreadCompacted():
+                await transcript.add(NoticeEntry(compaction_text(event)))
             case _:
                 pass
     await transcript.add(NoticeEntry("— resumed: the conversation goes on below —"))

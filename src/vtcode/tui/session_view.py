@@ -31,7 +31,7 @@ from vtcode.protocol.events import (
 from vtcode.protocol.messages import UserMessage
 from vtcode.protocol.ops import ApprovalAnswer, InputMode
 from vtcode.tui.approval import TYPING_QUIET_SECONDS, ApprovalScreen
-from vtcode.tui.transcript import NoticeEntry, UserEntry
+from vtcode.tui.transcript import NoticeEntry, UserEntry, compaction_text
 
 if TYPE_CHECKING:
     from vtcode.tui.app import VtcodeApp
@@ -114,10 +114,8 @@ class SessionView:
                 await transcript.add(NoticeEntry("going on"))
             case Notice(level=level, message=message):
                 await transcript.add(NoticeEntry(message, warning=level == "warning"))
-            case ThreadCompacted(before_messages=before, after_messages=after, trigger=trigger):
-                await transcript.add(
-                    NoticeEntry(f"history compacted ({trigger}): {before} → {after} messages")
-                )
+            case ThreadCompacted():
+                await transcript.add(NoticeEntry(compaction_text(event)))
             case ThreadStarted(resumed=True, thread_id=thread_id):
                 await transcript.add(NoticeEntry(f"resumed session {thread_id}"))
             case _:

@@ -22,6 +22,7 @@ from vtcode.protocol.events import (
     FileChangeItem,
     Item,
     ReasoningItem,
+    ThreadCompacted,
     ToolCallItem,
 )
 from vtcode.runtime.jobs import Job
@@ -39,6 +40,14 @@ class UserEntry(Static):
     def __init__(self, text: str, *, mode: str = "") -> None:
         prefix = "› " if not mode else f"› ({mode}) "
         super().__init__(Text(prefix + safe_text(text)), classes="user")
+
+
+def compaction_text(event: ThreadCompacted) -> str:
+    """The notice for a compaction: what fired it, and how much smaller the history got."""
+    return (
+        f"history compacted ({event.trigger}): {event.before_messages} → {event.after_messages} messages, "
+        f"~{event.before_tokens:,} → {event.after_tokens:,} tokens"
+    )
 
 
 class NoticeEntry(Static):
