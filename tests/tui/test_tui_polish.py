@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from textual.geometry import Region
 from textual.pilot import Pilot
 
 from tests.runtime.session_helpers import options
@@ -14,6 +15,7 @@ from vtcode.runtime.wiring import SessionOptions
 from vtcode.testing.script import Reply
 from vtcode.testing.wire import server_for
 from vtcode.tui.screens import SetupScreen
+from vtcode.tui.transcript import AnswerEntry
 
 
 async def _command(pilot: Pilot[Any], text: str) -> None:
@@ -80,3 +82,26 @@ async def test_the_setup_screen_names_the_config_file_under_vtcode_home(tmp_path
         shown = str(app.screen.query_one("#setup-text").render())
         assert f"or in {elsewhere / 'vtcode.toml'}:" in shown
         assert "~/.vtcode" not in shown
+
+
+async def test_numbered_lists_keep_their_dots_and_wrapped_code_keeps_its_indentation(tmp_path: Path) -> None:
+    answer = (
+        "Steps:\n\n1. first\n2. second\n\n```python\ndef f():\n"
+        "    return some_very_long_function_name(argument_one, argument_two, argument_three)\n```\n"
+    )
+    with server_for("chat", [Reply(text=answer)]) as server:
+        app = make_app(tui_options(tmp_path, tmp_path, server))
+        async with app.run_test(size=(60, 30)) as pilot:
+            await until(pilot, lambda: app.session is not None, "the session")
+            await _command(pilot, "show me")
+            await until(pilot, lambda: "argument_three" in screen_text(app), "the answer")
+            entry = app.transcript.query_one(AnswerEntry)
+            await until(pilot, lambda: entry.completed and entry.size.height > 5, "the layout")
+            await pilot.pause(0.2)
+            lines = [strip.text.rstrip() for strip in entry.render_lines(Region(0, 0, *entry.size))]
+    assert any(line.strip() == "1. first" for line in lines)
+    assert any(line.strip() == "2. second" for line in lines)
+    code = [line for line in lines if "argument" in line]
+    assert len(code) >= 2
+    indents = [len(line) - len(line.lstrip()) for line in code]
+    assert indents[1] == indents[0]

@@ -7,7 +7,6 @@ import signal
 from dataclasses import dataclass
 from typing import ClassVar
 
-from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -27,6 +26,7 @@ from vtcode.protocol.events import (
 )
 from vtcode.runtime.jobs import Job
 from vtcode.tui.edit_preview import change_heading, coloured_diff
+from vtcode.tui.markdown_view import AnswerMarkdown
 from vtcode.tui.safe import safe_text, tail_lines
 from vtcode.tui.tool_names import tool_title
 
@@ -88,7 +88,7 @@ class AnswerEntry(Static):
 
     def _paint(self) -> None:
         self._dirty = False
-        self.update(RichMarkdown(self.received))
+        self.update(AnswerMarkdown(self.received))
 
 
 class ReasoningEntry(Collapsible):
