@@ -14,6 +14,7 @@ from vtcode.config.schema import Settings
 from vtcode.runtime.wiring import SessionOptions
 from vtcode.testing.script import Reply
 from vtcode.testing.wire import server_for
+from vtcode.tui.file_picker import FilePicker
 from vtcode.tui.screens import SetupScreen
 from vtcode.tui.transcript import AnswerEntry
 
@@ -105,3 +106,34 @@ async def test_numbered_lists_keep_their_dots_and_wrapped_code_keeps_its_indenta
     assert len(code) >= 2
     indents = [len(line) - len(line.lstrip()) for line in code]
     assert indents[1] == indents[0]
+
+
+async def test_the_at_picker_searches_fuzzily_skips_ignored_files_and_inserts_the_choice(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "src" / "vtcode").mkdir(parents=True)
+    (tmp_path / "src" / "vtcode" / "approval_screen.py").write_text("x = 1\n")
+    (tmp_path / "src" / "vtcode" / "app.py").write_text("x = 1\n")
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "approval_screen.py").write_text("generated\n")
+    (tmp_path / ".gitignore").write_text("build/\n")
+    with server_for("chat", []) as server:
+        app = make_app(tui_options(tmp_path, tmp_path, server))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: app.session is not None, "the session")
+            await type_text(pilot, "look at @apscr")
+            await pilot.press("tab")
+            await until(
+                pilot, lambda: isinstance(app.screen, FilePicker) and bool(app.screen.shown), "the picker"
+            )
+            picker = app.screen
+            assert isinstance(picker, FilePicker)
+            assert picker.shown == ["src/vtcode/approval_screen.py"]
+            await pilot.press("backspace", "backspace", "backspace", "backspace")
+            await until(pilot, lambda: len(picker.shown) >= 2, "more matches")
+            assert all(not path.startswith("build/") for path in picker.shown)
+            await pilot.press("down")
+            chosen = picker.shown[1]
+            await pilot.press("enter")
+            await until(pilot, lambda: not isinstance(app.screen, FilePicker), "the choice")
+            assert app.composer.text == f"look at @{chosen} "

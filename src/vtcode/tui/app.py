@@ -29,6 +29,7 @@ from vtcode.runtime.session import Session
 from vtcode.runtime.wiring import SessionOptions
 from vtcode.runtime.workspace_index import complete_path
 from vtcode.tui.composer import Composer
+from vtcode.tui.file_picker import FilePicker
 from vtcode.tui.history_view import show_history
 from vtcode.tui.mcp_trust import McpTrustScreen
 from vtcode.tui.pending import PendingList
@@ -254,6 +255,16 @@ class VtcodeApp(App[int]):
             return
         text = message.text[1:] if message.text.startswith("//") else message.text
         await self.send(text, message.mode)
+
+    def on_composer_pick_file(self, message: Composer.PickFile) -> None:
+        """Open the `@` file picker; the chosen path replaces the `@word` typed."""
+
+        def chosen(path: str | None) -> None:
+            if path:
+                self.composer.insert_file(path)
+            self.composer.focus()
+
+        self.push_screen(FilePicker(self.options.workspace, message.query), chosen)
 
     def on_command_card_open_output(self, message: CommandCard.OpenOutput) -> None:
         """A command card's whole output, read from its spool, in a scrollable view."""

@@ -30,6 +30,22 @@ class Composer(TextArea):
         text: str
         mode: InputMode
 
+    @dataclass
+    class PickFile(Message):
+        """The user wants to choose a file for the `@query` word before the cursor."""
+
+        query: str
+
+    def insert_file(self, path: str) -> None:
+        """Replace the `@word` before the cursor with `@path ` (a file chosen in the picker)."""
+        row, column = self.cursor_location
+        before = self.document.get_line(row)[:column]
+        start = before.rfind("@")
+        if start < 0:
+            self.insert(f"@{path} ")
+            return
+        self.replace(f"@{path} ", (row, start), (row, column))
+
     def __init__(self, complete: PathCompleter | None = None) -> None:
         super().__init__(
             "",
@@ -173,8 +189,9 @@ class Composer(TextArea):
         prefix = word[1:]
         found = self._complete(prefix)
         self.completions = found
-        if not found:
-            self.app.bell()
+        if len(found) != 1:
+            # Nothing or several starting so: the picker searches the whole workspace.
+            self.post_message(self.PickFile(prefix))
             return True
         common = found[0]
         for candidate in found[1:]:
