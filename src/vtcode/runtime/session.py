@@ -87,6 +87,7 @@ class Session:
         self._busy = False
         # `/compact` between turns: the driver runs it before the next pending input.
         self._compact_requested = False
+        self._compacting = False
         self._closing = False
         self._closed = asyncio.Event()
         self._consumed = False
@@ -170,6 +171,11 @@ class Session:
     def running(self) -> bool:
         """Whether a turn is in progress."""
         return self._busy
+
+    @property
+    def compacting(self) -> bool:
+        """Whether a `/compact` between turns is asked for or running."""
+        return self._compact_requested or self._compacting
 
     @property
     def paused(self) -> bool:
@@ -512,6 +518,7 @@ class Session:
 
     async def _manual_compaction(self) -> None:
         """`/compact` between turns; an interrupt or a failure leaves the history as it was."""
+        self._compacting = True
         try:
             replacement = await self._wiring.compactor.compact_now(self._wiring.state.messages)
             if replacement is not None:
@@ -528,6 +535,8 @@ class Session:
             self._emitter.emit(
                 Notice(level="warning", message=f"compaction failed: {type(exc).__name__}: {exc}")
             )
+        finally:
+            self._compacting = False
 
     def _note_interruption(self) -> None:
         """After an interrupt before any reply, say so in the history (`turn_end.INTERRUPTION_NOTE`)."""

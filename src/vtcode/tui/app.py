@@ -224,13 +224,14 @@ class VtcodeApp(App[int]):
         view = self.view
         status = session.status()
         # A `/compact` between turns runs with no turn events: the session's own flag tells.
-        busy = view.busy or status.running
+        compacting = session.compacting
+        busy = view.busy or compacting
         if busy and view.busy_since is None:
             view.busy_since = self._clock()
         elif not busy:
             view.busy_since = None
         elapsed = self._clock() - view.busy_since if view.busy_since is not None else 0.0
-        activity = "working" if view.busy else "compacting"
+        activity = "compacting" if compacting else "working"
         self.status_line.show(status, busy=busy, activity=activity, elapsed=elapsed)
         self.pending_list.show(session.pending)
 
@@ -244,7 +245,7 @@ class VtcodeApp(App[int]):
             jobs = {job.id: job for job in session.jobs.list()}
             for card in open_cards:
                 card.job_changed(jobs.get(card.item.session_id or ""))
-        if self.view.busy or session.running or open_cards or self.status_line.live:
+        if self.view.busy or session.compacting or open_cards or self.status_line.live:
             self.refresh_status()
 
     # -- input ----------------------------------------------------------------------------------------
