@@ -33,7 +33,8 @@ def _tool_results(body: dict[str, object]) -> list[str]:
 async def test_the_approval_modal_allows_once_then_denies_with_a_reason(tmp_path: Path) -> None:
     script = [_exec("echo one > one.txt", "c1"), _exec("echo two > two.txt", "c2"), Reply(text="finished")]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server, approval="ask"))
+        # A still clock: the spinner's frame and elapsed time are the same in every run.
+        app = make_app(tui_options(tmp_path, tmp_path, server, approval="ask"), clock=lambda: 0.0)
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: app.session is not None, "the session")
             await type_text(pilot, "make files")

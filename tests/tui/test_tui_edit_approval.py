@@ -47,7 +47,8 @@ async def test_the_edit_approval_shows_the_diff_of_a_three_hunk_patch(tmp_path: 
     (tmp_path / "numbers.txt").write_text(_ORIGINAL)
     script = [_call("apply_patch", {"patch": _PATCH}), Reply(text="patched")]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server, approval="ask"))
+        # A still clock: the spinner's frame and elapsed time are the same in every run.
+        app = make_app(tui_options(tmp_path, tmp_path, server, approval="ask"), clock=lambda: 0.0)
         async with app.run_test(size=(100, 40)) as pilot:
             await until(pilot, lambda: app.session is not None, "the session")
             await type_text(pilot, "patch it")

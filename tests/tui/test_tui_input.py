@@ -131,6 +131,12 @@ async def test_ctrl_c_interrupts_then_clears_then_quits_when_pressed_twice(tmp_p
             await pilot.press("ctrl+c")
             assert app.composer.text == ""
             assert app.is_running
+            # Clearing the draft did not arm quitting, and the draft is in the history.
+            await pilot.press("ctrl+c")
+            assert app.is_running
+            await pilot.press("up")
+            assert app.composer.text == "draft"
+            app.composer.clear()
             await pilot.press("ctrl+c")
             await until(pilot, lambda: not app.is_running, "the app to quit")
         assert app.return_value == 0

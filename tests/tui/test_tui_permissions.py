@@ -87,4 +87,4 @@ async def test_the_status_line_shows_the_approval_and_sandbox_modes(tmp_path: Pa
             await until(pilot, lambda: "ready" in str(app.status_line.render()), "the status line")
             line = str(app.status_line.render())
             assert "auto-edit" in line
-            assert "sandbox workspace-write" in line
+            assert "sandboxed" in line

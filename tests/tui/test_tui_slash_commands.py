@@ -51,6 +51,8 @@ async def test_help_status_and_memory_show_their_views(tmp_path: Path) -> None:
                 assert expected in status
             assert "hard threshold 144,000" in status
             assert "soft threshold 129,600" in status
+            # The thresholds are compared in the provider's tokens: the ratio they are planned with.
+            assert "token ratio    1.00 provider tokens per estimated token" in status
             await pilot.press("escape")
             await _command(pilot, "/memory")
             assert "AGENTS.md" in _panel_text(app)
@@ -163,7 +165,7 @@ async def test_jobs_wait_reports_the_exit_and_steer_sends_steering(tmp_path: Pat
             assert isinstance(jobs, JobsScreen)
             await pilot.press("w")
             note = jobs.query_one("#job-note")
-            await until(pilot, lambda: "exited 0" in str(note.render()), "the wait")
+            await until(pilot, lambda: "exit 0" in str(note.render()), "the wait")
             await pilot.press("escape")
             await _ask(pilot, app, "long one", "xxx")
             await _command(pilot, "/steer also this")

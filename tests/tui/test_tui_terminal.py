@@ -159,6 +159,7 @@ def test_a_prompt_typed_in_a_real_terminal_gets_its_answer_and_quitting_restores
         assert _exited(term) == "0"
         assert _restored(term)
         assert "Traceback" not in term.screen()
+        assert "resume this session with: vtcode --resume " in term.screen()
         assert server.requests[0].json()["messages"][-1]["content"] == "ping the model"
 
 
@@ -256,3 +257,22 @@ def test_a_sentence_typed_in_a_real_terminal_as_an_approval_opens_answers_nothin
         assert not (tmp_path / "typed.txt").exists()
         last_user = [m for m in server.requests[2].json()["messages"] if m["role"] == "user"][-1]
         assert last_user["content"] == _SENTENCE
+
+
+def test_alt_enter_in_tmux_sends_steering(tmp_path: Path) -> None:
+    call = ScriptToolCall("exec_command", json.dumps({"cmd": "sleep 2"}), id="c1")
+    script = [Reply(tool_calls=(call,)), Reply(text="steered answer")]
+    with (
+        server_for("chat", script) as server,
+        terminal(tmp_path, _vtcode(*_provider(), "--approval", "full-auto"), _env(server.base_url)) as term,
+    ):
+        term.wait_for(lambda: "ready" in term.screen(), "the prompt")
+        term.tmux("send-keys", "-t", "main", "-l", "start")
+        term.tmux("send-keys", "-t", "main", "Enter")
+        term.wait_for(lambda: "$ sleep 2" in term.screen(), "the command")
+        term.tmux("send-keys", "-t", "main", "-l", "also this")
+        term.tmux("send-keys", "-t", "main", "M-Enter")
+        term.wait_for(lambda: "steered answer" in term.screen(), "the answer")
+        assert "› (steer) also this" in term.screen()
+        second = [m["content"] for m in server.requests[1].json()["messages"] if m["role"] == "user"]
+        assert second[-1] == "also this"

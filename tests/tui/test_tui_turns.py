@@ -48,7 +48,7 @@ async def test_a_turn_with_a_command_renders_the_card_and_the_streamed_answer(tm
             assert app.composer.text == ""
             assert "• read_file notes.txt" in screen_text(app)
             assert "(thinking) The user wants the command run." in screen_text(app)
-            await until(pilot, lambda: not app._busy, "the end of the turn")
+            await until(pilot, lambda: not app.view.busy, "the end of the turn")
             await check_snapshot(pilot, "main_screen_after_a_turn_80x24")
 
 
@@ -104,7 +104,7 @@ async def test_a_long_command_line_is_cut_and_its_exit_status_stays_on_screen(tm
             await until(pilot, lambda: app.session is not None, "the session")
             await type_text(pilot, "go")
             await pilot.press("enter")
-            await until(pilot, lambda: "ok" in screen_text(app) and not app._busy, "the answer")
+            await until(pilot, lambda: "ok" in screen_text(app) and not app.view.busy, "the answer")
             card = app.transcript.query_one(CommandCard)
             assert card.size.height == 3
             rows = str(card.render()).split("\n")

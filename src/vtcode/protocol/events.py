@@ -70,6 +70,9 @@ class FileChangeItem(_Item, frozen=True, tag="file_change"):
     changes: tuple[FileChange, ...] = ()
     status: ItemStatus = "completed"
     message: str | None = None
+    # The edit tool and the paths the call named (before it ran, or when it did not run).
+    tool: str = ""
+    paths: tuple[str, ...] = ()
 
 
 class ToolCallItem(_Item, frozen=True, tag="tool_call"):

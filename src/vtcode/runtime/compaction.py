@@ -151,6 +151,12 @@ class Compactor:
             current_request=current_request,
         )
 
+    def use_model(self, model: str, window: int) -> None:
+        """Compact for another model from its next request: thresholds follow its window (SPEC 6.2)."""
+        self._model = model
+        self.settings = dataclasses.replace(self.settings, capacity=window)
+        self._provider.use_model(model, self.settings)
+
     # -- entry points ------------------------------------------------------------------------------
 
     def request_manual(self) -> None:

@@ -8,17 +8,23 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vtcode.exec.errors import SessionError
 from vtcode.exec.manager import SessionManager
+from vtcode.exec.spool import SPOOL_SUFFIX, spool_dir
 
 if TYPE_CHECKING:
     from vtcode.exec.session import CommandSession
 
 # The most output `/jobs show` reads from the end of a spool.
 OUTPUT_TAIL_BYTES = 64 * 1024
+# The most output a command card's full view reads (from the end of the spool).
+FULL_OUTPUT_BYTES = 8 * 1024 * 1024
+_SESSION_ID = re.compile(r"[A-Za-z0-9_-]+")
 
 
 @dataclass(frozen=True)
@@ -89,3 +95,18 @@ def _job(session: CommandSession) -> Job:
         exit_code=session.returncode,
         output_bytes=session.output.total_bytes,
     )
+
+
+def spooled_output(workspace: Path, session_id: str, limit: int = FULL_OUTPUT_BYTES) -> str:
+    """A command's whole output as spooled (its last `limit` bytes), also after its session was collected."""
+    if not _SESSION_ID.fullmatch(session_id):
+        raise SessionError(f"no command session {session_id!r}")
+    path = spool_dir(workspace) / f"{session_id}{SPOOL_SUFFIX}"
+    try:
+        with open(path, "rb") as file:
+            size = file.seek(0, os.SEEK_END)
+            file.seek(max(0, size - limit))
+            data = file.read()
+    except OSError as exc:
+        raise SessionError(f"the output of {session_id} cannot be read: {exc.strerror or exc}") from None
+    return data.decode("utf-8", "replace")

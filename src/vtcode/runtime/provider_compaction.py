@@ -103,6 +103,11 @@ class ProviderCompaction:
         result = self._normalized([summary_message(verdict.summary)], plan, notes)
         return dataclasses.replace(result, summary=verdict.summary) if result is not None else None
 
+    def use_model(self, model: str, settings: CompactionSettings) -> None:
+        """Summarize with `model` under `settings` (a `/model` switch)."""
+        self._model = model
+        self._settings = settings
+
     def _inline_request(self, plan: CompactionPlan) -> ModelRequest:
         """The session's own request (system prompt, tools, options) around the history to compact."""
         if self._current_request is None:

@@ -27,6 +27,7 @@ from vtcode.protocol.events import (
     Notice,
     SessionPaused,
     SessionResumed,
+    ThreadCompacted,
     TurnCompleted,
 )
 from vtcode.protocol.messages import ImagePart, Message, MessageMeta, UserMessage
@@ -49,13 +50,14 @@ from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hold import Hold, HoldReason
 from vtcode.runtime.hooks import AfterToolBatch, TurnEnd, TurnHooks
 from vtcode.runtime.intent_queue import IntentQueue, PendingInput
-from vtcode.runtime.jobs import Jobs
+from vtcode.runtime.jobs import Jobs, spooled_output
 from vtcode.runtime.recorder import persisted
 from vtcode.runtime.run_summary import RunSummary
-from vtcode.runtime.status import SessionStatus
+from vtcode.runtime.status import ContextMeter, SessionStatus, session_status
 from vtcode.runtime.switch import Switch, check
 from vtcode.runtime.switch import apply as apply_switch
 from vtcode.runtime.wiring import SessionOptions, Wiring, wire
+from vtcode.store.event_log import events_size, read_events
 from vtcode.store.intents import IntentStore
 
 if TYPE_CHECKING:
@@ -90,6 +92,7 @@ class Session:
         self._busy = False
         # `/compact` between turns: the driver runs it before the next pending input.
         self._compact_requested = False
+        self._compacting = False
         self._closing = False
         self._closed = asyncio.Event()
         self._consumed = False
@@ -97,6 +100,8 @@ class Session:
         self._mcp: McpJoin | None = None
         self._switch: Switch | None = None
         self._hold = Hold()
+        self._past_events_bytes = 0
+        self._context = ContextMeter(resumed=bool(options.resume or options.continue_last))
         # A headless run ends when nothing is pending after a turn, but not before the front end's own
         # input is in: a resumed session's first turns may end while that input is still being stored.
         self._adding = 0
@@ -136,6 +141,9 @@ class Session:
         emitter.hold()
         wiring = await asyncio.to_thread(wire, options, emitter, client=client, clock=clock, new_id=new_id)
         session = cls(wiring, emitter, options, new_id=new_id, clock=clock)
+        handle = wiring.history.handle
+        # Before this run's first event is stored: what is in the log now is the past.
+        session._past_events_bytes = events_size(handle.events_path) if handle is not None else 0
         if wiring.mcp.servers:
             session._start_mcp()
         emitter.release()
@@ -175,6 +183,11 @@ class Session:
         return self._busy
 
     @property
+    def compacting(self) -> bool:
+        """Whether a `/compact` between turns is asked for or running."""
+        return self._compact_requested or self._compacting
+
+    @property
     def paused(self) -> bool:
         """Whether the session holds (`Pause`, or input held by an interrupt) until resumed."""
         return self._hold.on
@@ -204,29 +217,30 @@ class Session:
         """The session's command sessions (`/jobs`)."""
         return Jobs(self._wiring.toolset.sessions)
 
+    def past_events(self) -> list[Event]:
+        """The events of this session's earlier runs as stored (empty for a new session)."""
+        handle = self._wiring.history.handle
+        if handle is None or not self._past_events_bytes:
+            return []
+        return read_events(handle.events_path, self._past_events_bytes)
+
+    def command_output(self, session_id: str) -> str:
+        """The whole output of command session `session_id` from its spool (raises `SessionError`)."""
+        if sessions := self._wiring.toolset.sessions:
+            for session in sessions.sessions.values():
+                if session.id == session_id:
+                    session.output.spool.sync()
+        return spooled_output(self._wiring.options.workspace, session_id)
+
     def status(self) -> SessionStatus:
         """Model, tokens, context pressure against the compaction thresholds, jobs and pending input."""
-        wiring = self._wiring
-        state = wiring.state
-        last = state.last_usage
-        window = wiring.runner.context_window
-        return SessionStatus(
-            session_id=wiring.thread_id,
-            provider=wiring.provider_name,
-            model=wiring.model,
-            profile=wiring.prompt.profile,
-            usage=state.usage_total,
-            context_tokens=last.input_tokens if last is not None else 0,
-            context_window=window,
-            thresholds=wiring.compactor.settings.thresholds,
+        return session_status(
+            self._wiring,
+            self._context,
             running_jobs=self.jobs.running,
             pending_intents=len(self._intents),
             running=self._busy,
             paused=self._hold.on,
-            approval_mode=self.approval_mode,
-            sandbox_mode=wiring.options.settings.sandbox.mode,
-            grants=tuple(g.describe() for g in self.grants),
-            calibration_ratio=wiring.compactor.calibration_for(wiring.model).ratio,
         )
 
     def instructions_report(self) -> InstructionsReport:
@@ -402,6 +416,8 @@ class Session:
             self._intents.changed.set()
 
     def _on_event(self, event: Event) -> None:
+        if isinstance(event, ThreadCompacted):
+            self._context.compacted(event.after_tokens, self._wiring.state.last_usage)
         if persisted(event):
             try:
                 self._wiring.history.record(event)
@@ -534,6 +550,7 @@ class Session:
 
     async def _manual_compaction(self) -> None:
         """`/compact` between turns; an interrupt or a failure leaves the history as it was."""
+        self._compacting = True
         try:
             replacement = await self._wiring.compactor.compact_now(self._wiring.state.messages)
             if replacement is not None:
@@ -550,6 +567,8 @@ class Session:
             self._emitter.emit(
                 Notice(level="warning", message=f"compaction failed: {type(exc).__name__}: {exc}")
             )
+        finally:
+            self._compacting = False
 
     def _note_interruption(self) -> None:
         """After an interrupt before any reply, say so in the history (`turn_end.INTERRUPTION_NOTE`)."""

@@ -6,9 +6,13 @@ The compaction thresholds shown are the ones the session's compactor decides wit
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from vtcode.core.compaction.thresholds import Thresholds
 from vtcode.protocol.messages import Usage
+
+if TYPE_CHECKING:
+    from vtcode.runtime.wiring import Wiring
 
 
 @dataclass(frozen=True)
@@ -45,3 +49,64 @@ class SessionStatus:
     def pressure(self) -> float:
         """`context_tokens` as a share of the hard threshold (1.0 means compaction is due)."""
         return self.context_tokens / self.thresholds.hard if self.thresholds.hard else 0.0
+
+
+class ContextMeter:
+    """How big the context is now, for a person: the provider's count of the latest request, except
+    right after a compaction (the compacted size until the next request) and on a resumed session before
+    its first request (an estimate of the stored history, computed once)."""
+
+    def __init__(self, *, resumed: bool) -> None:
+        self._resumed = resumed
+        self._estimate: int | None = None
+        # The compacted size, and the provider count it replaced (None before any request).
+        self._compacted: tuple[int, Usage | None] | None = None
+
+    def compacted(self, after_tokens: int, last: Usage | None) -> None:
+        """The history was compacted to about `after_tokens` while `last` was the latest count."""
+        self._compacted = (after_tokens, last)
+
+    def tokens(self, wiring: Wiring) -> int:
+        """The context size to show."""
+        last = wiring.state.last_usage
+        if self._compacted is not None and self._compacted[1] is last:
+            return self._compacted[0]
+        if last is not None:
+            return last.input_tokens
+        if not self._resumed:
+            return 0
+        if self._estimate is None:
+            self._estimate = wiring.compactor.estimate.total(wiring.state.messages)
+        return self._estimate
+
+
+def session_status(
+    wiring: Wiring,
+    context: ContextMeter,
+    *,
+    running_jobs: int,
+    pending_intents: int,
+    running: bool,
+    paused: bool,
+) -> SessionStatus:
+    """The status of the session `wiring` wires."""
+    state = wiring.state
+    dispatcher = wiring.dispatcher
+    return SessionStatus(
+        session_id=wiring.thread_id,
+        provider=wiring.provider_name,
+        model=wiring.model,
+        profile=wiring.prompt.profile,
+        usage=state.usage_total,
+        context_tokens=context.tokens(wiring),
+        context_window=wiring.runner.context_window,
+        thresholds=wiring.compactor.settings.thresholds,
+        running_jobs=running_jobs,
+        pending_intents=pending_intents,
+        running=running,
+        paused=paused,
+        approval_mode=dispatcher.policy.mode,
+        sandbox_mode=wiring.options.settings.sandbox.mode,
+        grants=tuple(g.describe() for g in dispatcher.grants.listed()),
+        calibration_ratio=wiring.compactor.calibration_for(wiring.model).ratio,
+    )

@@ -42,6 +42,8 @@ def apply(wiring: Wiring, switch: Switch) -> list[str]:
         wiring.info = info
         runner.model = switch.model
         runner.context_window = info.context_window
+        # The thresholds are a share of the window: a smaller model must compact sooner.
+        wiring.compactor.use_model(switch.model, info.context_window)
         runner.images = info.images
         runner.max_output_tokens = (
             settings.agent.max_output_tokens or settings.model_settings(switch.model).max_output_tokens

@@ -398,7 +398,12 @@ def _item(
             changes = outcome.changes if outcome is not None else ()
             failed = status in ("failed", "declined")
             return FileChangeItem(
-                id=item_id, changes=changes, status=status, message=text if failed and text else None
+                id=item_id,
+                changes=changes,
+                status=status,
+                message=text if failed and text else None,
+                tool=call.name,
+                paths=described.paths,
             )
         case "read" | "external":
             return ToolCallItem(

@@ -7,13 +7,25 @@ import time
 import uuid
 from pathlib import Path
 
+from vtcode.core.fuzzy import fuzzy_rank
 from vtcode.store.meta import SessionInfo
 from vtcode.store.session import SessionStore
+from vtcode.tools.file_set import workspace_files
 
 # Completions offered for one prefix: enough to choose from, few enough to read.
 MAX_COMPLETIONS = 50
 # Folders never worth completing into (they hold thousands of generated files).
 _SKIPPED = frozenset({".git", "node_modules", "__pycache__", ".venv", ".mypy_cache", ".ruff_cache"})
+
+
+def workspace_file_list(workspace: Path) -> list[str]:
+    """Every file of the workspace git does not ignore (the `.gitignore` walk without git); blocking."""
+    return sorted(workspace_files(workspace.resolve()))
+
+
+def find_files(files: list[str], query: str, limit: int = MAX_COMPLETIONS) -> list[str]:
+    """The files that fuzzily match `query`, best first (what the `@` picker offers)."""
+    return fuzzy_rank(query, files, limit)
 
 
 def stored_sessions(home: Path) -> list[SessionInfo]:

@@ -16,45 +16,30 @@ from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
+from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 
 from vtcode.config.user_file import trust_project_mcp
 from vtcode.mcp.servers import server_hashes, untrusted_project_servers
 from vtcode.protocol.errors import ConfigError, VtcodeError
-from vtcode.protocol.events import (
-    ApprovalRequested,
-    ApprovalResolved,
-    Event,
-    IntentApplied,
-    IntentQueued,
-    ItemCompleted,
-    ItemDelta,
-    ItemStarted,
-    ItemUpdated,
-    Notice,
-    SessionPaused,
-    SessionResumed,
-    ThreadCompacted,
-    ThreadStarted,
-    TurnCompleted,
-    TurnFailed,
-    TurnStarted,
-)
-from vtcode.protocol.messages import AssistantMessage, UserMessage
-from vtcode.protocol.ops import ApprovalAnswer, InputMode, Interrupt, Op, Shutdown, UserInput
+from vtcode.protocol.messages import UserMessage
+from vtcode.protocol.ops import InputMode, Interrupt, Op, Shutdown, UserInput
 from vtcode.runtime.session import Session
 from vtcode.runtime.wiring import SessionOptions
 from vtcode.runtime.workspace_index import complete_path
-from vtcode.tui.approval import TYPING_QUIET_SECONDS, ApprovalScreen
 from vtcode.tui.composer import Composer
+from vtcode.tui.file_picker import FilePicker
+from vtcode.tui.history_view import show_history
 from vtcode.tui.mcp_trust import McpTrustScreen
 from vtcode.tui.pending import PendingList
-from vtcode.tui.screens import SetupScreen
+from vtcode.tui.screens import SetupScreen, TextScreen
+from vtcode.tui.session_view import SessionView
 from vtcode.tui.slash import SlashCommands
 from vtcode.tui.status_line import StatusLine
+from vtcode.tui.terminal_keys import read_alt_enter_as_steer
 from vtcode.tui.theme import CSS
-from vtcode.tui.transcript import AnswerEntry, NoticeEntry, Transcript, UserEntry
+from vtcode.tui.transcript import CommandCard, NoticeEntry, Transcript, UserEntry
 
 log = logging.getLogger(__name__)
 
@@ -72,8 +57,11 @@ class VtcodeApp(App[int]):
         Binding("ctrl+c", "ctrl_c", "interrupt / clear / quit", priority=True, show=False),
         Binding("escape", "interrupt", "interrupt", show=False),
         Binding("ctrl+q", "quit", "quit", priority=True, show=False),
-        Binding("pageup", "scroll_transcript(-1)", show=False),
-        Binding("pagedown", "scroll_transcript(1)", show=False),
+        # Priority: the composer (a text area) would take them for itself otherwise.
+        Binding("pageup", "scroll_transcript('page_up')", priority=True, show=False),
+        Binding("pagedown", "scroll_transcript('page_down')", priority=True, show=False),
+        Binding("home,ctrl+home", "scroll_transcript('home')", priority=True, show=False),
+        Binding("end,ctrl+end", "scroll_transcript('end')", priority=True, show=False),
     ]
 
     def __init__(
@@ -86,22 +74,21 @@ class VtcodeApp(App[int]):
         new_id: Callable[[], str] = lambda: str(uuid.uuid4()),
     ) -> None:
         super().__init__()
+        read_alt_enter_as_steer()
         self.options = options
         self.first_prompt = prompt
         self.session: Session | None = None
         self._opener = opener
         self._clock = clock
         self._new_id = new_id
-        self._busy = False
-        self._interrupted = False
         self._last_ctrl_c: float | None = None
-        # Input sent while a turn ran, shown in the transcript when the session delivers it.
-        self._waiting: dict[str, tuple[str, InputMode]] = {}
-        self._approvals: dict[str, ApprovalScreen] = {}
+        self.view = SessionView(self)
         self._early: list[tuple[str, InputMode]] = []
         # Workspaces whose `.mcp.json` the user was already asked about in this run.
         self._asked_mcp: set[Path] = set()
         self.crash: BaseException | None = None
+        # The session to name in a "resume with" line after quitting (one with a conversation).
+        self.resumable: str | None = None
         self.slash = SlashCommands(self)
         # Held here, not queried: events keep arriving while another screen (a dialog) is on top.
         self.transcript = Transcript()
@@ -131,6 +118,7 @@ class VtcodeApp(App[int]):
             for signum in (signal.SIGTERM, signal.SIGHUP):
                 # Quitting through the app restores the terminal and ends the session's commands.
                 loop.add_signal_handler(signum, lambda: self.run_worker(self.action_quit()))
+        self.set_interval(0.25, self._tick)
         # After the first paint: the composer shows (and takes keys) while the session opens.
         self.call_after_refresh(self._open_first)
 
@@ -140,24 +128,35 @@ class VtcodeApp(App[int]):
     # -- the session ----------------------------------------------------------------------------------
 
     async def open_session(self, options: SessionOptions, *, first_prompt: str | None = None) -> None:
-        """Open a session (closing the current one) and read its events until it closes."""
-        old, self.session = self.session, None
-        if old is not None:
-            await old.aclose()
+        """Open a session and read its events until it closes; the current one is closed only once the
+        new one is open (a mistyped `/resume` id keeps it)."""
         options = await self._asked_about_project_mcp(options)
-        self.options = options
         try:
             session = await self._opener(options)
         except VtcodeError as exc:
             log.debug("session did not open", exc_info=True)
+            if self.session is not None:
+                await self.transcript.add(
+                    NoticeEntry(f"{exc.message}; this session goes on", error=True, hint=exc.hint or "")
+                )
+                return
             await self.push_screen(
-                SetupScreen(exc.message, exc.hint or "", configure=isinstance(exc, ConfigError))
+                SetupScreen(
+                    exc.message,
+                    exc.hint or "",
+                    configure=isinstance(exc, ConfigError),
+                    config_file=_shown_path(options.home / "vtcode.toml", options.env.get("HOME")),
+                )
             )
             return
+        old, self.session = self.session, None
+        if old is not None:
+            await old.aclose()
+            self.transcript.clear()
+        self.options = options
         self.session = session
-        self._busy = False
-        self._waiting.clear()
-        await self._show_history(session)
+        self.view.reset()
+        await show_history(self.transcript, session.messages, session.past_events())
         self.run_worker(self._read(session), group="events")
         early, self._early = self._early, []
         if first_prompt:
@@ -186,25 +185,12 @@ class VtcodeApp(App[int]):
             return replace(options, trust_project_mcp=True)
         return options
 
-    async def _show_history(self, session: Session) -> None:
-        """A resumed session's conversation, as text."""
-        for message in session.messages:
-            if isinstance(message, UserMessage) and message.meta.kind == "interruption":
-                await self.transcript.add(NoticeEntry("interrupted"))
-            elif isinstance(message, UserMessage) and message.meta.kind is None:
-                # The environment context item is vtcode's, not the user's words.
-                await self.transcript.add(UserEntry(message.content))
-            elif isinstance(message, AssistantMessage) and message.content:
-                entry = AnswerEntry()
-                await self.transcript.add(entry)
-                await entry.complete(message.content)
-
     async def _read(self, session: Session) -> None:
         async for event in session.events():
             if session is not self.session:
                 continue
             try:
-                await self.on_session_event(event)
+                await self.view.show(event)
             except Exception:  # one bad render must not stop the stream
                 log.warning("an event could not be shown", exc_info=True)
 
@@ -223,7 +209,7 @@ class VtcodeApp(App[int]):
             return
         if session.running or session.pending:
             intent_id = self._new_id()
-            self._waiting[intent_id] = (text, mode)
+            self.view.waiting[intent_id] = (text, mode)
             await session.submit(UserInput(text, mode=mode, intent_id=intent_id))
         else:
             await self.transcript.add(UserEntry(text))
@@ -235,99 +221,32 @@ class VtcodeApp(App[int]):
         session = self.session
         if session is None:
             return
-        self.status_line.show(session.status(), busy=self._busy)
+        view = self.view
+        status = session.status()
+        # A `/compact` between turns runs with no turn events: the session's own flag tells.
+        compacting = session.compacting
+        busy = view.busy or compacting
+        if busy and view.busy_since is None:
+            view.busy_since = self._clock()
+        elif not busy:
+            view.busy_since = None
+        elapsed = self._clock() - view.busy_since if view.busy_since is not None else 0.0
+        activity = "compacting" if compacting else "working"
+        self.status_line.show(status, busy=busy, activity=activity, elapsed=elapsed)
         self.pending_list.show(session.pending)
 
-    async def on_session_event(self, event: Event) -> None:
-        """Show one event."""
-        transcript = self.transcript
-        match event:
-            case ItemDelta(item_id=item_id, kind=kind, delta=delta):
-                await transcript.delta(item_id, kind, delta)
-                return
-            case ItemStarted(item=item) | ItemUpdated(item=item) if item is not None:
-                await transcript.show_item(item)
-            case ItemCompleted(item=item) if item is not None:
-                await transcript.complete_item(item)
-            case TurnStarted():
-                self._busy = True
-                self._interrupted = False
-            case TurnCompleted():
-                self._busy = False
-            case TurnFailed(kind=kind, message=message, hint=hint):
-                self._busy = False
-                if kind == "interrupted":
-                    await transcript.add(NoticeEntry("interrupted"))
-                else:
-                    await transcript.add(NoticeEntry(message, error=True, hint=hint))
-            case ApprovalRequested():
-                self._ask(event)
-            case ApprovalResolved(request_id=request_id):
-                screen = self._approvals.pop(request_id, None)
-                if screen is not None and screen.is_current:
-                    screen.dismiss(None)
-            case IntentApplied(intent_id=intent_id):
-                waiting = self._waiting.pop(intent_id, None)
-                if waiting is not None:
-                    text, mode = waiting
-                    await transcript.add(UserEntry(text, mode=mode if mode == "steer" else ""))
-                else:
-                    # Input queued by another front end (or before a resume): the history has its text.
-                    await self._show_delivered(intent_id)
-            case IntentQueued():
-                pass
-            case SessionPaused(reason="interrupted", pending_intents=pending):
-                await transcript.add(
-                    NoticeEntry(
-                        f"paused: {pending} pending input(s) held — send new input to go on (they run "
-                        "first), /pause to run them now, or Tab to edit or remove them"
-                    )
-                )
-            case SessionPaused():
-                await transcript.add(NoticeEntry("paused before the next step — /pause again to go on"))
-            case SessionResumed():
-                await transcript.add(NoticeEntry("going on"))
-            case Notice(level=level, message=message):
-                await transcript.add(NoticeEntry(message, warning=level == "warning"))
-            case ThreadCompacted(before_messages=before, after_messages=after, trigger=trigger):
-                await transcript.add(
-                    NoticeEntry(f"history compacted ({trigger}): {before} → {after} messages")
-                )
-            case ThreadStarted(resumed=True, thread_id=thread_id):
-                await transcript.add(NoticeEntry(f"resumed session {thread_id}"))
-            case _:
-                pass
-        self.refresh_status()
-
-    async def _show_delivered(self, intent_id: str) -> None:
+    def _tick(self) -> None:
+        """Four times a second: the spinner, and command cards whose job ended since."""
         session = self.session
         if session is None:
             return
-        for message in reversed(session.messages):
-            if isinstance(message, UserMessage) and message.meta.intent_id == intent_id:
-                await self.transcript.add(UserEntry(message.content, mode="queued elsewhere"))
-                return
-
-    def _ask(self, request: ApprovalRequested) -> None:
-        self._approvals[request.request_id] = ApprovalScreen(request, self.composer)
-        self._show_when_quiet(request.request_id)
-
-    def _show_when_quiet(self, request_id: str) -> None:
-        """Open the dialog once the user stops typing: keys meant for the composer must not answer it."""
-        screen = self._approvals.get(request_id)
-        if screen is None:
-            return  # answered or withdrawn (an interrupt) while the user typed
-        idle = time.monotonic() - self.composer.typed_at
-        if idle < TYPING_QUIET_SECONDS:
-            self.set_timer(TYPING_QUIET_SECONDS - idle, lambda: self._show_when_quiet(request_id))
-            return
-
-        async def answered(answer: ApprovalAnswer | None) -> None:
-            self._approvals.pop(request_id, None)
-            if answer is not None:
-                await self.submit(answer)
-
-        self.push_screen(screen, answered)
+        open_cards = self.transcript.open_job_cards()
+        if open_cards:
+            jobs = {job.id: job for job in session.jobs.list()}
+            for card in open_cards:
+                card.job_changed(jobs.get(card.item.session_id or ""))
+        if self.view.busy or session.compacting or open_cards or self.status_line.live:
+            self.refresh_status()
 
     # -- input ----------------------------------------------------------------------------------------
 
@@ -338,11 +257,33 @@ class VtcodeApp(App[int]):
         text = message.text[1:] if message.text.startswith("//") else message.text
         await self.send(text, message.mode)
 
+    def on_composer_pick_file(self, message: Composer.PickFile) -> None:
+        """Open the `@` file picker; the chosen path replaces the `@word` typed."""
+
+        def chosen(path: str | None) -> None:
+            if path:
+                self.composer.insert_file(path)
+            self.composer.focus()
+
+        self.push_screen(FilePicker(self.options.workspace, message.query), chosen)
+
+    def on_command_card_open_output(self, message: CommandCard.OpenOutput) -> None:
+        """A command card's whole output, read from its spool, in a scrollable view."""
+        session = self.session
+        if session is None:
+            return
+        try:
+            output = session.command_output(message.session_id)
+        except VtcodeError as exc:
+            self.notify(exc.user_text(), severity="warning")
+            return
+        self.push_screen(TextScreen(f"$ {message.command}", output or "(no output)"))
+
     async def on_pending_list_withdraw(self, message: PendingList.Withdraw) -> None:
         """Take a pending input back from the session before it is delivered."""
         session = self.session
         taken = await session.withdraw(message.intent_id) if session is not None else None
-        self._waiting.pop(message.intent_id, None)
+        self.view.waiting.pop(message.intent_id, None)
         if taken is None:
             self.notify("already delivered", severity="warning")
         elif message.edit:
@@ -356,8 +297,8 @@ class VtcodeApp(App[int]):
         """Esc: interrupt the running turn (again: without grace for its commands)."""
         if self.session is None or not self.session.running:
             return
-        force = self._interrupted
-        self._interrupted = True
+        force = self.view.interrupted
+        self.view.interrupted = True
         await self.submit(Interrupt(force=force))
 
     async def action_ctrl_c(self) -> None:
@@ -372,23 +313,38 @@ class VtcodeApp(App[int]):
         if self._last_ctrl_c is not None and now - self._last_ctrl_c <= QUIT_WINDOW_SECONDS:
             await self.action_quit()
             return
-        self._last_ctrl_c = now
         if isinstance(self.screen, SetupScreen):
             await self.action_quit()
             return
+        if self.composer.text.strip() and not (self.session is not None and self.session.running):
+            # Clearing a draft is not a step towards quitting; the draft stays in the input history.
+            self._last_ctrl_c = None
+            self.composer.keep_draft()
+            self.notify("draft cleared (Up brings it back)", timeout=QUIT_WINDOW_SECONDS)
+            return
+        self._last_ctrl_c = now
         if self.session is not None and self.session.running:
             await self.action_interrupt()
-        elif self.composer.text:
-            self.composer.clear()
         self.notify("Ctrl+C again to quit", timeout=QUIT_WINDOW_SECONDS)
 
-    def action_scroll_transcript(self, direction: int) -> None:
-        """Page the transcript up or down."""
+    def action_scroll_transcript(self, where: str) -> None:
+        """PageUp/PageDown page the transcript; Home/End go to its top/bottom while the composer is empty.
+
+        A dialog or view on top keeps its own keys, and Home/End edit the composer's line while it has text.
+        """
+        if self.screen is not self.screen_stack[0]:
+            raise SkipAction()
         transcript = self.transcript
-        if direction < 0:
+        if where == "page_up":
             transcript.scroll_page_up(animate=False)
-        else:
+        elif where == "page_down":
             transcript.scroll_page_down(animate=False)
+        elif self.composer.text and self.focused is self.composer:
+            raise SkipAction()
+        elif where == "home":
+            transcript.scroll_home(animate=False)
+        else:
+            transcript.scroll_end(animate=False)
 
     async def on_unmount(self) -> None:
         """However the app ends, the session ends with it (its commands too)."""
@@ -400,16 +356,27 @@ class VtcodeApp(App[int]):
         """End the session (its commands end too) and leave."""
         session, self.session = self.session, None
         if session is not None:
+            if any(isinstance(m, UserMessage) for m in session.messages):
+                self.resumable = session.id
             await session.submit(Shutdown())
         self.exit(0)
 
     def reopen(self, resume: str | None) -> None:
         """Replace the session with a new one (`/new`) or the stored session `resume` (`/resume`)."""
         options = replace(self.options, resume=resume, continue_last=False)
-        self.transcript.clear()
         self.run_worker(self.open_session(options), group="session")
 
     def _fatal_error(self) -> None:
         # Textual would print a traceback with locals; the launcher reports the error in one line.
         self.crash = self._exception
         self._close_messages_no_wait()
+
+
+def _shown_path(path: Path, home: str | None) -> str:
+    """`path` as a person types it: under their home directory, as `~/...`."""
+    if home:
+        try:
+            return "~/" + path.relative_to(home).as_posix()
+        except ValueError:
+            pass
+    return str(path)

@@ -36,11 +36,14 @@ KEYS = (
     ("Alt+Enter, Ctrl+S", "send as steering for the running turn"),
     ("Ctrl+J, Shift+Enter", "new line"),
     ("Up / Down", "previous / next input"),
-    ("Tab", "complete an @path, else go to pending input"),
+    ("Tab", "complete a /command or an @path, else go to pending input"),
     ("e / d", "pending input: edit / remove the highlighted"),
     ("Esc", "interrupt the turn (twice: no grace)"),
-    ("Ctrl+C", "interrupt or clear; twice in 2 s quits"),
+    ("Ctrl+C", "clear the draft (Up brings it back); else interrupt; twice in 2 s quits"),
     ("PageUp / PageDown", "scroll the transcript"),
+    ("Home / End", "top / bottom of the transcript (when the composer is empty)"),
+    ("click a command", "its whole output"),
+    ("approvals", "y once · Ctrl+A for the session · n deny with a reason · Esc deny"),
 )
 
 

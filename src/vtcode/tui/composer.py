@@ -15,6 +15,7 @@ from textual.message import Message
 from textual.widgets import TextArea
 
 from vtcode.protocol.ops import InputMode
+from vtcode.tui.commands import matching_commands
 
 PathCompleter = Callable[[str], list[str]]
 
@@ -28,6 +29,22 @@ class Composer(TextArea):
 
         text: str
         mode: InputMode
+
+    @dataclass
+    class PickFile(Message):
+        """The user wants to choose a file for the `@query` word before the cursor."""
+
+        query: str
+
+    def insert_file(self, path: str) -> None:
+        """Replace the `@word` before the cursor with `@path ` (a file chosen in the picker)."""
+        row, column = self.cursor_location
+        before = self.document.get_line(row)[:column]
+        start = before.rfind("@")
+        if start < 0:
+            self.insert(f"@{path} ")
+            return
+        self.replace(f"@{path} ", (row, start), (row, column))
 
     def __init__(self, complete: PathCompleter | None = None) -> None:
         super().__init__(
@@ -46,6 +63,14 @@ class Composer(TextArea):
         self.completions: list[str] = []
         # When the user last typed here (monotonic): an approval dialog waits until typing stops.
         self.typed_at = float("-inf")
+
+    def keep_draft(self) -> None:
+        """Clear the composer, keeping its text in the input history (Up brings it back)."""
+        text = self.text
+        if text.strip() and (not self.sent or self.sent[-1] != text):
+            self.sent.append(text)
+        self._browsing = None
+        self.clear()
 
     def take_key(self, key: str, character: str | None) -> None:
         """A key typed while a dialog was on top: handled as if it had been typed here."""
@@ -72,9 +97,13 @@ class Composer(TextArea):
             event.prevent_default()
             self.insert("\n")
             return
-        if key == "tab" and (self._complete_at_cursor() or self._focus_pending()):
+        if key == "tab":
+            # Tab never leaves the composer by surprise (typed keys would go elsewhere): it completes,
+            # or goes to pending input when there is some, or does nothing.
             event.stop()
             event.prevent_default()
+            if not self._complete_at_cursor() and not self._focus_pending():
+                self.app.bell()
             return
         if key == "up" and self.cursor_location[0] == 0 and self._recall(-1):
             event.stop()
@@ -126,8 +155,30 @@ class Composer(TextArea):
                 return True
         return False
 
+    def _complete_command(self) -> bool:
+        """Complete a `/command` name being typed at the start; False when the text is not one."""
+        row, column = self.cursor_location
+        before = self.document.get_line(row)[:column]
+        if row != 0 or not before.startswith("/") or " " in before or before.startswith("//"):
+            return False
+        found = matching_commands(before[1:])
+        self.completions = found
+        if not found:
+            self.app.bell()
+        elif len(found) == 1:
+            self.insert(found[0][len(before) - 1 :] + " ")
+        else:
+            common = _common_prefix(found)
+            if len(common) > len(before) - 1:
+                self.insert(common[len(before) - 1 :])
+            else:
+                self.notify("  ".join(f"/{name}" for name in found), title="commands", timeout=4)
+        return True
+
     def _complete_at_cursor(self) -> bool:
         """Complete the `@path` word before the cursor; False when the cursor is not after one."""
+        if self._complete_command():
+            return True
         if self._complete is None:
             return False
         row, column = self.cursor_location
@@ -138,8 +189,9 @@ class Composer(TextArea):
         prefix = word[1:]
         found = self._complete(prefix)
         self.completions = found
-        if not found:
-            self.app.bell()
+        if len(found) != 1:
+            # Nothing or several starting so: the picker searches the whole workspace.
+            self.post_message(self.PickFile(prefix))
             return True
         common = found[0]
         for candidate in found[1:]:
@@ -152,3 +204,11 @@ class Composer(TextArea):
         elif len(found) > 1:
             self.notify("  ".join(found[:20]), title="@ completions", timeout=4)
         return True
+
+
+def _common_prefix(words: list[str]) -> str:
+    common = words[0]
+    for word in words[1:]:
+        while not word.startswith(common):
+            common = common[:-1]
+    return common

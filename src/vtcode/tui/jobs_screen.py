@@ -16,6 +16,7 @@ from vtcode.protocol.errors import VtcodeError
 from vtcode.runtime.jobs import Job, Jobs
 from vtcode.tui.safe import safe_text
 from vtcode.tui.screens import TextScreen
+from vtcode.tui.transcript import exit_text
 
 # How long `w` waits for a job before showing its state again.
 WAIT_SECONDS = 30.0
@@ -28,7 +29,8 @@ def job_label(job: Job) -> Text:
     if job.running:
         text.append("running ", style="cyan")
     else:
-        text.append(f"exit {job.exit_code:<3} ", style="green" if job.exit_code == 0 else "red")
+        ended = exit_text(job.exit_code) if job.exit_code is not None else "ended"
+        text.append(f"{ended:<8} ", style="green" if job.exit_code == 0 else "red")
     text.append(f"{job.output_bytes:>9,} B  ", style="dim")
     command = safe_text(job.command).replace("\n", " ")
     text.append(command if len(command) <= 60 else command[:59] + "…", style="bold")
@@ -113,7 +115,8 @@ class JobsScreen(ModalScreen[None]):
         except VtcodeError as exc:
             self._note(exc.user_text())
             return
-        self._note(f"{done.id} still running" if done.running else f"{done.id} exited {done.exit_code}")
+        ended = exit_text(done.exit_code) if done.exit_code is not None else "ended"
+        self._note(f"{done.id} still running" if done.running else f"{done.id}: {ended}")
         self.action_refresh()
 
     async def action_kill(self) -> None:
@@ -126,7 +129,8 @@ class JobsScreen(ModalScreen[None]):
         except VtcodeError as exc:
             self._note(exc.user_text())
             return
-        self._note(f"{done.id} killed (exit {done.exit_code})")
+        ended = exit_text(done.exit_code) if done.exit_code is not None else "still running"
+        self._note(f"{done.id}: {ended}")
         self.action_refresh()
 
     def action_close(self) -> None:

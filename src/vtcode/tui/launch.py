@@ -34,6 +34,9 @@ def run_tui(args: argparse.Namespace, overrides: list[str], prompt: str | None) 
 def run_app(app: VtcodeApp) -> int:
     """Run `app`; a crash restores the terminal first and then raises `InternalError` (one line)."""
     code = app.run()
+    if app.crash is None and app.resumable is not None:
+        # The terminal is restored by now: this line stays in its scrollback.
+        print(f"vtcode: resume this session with: vtcode --resume {app.resumable}")
     if app.crash is not None:
         log.debug("the TUI stopped", exc_info=app.crash)
         crash = app.crash

@@ -23,7 +23,7 @@ vtcode needs a model provider to start a session. Any one of:
   a local Ollama server         (found on localhost:11434)
   vtcode --provider openai --base-url http://localhost:8000/v1 --model NAME
 
-or in ~/.vtcode/vtcode.toml:
+or in {config_file}:
 
   [agent]
   provider = "anthropic"
@@ -37,8 +37,9 @@ class SetupScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("q,escape", "app.quit", "quit")]
 
-    def __init__(self, problem: str, hint: str, *, configure: bool) -> None:
+    def __init__(self, problem: str, hint: str, *, configure: bool, config_file: str = "") -> None:
         super().__init__(id="setup")
+        self.config_file = config_file
         self.problem = problem
         self.hint = hint
         self.configure = configure
@@ -50,7 +51,8 @@ class SetupScreen(Screen[None]):
         if self.hint:
             text.append(f"  {safe_text(self.hint)}\n", style="yellow")
         text.append("\n")
-        text.append(SETUP_TEXT if self.configure else "q leaves.")
+        where = self.config_file or "~/.vtcode/vtcode.toml"
+        text.append(SETUP_TEXT.format(config_file=safe_text(where)) if self.configure else "q leaves.")
         with VerticalScroll():
             yield Static(text, id="setup-text")
 

@@ -27,6 +27,7 @@ class SlashCommands:
 
     def __init__(self, app: VtcodeApp) -> None:
         self.app = app
+        self._new_confirmed = False
 
     async def _say(self, text: str, *, error: bool = False) -> None:
         await self.app.transcript.add(NoticeEntry(text, error=error))
@@ -60,6 +61,13 @@ class SlashCommands:
             await app.action_quit()
 
         async def new(_: str) -> None:
+            session = app.session
+            if session is not None and session.running and not self._new_confirmed:
+                # Starting over ends the running turn: say so first.
+                self._new_confirmed = True
+                await self._say("a turn is running: /new again interrupts it and starts a new session")
+                return
+            self._new_confirmed = False
             app.reopen(None)
 
         return {"help": show_help, "quit": quit_app, "new": new, "resume": self._resume}
@@ -137,7 +145,10 @@ class SlashCommands:
     async def _resume(self, argument: str) -> None:
         app = self.app
         if argument:
-            app.reopen(argument)
+            if app.session is not None and argument == app.session.id:
+                await self._say(f"session {argument} is the one open")
+            else:
+                app.reopen(argument)
             return
         sessions = stored_sessions(app.options.home)
         current = app.session.id if app.session is not None else None

@@ -27,6 +27,7 @@ def status_details(status: SessionStatus) -> str:
         f"soft threshold {_amount(status.thresholds.soft)} (compaction planned)",
         f"hard threshold {_amount(status.thresholds.hard)} (compaction before the next request)",
         f"pressure       {status.pressure:.0%} of the hard threshold",
+        f"token ratio    {status.calibration_ratio:.2f} provider tokens per estimated token",
         "",
         f"running jobs   {status.running_jobs}",
         f"pending input  {status.pending_intents}",

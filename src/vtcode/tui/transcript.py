@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import signal
+from dataclasses import dataclass
 from typing import ClassVar
 
-from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
 
@@ -18,10 +21,14 @@ from vtcode.protocol.events import (
     FileChangeItem,
     Item,
     ReasoningItem,
+    ThreadCompacted,
     ToolCallItem,
 )
-from vtcode.tui.edit_preview import coloured_diff
+from vtcode.runtime.jobs import Job
+from vtcode.tui.edit_preview import change_heading, coloured_diff
+from vtcode.tui.markdown_view import AnswerMarkdown
 from vtcode.tui.safe import safe_text, tail_lines
+from vtcode.tui.tool_names import tool_title
 
 # Lines of live command output a card shows (the rest is in `/jobs show` and the spool).
 LIVE_TAIL_LINES = 6
@@ -33,6 +40,14 @@ class UserEntry(Static):
     def __init__(self, text: str, *, mode: str = "") -> None:
         prefix = "› " if not mode else f"› ({mode}) "
         super().__init__(Text(prefix + safe_text(text)), classes="user")
+
+
+def compaction_text(event: ThreadCompacted) -> str:
+    """The notice for a compaction: what fired it, and how much smaller the history got."""
+    return (
+        f"history compacted ({event.trigger}): {event.before_messages} → {event.after_messages} messages, "
+        f"~{event.before_tokens:,} → {event.after_tokens:,} tokens"
+    )
 
 
 class NoticeEntry(Static):
@@ -73,7 +88,7 @@ class AnswerEntry(Static):
 
     def _paint(self) -> None:
         self._dirty = False
-        self.update(RichMarkdown(self.received))
+        self.update(AnswerMarkdown(self.received))
 
 
 class ReasoningEntry(Collapsible):
@@ -108,13 +123,70 @@ def command_output(text: str) -> str:
     return text
 
 
-class CommandCard(Static):
-    """A command: the command line, the tail of its live output, and how it ended."""
+def exit_text(code: int) -> str:
+    """How a command ended, as a person says it: `exit 2`, or `killed (SIGTERM)` for a signal."""
+    if code >= 0:
+        return f"exit {code}"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        name = f"signal {-code}"
+    return f"killed ({name})"
+
+
+def hidden_lines(output: str, result: str | None) -> int:
+    """Lines of a finished command's output its card leaves out (the tail shown, and what the tool's
+    result itself omitted from the middle)."""
+    shown = output.rstrip("\n").count("\n") + 1 if output.strip() else 0
+    omitted = 0
+    if result and result.startswith("{"):
+        try:
+            value = json.loads(result).get("omitted_lines")
+        except (ValueError, AttributeError):
+            value = None
+        omitted = value if isinstance(value, int) else 0
+    return max(0, shown - LIVE_TAIL_LINES) + omitted
+
+
+class CommandCard(Static, can_focus=True):
+    """A command: the command line, the tail of its live output, and how it ended.
+
+    Click it (or focus it and press Enter) for the command's whole output from its spool.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "open_output", "full output", show=False)]
+
+    @dataclass
+    class OpenOutput(Message):
+        """The user wants the whole output of command session `session_id`."""
+
+        session_id: str
+        command: str
 
     def __init__(self, item: CommandExecutionItem) -> None:
         super().__init__("", classes="card command")
         self.item = item
         self._dirty = False
+        # For a command left running in the background: how its job ended, once it did.
+        self.job_end: str | None = None
+        self._show()
+
+    @property
+    def waits_for_its_job(self) -> bool:
+        """Whether the command went on in the background and the card still says "running"."""
+        item = self.item
+        return (
+            item.status == "completed" and item.exit_code is None and bool(item.session_id)
+        ) and self.job_end is None
+
+    def job_changed(self, job: Job | None) -> None:
+        """The background job's state now (None: it ended and was collected)."""
+        if job is not None and job.running:
+            return
+        if job is None or job.exit_code is None:
+            self.job_end = "ended"
+        else:
+            self.job_end = exit_text(job.exit_code)
         self._show()
 
     def change(self, item: CommandExecutionItem) -> None:
@@ -133,7 +205,11 @@ class CommandCard(Static):
         self._dirty = False
         item = self.item
         lines = [Text("$ " + safe_text(item.command).replace("\n", " ⏎ "), style="bold")]
-        output = tail_lines(safe_text(command_output(item.aggregated_output)), LIVE_TAIL_LINES)
+        everything = safe_text(command_output(item.aggregated_output))
+        output = tail_lines(everything, LIVE_TAIL_LINES)
+        hidden = hidden_lines(everything, item.result) if item.status != "in_progress" else 0
+        if hidden and item.session_id:
+            lines.append(Text(f"  … {hidden:,} lines hidden (click or Enter: the full output)", style="cyan"))
         if output:
             lines += [Text(line, style="dim") for line in output.split("\n")]
         if item.status == "declined":
@@ -142,7 +218,10 @@ class CommandCard(Static):
             lines.append(Text("  failed", style="red"))
         elif item.exit_code is not None:
             style = "green" if item.exit_code == 0 else "red"
-            lines.append(Text(f"  exit {item.exit_code}", style=style))
+            lines.append(Text(f"  {exit_text(item.exit_code)}", style=style))
+        elif self.job_end is not None:
+            style = "green" if self.job_end == "exit 0" else "red"
+            lines.append(Text(f"  {self.job_end} (in the background)", style=style))
         else:
             lines.append(Text("  running…", style="cyan"))
         # One row per line, cut to the width with an ellipsis, and the height set from the line count: a
@@ -157,16 +236,19 @@ class CommandCard(Static):
         """Cut the lines again for the new width."""
         self._show()
 
+    def on_click(self) -> None:
+        """Open the full output."""
+        self.action_open_output()
+
+    def action_open_output(self) -> None:
+        """Ask the app to show the whole output (commands that ran in a session have a spool)."""
+        if self.item.session_id:
+            self.post_message(self.OpenOutput(self.item.session_id, self.item.command))
+
 
 class FileChangeCard(Static):
-    """An edit: the files it touched, coloured by kind."""
-
-    _STYLES: ClassVar[dict[str, tuple[str, str]]] = {
-        "add": ("+", "green"),
-        "delete": ("-", "red"),
-        "update": ("~", "yellow"),
-        "move": ("→", "cyan"),
-    }
+    """An edit: the files it touched, coloured by kind, with their diffs; or what it would have touched
+    and why it did not."""
 
     def __init__(self, item: FileChangeItem) -> None:
         super().__init__("", classes="card edit")
@@ -176,16 +258,29 @@ class FileChangeCard(Static):
         """Show `item`."""
         text = Text()
         for number, change in enumerate(item.changes):
-            mark, style = self._STYLES[change.kind]
-            target = f" → {change.move_to}" if change.move_to else ""
             if number:
                 text.append("\n")
-            text.append(f"{mark} {safe_text(change.path)}{safe_text(target)}", style=style)
+            text.append_text(change_heading(change))
             if change.diff:
                 text.append_text(coloured_diff(change.diff))
         if item.status != "completed":
-            text.append(f"  ({item.status})", style="red")
+            if not item.changes:
+                title = tool_title(item.tool, "edit") if item.tool else "Edit"
+                text.append(f"{title} {', '.join(safe_text(p) for p in item.paths)}".rstrip(), style="bold")
+            label, style = _STATUS_WORDS[item.status]
+            text.append(f"  ({label})", style=style)
+            if item.message and item.status != "in_progress":
+                text.append("\n  " + safe_text(item.message), style="dim")
         self.update(text)
+
+
+# How an unfinished or refused call is labelled.
+_STATUS_WORDS: dict[str, tuple[str, str]] = {
+    "in_progress": ("waiting…", "cyan"),
+    "failed": ("failed", "red"),
+    "declined": ("not run", "yellow"),
+    "completed": ("done", "green"),
+}
 
 
 class ToolLine(Static):
@@ -206,8 +301,34 @@ class ToolLine(Static):
         if item.status == "in_progress":
             text.append("  …", style="cyan")
         elif item.status != "completed":
-            text.append(f"  ({item.status})", style="red")
+            label, style = _STATUS_WORDS[item.status]
+            text.append(f"  ({label})", style=style)
+            if item.result:
+                text.append("\n  " + _first_line(safe_text(item.result)), style="dim")
+        elif item.details:
+            text.append(f"  {details_summary(item.details)}", style="dim")
         self.update(text)
+
+
+def _first_line(text: str, width: int = 200) -> str:
+    line = text.strip().split("\n")[0]
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def details_summary(details: dict[str, object]) -> str:
+    """A read/list/search result in a few words, from the counts the tool reported."""
+    match details:
+        case {"offset": int(first), "end_line": int(last), "total_lines": int(total)}:
+            return (
+                f"lines {first}–{last} of {total:,}"
+                if (first, last) != (1, total)
+                else f"{total:,} line{'s' if total != 1 else ''}"
+            )
+        case {"matches": int(matches)}:
+            return f"{matches:,} match{'es' if matches != 1 else ''}"
+        case {"total": int(total)}:
+            return f"{total:,} entr{'ies' if total != 1 else 'y'}"
+    return ""
 
 
 class Transcript(VerticalScroll):
@@ -283,6 +404,10 @@ class Transcript(VerticalScroll):
             await entry.add(fragment)
         elif isinstance(entry, ReasoningEntry):
             entry.add(fragment)
+
+    def open_job_cards(self) -> list[CommandCard]:
+        """Cards of commands that went on in the background and are not known to have ended."""
+        return [w for w in self._items.values() if isinstance(w, CommandCard) and w.waits_for_its_job]
 
     def plain_text(self) -> str:
         """The transcript as text (what a copy of the whole conversation would give)."""

@@ -1,0 +1,72 @@
+"""Tool cards say what happened: the tool, the path, the reason, and the whole output on request."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
+from vtcode.testing.script import Reply, ScriptToolCall
+from vtcode.testing.wire import server_for
+from vtcode.tui.approval import ApprovalScreen
+from vtcode.tui.screens import TextScreen
+from vtcode.tui.transcript import CommandCard
+
+
+def _call(name: str, arguments: dict[str, str]) -> Reply:
+    return Reply(tool_calls=(ScriptToolCall(name, json.dumps(arguments), id="c1"),))
+
+
+async def test_a_two_thousand_line_output_card_says_what_it_hides_and_opens_in_full(tmp_path: Path) -> None:
+    script = [_call("exec_command", {"cmd": "seq 1 2000"}), Reply(text="counted")]
+    with server_for("chat", script) as server:
+        app = make_app(tui_options(tmp_path, tmp_path, server))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: app.session is not None, "the session")
+            await type_text(pilot, "count")
+            await pilot.press("enter")
+            await until(pilot, lambda: "counted" in screen_text(app), "the answer")
+            assert "1,994 lines hidden" in screen_text(app)
+            card = app.transcript.query_one(CommandCard)
+            card.focus()
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, TextScreen), "the full output")
+            screen = app.screen
+            assert isinstance(screen, TextScreen)
+            assert screen.body == "".join(f"{n}\n" for n in range(1, 2001))
+
+
+async def test_a_declined_edit_names_the_tool_the_path_and_the_reason(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("one\n")
+    patch = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-one\n+two\n*** End Patch\n"
+    script = [_call("apply_patch", {"patch": patch}), Reply(text="left alone")]
+    with server_for("chat", script) as server:
+        app = make_app(tui_options(tmp_path, tmp_path, server, approval="ask"))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: app.session is not None, "the session")
+            await type_text(pilot, "edit")
+            await pilot.press("enter")
+            await until(
+                pilot, lambda: isinstance(app.screen, ApprovalScreen) and app.screen.armed, "the dialog"
+            )
+            await pilot.press("n")
+            await type_text(pilot, "not today")
+            await pilot.press("enter")
+            await until(pilot, lambda: "left alone" in screen_text(app), "the answer")
+            shown = screen_text(app)
+            assert "Edit files notes.txt  (not run)" in shown
+            assert "not today" in shown
+
+
+async def test_a_failed_read_says_why(tmp_path: Path) -> None:
+    script = [_call("read_file", {"path": "missing.txt"}), Reply(text="no such file then")]
+    with server_for("chat", script) as server:
+        app = make_app(tui_options(tmp_path, tmp_path, server))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: app.session is not None, "the session")
+            await type_text(pilot, "read it")
+            await pilot.press("enter")
+            await until(pilot, lambda: "no such file then" in screen_text(app), "the answer")
+            shown = screen_text(app)
+            assert "read_file missing.txt  (failed)" in shown
+            assert "missing.txt" in shown.split("(failed)")[1]

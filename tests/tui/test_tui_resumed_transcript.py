@@ -1,0 +1,64 @@
+"""A resumed session shows its past as it was: tool cards with outputs and diffs, steering, interruptions."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
+from vtcode.testing.script import Reply, ScriptToolCall
+from vtcode.testing.wire import server_for
+
+_PATCH = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-one\n+two\n*** End Patch\n"
+
+
+def _call(name: str, arguments: dict[str, str], call_id: str) -> Reply:
+    return Reply(tool_calls=(ScriptToolCall(name, json.dumps(arguments), id=call_id),))
+
+
+async def test_a_resumed_transcript_shows_tool_cards_outputs_diffs_steering_and_interruptions(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "notes.txt").write_text("one\n")
+    script = [
+        _call("exec_command", {"cmd": "sleep 1; echo card-output"}, "c1"),
+        _call("apply_patch", {"patch": _PATCH}, "c2"),
+        Reply(text="all done"),
+        Reply(text="never seen", delay_before=30),
+    ]
+    with server_for("chat", script) as server:
+        options = tui_options(tmp_path, tmp_path, server)
+        first = make_app(options)
+        async with first.run_test(size=(100, 40)) as pilot:
+            await until(pilot, lambda: first.session is not None, "the session")
+            await type_text(pilot, "work")
+            await pilot.press("enter")
+            await until(pilot, lambda: "$ sleep 1" in screen_text(first), "the command")
+            await type_text(pilot, "also this")
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: "all done" in screen_text(first), "the answer")
+            await type_text(pilot, "then stop")
+            await pilot.press("enter")
+            await until(pilot, lambda: first.session is not None and first.session.running, "the second turn")
+            await pilot.press("escape")
+            await until(pilot, lambda: "interrupted" in screen_text(first), "the interruption")
+        again = make_app(replace(options, continue_last=True))
+        async with again.run_test(size=(100, 40)) as pilot:
+            await until(pilot, lambda: again.session is not None, "the continued session")
+            await until(pilot, lambda: "resumed" in screen_text(again), "the past")
+            shown = screen_text(again)
+    order = [
+        "› work",
+        "$ sleep 1; echo card-output",
+        "card-output",
+        "› (steer) also this",
+        "~ notes.txt",
+        "+two",
+        "all done",
+        "› then stop",
+        "interrupted",
+    ]
+    positions = [shown.find(part) for part in order]
+    assert -1 not in positions, [p for p, at in zip(order, positions, strict=True) if at < 0]
+    assert positions == sorted(positions)
