@@ -5,11 +5,8 @@ powers), so sandbox tests run both ways. Where the tests run as root, a fresh us
 test session (`useradd`) and removed at its end; elsewhere the tests already run unprivileged and the
 second run is skipped with a reason.
 
-Use it from a test folder's conftest.py:
-
-    from tests.unprivileged import as_user, unprivileged_user  # noqa: F401
-
-and take the parametrized `as_user` fixture: `as_user.vtcode(args, cwd=..., env=...)` runs the CLI as
+tests/conftest.py registers it as a plugin (one unprivileged user per session, for every folder);
+a test takes the parametrized `as_user` fixture: `as_user.vtcode(args, cwd=..., env=...)` runs the CLI as
 the current user ("current") and again as the fresh unprivileged one ("unprivileged"). Folders it works
 in must be reachable by that user: make them with `as_user.tmpdir()`.
 """
