@@ -19,6 +19,10 @@ settings.register_profile(
 )
 settings.load_profile("vtcode")
 
+# `as_user` and `unprivileged_user` (tests/unprivileged.py) for the sandbox tests of every folder: one
+# unprivileged user per test session.
+pytest_plugins = ["tests.unprivileged"]
+
 _PROVIDER_VARS = (
     "OPENAI_API_KEY",
     "ANTHROPIC_API_KEY",

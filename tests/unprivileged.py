@@ -5,11 +5,8 @@ powers), so sandbox tests run both ways. Where the tests run as root, a fresh us
 test session (`useradd`) and removed at its end; elsewhere the tests already run unprivileged and the
 second run is skipped with a reason.
 
-Use it from a test folder's conftest.py:
-
-    from tests.unprivileged import as_user, unprivileged_user  # noqa: F401
-
-and take the parametrized `as_user` fixture: `as_user.vtcode(args, cwd=..., env=...)` runs the CLI as
+tests/conftest.py registers it as a plugin (one unprivileged user per session, for every folder);
+a test takes the parametrized `as_user` fixture: `as_user.vtcode(args, cwd=..., env=...)` runs the CLI as
 the current user ("current") and again as the fresh unprivileged one ("unprivileged"). Folders it works
 in must be reachable by that user: make them with `as_user.tmpdir()`.
 """
@@ -123,9 +120,10 @@ class Identity:
         """The uid vtcode runs as."""
         return self.user.uid if self.user is not None else os.geteuid()
 
-    def tmpdir(self, prefix: str = "vtcode-as-user-") -> Path:
-        """A fresh folder under /var/tmp (outside the temp folders a sandbox allows) owned by the identity."""
-        path = Path(tempfile.mkdtemp(prefix=prefix, dir="/var/tmp"))
+    def tmpdir(self, prefix: str = "vtcode-as-user-", parent: str = "/var/tmp") -> Path:
+        """A fresh folder owned by the identity; under /var/tmp (outside the temp folders a sandbox allows)
+        unless `parent` says otherwise (/tmp: a folder commands may write)."""
+        path = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
         self._made.append(path)
         if self.user is not None:
             os.chown(path, self.user.uid, self.user.gid)
@@ -156,6 +154,17 @@ class Identity:
         )
         return [self.user.python, "-c", bootstrap, *args]
 
+    def script(self, path: Path, *args: str) -> list[str]:
+        """argv running the Python file `path` for this identity, with the test environment's packages."""
+        if self.user is None:
+            return [sys.executable, str(path), *args]
+        site = sysconfig.get_paths()["purelib"]
+        bootstrap = (
+            f"import site, sys, runpy; site.addsitedir({site!r}); sys.argv[0] = {str(path)!r}; "
+            f"runpy.run_path({str(path)!r}, run_name='__main__')"
+        )
+        return [self.user.python, "-c", bootstrap, *args]
+
     def env(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
         """The environment of a vtcode run as this identity."""
         if self.user is None:
@@ -169,6 +178,11 @@ class Identity:
         env.update({"HOME": str(self.home), "VTCODE_HOME": str(self.home / ".vtcode")})
         env.update(extra or {})
         return env
+
+    @property
+    def python(self) -> str:
+        """An interpreter this identity may run, for helper processes that need no packages."""
+        return self.user.python if self.user is not None else sys.executable
 
     def popen(self, argv: Sequence[str], **kwargs: object) -> subprocess.Popen[str]:
         """Start `argv` as this identity (text mode)."""

@@ -2,19 +2,19 @@
 
 A background process (standing in for a sandboxed command left running) exchanges `sub/` with a
 symbolic link to a folder outside the workspace as fast as it can (`renameat2(RENAME_EXCHANGE)`),
-while the model asks vtcode to write `sub/authorized_keys` hundreds of times.
+while the model asks vtcode to write `sub/authorized_keys` hundreds of times. As the current user and
+again as a fresh unprivileged one (the `as_user` fixture), who owns the workspace, the outside folder
+and the racer.
 """
 
 from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from tests.conftest import VtcodeRunner
+from tests.unprivileged import Identity
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import cli_args, cli_env, server_for
 
@@ -62,21 +62,21 @@ def _race_script(tool: str) -> list[Reply]:
 
 
 @pytest.mark.parametrize("tool", ["write_file", "apply_patch"])
-def test_a_directory_swapped_for_a_link_never_redirects_a_file_write(
-    vtcode: VtcodeRunner, tmp_path: Path, tool: str
-) -> None:
-    workspace = tmp_path / "ws"
-    outside = tmp_path / "outside"
+def test_a_directory_swapped_for_a_link_never_redirects_a_file_write(as_user: Identity, tool: str) -> None:
+    tmp = as_user.tmpdir(parent="/tmp")
+    workspace = tmp / "ws"
+    outside = tmp / "outside"
     (workspace / "sub").mkdir(parents=True)
     outside.mkdir()
     (workspace / "swap").symlink_to(outside, target_is_directory=True)
-    racer = subprocess.Popen([sys.executable, "-c", RACER, str(workspace)], stdout=subprocess.PIPE, text=True)
+    as_user.chown_tree(tmp)
+    racer = as_user.popen([as_user.python, "-c", RACER, str(workspace)], stdout=subprocess.PIPE)
     try:
         assert racer.stdout is not None
         if racer.stdout.readline().strip() != "ready":
             pytest.skip("renameat2(RENAME_EXCHANGE) is not available on this kernel or file system")
         with server_for("chat", _race_script(tool)) as server:
-            result = vtcode.run(
+            result = as_user.vtcode(
                 "exec",
                 "--json",
                 *cli_args("chat"),

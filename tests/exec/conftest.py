@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.unprivileged import as_user, unprivileged_user  # noqa: F401 - fixtures
-
 
 @pytest.fixture
 def outside() -> Iterator[Path]:

@@ -4,6 +4,10 @@ vtcode runs `git status` (session start) and `git ls-files` (list_files, grep_fi
 sandbox. Each test plants a `core.fsmonitor` program that would create a marker in a folder commands
 cannot write, through the real CLI in full-auto against the loopback model, then runs a second
 session on the same workspace: the marker must never appear.
+
+The sandbox tests run twice (the `as_user` fixture): as the current user and as a fresh unprivileged
+one, who owns the workspace, the repository and the marker's folder (so a planted program could
+write the marker, were it run).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any
 from tests.conftest import VtcodeRunner
 from tests.e2e.harness import events
 from tests.exec.sandbox_helpers import needs_landlock, needs_userns
+from tests.unprivileged import Identity
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import cli_args, cli_env, server_for
 
@@ -49,10 +54,10 @@ def _searches() -> list[Reply]:
 
 
 def _session(
-    vtcode: VtcodeRunner, ws: Path, script: list[Reply], env: dict[str, str] | None = None
+    as_user: Identity, ws: Path, script: list[Reply], env: dict[str, str] | None = None
 ) -> list[dict[str, Any]]:
     with server_for("chat", [*script, Reply(text="done")]) as server:
-        done = vtcode.run(
+        done = as_user.vtcode(
             "exec",
             "--json",
             "--approval",
@@ -87,19 +92,25 @@ def _fsmonitor(marker: Path) -> str:
     return f"touch {marker}; true"
 
 
+def _folders(as_user: Identity) -> tuple[Path, Path]:
+    """The identity's folders: one under /tmp (commands may write there, as in CI) and one for the marker
+    that commands may not write."""
+    return as_user.tmpdir(parent="/tmp"), as_user.tmpdir("vtcode-outside-")
+
+
 @needs_landlock
 @needs_userns
-def test_a_commondir_redirected_to_a_planted_config_never_runs_its_fsmonitor(
-    vtcode: VtcodeRunner, tmp_path: Path, outside: Path
-) -> None:
-    ws = _repo(tmp_path / "ws")
-    evil, marker = tmp_path / "evil", outside / "ran"
+def test_a_commondir_redirected_to_a_planted_config_never_runs_its_fsmonitor(as_user: Identity) -> None:
+    tmp, outside = _folders(as_user)
+    ws = _repo(tmp / "ws")
+    as_user.chown_tree(tmp)
+    evil, marker = tmp / "evil", outside / "ran"
     plant = (
         f"cp -r .git {evil} && git config -f {evil}/config core.fsmonitor '{_fsmonitor(marker)}' && "
         f"echo {evil} > .git/commondir"
     )
-    first = _session(vtcode, ws, [_command(plant, "c"), *_searches()])
-    second = _session(vtcode, ws, _searches())
+    first = _session(as_user, ws, [_command(plant, "c"), *_searches()])
+    second = _session(as_user, ws, _searches())
     assert not marker.exists()
     assert (evil / "config").exists()  # the plant itself worked where commands may write
     assert _exit_codes(first)[plant] != 0
@@ -109,14 +120,14 @@ def test_a_commondir_redirected_to_a_planted_config_never_runs_its_fsmonitor(
 
 @needs_landlock
 @needs_userns
-def test_a_gitlink_to_a_nested_repository_with_its_own_fsmonitor_never_runs_it(
-    vtcode: VtcodeRunner, tmp_path: Path, outside: Path
-) -> None:
-    ws = _repo(tmp_path / "ws")
+def test_a_gitlink_to_a_nested_repository_with_its_own_fsmonitor_never_runs_it(as_user: Identity) -> None:
+    tmp, outside = _folders(as_user)
+    ws = _repo(tmp / "ws")
     # The repository as cloned holds a gitlink `sub`; a command then makes `sub` a repository.
     head = _git(ws, "rev-parse", "HEAD")
     _git(ws, "update-index", "--add", "--cacheinfo", f"160000,{head},sub")
     _git(ws, "commit", "-qm", "gitlink")
+    as_user.chown_tree(tmp)
     index = (ws / ".git" / "index").read_bytes()
     marker = outside / "ran"
     git = "git -c user.email=t@example.com -c user.name=t"
@@ -125,8 +136,8 @@ def test_a_gitlink_to_a_nested_repository_with_its_own_fsmonitor_never_runs_it(
         f"git -C sub config core.fsmonitor '{_fsmonitor(marker)}'"
     )
     add_link = f"git update-index --add --cacheinfo 160000,{head},other"
-    first = _session(vtcode, ws, [_command(plant, "c"), _command(add_link, "i"), *_searches()])
-    second = _session(vtcode, ws, _searches())
+    first = _session(as_user, ws, [_command(plant, "c"), _command(add_link, "i"), *_searches()])
+    second = _session(as_user, ws, _searches())
     assert not marker.exists()
     assert _exit_codes(first) == {plant: 0, add_link: _exit_codes(first)[add_link]}
     assert _exit_codes(first)[add_link] != 0
@@ -136,16 +147,16 @@ def test_a_gitlink_to_a_nested_repository_with_its_own_fsmonitor_never_runs_it(
 
 @needs_landlock
 @needs_userns
-def test_a_repository_a_command_creates_with_git_init_is_not_used_by_vtcode(
-    vtcode: VtcodeRunner, tmp_path: Path, outside: Path
-) -> None:
-    ws = tmp_path / "ws"
+def test_a_repository_a_command_creates_with_git_init_is_not_used_by_vtcode(as_user: Identity) -> None:
+    tmp, outside = _folders(as_user)
+    ws = tmp / "ws"
     ws.mkdir()
     (ws / "a.py").write_text("x = 1\n")
+    as_user.chown_tree(tmp)
     marker = outside / "ran"
     plant = f"git init -q && git config core.fsmonitor '{_fsmonitor(marker)}' && git add a.py"
-    first = _session(vtcode, ws, [_command(plant, "c"), *_searches()])
-    second = _session(vtcode, ws, _searches())
+    first = _session(as_user, ws, [_command(plant, "c"), *_searches()])
+    second = _session(as_user, ws, _searches())
     assert not marker.exists()
     assert "a.py" in _listed(first)
     assert "a.py" in _listed(second)
@@ -153,22 +164,23 @@ def test_a_repository_a_command_creates_with_git_init_is_not_used_by_vtcode(
 
 @needs_landlock
 @needs_userns
-def test_a_worktree_git_file_cannot_be_pointed_at_a_planted_git_directory(
-    vtcode: VtcodeRunner, tmp_path: Path, outside: Path
-) -> None:
+def test_a_worktree_git_file_cannot_be_pointed_at_a_planted_git_directory(as_user: Identity) -> None:
+    tmp, outside = _folders(as_user)
     main = _repo(outside / "main")
-    ws = tmp_path / "ws"
+    ws = tmp / "ws"
     _git(main, "worktree", "add", "-q", str(ws))
+    as_user.chown_tree(tmp)
+    as_user.chown_tree(outside)
     dot_git = (ws / ".git").read_text()
-    evil, marker = tmp_path / "evil", outside / "ran"
+    evil, marker = tmp / "evil", outside / "ran"
     plant = (
         f"git init -q --bare {evil} && git -C {evil} config core.bare false && "
         f"git -C {evil} config core.fsmonitor '{_fsmonitor(marker)}' && "
         f"cp $(git rev-parse --git-dir)/index {evil}/ && printf 'gitdir: {evil}\\n' > .git"
     )
     replace = f"rm -f .git && printf 'gitdir: {evil}\\n' > .git"
-    first = _session(vtcode, ws, [_command(plant, "c"), _command(replace, "r"), *_searches()])
-    second = _session(vtcode, ws, _searches())
+    first = _session(as_user, ws, [_command(plant, "c"), _command(replace, "r"), *_searches()])
+    second = _session(as_user, ws, _searches())
     assert not marker.exists()
     assert (evil / "config").exists()
     assert {cmd: code != 0 for cmd, code in _exit_codes(first).items()} == {plant: True, replace: True}
@@ -204,38 +216,41 @@ def test_vtcodes_own_git_runs_without_provider_keys_and_with_configured_programs
 
 @needs_landlock
 @needs_userns
-def test_a_global_git_config_planted_in_a_writable_home_never_runs_its_filter(
-    vtcode: VtcodeRunner, tmp_path: Path, outside: Path
-) -> None:
-    # The test's HOME is under /tmp, which commands may write (as in CI), and has no ~/.gitconfig yet.
-    ws = _repo(tmp_path / "ws")
+def test_a_global_git_config_planted_in_a_writable_home_never_runs_its_filter(as_user: Identity) -> None:
+    # HOME is under /tmp, which commands may write (as in CI), and has no ~/.gitconfig yet.
+    tmp, outside = _folders(as_user)
+    ws = _repo(tmp / "ws")
+    (tmp / "home").mkdir()
+    as_user.chown_tree(tmp)
+    home = {"HOME": str(tmp / "home"), "VTCODE_HOME": str(tmp / "home" / ".vtcode")}
     marker = outside / "ran"
     plant = (
         f"printf '[filter \"x\"]\\n\\tclean = touch {marker}; cat\\n' > ~/.gitconfig && "
         "echo '* filter=x' > .gitattributes && echo 'x = 2' > a.py"
     )
-    first = _session(vtcode, ws, [_command(plant, "c"), *_searches()])
+    first = _session(as_user, ws, [_command(plant, "c"), *_searches()], home)
     # The same size with a new time: git must read a.py (through the filter) to know it changed.
-    second = _session(vtcode, ws, _searches())
+    second = _session(as_user, ws, _searches(), home)
     assert not marker.exists()
     assert _exit_codes(first) == {plant: 0}
+    assert (tmp / "home" / ".gitconfig").exists()  # the plant itself worked in the writable home
     assert "a.py" in _listed(second)
 
 
 @needs_landlock
-def test_without_user_namespaces_a_commondir_a_command_redirects_is_not_followed(
-    vtcode: VtcodeRunner, tmp_path: Path, outside: Path
-) -> None:
+def test_without_user_namespaces_a_commondir_a_command_redirects_is_not_followed(as_user: Identity) -> None:
     # Landlock alone cannot keep .git read-only: the write succeeds, and vtcode's git must notice.
-    ws = _repo(tmp_path / "ws")
-    evil, marker = tmp_path / "evil", outside / "ran"
+    tmp, outside = _folders(as_user)
+    ws = _repo(tmp / "ws")
+    as_user.chown_tree(tmp)
+    evil, marker = tmp / "evil", outside / "ran"
     plant = (
         f"cp -r .git {evil} && git config -f {evil}/config core.fsmonitor '{_fsmonitor(marker)}' && "
         f"echo {evil} > .git/commondir"
     )
     no_userns = {"VTCODE_SANDBOX_PRETEND_MISSING": "userns"}
-    first = _session(vtcode, ws, [_command(plant, "c"), *_searches()], no_userns)
-    second = _session(vtcode, ws, _searches(), no_userns)
+    first = _session(as_user, ws, [_command(plant, "c"), *_searches()], no_userns)
+    second = _session(as_user, ws, _searches(), no_userns)
     assert not marker.exists()
     assert _exit_codes(first) == {plant: 0}
     assert (ws / ".git" / "commondir").exists()
