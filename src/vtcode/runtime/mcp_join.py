@@ -9,12 +9,10 @@ section 4). A server that fails is a warning naming it and its stderr tail, neve
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from vtcode.config.schema import McpSettings
-from vtcode.mcp.servers import ServerPlan
 from vtcode.protocol.events import Notice, ToolsChanged
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import BeforeRequest, HistoryReplacement
@@ -24,6 +22,7 @@ from vtcode.tools.base import Tool
 
 if TYPE_CHECKING:
     from vtcode.mcp.manager import McpManager
+    from vtcode.runtime.wiring import Wiring
 
 
 class McpJoin:
@@ -97,23 +96,25 @@ class McpJoin:
         await self.manager.aclose()
 
 
-def start_mcp(
-    plan: ServerPlan,
-    *,
-    env: Mapping[str, str],
-    workspace: Path,
-    settings: McpSettings,
-    runner: TurnRunner,
-    dispatcher: ToolDispatcher,
-    emitter: Emitter,
-    builtin: Sequence[Tool],
-) -> McpJoin:
-    """Import the MCP client (only now: it costs 0.8 s), start the planned servers, hook the turn loop."""
+def start_mcp(wiring: Wiring, emitter: Emitter) -> McpJoin:
+    """Import the MCP client (only now: it costs 0.8 s), start the planned servers, hook the turn loop.
+
+    The join's hook goes first before each request, so compaction and the like see the request as it
+    will be sent.
+    """
     from vtcode.mcp.manager import McpManager
 
-    manager = McpManager(plan, env=env, workspace=workspace, settings=settings)
+    options = wiring.options
+    settings = options.settings.mcp
+    manager = McpManager(wiring.mcp, env=options.env, workspace=options.workspace, settings=settings)
     join = McpJoin(
-        manager, settings=settings, runner=runner, dispatcher=dispatcher, emitter=emitter, builtin=builtin
+        manager,
+        settings=settings,
+        runner=wiring.runner,
+        dispatcher=wiring.dispatcher,
+        emitter=emitter,
+        builtin=wiring.toolset.tools,
     )
     join.start()
+    wiring.hooks.before_request.insert(0, join.before_request)
     return join

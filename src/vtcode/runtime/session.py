@@ -51,6 +51,7 @@ from vtcode.runtime.hold import Hold, HoldReason
 from vtcode.runtime.hooks import AfterToolBatch, TurnEnd, TurnHooks
 from vtcode.runtime.intent_queue import IntentQueue, PendingInput
 from vtcode.runtime.jobs import Jobs, spooled_output
+from vtcode.runtime.manual_compaction import compact_between_turns
 from vtcode.runtime.recorder import persisted
 from vtcode.runtime.run_summary import RunSummary
 from vtcode.runtime.status import ContextMeter, SessionStatus, session_status
@@ -377,19 +378,7 @@ class Session:
         """Start the configured MCP servers in the background; their tools join before a model request."""
         from vtcode.runtime.mcp_join import start_mcp
 
-        wiring = self._wiring
-        self._mcp = start_mcp(
-            wiring.mcp,
-            env=self._options.env,
-            workspace=self._options.workspace,
-            settings=self._options.settings.mcp,
-            runner=wiring.runner,
-            dispatcher=wiring.dispatcher,
-            emitter=self._emitter,
-            builtin=wiring.toolset.tools,
-        )
-        # First, so compaction and the like see the request as it will be sent.
-        wiring.hooks.before_request.insert(0, self._mcp.before_request)
+        self._mcp = start_mcp(self._wiring, self._emitter)
 
     def _apply_switch(self) -> None:
         wanted, self._switch = self._switch, None
@@ -549,24 +538,10 @@ class Session:
         self._emitter.end_turn()
 
     async def _manual_compaction(self) -> None:
-        """`/compact` between turns; an interrupt or a failure leaves the history as it was."""
+        """`/compact` between turns (`Session.compacting` while it runs)."""
         self._compacting = True
         try:
-            replacement = await self._wiring.compactor.compact_now(self._wiring.state.messages)
-            if replacement is not None:
-                self._wiring.runner.apply(replacement)
-        except asyncio.CancelledError:
-            current = asyncio.current_task()
-            if current is not None:
-                current.uncancel()
-            self._emitter.emit(Notice(level="warning", message="compaction interrupted; nothing changed"))
-        except VtcodeError as exc:
-            self._emitter.emit(Notice(level="warning", message=f"compaction failed: {exc.user_text()}"))
-        except Exception as exc:  # like a turn's last line of defence: the session stays usable
-            log.debug("manual compaction failed", exc_info=True)
-            self._emitter.emit(
-                Notice(level="warning", message=f"compaction failed: {type(exc).__name__}: {exc}")
-            )
+            await compact_between_turns(self._wiring, self._emitter)
         finally:
             self._compacting = False
 

@@ -1,0 +1,31 @@
+"""`/compact` between turns: the history is replaced, or left exactly as it was and the user told why."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from vtcode.protocol.errors import VtcodeError
+from vtcode.protocol.events import Notice
+from vtcode.runtime.emitter import Emitter
+from vtcode.runtime.wiring import Wiring
+
+log = logging.getLogger(__name__)
+
+
+async def compact_between_turns(wiring: Wiring, emitter: Emitter) -> None:
+    """Compact now; an interrupt or a failure leaves the history as it was and says so."""
+    try:
+        replacement = await wiring.compactor.compact_now(wiring.state.messages)
+        if replacement is not None:
+            wiring.runner.apply(replacement)
+    except asyncio.CancelledError:
+        current = asyncio.current_task()
+        if current is not None:
+            current.uncancel()
+        emitter.emit(Notice(level="warning", message="compaction interrupted; nothing changed"))
+    except VtcodeError as exc:
+        emitter.emit(Notice(level="warning", message=f"compaction failed: {exc.user_text()}"))
+    except Exception as exc:  # like a turn's last line of defence: the session stays usable
+        log.debug("manual compaction failed", exc_info=True)
+        emitter.emit(Notice(level="warning", message=f"compaction failed: {type(exc).__name__}: {exc}"))
