@@ -48,6 +48,7 @@ from vtcode.runtime.wiring import SessionOptions
 from vtcode.runtime.workspace_index import complete_path
 from vtcode.tui.approval import TYPING_QUIET_SECONDS, ApprovalScreen
 from vtcode.tui.composer import Composer
+from vtcode.tui.hooks_trust import options_after_hook_trust
 from vtcode.tui.mcp_trust import McpTrustScreen
 from vtcode.tui.pending import PendingList
 from vtcode.tui.screens import SetupScreen
@@ -101,6 +102,8 @@ class VtcodeApp(App[int]):
         self._early: list[tuple[str, InputMode]] = []
         # Workspaces whose `.mcp.json` the user was already asked about in this run.
         self._asked_mcp: set[Path] = set()
+        # Workspaces whose untrusted hooks the user was already asked about in this run.
+        self._asked_hooks: set[Path] = set()
         self.crash: BaseException | None = None
         self.slash = SlashCommands(self)
         # Held here, not queried: events keep arriving while another screen (a dialog) is on top.
@@ -145,6 +148,12 @@ class VtcodeApp(App[int]):
         if old is not None:
             await old.aclose()
         options = await self._asked_about_project_mcp(options)
+        options = await options_after_hook_trust(
+            options,
+            self._asked_hooks,
+            lambda screen: self.push_screen(screen, wait_for_dismiss=True),
+            lambda message: self.transcript.add(NoticeEntry(message, warning=True)),
+        )
         self.options = options
         try:
             session = await self._opener(options)
