@@ -16,6 +16,7 @@ from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.server import WireServer
 from vtcode.testing.wire import server_for
 from vtcode.tui.approval import ApprovalScreen
+from vtcode.tui.hooks_trust import HookTrustScreen
 from vtcode.tui.screens import TextScreen
 
 GUARD = "cat > /dev/null\necho no >&2\nexit 2\n"
@@ -64,6 +65,9 @@ async def test_an_untrusted_workspace_hook_does_not_run_in_the_tui_and_hooks_sho
     with server_for("chat", [_touch("ran"), Reply(text="finished")]) as server:
         app = make_app(_with_hooks(ws, home, server))
         async with app.run_test(size=(120, 30)) as pilot:
+            # Asked first whether the workspace's hooks may run: "not now".
+            await until(pilot, lambda: isinstance(app.screen, HookTrustScreen), "the hook trust dialog")
+            await pilot.press("n")
             await until(pilot, lambda: app.session is not None, "the session")
             await until(pilot, lambda: "hook skipped: untrusted" in screen_text(app), "the untrusted notice")
             await type_text(pilot, "go")

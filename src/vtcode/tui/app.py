@@ -31,6 +31,7 @@ from vtcode.runtime.workspace_index import complete_path
 from vtcode.tui.composer import Composer
 from vtcode.tui.file_picker import FilePicker
 from vtcode.tui.history_view import show_history
+from vtcode.tui.hooks_trust import options_after_hook_trust
 from vtcode.tui.mcp_trust import McpTrustScreen
 from vtcode.tui.pending import PendingList
 from vtcode.tui.screens import SetupScreen, TextScreen
@@ -86,6 +87,8 @@ class VtcodeApp(App[int]):
         self._early: list[tuple[str, InputMode]] = []
         # Workspaces whose `.mcp.json` the user was already asked about in this run.
         self._asked_mcp: set[Path] = set()
+        # Workspaces whose untrusted hooks the user was already asked about in this run.
+        self._asked_hooks: set[Path] = set()
         self.crash: BaseException | None = None
         # The session to name in a "resume with" line after quitting (one with a conversation).
         self.resumable: str | None = None
@@ -131,6 +134,12 @@ class VtcodeApp(App[int]):
         """Open a session and read its events until it closes; the current one is closed only once the
         new one is open (a mistyped `/resume` id keeps it)."""
         options = await self._asked_about_project_mcp(options)
+        options = await options_after_hook_trust(
+            options,
+            self._asked_hooks,
+            lambda screen: self.push_screen(screen, wait_for_dismiss=True),
+            lambda message: self.transcript.add(NoticeEntry(message, warning=True)),
+        )
         try:
             session = await self._opener(options)
         except VtcodeError as exc:

@@ -6,7 +6,7 @@ snake_case spellings of VT Code and the Gemini CLI names are accepted on input a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 HookEvent = Literal[
@@ -137,6 +137,12 @@ class HookSet:
     def untrusted(self) -> tuple[ConfiguredHook, ...]:
         """Hooks held back until the user trusts them."""
         return tuple(h for h in self.hooks if not h.trusted)
+
+    def trusting(self, digests: frozenset[str]) -> HookSet:
+        """The same hooks with those whose digest is in `digests` marked trusted (just recorded)."""
+        return HookSet(
+            tuple(h if h.trusted or h.digest not in digests else replace(h, trusted=True) for h in self.hooks)
+        )
 
     @property
     def runnable(self) -> HookSet:
