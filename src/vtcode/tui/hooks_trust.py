@@ -13,18 +13,14 @@ from pathlib import Path
 from typing import ClassVar, Literal
 
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Static
 
 from vtcode.config.user_file import trust_hooks
 from vtcode.core.hooks.model import ConfiguredHook
 from vtcode.protocol.errors import VtcodeError
 from vtcode.runtime.wiring import SessionOptions
-from vtcode.tui.approval import GRACE_SECONDS
 from vtcode.tui.safe import safe_text
+from vtcode.tui.trust_dialog import TrustScreen
 
 HookTrustAnswer = Literal["trust", "not_now"]
 # How the app shows a dialog and waits for its answer, and how it tells the user something went wrong.
@@ -32,10 +28,9 @@ Ask = Callable[["HookTrustScreen"], Awaitable[HookTrustAnswer | None]]
 Warn = Callable[[str], Awaitable[None]]
 
 
-class HookTrustScreen(ModalScreen[HookTrustAnswer]):
+class HookTrustScreen(TrustScreen[HookTrustAnswer]):
     """Lists the untrusted hooks (event, matcher, command, source file); dismissed with the answer."""
 
-    AUTO_FOCUS = None
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("t", "trust", "trust these hooks"),
         Binding("n", "not_now", "not now"),
@@ -43,20 +38,11 @@ class HookTrustScreen(ModalScreen[HookTrustAnswer]):
     ]
 
     def __init__(self, workspace: str, hooks: tuple[ConfiguredHook, ...]) -> None:
-        super().__init__(classes="approval-screen")
+        super().__init__()
         self.workspace = workspace
         self.hooks = hooks
-        # Keys typed just as the dialog opened must not trust anything (as in the approval dialog).
-        self.armed = False
 
-    def on_mount(self) -> None:
-        """Arm the trusting key shortly after the dialog is shown."""
-        self.set_timer(GRACE_SECONDS, self._arm)
-
-    def _arm(self) -> None:
-        self.armed = True
-
-    def compose(self) -> ComposeResult:
+    def body(self) -> Text:
         """The question, each hook, and the keys that answer it."""
         body = Text()
         body.append("Run this workspace's hooks?\n", style="bold")
@@ -67,15 +53,11 @@ class HookTrustScreen(ModalScreen[HookTrustAnswer]):
             body.append(f"      from {safe_text(hook.source.path)} ({hook.digest[:12]})\n", style="dim")
         body.append("\n[t] trust them (saved in your config; a change asks again)\n", style="green")
         body.append("[n] / [Esc] not now (they stay off for this run)", style="red")
-        with Vertical(id="approval"):
-            yield Static(body, id="approval-body")
+        return body
 
     def action_trust(self) -> None:
         """Trust the listed hooks as they are now."""
-        if self.armed:
-            self.dismiss("trust")
-        else:
-            self.app.bell()
+        self.trusted("trust")
 
     def action_not_now(self) -> None:
         """Keep them off for this run."""

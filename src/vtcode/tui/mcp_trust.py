@@ -6,24 +6,19 @@ from collections.abc import Mapping
 from typing import ClassVar, Literal
 
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Static
 
 from vtcode.config.schema import McpServerSettings
 from vtcode.mcp.servers import ServerDefinition
-from vtcode.tui.approval import GRACE_SECONDS
 from vtcode.tui.safe import safe_text
+from vtcode.tui.trust_dialog import TrustScreen
 
 TrustAnswer = Literal["always", "session", "no"]
 
 
-class McpTrustScreen(ModalScreen[TrustAnswer]):
+class McpTrustScreen(TrustScreen[TrustAnswer]):
     """Lists what the project's `.mcp.json` would start; dismissed with the user's answer."""
 
-    AUTO_FOCUS = None
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "always", "trust this project"),
         Binding("s", "session", "this session only"),
@@ -32,20 +27,11 @@ class McpTrustScreen(ModalScreen[TrustAnswer]):
     ]
 
     def __init__(self, workspace: str, servers: Mapping[str, McpServerSettings]) -> None:
-        super().__init__(classes="approval-screen")
+        super().__init__()
         self.workspace = workspace
         self.servers = dict(servers)
-        # Keys typed just as the dialog opened must not trust anything (as in the approval dialog).
-        self.armed = False
 
-    def on_mount(self) -> None:
-        """Arm the trusting keys shortly after the dialog is shown."""
-        self.set_timer(GRACE_SECONDS, self._arm)
-
-    def _arm(self) -> None:
-        self.armed = True
-
-    def compose(self) -> ComposeResult:
+    def body(self) -> Text:
         """The question, the programs, and the keys that answer it."""
         body = Text()
         body.append("Start this project's MCP servers?\n", style="bold")
@@ -55,22 +41,15 @@ class McpTrustScreen(ModalScreen[TrustAnswer]):
         body.append("\n[a] trust this project (saved in your config)   ", style="green")
         body.append("[s] this session only\n", style="green")
         body.append("[n] / [Esc] do not start them", style="red")
-        with Vertical(id="approval"):
-            yield Static(body, id="approval-body")
+        return body
 
     def action_always(self) -> None:
         """Trust the project from now on."""
-        if self.armed:
-            self.dismiss("always")
-        else:
-            self.app.bell()
+        self.trusted("always")
 
     def action_session(self) -> None:
         """Start the servers for this session only."""
-        if self.armed:
-            self.dismiss("session")
-        else:
-            self.app.bell()
+        self.trusted("session")
 
     def action_no(self) -> None:
         """Start none of them."""

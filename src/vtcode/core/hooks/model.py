@@ -7,7 +7,7 @@ snake_case spellings of VT Code and the Gemini CLI names are accepted on input a
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, get_args
 
 HookEvent = Literal[
     "SessionStart",
@@ -24,21 +24,7 @@ HookEvent = Literal[
     "PostCompact",
     "Notification",
 ]
-HOOK_EVENTS: tuple[HookEvent, ...] = (
-    "SessionStart",
-    "SessionEnd",
-    "UserPromptSubmit",
-    "PreToolUse",
-    "PermissionRequest",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "Stop",
-    "SubagentStart",
-    "SubagentStop",
-    "PreCompact",
-    "PostCompact",
-    "Notification",
-)
+HOOK_EVENTS: tuple[HookEvent, ...] = get_args(HookEvent)
 # Events whose matcher is compared with a tool name (the others match their own subject, or nothing).
 TOOL_EVENTS: frozenset[HookEvent] = frozenset(
     {"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure"}
