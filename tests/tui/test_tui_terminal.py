@@ -160,6 +160,10 @@ def test_a_prompt_typed_in_a_real_terminal_gets_its_answer_and_quitting_restores
         assert _restored(term)
         assert "Traceback" not in term.screen()
         assert "resume this session with: vtcode --resume " in term.screen()
+        # The conversation stays in the terminal above the shell prompt, as in Claude Code and Codex.
+        left = term.screen().splitlines()
+        assert "› ping the model" in left
+        assert "pong from the loopback model" in left
         assert server.requests[0].json()["messages"][-1]["content"] == "ping the model"
 
 

@@ -35,6 +35,7 @@ from vtcode.tui.hooks_trust import options_after_hook_trust
 from vtcode.tui.mcp_trust import McpTrustScreen
 from vtcode.tui.pending import PendingList
 from vtcode.tui.screens import SetupScreen, TextScreen
+from vtcode.tui.scrollback import conversation_text
 from vtcode.tui.session_view import SessionView
 from vtcode.tui.slash import SlashCommands
 from vtcode.tui.status_line import StatusLine
@@ -92,6 +93,8 @@ class VtcodeApp(App[int]):
         self.crash: BaseException | None = None
         # The session to name in a "resume with" line after quitting (one with a conversation).
         self.resumable: str | None = None
+        # The conversation to leave in the terminal's scrollback after quitting (tui.scrollback).
+        self.farewell = ""
         self.slash = SlashCommands(self)
         # Held here, not queried: events keep arriving while another screen (a dialog) is on top.
         self.transcript = Transcript()
@@ -367,6 +370,7 @@ class VtcodeApp(App[int]):
         if session is not None:
             if any(isinstance(m, UserMessage) for m in session.messages):
                 self.resumable = session.id
+                self.farewell = conversation_text(session.messages, session.id)
             await session.submit(Shutdown())
         self.exit(0)
 

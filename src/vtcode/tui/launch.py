@@ -35,7 +35,8 @@ def run_app(app: VtcodeApp) -> int:
     """Run `app`; a crash restores the terminal first and then raises `InternalError` (one line)."""
     code = app.run()
     if app.crash is None and app.resumable is not None:
-        # The terminal is restored by now: this line stays in its scrollback.
+        # The terminal is restored by now: the conversation and this line stay in its scrollback.
+        print(app.farewell, end="")
         print(f"vtcode: resume this session with: vtcode --resume {app.resumable}")
     if app.crash is not None:
         log.debug("the TUI stopped", exc_info=app.crash)
