@@ -60,7 +60,8 @@ def test_sigterm_with_three_sessions_leaves_no_process_of_their_groups(
         assert alive(escapee)
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130, err
+    # 128 + SIGTERM, as CI runners expect of a cancelled job.
+    assert proc.returncode == 143, err
     assert "Traceback" not in err
     assert [group_members(pgid) for pgid in groups] == [[], [], []]
     assert not alive(escapee)
