@@ -6,6 +6,7 @@ import json
 
 from vtcode.protocol.messages import (
     AssistantMessage,
+    Message,
     MessageMeta,
     ToolCall,
     ToolResultMessage,
@@ -19,7 +20,7 @@ def _call(name: str, **arguments: str) -> ToolCall:
 
 
 def test_prompts_answers_and_one_line_per_call_stay_and_vtcodes_own_items_do_not() -> None:
-    messages = [
+    messages: list[Message] = [
         UserMessage("<environment_context>cwd</environment_context>", meta=MessageMeta(kind="context")),
         UserMessage("run the tests\nand fix them"),
         AssistantMessage(
@@ -34,7 +35,9 @@ def test_prompts_answers_and_one_line_per_call_stay_and_vtcodes_own_items_do_not
 
 
 def test_a_long_conversation_keeps_its_latest_lines_and_says_where_the_rest_is() -> None:
-    messages = [m for i in range(10) for m in (UserMessage(f"q{i}"), AssistantMessage(f"a{i}"))]
+    messages: list[Message] = [
+        m for i in range(10) for m in (UserMessage(f"q{i}"), AssistantMessage(f"a{i}"))
+    ]
     text = conversation_text(messages, "s-2", max_lines=5)
     assert text.splitlines() == [
         "(35 earlier lines: vtcode sessions show s-2)",
