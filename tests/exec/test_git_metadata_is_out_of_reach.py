@@ -19,6 +19,7 @@ from typing import Any
 
 from tests.conftest import VtcodeRunner
 from tests.e2e.harness import events
+from tests.exec.agent_session import command_exit_codes, command_reply, full_auto_session
 from tests.exec.sandbox_helpers import needs_landlock, needs_userns
 from tests.unprivileged import Identity
 from vtcode.testing.script import Reply, ScriptToolCall
@@ -41,43 +42,11 @@ def _repo(path: Path) -> Path:
     return path
 
 
-def _command(cmd: str, call_id: str) -> Reply:
-    arguments = {"cmd": cmd, "yield_time_ms": 20_000}
-    return Reply(tool_calls=(ScriptToolCall("exec_command", json.dumps(arguments), id=call_id),))
-
-
 def _searches() -> list[Reply]:
     return [
         Reply(tool_calls=(ScriptToolCall("list_files", "{}", id="l"),)),
         Reply(tool_calls=(ScriptToolCall("grep_files", json.dumps({"pattern": "x"}), id="g"),)),
     ]
-
-
-def _session(
-    as_user: Identity, ws: Path, script: list[Reply], env: dict[str, str] | None = None
-) -> list[dict[str, Any]]:
-    with server_for("chat", [*script, Reply(text="done")]) as server:
-        done = as_user.vtcode(
-            "exec",
-            "--json",
-            "--approval",
-            "full-auto",
-            *cli_args("chat"),
-            "go",
-            cwd=ws,
-            env={**cli_env("chat", server), **(env or {})},
-        )
-    assert done.code == 0, done.stderr
-    return events(done.stdout)
-
-
-def _exit_codes(evts: list[dict[str, Any]]) -> dict[str, int]:
-    found = {}
-    for event in evts:
-        item = event.get("item", {})
-        if event["type"] == "item.completed" and item.get("type") == "command_execution":
-            found[item["command"]] = json.loads(item["result"])["exit_code"]
-    return found
 
 
 def _listed(evts: list[dict[str, Any]]) -> list[str]:
@@ -109,11 +78,11 @@ def test_a_commondir_redirected_to_a_planted_config_never_runs_its_fsmonitor(as_
         f"cp -r .git {evil} && git config -f {evil}/config core.fsmonitor '{_fsmonitor(marker)}' && "
         f"echo {evil} > .git/commondir"
     )
-    first = _session(as_user, ws, [_command(plant, "c"), *_searches()])
-    second = _session(as_user, ws, _searches())
+    first = full_auto_session(as_user, ws, [command_reply(plant, "c"), *_searches()])
+    second = full_auto_session(as_user, ws, _searches())
     assert not marker.exists()
     assert (evil / "config").exists()  # the plant itself worked where commands may write
-    assert _exit_codes(first)[plant] != 0
+    assert command_exit_codes(first)[plant] != 0
     assert not (ws / ".git" / "commondir").exists()
     assert _listed(first) == _listed(second) == ["a.py"]
 
@@ -136,11 +105,13 @@ def test_a_gitlink_to_a_nested_repository_with_its_own_fsmonitor_never_runs_it(a
         f"git -C sub config core.fsmonitor '{_fsmonitor(marker)}'"
     )
     add_link = f"git update-index --add --cacheinfo 160000,{head},other"
-    first = _session(as_user, ws, [_command(plant, "c"), _command(add_link, "i"), *_searches()])
-    second = _session(as_user, ws, _searches())
+    first = full_auto_session(
+        as_user, ws, [command_reply(plant, "c"), command_reply(add_link, "i"), *_searches()]
+    )
+    second = full_auto_session(as_user, ws, _searches())
     assert not marker.exists()
-    assert _exit_codes(first) == {plant: 0, add_link: _exit_codes(first)[add_link]}
-    assert _exit_codes(first)[add_link] != 0
+    assert command_exit_codes(first) == {plant: 0, add_link: command_exit_codes(first)[add_link]}
+    assert command_exit_codes(first)[add_link] != 0
     assert (ws / ".git" / "index").read_bytes() == index
     assert "a.py" in _listed(second)
 
@@ -155,8 +126,8 @@ def test_a_repository_a_command_creates_with_git_init_is_not_used_by_vtcode(as_u
     as_user.chown_tree(tmp)
     marker = outside / "ran"
     plant = f"git init -q && git config core.fsmonitor '{_fsmonitor(marker)}' && git add a.py"
-    first = _session(as_user, ws, [_command(plant, "c"), *_searches()])
-    second = _session(as_user, ws, _searches())
+    first = full_auto_session(as_user, ws, [command_reply(plant, "c"), *_searches()])
+    second = full_auto_session(as_user, ws, _searches())
     assert not marker.exists()
     assert "a.py" in _listed(first)
     assert "a.py" in _listed(second)
@@ -179,11 +150,13 @@ def test_a_worktree_git_file_cannot_be_pointed_at_a_planted_git_directory(as_use
         f"cp $(git rev-parse --git-dir)/index {evil}/ && printf 'gitdir: {evil}\\n' > .git"
     )
     replace = f"rm -f .git && printf 'gitdir: {evil}\\n' > .git"
-    first = _session(as_user, ws, [_command(plant, "c"), _command(replace, "r"), *_searches()])
-    second = _session(as_user, ws, _searches())
+    first = full_auto_session(
+        as_user, ws, [command_reply(plant, "c"), command_reply(replace, "r"), *_searches()]
+    )
+    second = full_auto_session(as_user, ws, _searches())
     assert not marker.exists()
     assert (evil / "config").exists()
-    assert {cmd: code != 0 for cmd, code in _exit_codes(first).items()} == {plant: True, replace: True}
+    assert {cmd: code != 0 for cmd, code in command_exit_codes(first).items()} == {plant: True, replace: True}
     assert (ws / ".git").read_text() == dot_git
     assert _listed(first) == _listed(second) == ["a.py"]
 
@@ -228,11 +201,11 @@ def test_a_global_git_config_planted_in_a_writable_home_never_runs_its_filter(as
         f"printf '[filter \"x\"]\\n\\tclean = touch {marker}; cat\\n' > ~/.gitconfig && "
         "echo '* filter=x' > .gitattributes && echo 'x = 2' > a.py"
     )
-    first = _session(as_user, ws, [_command(plant, "c"), *_searches()], home)
+    first = full_auto_session(as_user, ws, [command_reply(plant, "c"), *_searches()], home)
     # The same size with a new time: git must read a.py (through the filter) to know it changed.
-    second = _session(as_user, ws, _searches(), home)
+    second = full_auto_session(as_user, ws, _searches(), home)
     assert not marker.exists()
-    assert _exit_codes(first) == {plant: 0}
+    assert command_exit_codes(first) == {plant: 0}
     assert (tmp / "home" / ".gitconfig").exists()  # the plant itself worked in the writable home
     assert "a.py" in _listed(second)
 
@@ -249,9 +222,9 @@ def test_without_user_namespaces_a_commondir_a_command_redirects_is_not_followed
         f"echo {evil} > .git/commondir"
     )
     no_userns = {"VTCODE_SANDBOX_PRETEND_MISSING": "userns"}
-    first = _session(as_user, ws, [_command(plant, "c"), *_searches()], no_userns)
-    second = _session(as_user, ws, _searches(), no_userns)
+    first = full_auto_session(as_user, ws, [command_reply(plant, "c"), *_searches()], no_userns)
+    second = full_auto_session(as_user, ws, _searches(), no_userns)
     assert not marker.exists()
-    assert _exit_codes(first) == {plant: 0}
+    assert command_exit_codes(first) == {plant: 0}
     assert (ws / ".git" / "commondir").exists()
     assert _listed(first) == _listed(second) == ["a.py"]
