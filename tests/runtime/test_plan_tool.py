@@ -5,6 +5,7 @@ Loopback Chat server; the assertions are on the request bodies the model receive
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 from tests.runtime.compaction_agent import Agent, budget_options, texts, wait_turn_end, write_files
 from tests.runtime.session_helpers import Reader, options
 from vtcode.core.compaction.envelope import ENVELOPE_HEADER
-from vtcode.protocol.events import PlanUpdated, ThreadCompacted, TurnCompleted, TurnFailed
+from vtcode.protocol.events import Notice, PlanUpdated, ThreadCompacted, TurnCompleted, TurnFailed
 from vtcode.protocol.ops import Compact, UserInput
 from vtcode.protocol.plan import Plan, PlanStep
 from vtcode.runtime.session import Session
@@ -63,7 +64,9 @@ async def test_two_steps_in_progress_are_a_tool_error_and_the_plan_stays_as_it_w
     assert not (tmp_path / ".vtcode" / "sessions" / session.id / "plan.json").exists()
 
 
-async def test_an_update_that_drops_an_unfinished_step_is_answered_with_the_step_named(tmp_path: Path) -> None:
+async def test_an_update_that_drops_an_unfinished_step_is_answered_with_the_step_named(
+    tmp_path: Path,
+) -> None:
     shorter = [
         {"step": "Read the parser", "status": "completed"},
         {"step": "Run the tests", "status": "in_progress"},
@@ -79,7 +82,9 @@ async def test_an_update_that_drops_an_unfinished_step_is_answered_with_the_step
     assert first_event.explanation == "parser first"
     assert [s.step for s in first_event.plan] == [s["step"] for s in THREE_STEPS]
     assert second_event.dropped == (PlanStep("Fix the off-by-one", "pending"),)
-    expected = Plan(steps=(PlanStep("Read the parser", "completed"), PlanStep("Run the tests", "in_progress")))
+    expected = Plan(
+        steps=(PlanStep("Read the parser", "completed"), PlanStep("Run the tests", "in_progress"))
+    )
     assert session.plan == expected
     session_dir = tmp_path / ".vtcode" / "sessions" / session.id
     assert read_plan(session_dir) == expected
@@ -133,3 +138,24 @@ async def test_the_current_plan_reaches_the_model_after_a_compaction(tmp_path: P
     assert "update_plan" not in json.dumps(body["messages"])
     (envelope,) = [t for t in texts(body, "system") if t.startswith(ENVELOPE_HEADER)]
     assert "Task Tracker:\n[>] Read the parser\n[ ] Fix the off-by-one\n[ ] Run the tests" in envelope
+
+
+async def test_a_damaged_stored_plan_is_reported_on_resume_and_the_session_goes_on(tmp_path: Path) -> None:
+    script = [plan_call(THREE_STEPS, "p1"), Reply(text="planned"), Reply(text="still here")]
+    with server_for("chat", script) as server:
+        opts = options(tmp_path, tmp_path, server)
+        session = await Session.open(opts)
+        reader = Reader(session)
+        await session.submit(UserInput("plan it"))
+        await reader.wait_for(TurnCompleted)
+        await reader.close()
+        (tmp_path / ".vtcode" / "sessions" / session.id / "plan.json").write_text("{not json")
+        resumed = await Session.open(dataclasses.replace(opts, resume=session.id))
+        second = Reader(resumed)
+        await resumed.submit(UserInput("go on"))
+        done = await second.wait_for(TurnCompleted)
+        await second.close()
+    notices = [e.message for e in second.of(Notice)]
+    assert any("the stored plan is not used" in n and "plan.json" in n for n in notices), notices
+    assert resumed.plan == Plan()
+    assert done.pending_intents == 0

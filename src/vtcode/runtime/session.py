@@ -31,7 +31,6 @@ from vtcode.protocol.events import (
     TurnCompleted,
 )
 from vtcode.protocol.messages import ImagePart, Message, MessageMeta, UserMessage
-from vtcode.protocol.plan import Plan
 from vtcode.protocol.ops import (
     ApprovalAnswer,
     CancelIntent,
@@ -45,6 +44,7 @@ from vtcode.protocol.ops import (
     Shutdown,
     UserInput,
 )
+from vtcode.protocol.plan import Plan
 from vtcode.providers.base import ModelClient
 from vtcode.runtime import turn_end
 from vtcode.runtime.emitter import Emitter

@@ -38,8 +38,8 @@ from vtcode.runtime.compaction_files import archive_reader
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.environment import context_message, environment_context
 from vtcode.runtime.hooks import TurnHooks
-from vtcode.runtime.plan_state import PlanState
 from vtcode.runtime.leftovers import end_leftover_groups, record_groups
+from vtcode.runtime.plan_state import PlanState
 from vtcode.runtime.providers import build_client, choose_provider, model_info, resumed_settings
 from vtcode.runtime.stored_history import StoredHistory
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
