@@ -8,6 +8,7 @@ from vtcode.core.plan import (
     dropped_steps,
     normalized,
     problems,
+    progress_line,
     render,
     update_result,
 )
@@ -55,3 +56,11 @@ def test_the_plan_as_the_model_reads_it_and_its_state() -> None:
     assert not all_done(plan)
     assert all_done(_plan(("a", "completed"), ("d", "cancelled")))
     assert not all_done(Plan())
+
+
+def test_the_progress_line_says_how_far_and_what_now() -> None:
+    assert progress_line(_plan(("a", "completed"), ("b", "in_progress"), ("c", "pending"))) == (
+        "plan 1/3 done; now: b"
+    )
+    assert progress_line(_plan(("a", "pending"))) == "plan 0/1 done"
+    assert progress_line(_plan(("a", "completed"))) == "plan done (1 step)"

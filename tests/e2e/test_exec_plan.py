@@ -50,3 +50,19 @@ def test_the_plan_is_the_sessions_plan_again_after_exec_resume(vtcode: VtcodeRun
     assert "- Fix the off-by-one (was pending)" in answer
     (update,) = [e for e in events(resumed.stdout) if e["type"] == "plan.updated"]
     assert update["dropped"] == [PLAN[1]]
+
+
+def test_exec_prints_the_plans_progress_and_its_dropped_steps_on_stderr(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    done = [{"step": "Read the parser", "status": "completed"}]
+    script = [_plan_call(PLAN, "p1"), _plan_call(done, "p2"), Reply(text="planned")]
+    with server_for("chat", script) as server:
+        result = vtcode.run("exec", *cli_args("chat"), "plan it", cwd=tmp_path, env=cli_env("chat", server))
+    assert result.code == 0, result.stderr
+    lines = result.stderr.splitlines()
+    assert "plan 0/2 done; now: Read the parser" in lines
+    assert "plan done (1 step)" in lines
+    assert "  dropped from the plan: Fix the off-by-one" in lines
+    assert not any("update_plan" in line for line in lines)
+    assert result.stdout == "planned\n"

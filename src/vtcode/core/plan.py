@@ -72,6 +72,15 @@ def render(plan: Plan) -> str:
     return "\n".join(lines)
 
 
+def progress_line(plan: Plan) -> str:
+    """One line for a log: how far the plan is and the step in progress."""
+    if all_done(plan):
+        return f"plan done ({steps_word(len(plan.steps))})"
+    done = sum(1 for step in plan.steps if step.status not in UNFINISHED)
+    now = current_step(plan)
+    return f"plan {done}/{len(plan.steps)} done" + (f"; now: {now.step}" if now is not None else "")
+
+
 def current_step(plan: Plan) -> PlanStep | None:
     """The step in progress, if any."""
     return next((step for step in plan.steps if step.status == "in_progress"), None)
@@ -80,6 +89,11 @@ def current_step(plan: Plan) -> PlanStep | None:
 def all_done(plan: Plan) -> bool:
     """Whether the plan has steps and none is left to do."""
     return bool(plan.steps) and all(step.status not in UNFINISHED for step in plan.steps)
+
+
+def steps_word(count: int) -> str:
+    """`1 step`, `3 steps`."""
+    return f"{count} step" if count == 1 else f"{count} steps"
 
 
 def _key(text: str) -> str:

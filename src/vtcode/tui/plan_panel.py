@@ -12,7 +12,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.widgets import Static
 
-from vtcode.core.plan import all_done
+from vtcode.core.plan import all_done, steps_word
 from vtcode.protocol.plan import Plan, PlanStep
 from vtcode.tui.safe import safe_text
 
@@ -41,7 +41,7 @@ def plan_text(plan: Plan) -> Text:
     if not steps:
         return text
     if all_done(plan):
-        text.append(f"✓ plan done ({len(steps)} steps)", style="dim")
+        text.append(f"✓ plan done ({steps_word(len(steps))})", style="dim")
         return text
     done = sum(1 for s in steps if s.status in ("completed", "cancelled"))
     text.append("Plan", style="bold")
