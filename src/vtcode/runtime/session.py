@@ -44,6 +44,7 @@ from vtcode.protocol.ops import (
     Shutdown,
     UserInput,
 )
+from vtcode.protocol.plan import Plan
 from vtcode.providers.base import ModelClient
 from vtcode.runtime import turn_end
 from vtcode.runtime.emitter import Emitter
@@ -172,6 +173,11 @@ class Session:
     def messages(self) -> Sequence[Message]:
         """The current history as the model sees it."""
         return tuple(self._wiring.state.messages)
+
+    @property
+    def plan(self) -> Plan:
+        """The agent's current plan (`update_plan`), as stored; empty before the first update."""
+        return self._wiring.plan.plan if self._wiring.plan is not None else Plan()
 
     @property
     def pending(self) -> tuple[PendingInput, ...]:
