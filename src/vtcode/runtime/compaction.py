@@ -10,7 +10,7 @@ turn runs), `on_overflow` (recovery after a context-overflow error) and `compact
 turns).
 
 Thresholds, the tail and the gain check speak provider tokens: our estimate times the running ratio of
-reported to estimated prompt tokens (`core.compaction.calibration`). At most one compaction runs per
+reported to estimated prompt tokens (`core.tokens.Calibration`). At most one compaction runs per
 boundary, the next automatic one waits for growth, and one that would not gain is retried with a smaller
 tail before the turn fails (`core.compaction.pacing`). The checks after a compaction, and the
 calibration read by every check, are in `compaction_outcome`.
@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vtcode.config.schema import Settings
-from vtcode.core.compaction.calibration import Calibration
 from vtcode.core.compaction.envelope import (
     Placement,
     place,
@@ -44,12 +43,12 @@ from vtcode.core.compaction.plan import (
     assemble,
     plan_compaction,
 )
-from vtcode.core.compaction.pressure import Pressure
 from vtcode.core.compaction.split import newest_batch_tokens
 from vtcode.core.compaction.summary import is_summary_message
 from vtcode.core.compaction.trigger import Action, Decision, Suppression, decide
 from vtcode.core.compaction.window import gained_enough, recovery_split
-from vtcode.core.tokens import MessageEstimator, TextCounter
+from vtcode.core.context_pressure import ContextPressure
+from vtcode.core.tokens import Calibration, MessageEstimator, TextCounter
 from vtcode.protocol.errors import ProviderError, ProviderErrorKind, VtcodeError
 from vtcode.protocol.events import CompactionTrigger, ThreadCompacted
 from vtcode.protocol.messages import Message, Usage
@@ -85,7 +84,6 @@ class Compactor(CompactionOutcome):
         history: StoredHistory,
         emitter: Emitter,
         clock: Callable[[], float],
-        last_usage: Callable[[], Usage | None],
         count: TextCounter | None = None,
         current_request: Callable[[], ModelRequest] | None = None,
     ) -> None:
@@ -95,7 +93,6 @@ class Compactor(CompactionOutcome):
         self._history = history
         self._emitter = emitter
         self._clock = clock
-        self._last_usage = last_usage
         # The BPE tables take ~0.2 s to load: only once a request is big enough to need them.
         self._count = count or LazyCounter()
         self.estimate = MessageEstimator(self._count)
@@ -111,7 +108,7 @@ class Compactor(CompactionOutcome):
             retained_user_tokens=settings.context.dynamic.retained_user_tokens,
             workspace=self._workspace,
         )
-        self.pressure = Pressure()
+        self.pressure = ContextPressure()
         # Per model of this session: a switched model's tokenizer counts differently.
         self._calibrations: dict[str, Calibration] = {}
         self._current_model = model
@@ -164,7 +161,7 @@ class Compactor(CompactionOutcome):
         if view.request is not None:
             self._current_model = view.request.model
         tokens = fixed + self.estimate.total(view.messages)
-        usage = self._last_usage()
+        usage = view.pressure.last_usage
         if usage is not None and usage is not self._seen_usage:
             self._seen_usage = usage
             self.pressure = self.pressure.with_reported(usage)

@@ -11,13 +11,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from vtcode.core.compaction.calibration import Calibration
 from vtcode.core.compaction.pacing import Pacing, growth_gap
 from vtcode.core.compaction.plan import CompactionSettings
-from vtcode.core.compaction.pressure import Pressure
 from vtcode.core.compaction.trigger import Suppression, classify_failure, escalate
 from vtcode.core.compaction.window import biggest_items, gained_enough, over_window_message
-from vtcode.core.tokens import MessageEstimator
+from vtcode.core.context_pressure import ContextPressure
+from vtcode.core.tokens import Calibration, MessageEstimator
 from vtcode.protocol.errors import AgentFailedError
 from vtcode.protocol.events import Notice, ThreadCompacted
 from vtcode.protocol.messages import Message
@@ -45,7 +44,7 @@ class CompactionOutcome:
     estimate: MessageEstimator
     settings: CompactionSettings
     enabled: bool
-    pressure: Pressure
+    pressure: ContextPressure
     suppression: Suppression
     _emitter: Emitter
     _calibrations: dict[str, Calibration]
