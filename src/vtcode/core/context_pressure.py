@@ -39,12 +39,14 @@ class ContextPressure:
         cls, *, context_window: int, estimated_tokens: int, last_usage: Usage | None
     ) -> ContextPressure:
         """A request about to be sent: the provider's last count raised to `estimated_tokens`."""
-        reported = cls(
-            estimated_tokens=estimated_tokens, last_usage=last_usage, context_window=context_window
+        # `with_reported` then `with_estimate`, built at once: this runs before every request.
+        reported = last_usage.input_tokens if last_usage is not None and last_usage.input_tokens > 0 else 0
+        return cls(
+            tokens=max(reported, estimated_tokens),
+            estimated_tokens=estimated_tokens,
+            last_usage=last_usage,
+            context_window=context_window,
         )
-        if last_usage is not None:
-            reported = reported.with_reported(last_usage)
-        return reported.with_estimate(estimated_tokens)
 
     @property
     def last_prompt_tokens(self) -> int | None:
