@@ -130,6 +130,10 @@ def decide(
             decision = _decide_command(policy, subject)
         case "session_input":
             decision = decide_input(policy, subject, tool=tool or "write_stdin")
+        case "external" if tool == "web_fetch":
+            from vtcode.core.web_rules import decide_web_fetch  # per-domain rules (its own module)
+
+            decision = decide_web_fetch(policy, subject, grants)
         case "external":
             decision = _decide_external(policy, tool, _subject(tool, "an external tool"))
     decision = _apply_grants(decision, kind, subject, tool, grants)
