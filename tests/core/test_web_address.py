@@ -81,6 +81,9 @@ def test_urls_parse_to_host_port_and_target() -> None:
     assert parse_url("docs.python.org/3/") == WebTarget("https", "docs.python.org", 443, "/3/")
     assert parse_url("http://[::1]:8080") == WebTarget("http", "::1", 8080, "/")
     assert parse_url("http://bücher.example/") == WebTarget("http", "xn--bcher-kva.example", 80, "/")
+    assert parse_url("https://x.org/a b/é?q=a b&r=%2F") == WebTarget(
+        "https", "x.org", 443, "/a%20b/%C3%A9?q=a%20b&r=%2F"
+    )
 
 
 @pytest.mark.parametrize(

@@ -175,3 +175,56 @@ async def test_file_and_data_urls_are_refused(workspace: Path, url: str) -> None
     scheme = url.split(":", 1)[0]
     assert outcome.is_error
     assert f"`{scheme}:` URLs are not fetched" in outcome.content
+
+
+@needs_netns
+def test_a_same_host_redirect_is_followed_and_another_host_is_only_reported(workspace: Path) -> None:
+    other = WebServer({"/": Route(b"<p>elsewhere</p>")})
+
+    async def main() -> tuple[ToolOutcome, ToolOutcome]:
+        page = WebServer(
+            {
+                "/old": Route(b"", status=301, headers={"Location": "/new"}),
+                "/new": Route(b"<p>moved here</p>"),
+                "/away": Route(b"", status=302, headers={"Location": "http://93.184.216.35/"}),
+            }
+        )
+        await page.start(PUBLIC, 8080)
+        await other.start("93.184.216.35", 80)
+        tool, ctx = WebFetchTool(), ToolContext(workspace=workspace)
+        try:
+            return (
+                await tool.run({"url": f"http://{PUBLIC}:8080/old"}, ctx),
+                await tool.run({"url": f"http://{PUBLIC}:8080/away"}, ctx),
+            )
+        finally:
+            await page.close()
+            await other.close()
+
+    moved, away = run_in_network_namespace([PUBLIC, "93.184.216.35"], main)
+    assert "moved here" in moved.content
+    assert f'url="http://{PUBLIC}:8080/new"' in moved.content
+    assert not away.is_error
+    assert away.content == (
+        f"http://{PUBLIC}:8080/away redirects to another host: http://93.184.216.35/ (not followed)\n"
+        "call web_fetch with http://93.184.216.35/ to read it (its host is approved apart)"
+    )
+    assert other.connections == 0
+
+
+@needs_netns
+def test_gzip_is_decoded_and_binary_types_are_refused(workspace: Path) -> None:
+    import gzip
+
+    routes = {
+        "/z": Route(gzip.compress(b"plain words " * 100), "text/plain", headers={"Content-Encoding": "gzip"}),
+        "/png": Route(b"\x89PNG\r\n", "image/png"),
+    }
+    zipped, _ = _fetch_in_netns([PUBLIC], routes, {"url": f"http://{PUBLIC}/z"}, workspace)
+    assert ("plain words " * 100) in zipped.content
+    png, _ = _fetch_in_netns([PUBLIC], routes, {"url": f"http://{PUBLIC}/png"}, workspace)
+    assert png.is_error
+    assert png.content == (
+        f"web_fetch refused or failed: http://{PUBLIC}/png: the server sent `image/png`, which is not text "
+        "web_fetch reads (HTML, plain text, JSON, XML)"
+    )

@@ -8,6 +8,9 @@
 | session_input | allow, unless the typed text holds a command a deny rule names                |
 | external      | allow rule, else deny | allow rule, or ask | allow rule, or ask | allow |
 
+`web_fetch` is external, approved per domain (`core.web_rules`: `web_fetch(domain:x)` rules, headless
+runs need an allow rule even in full-auto).
+
 Rules name external tools by their model-facing name: `mcp__SERVER__TOOL`, or a glob such as
 `mcp__SERVER__*`; only rules starting with `mcp__` are matched against tool names (others are command
 rules).

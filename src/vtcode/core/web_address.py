@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -24,6 +24,7 @@ _CGNAT = ipaddress.ip_network("100.64.0.0/10")
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
 _SCHEMES = ("http", "https")
 MAX_URL_CHARS = 8192
+_PATH_SAFE = "/%:@!$&'()*+,;=~-._?[]"
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,10 @@ def parse_url(url: str) -> WebTarget | Refused:
             host = host.encode("idna").decode("ascii").lower()
         except UnicodeError:
             return Refused(f"`{host}` is not a valid host name")
-    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    # Characters HTTP cannot carry as they are (spaces, non-ASCII) are percent-encoded; escapes stay.
+    target = quote(parts.path or "/", safe=_PATH_SAFE) + (
+        f"?{quote(parts.query, safe=_PATH_SAFE)}" if parts.query else ""
+    )
     return WebTarget(scheme, host, port or (443 if scheme == "https" else 80), target)
 
 
