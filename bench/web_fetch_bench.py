@@ -5,7 +5,8 @@ served on a public-looking address on that namespace's `lo`; `vtcode.testing.web
 time from the call to the tool's result (resolve-free IP URL, check, connect, download, convert, bound,
 spool) for `raw`, `text` and `markdown`, against `curl -s -o /dev/null` of the same URL (a process start
 included, as a person or a model running curl would pay it). Needs root (a network namespace).
-Run: .venv/bin/python bench/web_fetch_bench.py [--runs 5] [--mb 1]
+Run: .venv/bin/python bench/web_fetch_bench.py [--runs 5] [--mb 1] [--file PAGE.html]
+(`--file` serves a real page instead of the synthetic, tag-dense one.)
 Target (issue 29): report the ratio.
 """
 
@@ -65,12 +66,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--mb", type=float, default=1.0)
+    parser.add_argument("--file", type=Path, help="serve this HTML file instead of the synthetic page")
     args = parser.parse_args()
     problem = network_namespace_problem()
     if problem is not None:
         raise SystemExit(f"cannot run: {problem}")
     subprocess.run(["curl", "--version"], check=True, capture_output=True)
-    body = page(int(args.mb * 1024 * 1024))
+    body = args.file.read_bytes() if args.file else page(int(args.mb * 1024 * 1024))
     with tempfile.TemporaryDirectory() as tmp:
         times = run_in_network_namespace([HOST], lambda: measure(body, args.runs, Path(tmp)))
     baseline = statistics.median(times["curl"])
