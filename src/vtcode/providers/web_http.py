@@ -87,7 +87,7 @@ async def fetch_page(
     url: str, *, resolver: Resolver = system_resolver, limits: FetchLimits = _LIMITS
 ) -> Page:
     """GET `url` under the SSRF checks and `limits`; raises `FetchFailed` with the reason."""
-    target = _checked(parse_url(url), url)
+    target = _checked(parse_url(url))
     try:
         async with asyncio.timeout(limits.deadline):
             return await _fetch(target, resolver, limits)
@@ -95,7 +95,7 @@ async def fetch_page(
         raise FetchFailed(f"fetching {target.url} took longer than {limits.deadline:g} s") from None
 
 
-def _checked(parsed: WebTarget | Refused, url: str) -> WebTarget:
+def _checked(parsed: WebTarget | Refused) -> WebTarget:
     if isinstance(parsed, Refused):
         raise FetchFailed(parsed.reason)
     refused = literal_refusal(parsed)
