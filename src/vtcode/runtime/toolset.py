@@ -16,6 +16,7 @@ from vtcode.tools.base import Tool
 from vtcode.tools.recall_history import ArchiveReader
 from vtcode.tools.registry import builtin_tools
 from vtcode.tools.update_plan import PlanBoard
+from vtcode.tools.web_fetch import WebFetchTool
 
 
 @dataclass
@@ -90,4 +91,5 @@ def build_toolset(
     sessions = SessionManager(
         workspace, command_environment(env, settings), exec_settings(settings, env), notify=notify
     )
-    return Toolset(tools=[*builtin_tools(sessions, archive, plan), *extra], sessions=sessions)
+    web: list[Tool] = [WebFetchTool()] if settings.tools.web_fetch else []
+    return Toolset(tools=[*builtin_tools(sessions, archive, plan), *web, *extra], sessions=sessions)
