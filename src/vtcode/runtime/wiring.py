@@ -41,6 +41,7 @@ from vtcode.runtime.hooks import TurnHooks
 from vtcode.runtime.leftovers import end_leftover_groups, record_groups
 from vtcode.runtime.providers import build_client, choose_provider, model_info, resumed_settings
 from vtcode.runtime.stored_history import StoredHistory
+from vtcode.runtime.subagents import task_tool
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.toolset import Toolset, build_toolset
@@ -90,6 +91,9 @@ class SessionOptions:
     keep_stored: frozenset[str] = frozenset()
     # `--ephemeral`: store nothing under $VTCODE_HOME/sessions (no resume, no steering from elsewhere).
     ephemeral: bool = False
+    # A subagent's session (runtime/subagents): it shares its parent's model client and process-group
+    # registry, so closing it closes neither.
+    subagent: bool = False
 
 
 @dataclass
@@ -120,6 +124,8 @@ class Wiring:
     mcp: ServerPlan = field(default_factory=ServerPlan)
     # Lifecycle hooks at the session's boundaries; None when none are configured.
     lifecycle: LifecycleHooks | None = None
+    # The environment context text the session opened with (a subagent opens with it too).
+    environment: str = ""
 
 
 def wire(
@@ -223,6 +229,10 @@ def _wire(
     )
     if not options.ephemeral:
         record_groups(toolset.sessions, store, thread_id)
+    task = task_tool(options, settings, toolset.tools, notice)
+    if task is not None:
+        # After the built-in tools, before the front end's own (extra) ones.
+        toolset.tools.insert(len(toolset.tools) - len(options.extra_tools), task)
     tool_specs = [t.spec for t in toolset.tools]
     # The static prompt is composed once here; the appendix follows the instruction files and the
     # paths the tools touch, re-checked before every model request (SPEC sections 4 and 5).
@@ -297,7 +307,7 @@ def _wire(
     compactor.hooks = lifecycle
     hooks.before_request.append(compactor.before_request)
     hooks.context_overflow.append(compactor.on_overflow)
-    return Wiring(
+    wiring = Wiring(
         options=options,
         thread_id=thread_id,
         model=choice.model,
@@ -317,7 +327,11 @@ def _wire(
         unanswered=unanswered,
         mcp=mcp,
         lifecycle=lifecycle,
+        environment=context,
     )
+    if task is not None:
+        task.bind(wiring, emitter, clock=clock, new_id=new_id)
+    return wiring
 
 
 def _hooks(
