@@ -16,7 +16,6 @@ import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -358,12 +357,3 @@ def task_tool(
     for text in catalog.diagnostics:
         notice(f"agents: {text}")
     return TaskTool(catalog, max_concurrent=settings.agents.max_concurrent)
-
-
-def child_transcripts(session_dir: Path) -> list[Path]:
-    """The subagent transcript folders stored in a session's folder."""
-    folder = session_dir / "sessions"
-    try:
-        return sorted(p for p in folder.iterdir() if (p / "meta.json").is_file())
-    except OSError:
-        return []

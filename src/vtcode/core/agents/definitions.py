@@ -8,6 +8,7 @@ A child's tools are its declared tools less the disallowed ones, and never more 
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
@@ -165,14 +166,16 @@ def stricter(parent: ApprovalMode, wanted: ApprovalMode | None) -> ApprovalMode:
 
 
 def by_precedence(found: Iterable[AgentDefinition]) -> tuple[dict[str, AgentDefinition], list[str]]:
-    """The first definition of each name wins (callers list project, then user, then built-in)."""
+    """The first definition of each name wins (callers list project, then user, then built-in); two
+    files of one folder naming the same agent are reported."""
     chosen: dict[str, AgentDefinition] = {}
     notes: list[str] = []
     for definition in found:
         first = chosen.get(definition.name)
         if first is None:
             chosen[definition.name] = definition
-        elif first.origin == definition.origin and first.source != definition.source:
+        elif posixpath.dirname(first.source) == posixpath.dirname(definition.source) != "":
+            # Two files of one folder with one name; across folders, shadowing is the precedence.
             notes.append(
                 f"{definition.source}: agent {definition.name!r} is already defined by {first.source}"
             )
