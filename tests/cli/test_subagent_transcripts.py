@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tests.conftest import VtcodeRunner
 from tests.hooks.helpers import exec_run
+
 from vtcode.testing.script import Reply, ScriptToolCall
 
 

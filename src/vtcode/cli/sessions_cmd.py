@@ -75,8 +75,8 @@ def run_sessions(args: argparse.Namespace, overrides: list[str], parser: argpars
         if children:
             sys.stdout.write(f"\nsubagents ({len(children)}):\n")
             for child in children:
-                where = handle.dir / "sessions" / child.id / "history.jsonl"
-                sys.stdout.write(f"  {child.id}  {child.turns} turn(s)  {child.title}\n    {where}\n")
+                transcript = handle.dir / "sessions" / child.id / "history.jsonl"
+                sys.stdout.write(f"  {child.id}  {child.turns} turn(s)  {child.title}\n    {transcript}\n")
         for notice in history.notices:
             sys.stderr.write(f"notice: {notice}\n")
         return ExitCode.OK

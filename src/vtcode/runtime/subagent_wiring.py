@@ -24,6 +24,7 @@ from vtcode.runtime.environment import context_message
 from vtcode.runtime.hooks import TurnHooks
 from vtcode.runtime.providers import model_info
 from vtcode.runtime.stored_history import StoredHistory
+from vtcode.runtime.subagent_history import ChildHistory
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.toolset import Toolset, command_environment
@@ -104,13 +105,15 @@ def wire_child(
     parent_handle = parent.history.handle
     # Child transcripts live in the parent's session: `<parent>/sessions/<agent_id>/`.
     store = SessionStore(parent_handle.dir if parent_handle is not None else options.home, clock, new_id)
-    history = StoredHistory(
-        store,
-        session_id=agent_id,
-        workspace=options.workspace,
-        model=model,
-        provider=parent.provider_name,
-        ephemeral=options.ephemeral,
+    history = ChildHistory(
+        StoredHistory(
+            store,
+            session_id=agent_id,
+            workspace=options.workspace,
+            model=model,
+            provider=parent.provider_name,
+            ephemeral=options.ephemeral,
+        )
     )
     names = child_tools(definition, parent.dispatcher.tools)
     sessions = _command_sessions(parent, emitter) if _COMMAND_TOOLS & set(names) else None

@@ -235,7 +235,9 @@ class TaskTool:
             # The parent was interrupted: the child's turn ends with its commands, then this call does.
             await session.aclose()
             await asyncio.gather(reader, return_exceptions=True)
+            await _settled(wiring)
             raise
+        await _settled(wiring)
         answer = _final_answer(wiring)
         status = "failed" if follow.failure else "interrupted" if follow.interrupted else "completed"
         report = ChildReport(
@@ -320,6 +322,14 @@ def _observe(event: Event, parent: Emitter, label: str, follow: _Follow, show: _
 def _relabel(event: ApprovalRequested, label: str, reason: str) -> ApprovalRequested:
     """The child's approval request as the parent's front end shows it: labelled with the child."""
     return msgspec.structs.replace(event, display=f"[subagent {label}] {event.display}", reason=reason)
+
+
+async def _settled(wiring: Wiring) -> None:
+    """The child's transcript is written (its first checkpoint is written in the background)."""
+    from vtcode.runtime.subagent_history import ChildHistory
+
+    if isinstance(wiring.history, ChildHistory):
+        await wiring.history.settled()
 
 
 def _final_answer(wiring: Wiring) -> str:
