@@ -189,3 +189,18 @@ async def test_definition_problems_are_reported_with_their_file_and_the_rest_sti
     task_spec = next(t for t in bodies[0]["tools"] if t["function"]["name"] == "task")
     offered = task_spec["function"]["parameters"]["properties"]["subagent_type"]["enum"]
     assert sorted(offered) == ["explore", "general", "good", "typo"]
+
+
+async def test_the_result_names_the_files_the_child_changed_and_its_tool_calls(tmp_path: Path) -> None:
+    steps: list[Step] = [
+        Reply(tool_calls=(task("general", "write the notes"),)),
+        call("write_file", {"path": "notes.txt", "content": "hello\n"}, "w1"),
+        Reply(text="wrote notes.txt"),
+        Reply(text="done"),
+    ]
+    _, bodies = await run(tmp_path, tmp_path, steps, "go")
+    assert (tmp_path / "notes.txt").read_text() == "hello\n"
+    head = tool_results(bodies[3])["t1"].splitlines()[0]
+    assert head.startswith("[subagent general agent-")
+    assert "; 1 tool calls; " in head
+    assert head.endswith(" ms; files changed: notes.txt]")
