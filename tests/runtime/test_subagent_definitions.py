@@ -108,3 +108,24 @@ async def test_a_childs_approval_appears_in_the_parents_front_end_labelled_with_
     assert asked.display.endswith("] touch made.txt")
     assert (tmp_path / "made.txt").exists()
     assert "made it" in tool_results(bodies[3])["t1"]
+
+
+async def test_a_definition_narrows_but_never_widens_tools_and_approvals(tmp_path: Path) -> None:
+    _agent(
+        tmp_path / ".vtcode" / "agents",
+        "planner",
+        "---\nname: planner\ndescription: plans\ndisallowedTools: Bash\npermissionMode: plan\n---\nPlan.\n",
+    )
+    steps: list[Step] = [
+        Reply(tool_calls=(task("planner", "plan it"),)),
+        call("write_file", {"path": "plan.md", "content": "x"}, "w1"),
+        Reply(text="could not write"),
+        Reply(text="ok"),
+    ]
+    # The parent may do anything (full-auto); the child is read-only and has no shell.
+    _, bodies = await run(tmp_path, tmp_path, steps, "go")
+    offered = {t["function"]["name"] for t in bodies[1]["tools"]}
+    assert {"exec_command", "write_stdin", "task"}.isdisjoint(offered)
+    assert {"read_file", "write_file", "apply_patch"} <= offered
+    assert "read-only" in tool_results(bodies[2])["w1"]
+    assert not (tmp_path / "plan.md").exists()
