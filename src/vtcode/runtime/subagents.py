@@ -16,6 +16,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -350,6 +351,21 @@ def task_tool(
 ) -> TaskTool | None:
     """The session's `task` tool with the subagent types found (each bad definition file reported);
     None when `[agents] enabled` is off."""
+    return task_tool_for(
+        options.workspace, home=options.home, env=options.env, settings=settings, tools=tools, notice=notice
+    )
+
+
+def task_tool_for(
+    workspace: Path,
+    *,
+    home: Path,
+    env: Mapping[str, str],
+    settings: Settings,
+    tools: Sequence[Tool],
+    notice: Callable[[str], None],
+) -> TaskTool | None:
+    """`task_tool` outside a session (`vtcode prompt` shows the same tool list, and cache key)."""
     if not settings.agents.enabled:
         return None
     names = {t.spec.name for t in tools} | {TASK_TOOL}
@@ -358,9 +374,9 @@ def task_tool(
         return model in settings.models or model_info(settings, model).known
 
     catalog = load_agents(
-        options.workspace,
-        options.home,
-        user_home(options.env),
+        workspace,
+        home,
+        user_home(env),
         known_tool=known_names(names),
         known_model=known_model,
     )
