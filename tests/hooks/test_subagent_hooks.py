@@ -66,3 +66,31 @@ def test_the_parents_deny_rule_holds_in_the_child(vtcode: VtcodeRunner, tmp_path
     assert run.result.code == 0, run.result.stderr
     assert not (ws / "ran.txt").exists()
     assert "matches the deny rule `touch`" in run.tool_results(2)[0]
+
+
+def test_a_subagent_stop_hook_that_blocks_keeps_the_child_working_once_more(
+    vtcode: VtcodeRunner, isolated_home: Path, tmp_path: Path
+) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    marker = tmp_path / "blocked-once"
+    gate = script(
+        tmp_path / "hooks" / "gate.sh",
+        f"cat > /dev/null\nif [ -e {marker} ]; then exit 0; fi\ntouch {marker}\n"
+        "echo check the tests too >&2\nexit 2\n",
+    )
+    user_config(
+        isolated_home,
+        f'[[hooks.SubagentStop]]\nmatcher = "general"\n[[hooks.SubagentStop.hooks]]\ncommand = "{gate}"\n',
+    )
+    steps = [
+        _delegate("review"),
+        Reply(text="first answer"),
+        Reply(text="tests checked too"),
+        Reply(text="ok"),
+    ]
+    run = exec_run(vtcode, ws, steps, *FULL_AUTO)
+    assert run.result.code == 0, run.result.stderr
+    assert run.user_texts(2)[-1] == "A SubagentStop hook asks you to continue: check the tests too"
+    assert "first answer" not in run.tool_results(3)[0]
+    assert run.tool_results(3)[0].endswith("tests checked too")

@@ -94,7 +94,7 @@ def wire_child(
         resume=None,
         continue_last=False,
         extra_tools=(),
-        until_idle=True,
+        until_idle=False,
         output_schema=None,
         subagent=True,
         ephemeral=parent.options.ephemeral or parent.history.handle is None,

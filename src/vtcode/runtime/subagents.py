@@ -15,36 +15,24 @@ import json
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import msgspec
 
 from vtcode.config.schema import Settings
 from vtcode.core.agents.definitions import TASK_TOOL, AgentDefinition, known_names
 from vtcode.instructions.agent_files import AgentCatalog, load_agents
-from vtcode.protocol.events import (
-    ApprovalRequested,
-    ApprovalResolved,
-    CommandExecutionItem,
-    Event,
-    FileChangeItem,
-    ItemCompleted,
-    ItemStarted,
-    ItemUpdated,
-    ToolCallItem,
-    TurnFailed,
-)
-from vtcode.protocol.messages import AssistantMessage, ToolResultMessage, Usage
+from vtcode.protocol.events import Notice
+from vtcode.protocol.messages import AssistantMessage, ToolResultMessage
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.protocol.ops import UserInput
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.providers import model_info
+from vtcode.runtime.subagent_events import ChildReport, Follow
 from vtcode.runtime.system_prompt import user_home
 from vtcode.tools.base import CallDescription, Tool, ToolContext, ToolOutcome
 
 if TYPE_CHECKING:
+    from vtcode.runtime.session import Session
     from vtcode.runtime.wiring import SessionOptions, Wiring
 
 DESCRIPTION = (
@@ -55,53 +43,6 @@ DESCRIPTION = (
     "or to run independent pieces of work in parallel (several task calls in one reply run at once). "
     "Only delegate when it helps; simple lookups are faster done yourself. Subagent types:\n"
 )
-
-
-@dataclass(frozen=True)
-class ChildReport:
-    """What one child did, as the `task` result and its details tell it."""
-
-    agent_id: str
-    agent_type: str
-    status: str
-    answer: str
-    usage: Usage
-    tool_calls: int
-    duration_ms: int
-    files_changed: tuple[str, ...]
-
-    def text(self) -> str:
-        """The result the parent's model reads: a header line of facts, then the child's answer."""
-        files = ", ".join(self.files_changed) or "none"
-        tokens = self.usage.input_tokens + self.usage.output_tokens
-        head = (
-            f"[subagent {self.agent_type} {self.agent_id}: {self.status}; {tokens} tokens "
-            f"({self.usage.input_tokens} in, {self.usage.output_tokens} out); {self.tool_calls} tool "
-            f"calls; {self.duration_ms} ms; files changed: {files}]"
-        )
-        return f"{head}\n\n{self.answer}" if self.answer else head
-
-    def details(self) -> dict[str, Any]:
-        """The same facts as data (the `tool_call` item's details)."""
-        return {
-            "agent_id": self.agent_id,
-            "agent_type": self.agent_type,
-            "status": self.status,
-            "input_tokens": self.usage.input_tokens,
-            "output_tokens": self.usage.output_tokens,
-            "tool_calls": self.tool_calls,
-            "duration_ms": self.duration_ms,
-            "files_changed": list(self.files_changed),
-        }
-
-
-@dataclass
-class _Follow:
-    """What the parent learns from a child's event stream while it runs."""
-
-    files: dict[str, None] = field(default_factory=dict)
-    failure: str = ""
-    interrupted: bool = False
 
 
 class TaskTool:
@@ -223,22 +164,35 @@ class TaskTool:
             clock=self._clock,
             new_id=self._new_id,
         )
-        label = f"{definition.name} {agent_id}"
-        show = _Progress(emitter, item_id, json.dumps(dict(arguments)), agent_id, definition.name)
+        follow = Follow(
+            emitter,
+            label=f"{definition.name} {agent_id}",
+            item_id=item_id,
+            arguments=json.dumps(dict(arguments)),
+            agent_type=definition.name,
+        )
         await _fire(parent, "SubagentStart", {"agent_id": agent_id, "agent_type": definition.name})
         session = Session(wiring, child_emitter, options, new_id=self._new_id, clock=self._clock)
-        follow = _Follow()
-        reader = asyncio.create_task(_follow(session, emitter, label, follow, show))
+        reader = asyncio.create_task(follow.run(session.events()))
         try:
             await session.submit(UserInput(brief))
-            await reader
-        except asyncio.CancelledError:
-            # The parent was interrupted: the child's turn ends with its commands, then this call does.
-            await session.aclose()
-            await asyncio.gather(reader, return_exceptions=True)
-            await _settled(wiring)
-            raise
-        await _settled(wiring)
+            blocks = 0
+            while True:
+                await follow.turn_ended()
+                reason = await _subagent_stop(parent, wiring, definition.name, follow, blocks)
+                if reason is None:
+                    break
+                blocks += 1
+                await session.submit(UserInput(f"A SubagentStop hook asks you to continue: {reason}"))
+        finally:
+            # Also when the parent is interrupted: the child's turn ends with its commands first, and a
+            # second cancel (the rest of the tool batch being stopped) does not cut that short.
+            closing = asyncio.ensure_future(_close(session, reader, wiring))
+            try:
+                await asyncio.shield(closing)
+            except asyncio.CancelledError:
+                await closing
+                raise
         answer = _final_answer(wiring)
         status = "failed" if follow.failure else "interrupted" if follow.interrupted else "completed"
         report = ChildReport(
@@ -252,77 +206,14 @@ class TaskTool:
             files_changed=tuple(follow.files),
         )
         parent.runner.add_delegated(report.usage)
-        handle = wiring.history.handle
-        await _fire(
-            parent,
-            "SubagentStop",
-            {
-                "agent_id": agent_id,
-                "agent_type": definition.name,
-                "agent_transcript_path": str(handle.history_path) if handle is not None else "",
-                "last_assistant_message": answer,
-                "stop_hook_active": False,
-            },
-        )
         return report
 
 
-class _Progress:
-    """Shows a running child on its `task` call's item: which tool it is using now."""
-
-    def __init__(
-        self, emitter: Emitter, item_id: str, arguments: str, agent_id: str, agent_type: str
-    ) -> None:
-        self.emitter = emitter
-        self.item_id = item_id
-        self.arguments = arguments
-        self.details: dict[str, Any] = {"agent_id": agent_id, "agent_type": agent_type, "current_tool": ""}
-
-    def tool(self, current: str) -> None:
-        """The child started a tool call."""
-        if not self.item_id:
-            return
-        self.details = {**self.details, "current_tool": current}
-        item = ToolCallItem(
-            id=self.item_id, name=TASK_TOOL, arguments=self.arguments, details=dict(self.details)
-        )
-        self.emitter.emit(ItemUpdated(item=item))
-
-
-async def _follow(session: Any, parent: Emitter, label: str, follow: _Follow, show: _Progress) -> None:
-    """Read a child's events until its stream ends; its approvals go to the parent's front end."""
-    async for event in session.events():
-        _observe(event, parent, label, follow, show)
-
-
-def _observe(event: Event, parent: Emitter, label: str, follow: _Follow, show: _Progress) -> None:
-    match event:
-        case ApprovalRequested():
-            why = f"subagent {label}: {event.reason}" if event.reason else f"subagent {label}"
-            parent.emit(_relabel(event, label, why))
-        case ApprovalResolved():
-            parent.emit(event)
-        case ItemStarted(item=CommandExecutionItem(command=command)):
-            show.tool(f"exec_command {command}")
-        case ItemStarted(item=FileChangeItem(tool=tool, paths=paths)):
-            show.tool(f"{tool} {' '.join(paths)}".strip())
-        case ItemStarted(item=ToolCallItem(name=name)):
-            show.tool(name)
-        case ItemCompleted(item=FileChangeItem(status="completed", changes=changes)):
-            for change in changes:
-                follow.files[change.move_to or change.path] = None
-        case TurnFailed(kind=kind, message=message):
-            if kind == "interrupted":
-                follow.interrupted = True
-            else:
-                follow.failure = message or kind
-        case _:
-            pass
-
-
-def _relabel(event: ApprovalRequested, label: str, reason: str) -> ApprovalRequested:
-    """The child's approval request as the parent's front end shows it: labelled with the child."""
-    return msgspec.structs.replace(event, display=f"[subagent {label}] {event.display}", reason=reason)
+async def _close(session: Session, reader: asyncio.Task[None], wiring: Wiring) -> None:
+    """End a child: its turn, its commands, its event stream, its transcript."""
+    await session.aclose()
+    await asyncio.gather(reader, return_exceptions=True)
+    await _settled(wiring)
 
 
 async def _settled(wiring: Wiring) -> None:
@@ -344,6 +235,42 @@ async def _fire(parent: Wiring, event: Any, payload: dict[str, Any]) -> None:
     hooks = parent.dispatcher.hooks
     if hooks is not None and hooks.dispatch.active(event):
         await hooks.dispatch.fire(event, payload, subject=payload["agent_type"])
+
+
+async def _subagent_stop(
+    parent: Wiring, wiring: Wiring, agent_type: str, follow: Follow, blocks: int
+) -> str | None:
+    """SubagentStop at the end of a child's turn: the reason a hook gives for it to go on, or None.
+
+    A failed or interrupted child is not asked to go on; after 8 blocks it ends anyway.
+    """
+    hooks = parent.dispatcher.hooks
+    if hooks is None or not hooks.dispatch.active("SubagentStop"):
+        return None
+    from vtcode.runtime.lifecycle_hooks import STOP_BLOCK_CAP
+
+    await _settled(wiring)
+    handle = wiring.history.handle
+    payload = {
+        "agent_id": wiring.thread_id,
+        "agent_type": agent_type,
+        "agent_transcript_path": str(handle.history_path) if handle is not None else "",
+        "last_assistant_message": _final_answer(wiring),
+        "stop_hook_active": blocks > 0,
+    }
+    combined = await hooks.dispatch.fire("SubagentStop", payload, subject=agent_type)
+    if not combined.blocked or combined.stop or follow.failure or follow.interrupted:
+        return None
+    if blocks >= STOP_BLOCK_CAP:
+        parent.dispatcher.emitter.emit(
+            Notice(
+                level="warning",
+                message=f"a SubagentStop hook blocked subagent {wiring.thread_id} {STOP_BLOCK_CAP} times; "
+                f"it ends anyway (last reason: {combined.reason})",
+            )
+        )
+        return None
+    return combined.reason or "a SubagentStop hook blocked the end"
 
 
 def task_tool(
