@@ -6,11 +6,17 @@ parent's model reads) or on files and events, never on the runtime's internals.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from tests.runtime.session_helpers import Reader, options
+from vtcode.config.schema import AgentsSettings
 from vtcode.protocol.events import Notice, TurnCompleted
 from vtcode.protocol.ops import UserInput
 from vtcode.runtime.session import Session
@@ -125,16 +131,14 @@ async def test_child_tokens_count_in_the_parents_turn_usage(tmp_path: Path) -> N
     assert "1200 tokens (1000 in, 200 out)" in tool_results(bodies[2])["t1"]
 
 
-async def test_three_children_in_one_reply_run_at_once_and_answer_in_call_order(tmp_path: Path) -> None:
-    import threading
-    import time
-
+async def _fan_out(tmp_path: Path, max_concurrent: int) -> tuple[int, list[dict[str, Any]]]:
+    """Three `task` calls in one reply, each child's request held 1 s by the server: how many of the
+    children's requests the server held at once at most, and the tool results of the last request."""
     lock = threading.Lock()
     state = {"running": 0, "most": 0}
 
     def respond(request: RecordedRequest) -> Step:
-        body = request.json()
-        said = texts(body)
+        said = texts(request.json())
         if "CHILD-" not in said:
             return Reply(text="all three answered")
         name = next(n for n in ("CHILD-A", "CHILD-B", "CHILD-C") if n in said)
@@ -155,21 +159,33 @@ async def test_three_children_in_one_reply_run_at_once_and_answer_in_call_order(
     )
     with server_for("chat", [first]) as server:
         server.responder = respond
-        session = await Session.open(options(tmp_path, tmp_path, server))
+        opts = options(tmp_path, tmp_path, server)
+        limited = msgspec.structs.replace(opts.settings, agents=AgentsSettings(max_concurrent=max_concurrent))
+        session = await Session.open(dataclasses.replace(opts, settings=limited))
         reader = Reader(session)
         await session.submit(UserInput("fan out"))
         await reader.wait_for(TurnCompleted)
         await reader.close()
         last = server.requests[-1].json()
+    return state["most"], [m for m in last["messages"] if m["role"] == "tool"]
+
+
+async def test_three_children_in_one_reply_run_at_once_and_answer_in_call_order(tmp_path: Path) -> None:
+    most, results = await _fan_out(tmp_path, 4)
     # The server saw the children's requests overlap: they ran at once, not one after another.
-    assert state["most"] >= 2
-    results = [m for m in last["messages"] if m["role"] == "tool"]
+    assert most >= 2
     assert [m["tool_call_id"] for m in results] == ["a", "b", "c"]
-    assert ["answer of CHILD-" + x in str(m["content"]) for m, x in zip(results, "ABC", strict=True)] == [
+    assert [f"answer of CHILD-{x}" in str(m["content"]) for m, x in zip(results, "ABC", strict=True)] == [
         True,
         True,
         True,
     ]
+
+
+async def test_max_concurrent_limits_how_many_children_run_at_once(tmp_path: Path) -> None:
+    most, results = await _fan_out(tmp_path, 1)
+    assert most == 1
+    assert [m["tool_call_id"] for m in results] == ["a", "b", "c"]
 
 
 async def test_definition_problems_are_reported_with_their_file_and_the_rest_still_load(
