@@ -228,6 +228,15 @@ class McpSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_on
     trust_read_only_hints: bool = False
 
 
+class AgentsSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[agents]`: subagents started by the `task` tool (definitions in `.vtcode/agents/*.md`)."""
+
+    # Offer the `task` tool at all.
+    enabled: bool = True
+    # How many children of one session run at once; further `task` calls of a batch wait for a slot.
+    max_concurrent: Annotated[int, msgspec.Meta(ge=1, le=32)] = 4
+
+
 class ProjectSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """`[projects."/abs/path"]`: what the user trusts a project with."""
 
@@ -326,6 +335,7 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     mcp_servers: dict[str, McpServerSettings] = msgspec.field(default_factory=dict)
     projects: dict[str, ProjectSettings] = msgspec.field(default_factory=dict)
     hooks: HooksSettings = msgspec.field(default_factory=HooksSettings)
+    agents: AgentsSettings = msgspec.field(default_factory=AgentsSettings)
 
     def model_settings(self, model: str) -> ModelSettings:
         """The overrides configured for `model`, or an empty override when there are none."""

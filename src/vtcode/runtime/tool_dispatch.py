@@ -193,7 +193,7 @@ class ToolDispatcher:
             content = f"not run: {decision.reason}"
             return ToolResultMessage(call_id=call.id, name=call.name, content=content, is_error=True)
         live = self._live_output(item_id) if tool.kind in ("command", "session_input") else None
-        context = dataclasses.replace(self.context, progress=live)
+        context = dataclasses.replace(self.context, progress=live, item_id=item_id)
         try:
             outcome = await tool.run(arguments, context)
         except asyncio.CancelledError:
