@@ -8,7 +8,6 @@ and a few objects (bench/subagent_bench.py measures it against a parent's start)
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -17,18 +16,16 @@ from vtcode.exec.manager import SessionManager
 from vtcode.mcp.servers import ServerPlan
 from vtcode.protocol.events import Notice
 from vtcode.protocol.model import ToolKind, ToolSpec
-from vtcode.runtime.bounded_calls import bounded_message
-from vtcode.runtime.compaction import Compactor
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.environment import context_message
-from vtcode.runtime.hooks import TurnHooks
 from vtcode.runtime.providers import model_info
 from vtcode.runtime.stored_history import StoredHistory
 from vtcode.runtime.subagent_history import ChildHistory
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.toolset import Toolset, command_environment
-from vtcode.runtime.turn import ConversationState, TurnRunner
+from vtcode.runtime.turn import ConversationState
+from vtcode.runtime.turn_loop import turn_loop
 from vtcode.runtime.wiring import SessionOptions, Wiring
 from vtcode.store.session import SessionStore
 from vtcode.tools.base import CallDescription, Tool, ToolContext, ToolOutcome
@@ -146,11 +143,13 @@ def wire_child(
     checkpoints = getattr(parent.dispatcher, "checkpoints", None)
     if checkpoints is not None:
         setattr(dispatcher, "checkpoints", checkpoints)  # noqa: B010 - an attribute of the merged dispatcher
-    hooks = TurnHooks()
-    runner = TurnRunner(
-        model_client=parent.client,
+    loop = turn_loop(
+        client=parent.client,
         model=model,
-        system=prompt.build,
+        settings=settings,
+        info=info,
+        workspace=options.workspace,
+        prompt=prompt,
         tools=specs,
         dispatcher=dispatcher,
         emitter=emitter,
@@ -158,29 +157,9 @@ def wire_child(
         history=history,
         clock=clock,
         max_requests=definition.max_turns or settings.agent.max_turns,
-        context_window=info.context_window,
-        max_output_tokens=settings.agent.max_output_tokens
-        or settings.model_settings(model).max_output_tokens,
-        reasoning_effort=settings.agent.reasoning_effort,
-        cache_key=prompt.cache_key,
-        images=info.images,
-        hooks=hooks,
-        history_copy=functools.partial(bounded_message, options.workspace),
     )
+    hooks, runner, compactor = loop.hooks, loop.runner, loop.compactor
     runner.context = context_message(parent.environment, (), clock()) if parent.environment else None
-    compactor = Compactor(
-        client=parent.client,
-        model=model,
-        settings=settings,
-        window=info.context_window,
-        workspace=options.workspace,
-        history=history,
-        emitter=emitter,
-        clock=clock,
-        current_request=runner.build_request,
-    )
-    hooks.before_request.append(compactor.before_request)
-    hooks.context_overflow.append(compactor.on_overflow)
     wiring = Wiring(
         options=options,
         thread_id=agent_id,

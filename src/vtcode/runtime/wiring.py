@@ -6,7 +6,6 @@ repaired), the tool set, the system prompt (instruction files are read) and the 
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +28,6 @@ from vtcode.protocol.messages import UserMessage
 from vtcode.providers.base import ModelClient
 from vtcode.providers.catalog import ModelInfo
 from vtcode.runtime.approval_port import ApprovalPort
-from vtcode.runtime.bounded_calls import bounded_message
 from vtcode.runtime.compaction import Compactor
 from vtcode.runtime.compaction_files import archive_reader
 from vtcode.runtime.emitter import Emitter
@@ -50,6 +48,7 @@ from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.toolset import Toolset, build_toolset
 from vtcode.runtime.turn import ConversationState, TurnRunner
+from vtcode.runtime.turn_loop import turn_loop
 from vtcode.store.session import SessionStore
 from vtcode.tools.base import TextBuffers, Tool, ToolContext
 from vtcode.tools.patch_journal import JOURNAL_DIR_NAME, recover_interrupted_edits
@@ -278,11 +277,13 @@ def _wire(
     )
     if tool_hooks is not None:
         tool_hooks.dispatch.permission_mode = lambda: dispatcher.policy.mode
-    hooks = TurnHooks()
-    runner = TurnRunner(
-        model_client=model_client,
+    loop = turn_loop(
+        client=model_client,
         model=choice.model,
-        system=prompt.build,
+        settings=settings,
+        info=info,
+        workspace=options.workspace,
+        prompt=prompt,
         tools=tool_specs,
         dispatcher=dispatcher,
         emitter=emitter,
@@ -290,33 +291,12 @@ def _wire(
         history=history,
         clock=clock,
         max_requests=settings.agent.max_turns,
-        context_window=info.context_window,
-        max_output_tokens=settings.agent.max_output_tokens
-        or settings.model_settings(choice.model).max_output_tokens,
-        reasoning_effort=settings.agent.reasoning_effort,
-        cache_key=prompt.cache_key,
-        images=info.images,
-        hooks=hooks,
-        history_copy=functools.partial(bounded_message, options.workspace),
         lifecycle=lifecycle,
         output_schema=options.output_schema,
     )
+    hooks, runner, compactor = loop.hooks, loop.runner, loop.compactor
     context = environment_context(settings, options.workspace, clock, git=git.result())
     runner.context = context_message(context, state.messages, clock())
-    compactor = Compactor(
-        client=model_client,
-        model=choice.model,
-        settings=settings,
-        window=info.context_window,
-        workspace=options.workspace,
-        history=history,
-        emitter=emitter,
-        clock=clock,
-        current_request=runner.build_request,
-    )
-    compactor.hooks = lifecycle
-    hooks.before_request.append(compactor.before_request)
-    hooks.context_overflow.append(compactor.on_overflow)
     wiring = Wiring(
         options=options,
         thread_id=thread_id,
