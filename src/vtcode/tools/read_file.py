@@ -15,6 +15,7 @@ from vtcode.protocol.errors import ToolError
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
+from vtcode.tools.file_tool import FILE_TOOL_ERRORS, count_parameter, failure
 from vtcode.tools.output_limit import NOTE_RESERVE_BYTES, clip_utf8
 from vtcode.tools.regular_file import open_regular
 from vtcode.tools.workspace import resolve
@@ -46,11 +47,7 @@ _SPEC = ToolSpec(
                 "minimum": 1,
                 "description": "1-based line number to start from (default 1).",
             },
-            "limit": {
-                "type": "integer",
-                "minimum": 1,
-                "description": f"Maximum number of lines to return (default {DEFAULT_LIMIT}).",
-            },
+            "limit": count_parameter("lines", DEFAULT_LIMIT),
         },
         "required": ["path"],
         "additionalProperties": False,
@@ -75,15 +72,9 @@ class _Page:
 class ReadFileTool:
     """Reads a window of a workspace text file with `cat -n` style line numbers."""
 
-    @property
-    def spec(self) -> ToolSpec:
-        """Name, description and JSON Schema parameters."""
-        return _SPEC
-
-    @property
-    def kind(self) -> ToolKind:
-        """Reading never changes the workspace."""
-        return "read"
+    spec = _SPEC
+    # Reading never changes the workspace.
+    kind: ToolKind = "read"
 
     def describe(self, arguments: dict[str, Any]) -> CallDescription:
         """The file read."""
@@ -105,11 +96,8 @@ class ReadFileTool:
                 page = await asyncio.to_thread(
                     _read_page, target.real, target.display, offset, limit, ctx.max_output_bytes
                 )
-        except ToolError as exc:
-            return ToolOutcome(content=f"read_file: {exc.message}", is_error=True)
-        except OSError as exc:
-            # The workspace changing under the call (a file removed, a permission) is data too.
-            return ToolOutcome(content=f"read_file: {exc}", is_error=True)
+        except FILE_TOOL_ERRORS as exc:
+            return failure("read_file", exc)
         extra = {"offset": page.first, "end_line": page.last, "total_lines": page.total}
         return ToolOutcome(content=page.text, touched_paths=(target.display,), extra=extra)
 

@@ -17,6 +17,7 @@ from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
 from vtcode.tools.beneath import entry_stat, read_bytes, replace_file
+from vtcode.tools.file_tool import FILE_TOOL_ERRORS, failure
 from vtcode.tools.regular_file import not_regular_error
 from vtcode.tools.workspace import WorkspacePath, resolve, workspace_root
 
@@ -53,15 +54,9 @@ class _Args(msgspec.Struct, forbid_unknown_fields=True):
 class WriteFileTool:
     """Creates or replaces a workspace file atomically, creating parent directories."""
 
-    @property
-    def spec(self) -> ToolSpec:
-        """Name, description and JSON Schema parameters."""
-        return _SPEC
-
-    @property
-    def kind(self) -> ToolKind:
-        """Writing changes the workspace."""
-        return "edit"
+    spec = _SPEC
+    # Writing changes the workspace.
+    kind: ToolKind = "edit"
 
     def describe(self, arguments: dict[str, Any]) -> CallDescription:
         """The file written."""
@@ -90,11 +85,8 @@ class WriteFileTool:
             data = _encode(args.content)
             root = workspace_root(ctx.workspace)
             kind, before = await asyncio.to_thread(_write, root, target, data)
-        except ToolError as exc:
-            return ToolOutcome(content=f"write_file: {exc.message}", is_error=True)
-        except OSError as exc:
-            # The workspace changing under the call (a file removed, a permission) is data too.
-            return ToolOutcome(content=f"write_file: {exc}", is_error=True)
+        except FILE_TOOL_ERRORS as exc:
+            return failure("write_file", exc)
         verb = "Created" if kind == "add" else "Updated"
         lines = args.content.count("\n") + (0 if args.content.endswith("\n") or not data else 1)
         return ToolOutcome(
