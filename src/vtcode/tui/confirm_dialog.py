@@ -1,4 +1,8 @@
-"""A trust question (MCP servers, hooks): a modal whose trusting keys arm only after a grace period."""
+"""The confirmation dialog: a modal question whose answering keys arm only after a grace period.
+
+One frame serves every question that needs a person: tool-call approvals, the MCP-server and hook trust
+questions. Keys typed just as a dialog opens were meant for something else and must not answer it.
+"""
 
 from __future__ import annotations
 
@@ -10,39 +14,56 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from vtcode.tui.approval import GRACE_SECONDS
+# The dialog answers nothing until this long after it showed (and, for approvals, after the last key).
+GRACE_SECONDS = 0.8
 
-AnswerT = TypeVar("AnswerT", bound=str)
+AnswerT = TypeVar("AnswerT")
 
 
-class TrustScreen(ModalScreen[AnswerT], Generic[AnswerT]):
-    """Shows `body()`; `trusted(answer)` dismisses with a trusting answer only once armed."""
+class ConfirmDialog(ModalScreen[AnswerT], Generic[AnswerT]):
+    """Shows `body()` and then `details()` in the approval frame; `armed` turns on after the grace period."""
 
+    # Keys answer at once: nothing takes focus unless a dialog asks for text.
     AUTO_FOCUS = None
 
     def __init__(self) -> None:
         super().__init__(classes="approval-screen")
-        # Keys typed just as the dialog opened must not trust anything (as in the approval dialog).
         self.armed = False
 
     def on_mount(self) -> None:
-        """Arm the trusting keys shortly after the dialog is shown."""
-        self.set_timer(GRACE_SECONDS, self._arm)
+        """Arm the answering keys a moment after the dialog shows."""
+        self._arm_timer = self.set_timer(GRACE_SECONDS, self._arm)
 
     def _arm(self) -> None:
         self.armed = True
+        self.armed_changed()
+
+    def disarm(self) -> None:
+        """A key that was typed, not answered: wait for the grace period again."""
+        self.armed = False
+        self._arm_timer.stop()
+        self._arm_timer = self.set_timer(GRACE_SECONDS, self._arm)
+        self.armed_changed()
+
+    def armed_changed(self) -> None:
+        """Called when `armed` changed; a dialog whose hint depends on it updates it here."""
 
     def body(self) -> Text:
-        """The question and what answers it."""
+        """The question."""
         raise NotImplementedError
 
+    def details(self) -> ComposeResult:
+        """Widgets shown below the question (none by default)."""
+        yield from ()
+
     def compose(self) -> ComposeResult:
-        """The body in the dialog frame the approval dialog uses."""
+        """The question and its details in the dialog frame."""
         with Vertical(id="approval"):
             yield Static(self.body(), id="approval-body")
+            yield from self.details()
 
-    def trusted(self, answer: AnswerT) -> None:
-        """Dismiss with a trusting answer once armed; before that, only a bell."""
+    def answer_when_armed(self, answer: AnswerT) -> None:
+        """Dismiss with `answer` once armed; before that, only a bell."""
         if self.armed:
             self.dismiss(answer)
         else:

@@ -19,8 +19,8 @@ from vtcode.config.user_file import trust_hooks
 from vtcode.core.hooks.model import ConfiguredHook
 from vtcode.protocol.errors import VtcodeError
 from vtcode.runtime.wiring import SessionOptions
+from vtcode.tui.confirm_dialog import ConfirmDialog
 from vtcode.tui.safe import safe_text
-from vtcode.tui.trust_dialog import TrustScreen
 
 HookTrustAnswer = Literal["trust", "not_now"]
 # How the app shows a dialog and waits for its answer, and how it tells the user something went wrong.
@@ -28,7 +28,7 @@ Ask = Callable[["HookTrustScreen"], Awaitable[HookTrustAnswer | None]]
 Warn = Callable[[str], Awaitable[None]]
 
 
-class HookTrustScreen(TrustScreen[HookTrustAnswer]):
+class HookTrustScreen(ConfirmDialog[HookTrustAnswer]):
     """Lists the untrusted hooks (event, matcher, command, source file); dismissed with the answer."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -57,7 +57,7 @@ class HookTrustScreen(TrustScreen[HookTrustAnswer]):
 
     def action_trust(self) -> None:
         """Trust the listed hooks as they are now."""
-        self.trusted("trust")
+        self.answer_when_armed("trust")
 
     def action_not_now(self) -> None:
         """Keep them off for this run."""

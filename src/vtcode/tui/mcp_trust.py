@@ -10,13 +10,13 @@ from textual.binding import Binding, BindingType
 
 from vtcode.config.schema import McpServerSettings
 from vtcode.mcp.servers import ServerDefinition
+from vtcode.tui.confirm_dialog import ConfirmDialog
 from vtcode.tui.safe import safe_text
-from vtcode.tui.trust_dialog import TrustScreen
 
 TrustAnswer = Literal["always", "session", "no"]
 
 
-class McpTrustScreen(TrustScreen[TrustAnswer]):
+class McpTrustScreen(ConfirmDialog[TrustAnswer]):
     """Lists what the project's `.mcp.json` would start; dismissed with the user's answer."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -45,11 +45,11 @@ class McpTrustScreen(TrustScreen[TrustAnswer]):
 
     def action_always(self) -> None:
         """Trust the project from now on."""
-        self.trusted("always")
+        self.answer_when_armed("always")
 
     def action_session(self) -> None:
         """Start the servers for this session only."""
-        self.trusted("session")
+        self.answer_when_armed("session")
 
     def action_no(self) -> None:
         """Start none of them."""
