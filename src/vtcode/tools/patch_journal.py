@@ -239,17 +239,27 @@ def _roll_back(root: Path, journal: Journal) -> list[str]:
             if not new_state:
                 kept.append(entry.display)
                 continue
-            if entry.original is None:
-                remove_file(root, entry.display)
-            else:
-                replace_file(root, entry.display, entry.original, mode=entry.mode)
+            restore(root, entry.display, entry.original, entry.mode)
         except (OSError, ToolError) as exc:
             log.error("could not roll back %s: %s", entry.display, exc)
             kept.append(entry.display)
-    for directory in reversed(journal.created_dirs):
+    remove_created(root, journal.created_dirs)
+    return kept
+
+
+def restore(root: Path, display: str, original: bytes | None, mode: int | None) -> None:
+    """Put a file back as it was before the patch: removed when it did not exist then."""
+    if original is None:
+        remove_file(root, display)
+    else:
+        replace_file(root, display, original, mode=mode)
+
+
+def remove_created(root: Path, created_dirs: Sequence[str]) -> None:
+    """Remove the directories the patch created, newest first, where they are empty again."""
+    for directory in reversed(created_dirs):
         with contextlib.suppress(OSError, ToolError):
             remove_empty_directory(root, directory)
-    return kept
 
 
 def _discard_temp(root: Path, entry: JournalEntry) -> None:
