@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from vtcode.protocol.errors import ToolError
-from vtcode.tools.base import ToolContext, ToolOutcome
+from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
 from vtcode.tools.output_limit import fit_lines
 
 # What a file tool's call can fail with: a refusal the tool explains, or the workspace changing under it
@@ -19,10 +19,28 @@ from vtcode.tools.output_limit import fit_lines
 FILE_TOOL_ERRORS = (ToolError, OSError)
 
 
+class NamesOnePath:
+    """A file tool whose call names one path, in its `path` argument (`default_path` when absent)."""
+
+    default_path: str | None = None
+
+    def describe(self, arguments: dict[str, Any]) -> CallDescription:
+        """The path the call names, as named."""
+        return path_call(arguments, "path", default=self.default_path)
+
+
 def failure(tool: str, exc: ToolError | OSError) -> ToolOutcome:
     """The error outcome for a failed call of `tool`, prefixed with its name."""
     detail = exc.message if isinstance(exc, ToolError) else str(exc)
     return ToolOutcome(content=f"{tool}: {detail}", is_error=True)
+
+
+def file_path_parameter() -> dict[str, Any]:
+    """The JSON Schema of the `path` argument of a tool that reads or writes one file."""
+    return {
+        "type": "string",
+        "description": "File path relative to the workspace root (or absolute inside it).",
+    }
 
 
 def count_parameter(noun: str, default: int, *, ceiling: int | None = None) -> dict[str, Any]:

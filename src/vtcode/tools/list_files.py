@@ -8,9 +8,16 @@ import msgspec
 
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
-from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
+from vtcode.tools.base import ToolContext, ToolOutcome
 from vtcode.tools.file_set import compile_glob, visible_files
-from vtcode.tools.file_tool import FILE_TOOL_ERRORS, capped_listing, count_parameter, failure, place
+from vtcode.tools.file_tool import (
+    FILE_TOOL_ERRORS,
+    NamesOnePath,
+    capped_listing,
+    count_parameter,
+    failure,
+    place,
+)
 from vtcode.tools.workspace import resolve, workspace_root
 
 DEFAULT_MAX_RESULTS = 500
@@ -50,16 +57,14 @@ class _Args(msgspec.Struct, forbid_unknown_fields=True):
     max_results: Annotated[int, msgspec.Meta(ge=1, le=MAX_RESULTS_CEILING)] | None = None
 
 
-class ListFilesTool:
+class ListFilesTool(NamesOnePath):
     """Lists non-ignored workspace files, optionally below a directory and matching a glob."""
 
     spec = _SPEC
     # Listing never changes the workspace.
     kind: ToolKind = "read"
-
-    def describe(self, arguments: dict[str, Any]) -> CallDescription:
-        """The folder listed."""
-        return path_call(arguments, "path", default=".")
+    # The folder listed; the whole workspace when none is named.
+    default_path = "."
 
     async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         """Return the sorted file list, or an error outcome the model can correct."""

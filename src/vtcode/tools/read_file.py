@@ -14,8 +14,14 @@ import msgspec
 from vtcode.protocol.errors import ToolError
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
-from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
-from vtcode.tools.file_tool import FILE_TOOL_ERRORS, count_parameter, failure
+from vtcode.tools.base import ToolContext, ToolOutcome
+from vtcode.tools.file_tool import (
+    FILE_TOOL_ERRORS,
+    NamesOnePath,
+    count_parameter,
+    failure,
+    file_path_parameter,
+)
 from vtcode.tools.output_limit import NOTE_RESERVE_BYTES, clip_utf8
 from vtcode.tools.regular_file import open_regular
 from vtcode.tools.workspace import resolve
@@ -38,10 +44,7 @@ _SPEC = ToolSpec(
     parameters={
         "type": "object",
         "properties": {
-            "path": {
-                "type": "string",
-                "description": "File path relative to the workspace root (or absolute inside it).",
-            },
+            "path": file_path_parameter(),
             "offset": {
                 "type": "integer",
                 "minimum": 1,
@@ -69,16 +72,12 @@ class _Page:
     total: int
 
 
-class ReadFileTool:
+class ReadFileTool(NamesOnePath):
     """Reads a window of a workspace text file with `cat -n` style line numbers."""
 
     spec = _SPEC
     # Reading never changes the workspace.
     kind: ToolKind = "read"
-
-    def describe(self, arguments: dict[str, Any]) -> CallDescription:
-        """The file read."""
-        return path_call(arguments, "path")
 
     async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         """Return the requested lines, or an error outcome the model can correct."""

@@ -15,9 +15,9 @@ from vtcode.protocol.errors import ToolError
 from vtcode.protocol.events import FileChange
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
-from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
+from vtcode.tools.base import ToolContext, ToolOutcome
 from vtcode.tools.beneath import entry_stat, read_bytes, replace_file
-from vtcode.tools.file_tool import FILE_TOOL_ERRORS, failure
+from vtcode.tools.file_tool import FILE_TOOL_ERRORS, NamesOnePath, failure, file_path_parameter
 from vtcode.tools.regular_file import not_regular_error
 from vtcode.tools.workspace import WorkspacePath, resolve, workspace_root
 
@@ -31,10 +31,7 @@ _SPEC = ToolSpec(
     parameters={
         "type": "object",
         "properties": {
-            "path": {
-                "type": "string",
-                "description": "File path relative to the workspace root (or absolute inside it).",
-            },
+            "path": file_path_parameter(),
             "content": {
                 "type": "string",
                 "description": "The complete new content of the file.",
@@ -51,16 +48,12 @@ class _Args(msgspec.Struct, forbid_unknown_fields=True):
     content: str
 
 
-class WriteFileTool:
+class WriteFileTool(NamesOnePath):
     """Creates or replaces a workspace file atomically, creating parent directories."""
 
     spec = _SPEC
     # Writing changes the workspace.
     kind: ToolKind = "edit"
-
-    def describe(self, arguments: dict[str, Any]) -> CallDescription:
-        """The file written."""
-        return path_call(arguments, "path")
 
     def preview(self, arguments: dict[str, Any], workspace: Path) -> tuple[FileChange, ...]:
         """The file as it would change: a diff against its text now, or the whole new file's lines."""

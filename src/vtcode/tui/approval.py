@@ -2,8 +2,9 @@
 
 Keys meant for the composer never answer it. The app opens it only once the user has stopped typing
 (`TYPING_QUIET_SECONDS`); once shown, it takes no answer until no key has come for the confirmation
-dialog's grace period, and keys that come before go on to the composer as typed. "Allow for the session" is Ctrl+A, a chord that
-running text cannot contain; `y` (once) and `n` (deny with a reason) count only when the dialog is armed.
+dialog's grace period, and keys that come before go on to the composer as typed. "Allow for the
+session" is Ctrl+A, a chord that running text cannot contain; `y` (once) and `n` (deny with a reason)
+count only when the dialog is armed.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ questions. Keys typed just as a dialog opens were meant for something else and m
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -68,3 +68,13 @@ class ConfirmDialog(ModalScreen[AnswerT], Generic[AnswerT]):
             self.dismiss(answer)
         else:
             self.app.bell()
+
+    # Bindings name their answer, `grant('always')` or `decline('no')`; Textual passes it as a string.
+
+    def action_grant(self, answer: str) -> None:
+        """A key that grants something answers only once the dialog is armed."""
+        self.answer_when_armed(cast(AnswerT, answer))
+
+    def action_decline(self, answer: str) -> None:
+        """A key that declines answers at once: refusing is always safe."""
+        self.dismiss(cast(AnswerT, answer))

@@ -32,9 +32,8 @@ class HookTrustScreen(ConfirmDialog[HookTrustAnswer]):
     """Lists the untrusted hooks (event, matcher, command, source file); dismissed with the answer."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("t", "trust", "trust these hooks"),
-        Binding("n", "not_now", "not now"),
-        Binding("escape", "not_now", "not now"),
+        Binding("t", "grant('trust')", "trust these hooks"),
+        Binding("n,escape", "decline('not_now')", "not now"),
     ]
 
     def __init__(self, workspace: str, hooks: tuple[ConfiguredHook, ...]) -> None:
@@ -54,14 +53,6 @@ class HookTrustScreen(ConfirmDialog[HookTrustAnswer]):
         body.append("\n[t] trust them (saved in your config; a change asks again)\n", style="green")
         body.append("[n] / [Esc] not now (they stay off for this run)", style="red")
         return body
-
-    def action_trust(self) -> None:
-        """Trust the listed hooks as they are now."""
-        self.answer_when_armed("trust")
-
-    def action_not_now(self) -> None:
-        """Keep them off for this run."""
-        self.dismiss("not_now")
 
 
 async def options_after_hook_trust(

@@ -20,10 +20,9 @@ class McpTrustScreen(ConfirmDialog[TrustAnswer]):
     """Lists what the project's `.mcp.json` would start; dismissed with the user's answer."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "always", "trust this project"),
-        Binding("s", "session", "this session only"),
-        Binding("n", "no", "do not start them"),
-        Binding("escape", "no", "do not start them"),
+        Binding("a", "grant('always')", "trust this project"),
+        Binding("s", "grant('session')", "this session only"),
+        Binding("n,escape", "decline('no')", "do not start them"),
     ]
 
     def __init__(self, workspace: str, servers: Mapping[str, McpServerSettings]) -> None:
@@ -42,15 +41,3 @@ class McpTrustScreen(ConfirmDialog[TrustAnswer]):
         body.append("[s] this session only\n", style="green")
         body.append("[n] / [Esc] do not start them", style="red")
         return body
-
-    def action_always(self) -> None:
-        """Trust the project from now on."""
-        self.answer_when_armed("always")
-
-    def action_session(self) -> None:
-        """Start the servers for this session only."""
-        self.answer_when_armed("session")
-
-    def action_no(self) -> None:
-        """Start none of them."""
-        self.dismiss("no")
