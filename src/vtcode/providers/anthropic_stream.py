@@ -43,13 +43,18 @@ class _MessageStart(msgspec.Struct):
     message: _Message
 
 
-class _Block(msgspec.Struct):
+class _Content(msgspec.Struct):
+    """What a content block's start and its deltas both carry."""
+
     type: str
     text: str | None = None
     # A compaction block's summary (null when the provider's compaction failed).
     content: str | None = None
     thinking: str | None = None
     signature: str | None = None
+
+
+class _Block(_Content):
     data: str | None = None
     id: str | None = None
     name: str | None = None
@@ -61,12 +66,7 @@ class _BlockStart(msgspec.Struct):
     content_block: _Block
 
 
-class _Delta(msgspec.Struct):
-    type: str
-    text: str | None = None
-    content: str | None = None
-    thinking: str | None = None
-    signature: str | None = None
+class _Delta(_Content):
     partial_json: str | None = None
 
 
