@@ -119,7 +119,7 @@ _STOP_REASONS: dict[str, StopReason] = {
 }
 
 
-@dataclass
+@dataclass(slots=True)
 class _Open:
     """A content block being assembled: its part of the reply, if it has one."""
 
@@ -184,14 +184,15 @@ class AnthropicStreamDecoder:
 
     def _dispatch(self, event: msgspec.Struct) -> list[StreamEvent]:
         match event:
+            # Deltas are nearly every event of a stream: matched first.
+            case _BlockDelta():
+                return self._delta(self._block(event.index), event.delta)
             case _MessageStart(message=message):
                 self._response_id = message.id
                 self._merge_usage(message.usage)
                 return []
             case _BlockStart():
                 return self._start(event.index, event.content_block)
-            case _BlockDelta():
-                return self._delta(self._block(event.index), event.delta)
             case _BlockStop():
                 return self._stop_block(self._block(event.index))
             case _MessageDelta():

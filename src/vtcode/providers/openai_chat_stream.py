@@ -99,7 +99,7 @@ class _Chunk(msgspec.Struct):
 _decoder = msgspec.json.Decoder(_Chunk)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Call:
     """One tool call on the wire; arguments that arrive before its name wait in `pending`."""
 

@@ -142,13 +142,13 @@ _INCOMPLETE_REASONS: dict[str | None, StopReason] = {
 # -- per-item state -------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class _ReasoningItem(ReasoningPart):
     # The summary or content part the last text belonged to: a new one starts a new paragraph.
     part_key: tuple[str, int] | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class _CallItem(CallPart):
     # The final arguments arrived: the call can run even when the response was cut short.
     done: bool = False
@@ -193,6 +193,13 @@ class ResponsesStreamDecoder:
 
     def _handle(self, event: _Event, item: _Item | None) -> list[StreamEvent]:
         kind = event.type
+        # Deltas are nearly every event of a stream: tested first.
+        if kind in ("response.output_text.delta", "response.refusal.delta"):
+            return self._text_delta(event)
+        if kind in ("response.reasoning_summary_text.delta", "response.reasoning_text.delta"):
+            return self._reasoning_delta(event)
+        if kind == "response.function_call_arguments.delta":
+            return self._arguments_delta(event)
         if kind in ("response.created", "response.in_progress", "response.queued"):
             if event.response is not None and event.response.id:
                 self._response_id = event.response.id
@@ -201,12 +208,6 @@ class ResponsesStreamDecoder:
             return self._item_added(event.output_index, item)
         if kind == "response.output_item.done" and item is not None:
             return self._item_done(event.output_index, item)
-        if kind in ("response.output_text.delta", "response.refusal.delta"):
-            return self._text_delta(event)
-        if kind in ("response.reasoning_summary_text.delta", "response.reasoning_text.delta"):
-            return self._reasoning_delta(event)
-        if kind == "response.function_call_arguments.delta":
-            return self._arguments_delta(event)
         if kind == "response.function_call_arguments.done" and event.arguments is not None:
             return self._arguments_final(self._call(event), event.arguments)
         if kind == "response.completed":

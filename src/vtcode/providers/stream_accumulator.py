@@ -15,7 +15,7 @@ from vtcode.protocol.messages import AssistantMessage, Reasoning, ToolCall
 from vtcode.protocol.model import ReasoningDelta, TextDelta, ToolCallDelta, ToolCallStarted
 
 
-@dataclass
+@dataclass(slots=True)
 class TextPart:
     """A run of answer text (a whole Chat reply, an Anthropic text block, a Responses message item)."""
 
@@ -27,7 +27,7 @@ class TextPart:
         return TextDelta(text)
 
 
-@dataclass
+@dataclass(slots=True)
 class ReasoningPart:
     """One reasoning block or item, with what the provider needs to accept it back later."""
 
@@ -60,7 +60,7 @@ class ReasoningPart:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class CallPart:
     """A tool call: `index` is the call index the runtime sees, fragments are its JSON arguments."""
 
