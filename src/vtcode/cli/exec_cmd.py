@@ -21,6 +21,7 @@ from vtcode.cli.render import HumanRenderer, JsonRenderer
 from vtcode.config.environment import os_environ
 from vtcode.config.hook_sources import load_hooks
 from vtcode.config.loader import load_settings
+from vtcode.config.sandbox import with_added_dirs
 from vtcode.protocol.errors import ExitCode, InterruptedByUser, Terminated, UsageError, VtcodeError
 from vtcode.protocol.events import Event, ThreadCompleted, TurnFailed, encode_event
 from vtcode.protocol.exec_result import encode_result
@@ -86,7 +87,7 @@ def session_options(
     hooks = load_hooks(loaded, workspace, trust_all=bool(getattr(args, "trust_workspace_hooks", False)))
     return SessionOptions(
         workspace=workspace,
-        settings=loaded.settings,
+        settings=with_added_dirs(loaded.settings, getattr(args, "add_dir", None) or ()),
         home=loaded.home,
         env=env,
         resume=args.resume,

@@ -94,6 +94,14 @@ def add_agent_options(parser: argparse.ArgumentParser, *, top_level: bool = Fals
         **kept,
     )
     parser.add_argument(
+        "--add-dir",
+        action="append",
+        metavar="DIR",
+        help="another folder commands may write in besides the workspace (repeatable; added to "
+        "sandbox.writable_roots)",
+        **kept,
+    )
+    parser.add_argument(
         "--max-turns",
         type=int,
         metavar="N",
