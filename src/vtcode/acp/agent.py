@@ -203,6 +203,11 @@ class VtcodeAgent:
             return
         await live.session.submit(Interrupt())
 
+    async def cancel_all(self) -> None:
+        """Cancel the running prompt of every session (the editor is gone and will not send more)."""
+        for session_id in list(self._sessions):
+            await self.cancel(session_id)
+
     async def aclose(self) -> None:
         """Shut every session down (their commands end with them)."""
         sessions, self._sessions = list(self._sessions.values()), {}
