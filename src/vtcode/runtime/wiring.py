@@ -33,6 +33,7 @@ from vtcode.providers.base import ModelClient
 from vtcode.providers.catalog import ModelInfo
 from vtcode.runtime.approval_port import ApprovalPort
 from vtcode.runtime.bounded_calls import bounded_message
+from vtcode.runtime.checkpoint_wiring import attach_checkpoints
 from vtcode.runtime.compaction import Compactor
 from vtcode.runtime.compaction_files import archive_reader
 from vtcode.runtime.emitter import Emitter
@@ -296,6 +297,10 @@ def _wire(
     )
     compactor.hooks = lifecycle
     hooks.before_request.append(compactor.before_request)
+    attach_checkpoints(
+        options, thread_id=thread_id, dispatcher=dispatcher, hooks=hooks, history=history,
+        access=access, emitter=emitter, clock=clock,
+    )  # fmt: skip
     hooks.context_overflow.append(compactor.on_overflow)
     return Wiring(
         options=options,
