@@ -153,6 +153,25 @@ class ShadowGit:
         """A blob's content."""
         return self._git("cat-file", "blob", oid)
 
+    def read_blobs(self, oids: Iterable[str]) -> dict[str, bytes]:
+        """Several blobs' contents in one git run (missing ones are left out)."""
+        wanted = list(dict.fromkeys(oids))
+        if not wanted:
+            return {}
+        out = self._git("cat-file", "--batch", data=("\n".join(wanted) + "\n").encode())
+        found: dict[str, bytes] = {}
+        at = 0
+        for oid in wanted:
+            end = out.index(b"\n", at)
+            header = out[at:end].split(b" ")
+            at = end + 1
+            if len(header) != 3:
+                continue  # "<oid> missing"
+            size = int(header[2])
+            found[oid] = out[at : at + size]
+            at += size + 1
+        return found
+
     def keep(self, trees: Iterable[str]) -> None:
         """Make `trees` the only roots `gc` keeps (one ref each under refs/vtcode/keep/)."""
         self._init()

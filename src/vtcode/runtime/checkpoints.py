@@ -131,7 +131,7 @@ class Checkpointer:
                 shown = ", ".join(changed[:20]) + (
                     f" and {len(changed) - 20} more" if len(changed) > 20 else ""
                 )
-                name = described.display or call.name
+                name = described.display if tool.kind != "external" and described.display else call.name
                 self._emitter.emit(Notice(message=f"`{name}` changed {len(changed)} file(s): {shown}"))
 
     # -- inside ---------------------------------------------------------------------------------------

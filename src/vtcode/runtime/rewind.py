@@ -156,19 +156,21 @@ def _restore(
     store = target.store
     kept = tuple(p.path for p in planned if p.conflict and not force)
     chosen = [p for p in planned if force or not p.conflict]
-    shadow: ShadowGit | None = None
     entries: list[PathState] = []
     redo_points: list[PathState] = []
     failed: list[str] = []
+    missing = {p.target.oid for p in chosen if p.target is not None and not store.has_blob(p.target.oid)}
+    if missing:
+        try:
+            for data in target.shadow().read_blobs(missing).values():
+                store.put_blob(data)
+        except ShadowGitError:
+            pass  # the paths whose content is missing fail below
     for entry in chosen:
         state = entry.target
         if state is not None and not store.has_blob(state.oid):
-            shadow = shadow or target.shadow()
-            try:
-                store.put_blob(shadow.read_blob(state.oid))
-            except ShadowGitError:
-                failed.append(entry.path)
-                continue
+            failed.append(entry.path)
+            continue
         try:
             now, data = read_state(target.workspace / entry.path)
             if data is not None:
