@@ -7,7 +7,7 @@ import json
 import sys
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -15,12 +15,20 @@ from vtcode.cli.config_warnings import show_config_warnings
 from vtcode.config.environment import os_environ, resolve_home
 from vtcode.config.loader import load_settings
 from vtcode.config.schema import Settings
-from vtcode.core.rewind_plan import RESTORE_CALLS, summary
+from vtcode.core.rewind_plan import summary
 from vtcode.protocol.errors import ExitCode, UsageError
 from vtcode.runtime.checkpoint_gc import collect
 from vtcode.runtime.checkpoints import NOT_COVERED
-from vtcode.runtime.rewind import RewindResult, RewindTarget, Scope, redo, rewind, user_turns
-from vtcode.store.checkpoints import ChangeRecord
+from vtcode.runtime.rewind import (
+    RewindResult,
+    RewindTarget,
+    Scope,
+    redo,
+    rewind,
+    turn_files,
+    user_turns,
+)
+from vtcode.store.checkpoints import TurnRecord
 from vtcode.store.session import SessionStore
 
 
@@ -68,13 +76,7 @@ def _rewind(args: argparse.Namespace, home: Path, env: Mapping[str, str], settin
 
 
 def _list(target: RewindTarget, covered: bool, *, as_json: bool) -> int:
-    records = target.store.records()
-    changed: dict[int, list[str]] = {}
-    for record in records:
-        if isinstance(record, ChangeRecord) and record.call not in RESTORE_CALLS:
-            changed.setdefault(record.turn, [])
-            if record.path not in changed[record.turn]:
-                changed[record.turn].append(record.path)
+    changed = turn_files(target.store)
     turns = user_turns(target)
     if as_json:
         payload = [{"turn": t.turn, "prompt": t.prompt, "files": changed.get(t.turn, [])} for t in turns]
@@ -82,12 +84,7 @@ def _list(target: RewindTarget, covered: bool, *, as_json: bool) -> int:
         return ExitCode.OK
     if not turns:
         sys.stdout.write(f"session {target.session_id} has no checkpoints\n")
-    for turn in turns:
-        prompt = " ".join(turn.prompt.split())[:70]
-        files = changed.get(turn.turn, [])
-        shown = ", ".join(files[:8]) + (f" and {len(files) - 8} more" if len(files) > 8 else "")
-        sys.stdout.write(f"turn {turn.turn:>3}  {prompt}\n")
-        sys.stdout.write(f"          files changed: {shown or 'none'}\n")
+    sys.stdout.write(checkpoint_lines(turns, changed))
     if not covered:
         sys.stdout.write(f"note: {NOT_COVERED}\n")
     return ExitCode.OK
@@ -130,3 +127,14 @@ def _report(result: RewindResult, session_id: str, scope: str, *, applied: bool,
         )
     if result.turn is not None and scope != "code":
         out(f"the rewound prompt was:\n{result.turn.prompt}\n")
+
+
+def checkpoint_lines(turns: Sequence[TurnRecord], changed: Mapping[int, Sequence[str]]) -> str:
+    """One entry per checkpointed user turn: its prompt and the files it changed."""
+    lines: list[str] = []
+    for turn in turns:
+        prompt = " ".join(turn.prompt.split())[:70]
+        files = changed.get(turn.turn, [])
+        shown = ", ".join(files[:8]) + (f" and {len(files) - 8} more" if len(files) > 8 else "")
+        lines.append(f"turn {turn.turn:>3}  {prompt}\n          files changed: {shown or 'none'}\n")
+    return "".join(lines)

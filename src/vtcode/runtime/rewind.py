@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from vtcode.core.rewind_plan import FileState, PlannedPath, plan, targets
+from vtcode.core.rewind_plan import RESTORE_CALLS, FileState, PlannedPath, plan, targets
 from vtcode.exec.shadow_git import ShadowGit, ShadowGitError
 from vtcode.protocol.errors import UsageError, VtcodeError
 from vtcode.store.checkpoints import (
@@ -26,7 +26,7 @@ from vtcode.store.checkpoints import (
     TurnRecord,
     read_state,
 )
-from vtcode.store.restore_files import UnsafePathError, put_in_place
+from vtcode.store.restore_files import UnsafePathError, put_in_place, remove_leftovers
 from vtcode.store.session import SessionStore
 from vtcode.store.session_fork import fork_session
 
@@ -72,6 +72,17 @@ def user_turns(target: RewindTarget) -> list[TurnRecord]:
     return [r for r in target.store.records() if isinstance(r, TurnRecord)]
 
 
+def turn_files(store: CheckpointStore) -> dict[int, list[str]]:
+    """The paths each user turn changed (vtcode's edits and its commands' side effects)."""
+    changed: dict[int, list[str]] = {}
+    for record in store.records():
+        if isinstance(record, ChangeRecord) and record.call not in RESTORE_CALLS:
+            files = changed.setdefault(record.turn, [])
+            if record.path not in files:
+                files.append(record.path)
+    return changed
+
+
 def finish_interrupted(target: RewindTarget) -> bool:
     """Complete a restore a crash interrupted; whether there was one."""
     store = target.store
@@ -80,6 +91,7 @@ def finish_interrupted(target: RewindTarget) -> bool:
         return False
     for entry in journal.entries:
         data = store.blob(entry.state.oid) if entry.state is not None else None
+        remove_leftovers(target.workspace, entry.path)
         put_in_place(target.workspace, entry.path, entry.state, data)
     store.append([*journal.changes, journal.record])
     store.clear_journal()

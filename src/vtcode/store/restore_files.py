@@ -5,10 +5,13 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from glob import escape as glob_escape
 from pathlib import Path, PurePosixPath
 
 from vtcode.core.rewind_plan import FileState
 from vtcode.store.atomic import fsync_dir, write_all
+
+_SUFFIX = ".vtcode-restore"
 
 
 class UnsafePathError(ValueError):
@@ -39,7 +42,7 @@ def put_in_place(workspace: Path, rel: str, state: FileState | None, data: bytes
     if data is None:
         raise OSError(f"the content of {rel} is not in the checkpoint store")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".vtcode-restore", dir=path.parent)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=_SUFFIX, dir=path.parent)
     try:
         if state.link:
             os.close(fd)
@@ -58,3 +61,11 @@ def put_in_place(workspace: Path, rel: str, state: FileState | None, data: bytes
             os.unlink(tmp_name)
         raise
     fsync_dir(path.parent)
+
+
+def remove_leftovers(workspace: Path, rel: str) -> None:
+    """Remove the temporary files a killed restore of `rel` left next to it."""
+    path = workspace_path(workspace, rel)
+    for stray in path.parent.glob(f".{glob_escape(path.name)}.*{_SUFFIX}"):
+        with contextlib.suppress(OSError):
+            stray.unlink()
