@@ -174,8 +174,8 @@ def _restore(
     missing = {p.target.oid for p in chosen if p.target is not None and not store.has_blob(p.target.oid)}
     if missing:
         try:
-            for data in target.shadow().read_blobs(missing).values():
-                store.put_blob(data)
+            for found in target.shadow().read_blobs(missing).values():
+                store.put_blob(found)
         except ShadowGitError:
             pass  # the paths whose content is missing fail below
     for entry in chosen:
@@ -184,9 +184,9 @@ def _restore(
             failed.append(entry.path)
             continue
         try:
-            now, data = read_state(target.workspace / entry.path)
-            if data is not None:
-                store.put_blob(data)
+            now, content = read_state(target.workspace / entry.path)
+            if content is not None:
+                store.put_blob(content)
         except OSError:
             failed.append(entry.path)
             continue
@@ -213,9 +213,9 @@ def _restore(
         return (), kept, tuple(failed)
     store.write_journal(Journal(entries=tuple(entries), record=record, changes=changes))
     for entry_state in entries:
-        data = store.blob(entry_state.state.oid) if entry_state.state is not None else None
+        blob = store.blob(entry_state.state.oid) if entry_state.state is not None else None
         try:
-            put_in_place(target.workspace, entry_state.path, entry_state.state, data)
+            put_in_place(target.workspace, entry_state.path, entry_state.state, blob)
         except (OSError, UnsafePathError) as exc:
             raise VtcodeError(
                 f"could not restore {entry_state.path}: {exc}",

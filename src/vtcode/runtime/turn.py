@@ -233,8 +233,8 @@ class TurnRunner:
                     self.context.meta, turn=turn
                 )))  # fmt: skip
                 self.context = None
-            for hook in self.hooks.turn_start:
-                opening.extend(await hook(TurnStart(turn=turn, text=text)))
+            for start_hook in self.hooks.turn_start:
+                opening.extend(await start_hook(TurnStart(turn=turn, text=text)))
             self.commit([*opening, UserMessage(text, meta=meta, images=images), *hook_context])
         usage = Usage()
         repeats = RepeatWatch()
