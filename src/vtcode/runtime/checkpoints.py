@@ -134,6 +134,11 @@ class Checkpointer:
                 name = described.display if tool.kind != "external" and described.display else call.name
                 self._emitter.emit(Notice(message=f"`{name}` changed {len(changed)} file(s): {shown}"))
 
+    async def rebase(self) -> None:
+        """Files changed outside a call (a rewind): the next call is compared with them as they are now."""
+        self._edited = {}
+        await self._snapshot(check_folders=False)
+
     # -- inside ---------------------------------------------------------------------------------------
 
     def _relative(self, named: str) -> str | None:

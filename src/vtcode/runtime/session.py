@@ -54,6 +54,7 @@ from vtcode.runtime.jobs import Jobs, spooled_output
 from vtcode.runtime.manual_compaction import compact_between_turns
 from vtcode.runtime.recorder import persisted
 from vtcode.runtime.run_summary import RunSummary
+from vtcode.runtime.session_rewind import session_rewinds
 from vtcode.runtime.status import ContextMeter, SessionStatus, session_status
 from vtcode.runtime.switch import Switch, check
 from vtcode.runtime.switch import apply as apply_switch
@@ -122,6 +123,8 @@ class Session:
                 )
             )
         self._intents.restore(wiring.recovered)
+        # `/rewind` and `/redo` for the TUI and ACP.
+        self.rewinds = session_rewinds(wiring, emitter, busy=lambda: self._busy, clock=clock, new_id=new_id)
         self._watcher = asyncio.create_task(self._intents.watch(), name="vtcode-intents")
         self._driver = asyncio.create_task(self._drive(), name="vtcode-session")
 
