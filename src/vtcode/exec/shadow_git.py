@@ -27,6 +27,8 @@ log = logging.getLogger(__name__)
 
 SNAPSHOTS_DIR = "snapshots"
 _TIMEOUT_SECONDS = 600.0
+# Above this many changed paths, `git add` walks the work tree instead of taking the list.
+_PATHSPEC_LIMIT = 500
 _EXTRA_CONFIG = ("gc.auto=0", "core.autocrlf=false", "core.safecrlf=false", "core.bigFileThreshold=2m")
 
 
@@ -95,18 +97,23 @@ class ShadowGit:
         new: list[str] = []
         if user_git is not None:
             new += self._skip_folders(limits, user_git)
-        listed = self._git("ls-files", "-z", "--others", "--modified", "--exclude-standard")
+        # One scan of the work tree: new, modified and deleted files against this session's index.
+        listed = self._git("ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard")
         big: list[str] = []
-        for raw in listed.split(b"\0"):
+        small: list[bytes] = []
+        for raw in dict.fromkeys(listed.split(b"\0")):
             if not raw:
                 continue
             rel = os.fsdecode(raw)
             try:
                 info = os.lstat(self.workspace / rel)
             except OSError:
+                small.append(raw)  # deleted: its removal is staged
                 continue
             if stat.S_ISREG(info.st_mode) and info.st_size > limits.max_file_bytes:
                 big.append(rel)
+            else:
+                small.append(raw)
         fresh = [p for p in big if p not in limits.skipped]
         if fresh:
             limits.skipped.update(fresh)
@@ -114,10 +121,17 @@ class ShadowGit:
             self._write_excludes(limits.skipped)
         if big:
             # A file that grew past the limit leaves the index (it is excluded from now on).
+            data = b"\0".join(map(os.fsencode, big))
+            self._git("update-index", "--force-remove", "-z", "--stdin", data=data)
+        if len(small) > _PATHSPEC_LIMIT:
+            # Many paths (a first snapshot): one walk of the work tree beats matching each pathspec.
+            self._git("add", "-A", "--ignore-errors", "--", ".", check=False)
+        elif small:
+            # Only the listed paths: git does not walk the work tree a second time.
             self._git(
-                "update-index", "--force-remove", "-z", "--stdin", data=b"\0".join(map(os.fsencode, big))
-            )
-        self._git("add", "-A", "--ignore-errors", "--", ".", check=False)
+                "--literal-pathspecs", "add", "-A", "--ignore-errors", "--pathspec-from-file=-",
+                "--pathspec-file-nul", data=b"\0".join(small), check=False,
+            )  # fmt: skip
         tree = self._git("write-tree").decode().strip()
         return tree, new
 
