@@ -21,6 +21,7 @@ from vtcode.config.schema import CheckpointSettings
 from vtcode.core.rewind_plan import FileState
 from vtcode.exec.git_repo import GitAccess
 from vtcode.exec.shadow_git import ShadowGit, ShadowGitError, SnapshotLimits, TreeEntry
+from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.events import Notice
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, UserMessage
 from vtcode.runtime.emitter import Emitter
@@ -83,6 +84,8 @@ class Checkpointer:
         self._pre: dict[str, dict[str, FileState | None]] = {}
         self._warned_no_git = False
         self._quota_checked = False
+        # A snapshot is due before the turn's first command (its base).
+        self._base_pending = True
 
     @property
     def covers_commands(self) -> bool:
@@ -90,29 +93,45 @@ class Checkpointer:
         return self.shadow is not None
 
     async def turn_start(self, turn: int, prompt: str) -> Sequence[Message]:
-        """A user turn begins: snapshot, record it; returns the note a code-only rewind left, if any."""
+        """A user turn begins: record it; returns the note a code-only rewind left, if any.
+
+        Nothing here waits (an interrupt now must not lose the prompt, stored right after): the tree
+        snapshot the turn's first command is compared with is taken just before that command runs.
+        """
         self._turn = turn
+        self._base_pending = True
         if self.shadow is None and not self._warned_no_git:
             self._warned_no_git = True
             if self._tree_wanted:
                 self._emitter.emit(Notice(level="warning", message=NOT_COVERED))
-        tree = await self._snapshot(check_folders=True)
         record = TurnRecord(
             seq=self.store.next_seq(),
             turn=turn,
             prompt=prompt,
             history_seq=self._history_seq(),
             created_at=self._clock(),
-            tree=tree,
         )
-        await asyncio.to_thread(self.store.append, [record])
-        note = self.store.take_note()
+        try:
+            self.store.append([record])
+            note = self.store.take_note()
+        except (VtcodeError, OSError) as exc:
+            self._emitter.emit(Notice(level="warning", message=f"checkpoint not recorded: {exc}"))
+            return []
         if not note:
             return []
         return [UserMessage(note, meta=MessageMeta(kind="context", turn=turn))]
 
     async def before_call(self, tool: Tool, call: ToolCall, described: CallDescription) -> None:
-        """Keep the pre-image of every path an edit call names."""
+        """Keep the pre-image of every path an edit names; before a turn's first command, a snapshot."""
+        if tool.kind in _UNSEEN_KINDS and self.shadow is not None and self._base_pending:
+            self._base_pending = False
+            tree = await self._snapshot(check_folders=True)
+            if tree is not None:
+                record = SnapshotRecord(
+                    seq=self.store.next_seq(), turn=self._turn, call="turn-start", tree=tree
+                )
+                await asyncio.to_thread(self.store.append, [record])
+            self._edited = {}
         if tool.kind != "edit":
             return
         self._pre[call.id] = await asyncio.to_thread(self._capture, described.paths)
@@ -135,9 +154,8 @@ class Checkpointer:
                 self._emitter.emit(Notice(message=f"`{name}` changed {len(changed)} file(s): {shown}"))
 
     async def rebase(self) -> None:
-        """Files changed outside a call (a rewind): the next call is compared with them as they are now."""
-        self._edited = {}
-        await self._snapshot(check_folders=False)
+        """Files changed outside a call (a rewind): the next command is compared with them as they are."""
+        self._base_pending = True
 
     # -- inside ---------------------------------------------------------------------------------------
 
