@@ -26,7 +26,7 @@ import msgspec
 
 from vtcode.config.schema import AgentSettings, CheckpointSettings, Settings
 from vtcode.exec.shadow_git import ShadowGit, SnapshotLimits
-from vtcode.protocol.events import TurnCompleted
+from vtcode.protocol.events import TurnCompleted, TurnFailed
 from vtcode.protocol.ops import UserInput
 from vtcode.runtime.session import Session
 from vtcode.runtime.wiring import SessionOptions
@@ -109,11 +109,14 @@ def snapshot_figures(root: Path, repo: Path, runs: int) -> None:
 
 async def _commands(repo: Path, home: Path, count: int, tree: bool) -> float:
     """Seconds one turn of `count` exec_command calls takes."""
+    # Distinct commands: five identical calls in a row would trip the loop guard.
     calls = [
-        Reply(tool_calls=(ScriptToolCall("exec_command", json.dumps({"cmd": "true"}), id=f"c{n}"),))
-        for n in range(count)
+        Reply(tool_calls=(ScriptToolCall("exec_command", json.dumps({"cmd": f"true {n}"}), id=f"c{n}"),))
+        for n in range(count + 1)
     ]
-    with server_for("chat", [Reply(text="warm"), *calls, Reply(text="done")]) as server:
+    # The warm-up turn runs one command: the first snapshot of the workspace is not what is timed.
+    script = [calls[0], Reply(text="warm"), *calls[1:], Reply(text="done")]
+    with server_for("chat", script) as server:
         settings = Settings(
             agent=msgspec.structs.replace(
                 AgentSettings(), approval="full-auto", provider="openai", model="gpt-4.1"
@@ -126,11 +129,13 @@ async def _commands(repo: Path, home: Path, count: int, tree: bool) -> float:
         events = session.events()
         await session.submit(UserInput("warm up"))
         async for event in events:
-            if isinstance(event, TurnCompleted):
+            if isinstance(event, TurnCompleted | TurnFailed):
                 break
         started = time.perf_counter()
         await session.submit(UserInput("run them"))
         async for event in events:
+            if isinstance(event, TurnFailed):
+                raise RuntimeError(f"the timed turn failed: {event.message}")
             if isinstance(event, TurnCompleted):
                 break
         took = time.perf_counter() - started

@@ -50,12 +50,13 @@ def turn(
     *,
     resume: bool = True,
     env: Mapping[str, str] | None = None,
+    args: Sequence[str] = (),
 ) -> tuple[Completed, list[dict[str, Any]]]:
     """One user turn through `vtcode exec` (continuing the workspace's session); the requests received."""
     with server_for("chat", [*replies, Reply(text="done")]) as server:
         extra = ["--continue"] if resume else []
         done = vtcode.run(
-            "exec", *cli_args("chat"), "--approval", "full-auto", *extra, prompt,
+            "exec", *cli_args("chat"), "--approval", "full-auto", *args, *extra, prompt,
             cwd=workspace, env={**cli_env("chat", server), **(env or {})}, timeout=120,
         )  # fmt: skip
         bodies = [json.loads(r.body) for r in server.requests]

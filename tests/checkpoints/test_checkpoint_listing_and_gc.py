@@ -53,3 +53,23 @@ def test_gc_keeps_what_a_live_session_can_still_rewind(vtcode: VtcodeRunner, tmp
     done = vtcode.run("rewind", "--to", "1", "--code", "--yes", cwd=ws)
     assert done.code == 0, done.stderr
     assert (ws / "b.txt").read_text() == "bee\n"
+
+
+def test_over_the_quota_older_sessions_checkpoints_are_dropped(
+    vtcode: VtcodeRunner, tmp_path: Path, isolated_home: Path
+) -> None:
+    ws = user_repo(tmp_path / "ws", {"a.txt": "a\n"})
+    noise = "head -c 1500000 /dev/urandom > noise.bin"
+    turn(vtcode, ws, "older work", [command_call(noise, "c1")], resume=False)
+    checkpoints = isolated_home / ".vtcode" / "checkpoints"
+    [older] = list(checkpoints.iterdir())
+    done, _ = turn(
+        vtcode, ws, "newer work", [command_call("echo b > b.txt", "c1")], resume=False,
+        args=["-c", "checkpoints.quota_mb=1"],
+    )  # fmt: skip
+    assert "over the 1 MiB quota: dropped the checkpoints of 1 older session(s)" in done.stderr
+    assert not older.exists()
+    [newer] = list(checkpoints.iterdir())
+    assert newer != older
+    assert vtcode.run("rewind", "--to", "1", "--code", "--yes", cwd=ws).code == 0
+    assert not (ws / "b.txt").exists(), "the running session's own checkpoints were kept"

@@ -40,7 +40,8 @@ def run_checkpoint_command(args: argparse.Namespace, overrides: list[str]) -> in
     home = resolve_home(env)
     if args.command == "checkpoints":
         settings = loaded.settings.checkpoints
-        report = collect(home, env, keep_days=settings.keep_days, clock=time.time)
+        quota = settings.quota_mb * 1024 * 1024
+        report = collect(home, env, keep_days=settings.keep_days, clock=time.time, quota_bytes=quota)
         mib = 1024 * 1024
         sys.stdout.write(
             f"dropped the checkpoints of {report.sessions_dropped} idle session(s); checkpoints use "

@@ -196,9 +196,12 @@ class ShadowGit:
             self._git("update-ref", "--stdin", data=("\n".join(lines) + "\n").encode())
 
     def gc(self) -> None:
-        """Pack what is kept and drop every object no kept tree reaches."""
+        """Pack what is kept and drop the objects no kept tree reaches.
+
+        Objects of the last hour stay: a session snapshotting right now has not recorded its tree yet.
+        """
         self._init()
-        self._git("gc", "--quiet", "--prune=now")
+        self._git("gc", "--quiet", "--prune=1.hour.ago")
 
     def disk_bytes(self) -> int:
         """Bytes the private git directory takes on disk."""

@@ -24,22 +24,80 @@ class GcReport:
     bytes_after: int
 
 
-def collect(home: Path, env: Mapping[str, str], *, keep_days: int, clock: Callable[[], float]) -> GcReport:
-    """Drop checkpoints of sessions idle over `keep_days` (or deleted), then prune unreachable snapshots."""
+def collect(
+    home: Path,
+    env: Mapping[str, str],
+    *,
+    keep_days: int,
+    clock: Callable[[], float],
+    quota_bytes: int | None = None,
+    keep_session: str | None = None,
+    keep_workspace: Path | None = None,
+) -> GcReport:
+    """Drop checkpoints of sessions idle over `keep_days` (or deleted), prune unreachable snapshots;
+    then, while over `quota_bytes`, the checkpoints of the least recently used sessions too (never
+    `keep_session`'s)."""
     before = _disk(home)
+    cutoff = clock() - keep_days * _DAY
+    dropped = _prune(home, env, clock, cutoff=cutoff, keep=keep_session, keep_workspace=keep_workspace)
+    oldest_first = 1
+    while quota_bytes is not None and _disk(home) > quota_bytes:
+        removed = _prune(
+            home,
+            env,
+            clock,
+            cutoff=None,
+            keep=keep_session,
+            keep_workspace=keep_workspace,
+            oldest=oldest_first,
+        )
+        if not removed:
+            break
+        dropped += removed
+        oldest_first *= 2
+    return GcReport(dropped, before, _disk(home))
+
+
+def _prune(
+    home: Path,
+    env: Mapping[str, str],
+    clock: Callable[[], float],
+    *,
+    cutoff: float | None,
+    keep: str | None,
+    keep_workspace: Path | None = None,
+    oldest: int = 0,
+) -> int:
+    """Drop idle (before `cutoff`) or the `oldest` sessions' checkpoints, then gc; how many were dropped."""
     sessions = SessionStore(home, clock, lambda: "unused")
     infos = {info.id: info for info in sessions.scan().sessions}
-    cutoff = clock() - keep_days * _DAY
-    dropped = 0
     root = home / CHECKPOINTS_DIR
+    entries = sorted(root.iterdir()) if root.is_dir() else []
+    doomed = {
+        e.name
+        for e in entries
+        if e.name != keep
+        and (e.name not in infos or (cutoff is not None and infos[e.name].updated_at < cutoff))
+    }
+    if oldest:
+        ranked = sorted(
+            (infos[e.name].updated_at, e.name)
+            for e in entries
+            if e.name in infos and e.name != keep and not sessions.is_running(e.name)
+        )
+        doomed.update(name for _, name in ranked[:oldest])
+    dropped = 0
     live: dict[str, tuple[Path, list[str]]] = {}
-    for entry in sorted(root.iterdir()) if root.is_dir() else []:
-        info = infos.get(entry.name)
-        if info is None or info.updated_at < cutoff:
+    for entry in entries:
+        if entry.name in doomed:
             shutil.rmtree(entry, ignore_errors=True)
             dropped += 1
             continue
-        workspace = Path(info.workspace)
+        info = infos.get(entry.name)
+        if info is None and keep_workspace is None:
+            continue
+        # The session asking (its metadata may not be stored yet) keeps its workspace's snapshots.
+        workspace = Path(info.workspace) if info is not None else keep_workspace or Path()
         trees = live.setdefault(project_id(workspace), (workspace, []))[1]
         trees.extend(CheckpointStore(home, entry.name).trees())
     projects = home / SNAPSHOTS_DIR
@@ -56,7 +114,7 @@ def collect(home: Path, env: Mapping[str, str], *, keep_days: int, clock: Callab
             shadow.gc()
         except ShadowGitError:
             continue
-    return GcReport(dropped, before, _disk(home))
+    return dropped
 
 
 def _disk(home: Path) -> int:

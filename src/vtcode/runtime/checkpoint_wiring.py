@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from vtcode.exec.git_repo import GitAccess
 from vtcode.exec.shadow_git import ShadowGit
 from vtcode.protocol.messages import Message
+from vtcode.runtime.checkpoint_gc import GcReport, collect
 from vtcode.runtime.checkpoints import Checkpointer
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import TurnHooks, TurnStart
@@ -44,6 +45,12 @@ def attach_checkpoints(
         handle = history.handle
         return handle.last_seq if handle is not None else 0
 
+    def prune(quota: int) -> GcReport:
+        return collect(
+            options.home, options.env, keep_days=settings.keep_days, clock=clock, quota_bytes=quota,
+            keep_session=thread_id, keep_workspace=options.workspace,
+        )  # fmt: skip
+
     checkpointer = Checkpointer(
         store=CheckpointStore(options.home, thread_id),
         workspace=options.workspace,
@@ -53,6 +60,7 @@ def attach_checkpoints(
         emitter=emitter,
         history_seq=history_seq,
         clock=clock,
+        prune=prune,
     )
     dispatcher.checkpoints = checkpointer
 

@@ -24,6 +24,7 @@ from vtcode.exec.shadow_git import ShadowGit, ShadowGitError, SnapshotLimits, Tr
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.events import Notice
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, UserMessage
+from vtcode.runtime.checkpoint_gc import GcReport
 from vtcode.runtime.emitter import Emitter
 from vtcode.store.checkpoints import ChangeRecord, CheckpointStore, SnapshotRecord, TurnRecord, read_state
 
@@ -63,6 +64,7 @@ class Checkpointer:
         emitter: Emitter,
         history_seq: Callable[[], int],
         clock: Callable[[], float],
+        prune: Callable[[int], GcReport] | None = None,
     ) -> None:
         self.store = store
         self.workspace = workspace
@@ -71,6 +73,8 @@ class Checkpointer:
         self._emitter = emitter
         self._history_seq = history_seq
         self._clock = clock
+        # Over the quota: drop older sessions' checkpoints down to the given bytes.
+        self._prune = prune
         self._limits = SnapshotLimits(
             max_file_bytes=settings.max_file_mb * 1024 * 1024,
             max_folder_files=settings.max_untracked_folder_files,
@@ -234,14 +238,19 @@ class Checkpointer:
 
     async def _check_quota(self, shadow: ShadowGit) -> None:
         used = await asyncio.to_thread(shadow.disk_bytes)
-        if used > self._quota:
-            self._emitter.emit(
-                Notice(
-                    level="warning",
-                    message=f"checkpoint snapshots use {used // (1024 * 1024)} MiB, over the "
-                    f"{self._quota // (1024 * 1024)} MiB quota: run `vtcode checkpoints gc`",
-                )
+        if used <= self._quota:
+            return
+        mib = 1024 * 1024
+        message = f"checkpoints use {used // mib} MiB, over the {self._quota // mib} MiB quota"
+        if self._prune is None:
+            message += ": run `vtcode checkpoints gc`"
+        else:
+            report = await asyncio.to_thread(self._prune, self._quota)
+            message += (
+                f": dropped the checkpoints of {report.sessions_dropped} older session(s), "
+                f"now {report.bytes_after // mib} MiB"
             )
+        self._emitter.emit(Notice(level="warning", message=message))
 
     async def _record_snapshot(self, call: ToolCall) -> list[str]:
         shadow = self.shadow
