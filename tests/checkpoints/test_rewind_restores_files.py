@@ -108,3 +108,19 @@ def test_the_model_is_told_which_files_a_code_rewind_changed(vtcode: VtcodeRunne
         assert f"- {path}" in sent
     _, later = turn(vtcode, ws, "and now?", [])
     assert json.dumps(later[0]["messages"]).count("rewound the workspace files") == 1, "told once"
+
+
+def test_a_workspace_that_is_no_git_repository_gets_tree_snapshots_too(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    ws = tmp_path / "plain"
+    ws.mkdir()
+    (ws / "b.txt").write_text("bee\n")
+    (ws / "c").write_text("sea\n")
+    turn(vtcode, ws, "shuffle", [command_call("rm b.txt && mv c d", "c1")], resume=False)
+    done = rewind(vtcode, ws, "--to", "1", "--code", "--yes")
+    assert done.code == 0, done.stderr
+    assert (ws / "b.txt").read_text() == "bee\n"
+    assert (ws / "c").read_text() == "sea\n"
+    assert not (ws / "d").exists()
+    assert not (ws / ".git").exists(), "no repository is created in the workspace"

@@ -121,7 +121,7 @@ def rewind(
     last_turn = turns[-1].turn
     applied, kept, failed = _restore(target, planned, to_turn, scope, last_turn, force=force)
     fork_id = None
-    if scope != "conversation" and applied and scope == "code":
+    if scope == "code" and applied:
         store.set_note(_note(to_turn, applied))
     if scope != "code":
         fork_id = _fork(target, turn)
