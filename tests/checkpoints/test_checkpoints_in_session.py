@@ -126,3 +126,17 @@ async def test_an_mcp_tools_edit_is_in_the_turns_checkpoint(tmp_path: Path, vtco
     done = vtcode.run("rewind", "--to", "1", "--code", "--yes", cwd=ws, env=env)
     assert done.code == 0, done.stderr
     assert (ws / "kept.txt").read_text() == "original\n"
+
+
+async def test_vtcodes_own_files_in_the_workspace_are_never_snapshotted(tmp_path: Path) -> None:
+    # $VTCODE_HOME is tmp_path/.vtcode, inside the workspace: the snapshots must not take themselves in.
+    script = [
+        _command("echo 1 > x.txt", "c1"),
+        Reply(text="ok"),
+        _command("echo 2 > y.txt", "c2"),
+        Reply(text="ok"),
+    ]
+    with server_for("chat", script) as server:
+        reader = await _turns(options(tmp_path, tmp_path, server), ["one", "two"])
+    said = [e.message for e in reader.of(Notice) if "changed" in e.message]
+    assert said == ["`echo 1 > x.txt` changed 1 file(s): x.txt", "`echo 2 > y.txt` changed 1 file(s): y.txt"]

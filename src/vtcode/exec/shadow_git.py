@@ -81,6 +81,12 @@ class ShadowGit:
         # Neither the user's global nor the machine's config decides what a snapshot holds or runs.
         self._env["GIT_CONFIG_GLOBAL"] = os.devnull
         self._env["GIT_INDEX_FILE"] = str(self._index)
+        # vtcode's own files (spooled output, and $VTCODE_HOME when it lies inside the workspace, as
+        # the snapshots themselves do then) are never part of a snapshot.
+        self._own = [".vtcode/"]
+        home_rel = os.path.relpath(os.path.realpath(home), self.workspace)
+        if home_rel != "." and not home_rel.startswith(".."):
+            self._own.append(home_rel.rstrip("/") + "/")
 
     @property
     def available(self) -> bool:
@@ -223,7 +229,8 @@ class ShadowGit:
         self._write_excludes(set())
 
     def _write_excludes(self, skipped: set[str]) -> None:
-        lines = [_user_excludes(self.workspace), *sorted(_pattern(p) for p in skipped)]
+        own = (_pattern(p) for p in self._own)
+        lines = [_user_excludes(self.workspace), *own, *sorted(_pattern(p) for p in skipped)]
         info = self.git_dir / "info"
         info.mkdir(exist_ok=True)
         (info / "exclude").write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogateescape")
