@@ -33,8 +33,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Tool kinds whose file changes are only seen by a tree snapshot.
-_UNSEEN_KINDS = frozenset({"command", "session_input", "external"})
+# Tool kinds whose writes are known before they run; every other kind (commands, session input,
+# MCP and any future kind, a subagent's) is followed by a tree snapshot.
+_KNOWN_KINDS = frozenset({"read", "edit"})
 NOT_COVERED = (
     "checkpoints cover vtcode's own edits only: git is not available, so changes made by commands "
     "are not captured and a rewind cannot undo them"
@@ -127,7 +128,7 @@ class Checkpointer:
 
     async def before_call(self, tool: Tool, call: ToolCall, described: CallDescription) -> None:
         """Keep the pre-image of every path an edit names; before a turn's first command, a snapshot."""
-        if tool.kind in _UNSEEN_KINDS and self.shadow is not None and self._base_pending:
+        if tool.kind not in _KNOWN_KINDS and self.shadow is not None and self._base_pending:
             self._base_pending = False
             tree = await self._snapshot(check_folders=True)
             if tree is not None:
@@ -148,7 +149,7 @@ class Checkpointer:
             pre = self._pre.pop(call.id, {})
             named = [*pre, *(p for c in outcome.changes for p in (c.path, c.move_to) if p)]
             await asyncio.to_thread(self._record_edit, call, pre, named)
-        elif tool.kind in _UNSEEN_KINDS and self.shadow is not None:
+        elif tool.kind not in _KNOWN_KINDS and self.shadow is not None:
             changed = await self._record_snapshot(call)
             if changed:
                 shown = ", ".join(changed[:20]) + (
