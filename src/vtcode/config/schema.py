@@ -138,6 +138,12 @@ class ApprovalSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, 
     deny: tuple[str, ...] = ()
 
 
+class ToolsSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[tools]`: built-in tools that can be turned off (`web_fetch = false`)."""
+
+    web_fetch: bool = True
+
+
 def _absolute_or_home(value: str) -> bool:
     """Whether a writable root is an absolute path or starts with `~/` (the user's home)."""
     return value.startswith("/") or value == "~" or value.startswith("~/")
@@ -321,6 +327,7 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     network: NetworkSettings = msgspec.field(default_factory=NetworkSettings)
     pty: PtySettings = msgspec.field(default_factory=PtySettings)
     approvals: ApprovalSettings = msgspec.field(default_factory=ApprovalSettings)
+    tools: ToolsSettings = msgspec.field(default_factory=ToolsSettings)
     sandbox: SandboxSettings = msgspec.field(default_factory=SandboxSettings)
     shell_environment_policy: ShellEnvironmentPolicySettings = msgspec.field(
         default_factory=ShellEnvironmentPolicySettings

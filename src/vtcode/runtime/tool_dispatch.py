@@ -26,6 +26,7 @@ from vtcode.core.approvals import (
     resolve_headless,
     session_prefix,
 )
+from vtcode.core.web_rules import WEB_FETCH, session_grant
 from vtcode.exec.progress import ExecProgress, ProgressSink
 from vtcode.protocol.events import (
     ApprovalRequested,
@@ -270,6 +271,8 @@ class ToolDispatcher:
             # Defensive: a non-headless policy without a port cannot ask anyone.
             return Decision("deny", decision.headless_reason or decision.reason)
         prefix = session_prefix(described.subject) if tool.kind == "command" else ""
+        if call.name == WEB_FETCH:
+            prefix = described.subject  # "allow for this session" covers the domain
         request_id = f"approval_{item_id}"
         changes = await self._preview(tool, arguments or {})
         self.emitter.emit(
@@ -305,6 +308,9 @@ class ToolDispatcher:
             case "allow_tool":
                 self._grant(Grant("tool", tool))
                 return Decision("allow", f"`{tool}` allowed by the user for this session")
+            case "allow_prefix" if tool == WEB_FETCH and prefix:
+                self._grant(session_grant(prefix))
+                return Decision("allow", f"fetches from {prefix} allowed by the user for this session")
             case "allow_prefix":
                 if prefix:
                     self._grant(Grant("prefix", prefix))

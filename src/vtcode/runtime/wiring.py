@@ -40,6 +40,7 @@ from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.environment import context_message, environment_context
 from vtcode.runtime.hooks import TurnHooks
 from vtcode.runtime.leftovers import end_leftover_groups, record_groups
+from vtcode.runtime.plan_state import PlanState
 from vtcode.runtime.providers import build_client, choose_provider, model_info, resumed_settings
 from vtcode.runtime.stored_history import StoredHistory
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
@@ -121,6 +122,8 @@ class Wiring:
     mcp: ServerPlan = field(default_factory=ServerPlan)
     # Lifecycle hooks at the session's boundaries; None when none are configured.
     lifecycle: LifecycleHooks | None = None
+    # The agent's plan (`update_plan`), kept in the session store.
+    plan: PlanState | None = None
 
 
 def wire(
@@ -214,6 +217,9 @@ def _wire(
     journal_dir = options.home / JOURNAL_DIR_NAME
     for message in recover_interrupted_edits(journal_dir, options.workspace):
         notice(message)
+    plan = PlanState(history, emitter)
+    for problem in plan.load():
+        notice(problem)
     toolset = build_toolset(
         settings,
         options.workspace,
@@ -221,6 +227,7 @@ def _wire(
         options.extra_tools,
         notify=notice,
         archive=archive_reader(history),
+        plan=plan,
     )
     if not options.ephemeral:
         record_groups(toolset.sessions, store, thread_id)
@@ -292,7 +299,6 @@ def _wire(
         history=history,
         emitter=emitter,
         clock=clock,
-        last_usage=lambda: state.last_usage,
         current_request=runner.build_request,
     )
     compactor.hooks = lifecycle
@@ -322,6 +328,7 @@ def _wire(
         unanswered=unanswered,
         mcp=mcp,
         lifecycle=lifecycle,
+        plan=plan,
     )
 
 
