@@ -116,6 +116,10 @@ def _command(
             from vtcode.cli.hooks_cmd import run_hooks
 
             return lambda: run_hooks(args, overrides, parser)
+        case "rewind" | "checkpoints":
+            from vtcode.cli.rewind_cmd import run_checkpoint_command
+
+            return lambda: run_checkpoint_command(args, overrides)
         case "instructions":
             from vtcode.cli.instructions_cmd import run_instructions
 

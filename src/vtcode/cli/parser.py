@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from vtcode import __version__
+from vtcode.cli.checkpoint_options import add_checkpoint_parsers
 from vtcode.cli.exec_options import add_script_options
 
 PROFILES = ("default", "minimal", "lightweight", "specialized")
@@ -373,6 +374,7 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
 
     _add_mcp_parser(commands)
     _add_hooks_parser(commands)
+    add_checkpoint_parsers(commands, _add_config_option)
 
     sandbox_p = commands.add_parser(
         "sandbox",
