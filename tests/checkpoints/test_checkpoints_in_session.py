@@ -140,3 +140,28 @@ async def test_vtcodes_own_files_in_the_workspace_are_never_snapshotted(tmp_path
         reader = await _turns(options(tmp_path, tmp_path, server), ["one", "two"])
     said = [e.message for e in reader.of(Notice) if "changed" in e.message]
     assert said == ["`echo 1 > x.txt` changed 1 file(s): x.txt", "`echo 2 > y.txt` changed 1 file(s): y.txt"]
+
+
+async def test_a_subagents_edit_and_command_are_in_its_parents_checkpoint(
+    tmp_path: Path, vtcode: VtcodeRunner
+) -> None:
+    ws = user_repo(tmp_path / "ws", {"kept.txt": "original\n", "gone.txt": "bye\n"})
+    brief = {"subagent_type": "general", "description": "edit", "prompt": "change the files"}
+    write = {"path": "kept.txt", "content": "written by the child\n"}
+    script = [
+        Reply(tool_calls=(ScriptToolCall("task", json.dumps(brief), id="t1"),)),
+        # The child's requests: a write, a command, its answer; then the parent's answer.
+        Reply(tool_calls=(ScriptToolCall("write_file", json.dumps(write), id="w1"),)),
+        _command("rm gone.txt", "c1"),
+        Reply(text="child done"),
+        Reply(text="ok"),
+    ]
+    with server_for("chat", script) as server:
+        await _turns(options(ws, tmp_path, server), ["delegate"])
+    assert (ws / "kept.txt").read_text() == "written by the child\n"
+    assert not (ws / "gone.txt").exists()
+    env = {"VTCODE_HOME": str(tmp_path / ".vtcode"), "HOME": str(tmp_path)}
+    done = vtcode.run("rewind", "--to", "1", "--code", "--yes", cwd=ws, env=env)
+    assert done.code == 0, done.stderr
+    assert (ws / "kept.txt").read_text() == "original\n"
+    assert (ws / "gone.txt").read_text() == "bye\n"
