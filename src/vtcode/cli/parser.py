@@ -101,6 +101,21 @@ def add_agent_options(parser: argparse.ArgumentParser, *, top_level: bool = Fals
         **kept,
     )
     parser.add_argument(
+        "--max-budget-usd",
+        type=float,
+        metavar="USD",
+        help="stop this run before the next model request once its calls cost USD at list prices "
+        "(warned at 80%%; the session can be resumed)",
+        **kept,
+    )
+    parser.add_argument(
+        "--max-tokens-total",
+        type=int,
+        metavar="N",
+        help="stop this run before the next model request once its calls used N tokens (input + output)",
+        **kept,
+    )
+    parser.add_argument(
         "--trust-workspace-hooks",
         action="store_true",
         default=argparse.SUPPRESS,
@@ -331,6 +346,20 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     sessions_delete = sessions_cmd.add_parser("delete", help="delete a stored session (not a running one)")
     _add_config_option(sessions_delete, "sessions_config")
     sessions_delete.add_argument("id", metavar="ID", help="session id (a unique prefix is enough)")
+
+    usage = commands.add_parser(
+        "usage",
+        help="tokens and cost of a stored session, by source and model",
+        description="What a stored session's model calls used (input, output, cache read and write, "
+        "reasoning tokens, API time) and cost at list prices, by source (main, compaction, subagents) "
+        "and by model. Without --session: the latest session of the workspace.",
+    )
+    _add_config_option(usage, "config")
+    usage.add_argument("--session", metavar="ID", help="session id (a unique prefix is enough)")
+    usage.add_argument(
+        "--workspace", "-C", metavar="DIR", default=argparse.SUPPRESS, help="the workspace (default: cwd)"
+    )
+    usage.add_argument("--json", action="store_true", help="print JSON")
 
     prompt_p = commands.add_parser(
         "prompt",

@@ -28,6 +28,7 @@ from vtcode.protocol.events import (
     TurnCompleted,
     TurnFailed,
     TurnStarted,
+    UsageSummary,
 )
 
 
@@ -61,6 +62,7 @@ def persisted(event: Event) -> bool:
             | HookSkipped()
             | TurnCompleted()
             | TurnFailed()
+            | UsageSummary()
             | ThreadCompleted()
         ):
             return True

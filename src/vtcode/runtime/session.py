@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from vtcode.core.approvals import ApprovalMode, Grant
 from vtcode.core.steering import unanswered_prompt
+from vtcode.core.usage_ledger import Scope
 from vtcode.exec.process_group import kill_all_groups
 from vtcode.instructions.report import InstructionsReport
 from vtcode.protocol.errors import QueueFullError, VtcodeError
@@ -44,6 +45,7 @@ from vtcode.protocol.ops import (
     Shutdown,
     UserInput,
 )
+from vtcode.protocol.usage import UsageReport
 from vtcode.providers.base import ModelClient
 from vtcode.runtime import turn_end
 from vtcode.runtime.emitter import Emitter
@@ -243,6 +245,11 @@ class Session:
             running=self._busy,
             paused=self._hold.on,
         )
+
+    def usage(self, scope: Scope = "session") -> UsageReport:
+        """What the session's model calls used and cost, by source and model (`/usage`)."""
+        usage = self._wiring.usage
+        return usage.ledger.report(scope, self.id) if usage is not None else UsageReport(session_id=self.id)
 
     def instructions_report(self) -> InstructionsReport:
         """The instruction sources that apply to the paths touched so far, with diagnostics (`/memory`)."""
@@ -480,7 +487,12 @@ class Session:
         finally:
             # The last resort for groups a failed cleanup left behind.
             kill_all_groups()
+            usage = self._wiring.usage
+            if usage is not None:
+                usage.save()
             if self._options.until_idle:
+                if usage is not None:
+                    self._emitter.emit(usage.summary())
                 self._emitter.emit(self._summary.completed(self._wiring.thread_id))
             self._wiring.history.close()
             self._queue.put_nowait(None)

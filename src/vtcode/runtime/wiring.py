@@ -23,6 +23,7 @@ from vtcode.core.hooks.model import HookSet
 from vtcode.core.instructions.model import Diagnostic
 from vtcode.core.steering import Recovery, recover, unanswered_prompt
 from vtcode.core.touched_paths import touched_paths
+from vtcode.core.usage_ledger import SOURCE_COMPACTION, SOURCE_MAIN
 from vtcode.exec.git_query import PendingGitQuery
 from vtcode.exec.git_repo import GitAccess
 from vtcode.mcp.servers import ServerPlan, plan_servers
@@ -45,6 +46,7 @@ from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.toolset import Toolset, build_toolset
 from vtcode.runtime.turn import ConversationState, TurnRunner
+from vtcode.runtime.usage_tracking import UsageTracking
 from vtcode.store.intents import IntentStore
 from vtcode.store.session import SessionHandle, SessionStore
 from vtcode.tools.base import TextBuffers, Tool, ToolContext
@@ -120,6 +122,8 @@ class Wiring:
     mcp: ServerPlan = field(default_factory=ServerPlan)
     # Lifecycle hooks at the session's boundaries; None when none are configured.
     lifecycle: LifecycleHooks | None = None
+    # The account of the session's model calls (set by `wire`).
+    usage: UsageTracking | None = None
 
 
 def wire(
@@ -258,8 +262,9 @@ def _wire(
     if tool_hooks is not None:
         tool_hooks.dispatch.permission_mode = lambda: dispatcher.policy.mode
     hooks = TurnHooks()
+    usage = UsageTracking(settings, model_client, history, notify=emitter.emit)
     runner = TurnRunner(
-        model_client=model_client,
+        model_client=usage.client(SOURCE_MAIN),
         model=choice.model,
         system=prompt.build,
         tools=tool_specs,
@@ -283,7 +288,7 @@ def _wire(
     context = environment_context(settings, options.workspace, clock, git=git.result())
     runner.context = context_message(context, state.messages, clock())
     compactor = Compactor(
-        client=model_client,
+        client=usage.client(SOURCE_COMPACTION),
         model=choice.model,
         settings=settings,
         window=info.context_window,
@@ -297,6 +302,7 @@ def _wire(
     compactor.hooks = lifecycle
     hooks.before_request.append(compactor.before_request)
     hooks.context_overflow.append(compactor.on_overflow)
+    usage.install(hooks)
     return Wiring(
         options=options,
         thread_id=thread_id,
@@ -317,6 +323,7 @@ def _wire(
         unanswered=unanswered,
         mcp=mcp,
         lifecycle=lifecycle,
+        usage=usage,
     )
 
 
