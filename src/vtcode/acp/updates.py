@@ -14,6 +14,7 @@ from acp.schema import (
     AgentMessageChunk,
     AgentThoughtChunk,
     ContentToolCallContent,
+    Cost,
     FileEditToolCallContent,
     TerminalToolCallContent,
     TextContentBlock,
@@ -23,6 +24,7 @@ from acp.schema import (
     ToolCallStatus,
     ToolKind,
     Usage,
+    UsageUpdate,
 )
 
 from vtcode.acp.diffs import hunks
@@ -41,6 +43,7 @@ from vtcode.protocol.events import (
     ReasoningItem,
     ToolCallItem,
 )
+from vtcode.runtime.status import SessionStatus
 
 Update = AgentMessageChunk | AgentThoughtChunk | ToolCallStart | ToolCallProgress
 ToolContent = ContentToolCallContent | FileEditToolCallContent | TerminalToolCallContent
@@ -78,6 +81,14 @@ def turn_usage(usage: messages.Usage) -> Usage:
         thought_tokens=usage.reasoning_tokens or None,
         cached_read_tokens=usage.cached_input_tokens or None,
         cached_write_tokens=usage.cache_creation_input_tokens or None,
+    )
+
+
+def usage_update(status: SessionStatus) -> UsageUpdate:
+    """The context in use, the window, and the session's cost when every price is known."""
+    cost = Cost(amount=status.cost, currency="USD") if status.cost is not None else None
+    return UsageUpdate(
+        session_update="usage_update", used=status.context_tokens, size=status.context_window, cost=cost
     )
 
 

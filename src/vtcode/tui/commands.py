@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "memory": "instruction sources and diagnostics for the paths touched so far",
     "hooks": "lifecycle hooks: source, trust and digest",
     "status": "provider, model, tokens, context pressure, cost, approval and sandbox modes",
+    "usage": "tokens, API time and cost by source and model (also /cost, /stats)",
     "permissions": "approval and sandbox modes; list and revoke what you allowed for this session",
     "model": "/model NAME: use NAME from the next turn",
     "profile": "/profile NAME: use the prompt profile NAME from the next turn",
@@ -30,6 +31,9 @@ COMMANDS: dict[str, str] = {
     "pause": "hold the agent before its next step (input waits); again: go on",
     "quit": "end the session and leave",
 }
+
+# Other names of a command (peers' names for the same view).
+ALIASES: dict[str, str] = {"cost": "usage", "stats": "usage"}
 
 KEYS = (
     ("Enter", "send (queued while a turn runs)"),
@@ -53,7 +57,8 @@ def parse(text: str) -> SlashCommand | None:
     if not stripped.startswith("/") or stripped.startswith("//"):
         return None
     name, _, argument = stripped[1:].partition(" ")
-    return SlashCommand(name=name.lower(), argument=argument.strip())
+    name = name.lower()
+    return SlashCommand(name=ALIASES.get(name, name), argument=argument.strip())
 
 
 def help_text() -> str:
