@@ -43,6 +43,8 @@ def test_tokens_of_a_kind_without_a_price_make_the_cost_unknown() -> None:
     assert call_cost(Usage(input_tokens=100, cache_creation_input_tokens=50), no_cache_write) is None
     assert call_cost(Usage(input_tokens=100, cached_input_tokens=50), Price(input=1.0, output=2.0)) is None
     assert call_cost(Usage(input_tokens=100), None) is None
+    assert call_cost(Usage(input_tokens=100, output_tokens=5), Price(input=1.0)) is None
+    assert call_cost(Usage(input_tokens=100), Price(input=1.0)) == pytest.approx(100 / 1e6)
     assert format_cost(None) == "cost unknown"
 
 

@@ -26,8 +26,8 @@ class PriceTier(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
     """The prices of a request whose prompt is longer than `above_input_tokens` (a long-context tier)."""
 
     above_input_tokens: Annotated[int, msgspec.Meta(ge=0)]
-    input: PricePerMillion
-    output: PricePerMillion
+    input: PricePerMillion | None = None
+    output: PricePerMillion | None = None
     cache_read: PricePerMillion | None = None
     cache_write: PricePerMillion | None = None
 
@@ -35,8 +35,8 @@ class PriceTier(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
 class Price(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """One model's list prices (USD per million tokens); `None`: not known (tokens of it: cost unknown)."""
 
-    input: PricePerMillion
-    output: PricePerMillion
+    input: PricePerMillion | None = None
+    output: PricePerMillion | None = None
     cache_read: PricePerMillion | None = None
     cache_write: PricePerMillion | None = None
     long_context: PriceTier | None = None
@@ -91,15 +91,17 @@ def call_cost(usage: Usage, price: Price | None) -> float | None:
     cached = usage.cached_input_tokens
     written = usage.cache_creation_input_tokens
     uncached = max(usage.input_tokens - cached - written, 0)
-    total = uncached * tier.input + usage.output_tokens * tier.output
-    if cached:
-        if tier.cache_read is None:
-            return None
-        total += cached * tier.cache_read
-    if written:
-        if tier.cache_write is None:
-            return None
-        total += written * tier.cache_write
+    total = 0.0
+    for tokens, per_million in (
+        (uncached, tier.input),
+        (usage.output_tokens, tier.output),
+        (cached, tier.cache_read),
+        (written, tier.cache_write),
+    ):
+        if tokens:
+            if per_million is None:
+                return None
+            total += tokens * per_million
     return total / 1_000_000
 
 
