@@ -51,15 +51,19 @@ class PriceBook:
         self._shipped = shipped
         self._overrides = overrides or {}
         self.taken = taken
+        # Asked once per model call: the name matching is done once per model.
+        self._found: dict[tuple[str, str], Price | None] = {}
 
     def price(self, provider: str, model: str) -> Price | None:
         """The price of `model` as served by `provider`; None when no entry names it."""
+        if (provider, model) in self._found:
+            return self._found[(provider, model)]
         keys = candidate_keys(provider, model)
-        for table in (self._overrides, self._shipped):
-            for key in keys:
-                if key in table:
-                    return table[key]
-        return None
+        price = next(
+            (table[key] for table in (self._overrides, self._shipped) for key in keys if key in table), None
+        )
+        self._found[(provider, model)] = price
+        return price
 
 
 def candidate_keys(provider: str, model: str) -> list[str]:
