@@ -8,6 +8,7 @@ $0.30 cache read, $3.75 cache write per million.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -15,9 +16,10 @@ import pytest
 
 from tests.conftest import VtcodeRunner
 from tests.runtime.compaction_agent import GOOD_SUMMARY, Agent, budget_options, write_files
-from tests.runtime.session_helpers import Reader
+from tests.runtime.session_helpers import Reader, options
 from tests.runtime.test_compaction_continuity import BUDGET, _turn
 from tests.runtime.test_inline_native_compaction import PROMPTS, _drive
+from vtcode.core.usage_ledger import subagent_source
 from vtcode.protocol.events import ThreadCompacted
 from vtcode.protocol.ops import Compact
 from vtcode.protocol.usage import UsageReport
@@ -127,3 +129,34 @@ async def test_anthropic_cache_tokens_and_the_compaction_edit_are_priced_by_the_
     stored = _cli_usage(vtcode, tmp_path, session.id)
     assert stored["cost_usd"] == pytest.approx(main + compaction)
     assert stored["prices_taken"]
+
+
+async def test_a_child_sessions_calls_go_into_the_parents_account_under_its_source(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    script: list[Step] = [
+        Reply(text="parent answer", input_tokens=1_000, output_tokens=10),
+        Reply(text="child answer", input_tokens=3_000, output_tokens=30),
+    ]
+    with OpenAIChatServer(script) as server:
+        parent = await Session.open(options(ws, tmp_path, server))
+        reader = Reader(parent)
+        await _turn(parent, reader, "plan it")
+        child_options = dataclasses.replace(
+            options(ws, tmp_path, server, headless=True),
+            usage_parent=parent.usage_tracking,
+            usage_source=subagent_source("a1"),
+            ephemeral=True,
+        )
+        child = await Session.open(child_options)
+        child_reader = Reader(child)
+        await _turn(child, child_reader, "do the part")
+        await child_reader.close()
+        await reader.close()
+    assert _rows(parent.usage()) == {
+        ("main", "gpt-4.1"): (1, 1_000, 10, 0, 0),
+        ("subagent:a1", "gpt-4.1"): (1, 3_000, 30, 0, 0),
+    }
+    assert parent.usage().cost_usd == pytest.approx((4_000 * 2 + 40 * 8) / 1e6)
+    stored = json.loads((tmp_path / ".vtcode" / "sessions" / parent.id / "usage.json").read_text())
+    assert {row["source"] for row in stored["rows"]} == {"main", "subagent:a1"}

@@ -59,6 +59,7 @@ from vtcode.runtime.run_summary import RunSummary
 from vtcode.runtime.status import ContextMeter, SessionStatus, session_status
 from vtcode.runtime.switch import Switch, check
 from vtcode.runtime.switch import apply as apply_switch
+from vtcode.runtime.usage_tracking import UsageTracking
 from vtcode.runtime.wiring import SessionOptions, Wiring, wire
 from vtcode.store.event_log import events_size, read_events
 from vtcode.store.intents import IntentStore
@@ -245,6 +246,11 @@ class Session:
             running=self._busy,
             paused=self._hold.on,
         )
+
+    @property
+    def usage_tracking(self) -> UsageTracking | None:
+        """This session's account, for a child session (a subagent) to record into (`usage_parent`)."""
+        return self._wiring.usage
 
     def usage(self, scope: Scope = "session") -> UsageReport:
         """What the session's model calls used and cost, by source and model (`/usage`)."""

@@ -1,8 +1,10 @@
 """The session's accounting, wired: the ledger, the clients tagged by source, the budget, `usage.json`.
 
 Wiring builds one `UsageTracking`; the turn loop gets `client("main")`, the compactor
-`client("compaction")`, a subagent `client(subagent_source(id))`. The account is saved at the end of
-every turn and when the session closes.
+`client("compaction")`. A subagent is a child session opened with `SessionOptions(usage_parent=
+parent.usage_tracking, usage_source=subagent_source(id))`: its calls go into the parent's ledger under
+that source and count against the parent's budget. The account is saved at the end of every turn and
+when the session closes.
 """
 
 from __future__ import annotations
@@ -29,13 +31,29 @@ log = logging.getLogger(__name__)
 class UsageTracking:
     """One session's ledger with what feeds it and what reads it."""
 
+    ledger: UsageLedger
+    budget: Budget
+
     def __init__(
         self,
         settings: Settings,
         client: ModelClient,
         history: StoredHistory,
         notify: Callable[[Notice], None],
+        *,
+        parent: UsageTracking | None = None,
     ) -> None:
+        self._client = client
+        self._history = history
+        self._saved = 0
+        self._parent = parent
+        if parent is not None:
+            # A child session: the parent's ledger and budget (its calls count against the run's
+            # budget); the parent saves the account.
+            self._keep_file = True
+            self.ledger = parent.ledger
+            self.budget = parent.budget
+            return
         handle = history.handle
         # A usage file vtcode cannot read is kept as it is (not overwritten) and said once.
         self._keep_file = False
@@ -46,9 +64,6 @@ class UsageTracking:
             self._keep_file = True
             notify(Notice(level="warning", message=f"usage of earlier runs not counted: {exc.user_text()}"))
         self.ledger = UsageLedger(price_book(settings.pricing), prior)
-        self._client = client
-        self._history = history
-        self._saved = 0
         self.budget = Budget(
             max_usd=settings.agent.max_budget_usd,
             max_tokens=settings.agent.max_tokens_total,
@@ -66,7 +81,8 @@ class UsageTracking:
         the account at the end of every turn."""
         if self.budget.active:
             hooks.before_request.insert(0, self.budget.before_request)
-        hooks.end_of_turn.append(self._turn_ended)
+        if self._parent is None:
+            hooks.end_of_turn.append(self._turn_ended)
 
     def summary(self) -> UsageSummary:
         """This run's usage as the event a headless run ends with."""

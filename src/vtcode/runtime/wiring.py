@@ -92,6 +92,10 @@ class SessionOptions:
     keep_stored: frozenset[str] = frozenset()
     # `--ephemeral`: store nothing under $VTCODE_HOME/sessions (no resume, no steering from elsewhere).
     ephemeral: bool = False
+    # A child session (a subagent): its calls go into the parent's account and budget under this source
+    # (`core.usage_ledger.subagent_source(id)`), not into an account of its own.
+    usage_parent: UsageTracking | None = None
+    usage_source: str = SOURCE_MAIN
 
 
 @dataclass
@@ -262,9 +266,9 @@ def _wire(
     if tool_hooks is not None:
         tool_hooks.dispatch.permission_mode = lambda: dispatcher.policy.mode
     hooks = TurnHooks()
-    usage = UsageTracking(settings, model_client, history, notify=emitter.emit)
+    usage = UsageTracking(settings, model_client, history, notify=emitter.emit, parent=options.usage_parent)
     runner = TurnRunner(
-        model_client=usage.client(SOURCE_MAIN),
+        model_client=usage.client(options.usage_source),
         model=choice.model,
         system=prompt.build,
         tools=tool_specs,
@@ -288,7 +292,8 @@ def _wire(
     context = environment_context(settings, options.workspace, clock, git=git.result())
     runner.context = context_message(context, state.messages, clock())
     compactor = Compactor(
-        client=usage.client(SOURCE_COMPACTION),
+        # A subagent's compactions count as the subagent's.
+        client=usage.client(SOURCE_COMPACTION if options.usage_parent is None else options.usage_source),
         model=choice.model,
         settings=settings,
         window=info.context_window,
