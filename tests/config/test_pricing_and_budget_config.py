@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from vtcode.config.loader import load_settings
-from vtcode.core.pricing import Price
+from vtcode.core.pricing import Price, PriceTier
 from vtcode.protocol.errors import ConfigError
 
 
@@ -38,6 +38,7 @@ def test_the_user_file_prices_a_model_and_a_workspace_file_cannot(tmp_path: Path
     [
         ('[pricing."m"]\ninput = -1\noutput = 1\n', "pricing.m.input"),
         ('[pricing."m"]\ninput = 1\noutput = 1\ncache = 2\n', "pricing.m.cache"),
+        ('[pricing."m".long_context]\ninput = "x"\n', "pricing.m.long_context.input"),
         ("[agent]\nmax_budget_usd = 0\n", "agent.max_budget_usd"),
         ("[agent]\nmax_tokens_total = -5\n", "agent.max_tokens_total"),
     ],
@@ -47,3 +48,15 @@ def test_bad_prices_and_budgets_name_their_key(tmp_path: Path, text: str, expect
     with pytest.raises(ConfigError) as caught:
         load_settings(workspace=tmp_path / "ws", env=env, overrides=[], flags={})
     assert expected in caught.value.message
+
+
+def test_a_long_context_tier_is_a_table_of_its_own(tmp_path: Path) -> None:
+    env = _files(
+        tmp_path,
+        user='[pricing."m"]\ninput = 1\noutput = 2\n[pricing."m".long_context]\nabove_input_tokens = 1000\n'
+        "input = 3\noutput = 4\n",
+    )
+    loaded = load_settings(workspace=tmp_path / "ws", env=env, overrides=[], flags={})
+    assert loaded.settings.pricing["m"] == Price(
+        input=1.0, output=2.0, long_context=PriceTier(above_input_tokens=1000, input=3.0, output=4.0)
+    )

@@ -25,7 +25,7 @@ _DATED = re.compile(r"^(?P<family>.+?)[-@](?:\d{8}|\d{4}-\d{2}-\d{2})$")
 class PriceTier(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """The prices of a request whose prompt is longer than `above_input_tokens` (a long-context tier)."""
 
-    above_input_tokens: Annotated[int, msgspec.Meta(ge=0)]
+    above_input_tokens: Annotated[int, msgspec.Meta(ge=0)] = 200_000
     input: PricePerMillion | None = None
     output: PricePerMillion | None = None
     cache_read: PricePerMillion | None = None
