@@ -52,7 +52,7 @@ def _row_line(label: str, row: UsageRow) -> str:
 def table(report: UsageReport) -> list[str]:
     """The report by source and by model, then the total and where the prices come from."""
     if not report.rows:
-        return ["no model calls yet"]
+        return ["no model calls recorded (none made yet, or the session is older than usage records)"]
     lines = ["by source:"]
     lines += [_row_line(source, row) for source, row in by_source(report.rows).items()]
     lines.append("by model:")
