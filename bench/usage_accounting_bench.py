@@ -8,8 +8,8 @@ prints the median vtcode CPU per round trip of each and their ratio at 50, 500 a
 
 Target: <= 1.02x CPU per round trip. The machine's noise is shown as the spread of the pairs. A loaded
 machine's noise can be larger than the effect, so the per-call work is also timed directly in this
-process (a metered stream over a client that answers at once, vs that client alone; the ledger, the
-price lookup and the budget check included) and shown as a share of the baseline round trip.
+process (a metered stream over a client that answers at once with 40 deltas, vs that client alone; the
+ledger, the price lookup and the budget check included) and shown as a share of the baseline round trip.
 Run: .venv/bin/python bench/usage_accounting_bench.py --baseline-src /tmp/base/src [--pairs N] [--runs N]
 """
 
@@ -51,17 +51,21 @@ def per_call_overhead_us(calls: int = 20_000) -> float:
     from vtcode.core.usage_ledger import UsageLedger
     from vtcode.protocol.events import Notice
     from vtcode.protocol.messages import AssistantMessage, Usage
-    from vtcode.protocol.model import Completed, ModelRequest, StreamEvent, SystemPrompt
+    from vtcode.protocol.model import Completed, ModelRequest, StreamEvent, SystemPrompt, TextDelta
     from vtcode.providers.price_table import price_book
     from vtcode.runtime.budget import Budget
     from vtcode.runtime.metered_client import MeteredClient
 
+    delta = TextDelta("word ")
     done = Completed(AssistantMessage(content="ok"), Usage(input_tokens=5_000, output_tokens=50), "end_turn")
 
     class Instant:
         provider = "openai"
 
         async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+            # A reply streamed as 40 deltas: the metered stream passes each one on.
+            for _ in range(40):
+                yield delta
             yield done
 
         async def aclose(self) -> None:
