@@ -256,7 +256,7 @@ def test_unknown_override_key(tmp_path: Path) -> None:
         "wire_api, system_prompt_mode, approval, max_turns, user_instructions, instruction_files, "
         "instruction_excludes, instruction_max_bytes, instruction_import_max_depth, "
         "reasoning_effort, max_output_tokens, include_temporal_context, include_working_directory, "
-        "harness, auto_compaction_enabled"
+        "harness, max_budget_usd, max_tokens_total, auto_compaction_enabled"
     )
     assert error.hint is None
 

@@ -57,6 +57,7 @@ def test_agent_fixes_a_bug_end_to_end(vtcode: VtcodeRunner, tmp_path: Path, wire
         "item.started:agent_message",
         "item.completed:agent_message",
         "turn.completed",
+        "usage",
         "thread.completed",
     ]
     assert evts[0]["workspace"] == str(repo)
@@ -72,7 +73,7 @@ def test_agent_fixes_a_bug_end_to_end(vtcode: VtcodeRunner, tmp_path: Path, wire
     )
     assert "ok: 1 passed" in command["aggregated_output"]
     assert by_type["agent_message"]["text"] == "Fixed `add` in calc.py; check.py passes."
-    assert evts[-2]["usage"]["input_tokens"] > 0
+    assert evts[-3]["usage"]["input_tokens"] > 0
     # The model saw every tool result: the last request carries the command's output.
     assert len(requests) == 5
     assert "ok: 1 passed" in json.dumps(requests[-1])

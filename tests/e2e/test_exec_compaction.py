@@ -50,7 +50,7 @@ def test_a_resumed_exec_session_compacts_and_sessions_show_lists_it(
         for n in range(1, 7):
             evts = _exec(vtcode, ws, server, f"task {n}: read the next files", "--resume", session)
             compacted += [e for e in evts if e["type"] == "thread.compacted"]
-            assert evts[-2]["type"] == "turn.completed"
+            assert evts[-3]["type"] == "turn.completed"
     assert compacted
     event = compacted[0]
     assert event["trigger"] == "auto"

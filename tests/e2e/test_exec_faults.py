@@ -90,9 +90,9 @@ def test_drops_after_output_on_every_retry_are_a_clear_error_never_a_complete_an
         )
     assert result.code == 4
     evts = events(result.stdout)
-    assert [e["type"] for e in evts[-2:]] == ["turn.failed", "thread.completed"]
-    assert evts[-2]["kind"] == evts[-1]["kind"] == "network"
-    assert "broke after partial output" in evts[-2]["message"]
+    assert [e["type"] for e in evts[-3:]] == ["turn.failed", "usage", "thread.completed"]
+    assert evts[-3]["kind"] == evts[-1]["kind"] == "network"
+    assert "broke after partial output" in evts[-3]["message"]
     assert not [e for e in evts if e["type"] == "item.completed" and e["item"]["type"] == "agent_message"]
     assert "Traceback" not in result.stderr
 
@@ -120,7 +120,7 @@ def test_context_length_400_is_classified_as_overflow(vtcode: VtcodeRunner, tmp_
         )
         assert len(server.requests) == 1
     assert result.code == 4
-    assert events(result.stdout)[-2]["kind"] == "context_overflow"
+    assert events(result.stdout)[-3]["kind"] == "context_overflow"
 
 
 def test_unreachable_server_is_a_network_error(vtcode: VtcodeRunner, tmp_path: Path) -> None:

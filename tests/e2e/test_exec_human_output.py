@@ -62,9 +62,10 @@ def test_progress_failures_and_session_calls_read_in_order(vtcode: VtcodeRunner,
         "  still running",
         "  … stopping `sleep 30`",
         "  killed",
-        lines[12],
+        "usage: 7 requests · 70 in · 35 out · $0.0004",
+        lines[13],
     ]
-    assert lines[12].startswith("session: ")
+    assert lines[13].startswith("session: ")
     assert "nope.py" in lines[7]
     assert result.stdout == "All done.\n"
 

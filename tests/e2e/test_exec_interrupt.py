@@ -72,7 +72,7 @@ def test_sigint_while_streaming_exits_130_and_resumes(vtcode: VtcodeRunner, tmp_
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     assert events(out)[-1]["status"] == "interrupted"
-    assert events(out)[-2] == {
+    assert events(out)[-3] == {
         "type": "turn.failed",
         "schema_version": 1,
         "kind": "interrupted",

@@ -60,7 +60,7 @@ def test_exec_compacts_through_the_anthropic_compaction_edit(vtcode: VtcodeRunne
         for n in range(1, 8):
             run = _exec(vtcode, ws, server, _note(n), "--resume", session)
             compacted += [e for e in run if e["type"] == "thread.compacted"]
-            assert run[-2]["type"] == "turn.completed"
+            assert run[-3]["type"] == "turn.completed"
         bodies = [r.json() for r in server.requests]
     assert compacted
     event = compacted[0]

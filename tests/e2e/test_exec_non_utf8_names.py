@@ -46,7 +46,7 @@ def test_a_non_utf8_file_name_does_not_fail_the_turn(
     assert "plain.txt" in told[0]
     assert "caf\\xe9-\\xff.txt" in told[0]
     evts = events(result.stdout)
-    assert [e["type"] for e in evts][-2:] == ["turn.completed", "thread.completed"]
+    assert [e["type"] for e in evts][-3:] == ["turn.completed", "usage", "thread.completed"]
     # The session resumes: what was stored can be read back.
     with server_for("chat", [Reply(text="again")]) as server:
         resumed = vtcode.run(
@@ -54,7 +54,11 @@ def test_a_non_utf8_file_name_does_not_fail_the_turn(
             env=cli_env("chat", server), timeout=60,
         )  # fmt: skip
     assert resumed.code == 0, resumed.stderr
-    assert [e["type"] for e in events(resumed.stdout)][-2:] == ["turn.completed", "thread.completed"]
+    assert [e["type"] for e in events(resumed.stdout)][-3:] == [
+        "turn.completed",
+        "usage",
+        "thread.completed",
+    ]
 
 
 def test_a_non_utf8_name_as_shown_to_the_model_opens_the_file(vtcode: VtcodeRunner, tmp_path: Path) -> None:

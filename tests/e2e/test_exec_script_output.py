@@ -58,6 +58,8 @@ def test_json_output_is_one_result_object(vtcode: VtcodeRunner, tmp_path: Path, 
         "result": "The answer is 42.",
         "num_turns": 1,
         "usage": result["usage"],
+        "total_cost_usd": result["total_cost_usd"],
+        "model_usage": result["model_usage"],
         "structured_output": None,
     }
     assert (result["usage"]["input_tokens"], result["usage"]["output_tokens"]) == (11, 7)
@@ -67,7 +69,7 @@ def test_jsonl_ends_with_thread_completed(vtcode: VtcodeRunner, tmp_path: Path) 
     code, stdout, stderr, _ = _exec(vtcode, tmp_path, [Reply(text="hi")], "--json", "hello")
     assert code == 0, stderr
     evts = events(stdout)
-    assert shape(evts)[-2:] == ["turn.completed", "thread.completed"]
+    assert shape(evts)[-3:] == ["turn.completed", "usage", "thread.completed"]
     last = evts[-1]
     assert (last["thread_id"], last["status"], last["kind"], last["exit_code"], last["turns"]) == (
         evts[0]["thread_id"],

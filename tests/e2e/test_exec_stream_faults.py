@@ -65,7 +65,7 @@ def test_a_reset_after_text_only_is_retried_and_the_answer_arrives_once(
     assert result.code == 0, result.stderr
     assert requests == 2
     evts = events(result.stdout)
-    assert [e["type"] for e in evts][-2:] == ["turn.completed", "thread.completed"]
+    assert [e["type"] for e in evts][-3:] == ["turn.completed", "usage", "thread.completed"]
     deltas = [e["delta"] for e in evts if e["type"] == "item.delta" and e["kind"] == "text"]
     # The live text: what the first attempt showed, then only the retried reply's continuation.
     assert "".join(deltas) == ANSWER

@@ -82,10 +82,10 @@ def _failed_run(vtcode: VtcodeRunner, tmp_path: Path, script: list[Reply], *args
         )
     assert result.code == 1, result.stderr
     evts = events(result.stdout)
-    assert [e["type"] for e in evts[-2:]] == ["turn.failed", "thread.completed"]
-    assert evts[-2]["kind"] == evts[-1]["kind"]
-    assert evts[-2]["kind"] in FAILURE_KINDS
-    return evts[-2]
+    assert [e["type"] for e in evts[-3:]] == ["turn.failed", "usage", "thread.completed"]
+    assert evts[-3]["kind"] == evts[-1]["kind"]
+    assert evts[-3]["kind"] in FAILURE_KINDS
+    return evts[-3]
 
 
 def test_failure_kinds_name_what_stopped_the_agent(vtcode: VtcodeRunner, tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from vtcode.core.retry import RetryPolicy
 from vtcode.protocol.errors import ProviderError, ProviderErrorKind
-from vtcode.protocol.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
+from vtcode.protocol.messages import AssistantMessage, ToolCall, ToolResultMessage, Usage, UserMessage
 from vtcode.protocol.model import Completed, ModelRequest, StreamEvent, SystemPrompt, ToolSpec
 from vtcode.providers.anthropic import AnthropicClient
 from vtcode.providers.anthropic_compaction import CHECKPOINT_TEXT, CompactionStreamDecoder
@@ -88,7 +88,10 @@ async def test_instructions_are_trimmed_into_the_edit_and_betas_already_sent_are
 async def test_a_streamed_compaction_pause_is_read_whole() -> None:
     summary = "The user is fixing the parser; p.py was read. " * 20
     reply, _, _ = await _compact([Reply(compaction=summary)])
-    assert reply == InlineCompactionReply(compaction=summary, stop_reason="compaction")
+    # The usage the stream reported goes with the reply, for the session's accounting.
+    assert reply == InlineCompactionReply(
+        compaction=summary, stop_reason="compaction", usage=Usage(input_tokens=10, output_tokens=5)
+    )
 
 
 async def test_a_history_ending_with_the_answer_gets_a_checkpoint_user_turn() -> None:
@@ -109,7 +112,10 @@ async def test_a_history_ending_with_the_answer_gets_a_checkpoint_user_turn() ->
 async def test_an_edit_that_did_not_fire_is_an_ordinary_answer_left_unread() -> None:
     reply, _, _ = await _compact([Reply(text="Here is the fix. " * 200)])
     # The first block is text: the stream is closed there, before its stop reason.
-    assert reply == InlineCompactionReply(compaction=None, stop_reason=None)
+    # What was reported before the close (the prompt) is still accounted for.
+    assert reply == InlineCompactionReply(
+        compaction=None, stop_reason=None, usage=Usage(input_tokens=10, output_tokens=1)
+    )
 
 
 async def test_normal_requests_carry_no_edit_and_no_beta() -> None:

@@ -76,7 +76,9 @@ async def test_status_reports_model_usage_pressure_jobs_and_pending(tmp_path: Pa
     assert after.usage == Usage(input_tokens=14_400, output_tokens=7)
     assert after.context_tokens == 14_400
     assert after.pressure == pytest.approx(0.1)
-    assert (after.running_jobs, after.pending_intents, after.cost) == (0, 0, None)
+    assert (after.running_jobs, after.pending_intents) == (0, 0)
+    # gpt-4.1 list prices: $2 per million input tokens, $8 per million output tokens.
+    assert after.cost == pytest.approx((14_400 * 2 + 7 * 8) / 1e6)
     assert not session.status().running
 
 

@@ -31,6 +31,7 @@ from acp.schema import (
     SetSessionModeResponse,
     StopReason,
     Usage,
+    UsageUpdate,
 )
 
 from vtcode import __version__
@@ -40,7 +41,7 @@ from vtcode.acp.mcp_servers import with_servers
 from vtcode.acp.modes import approval_mode, mode_state
 from vtcode.acp.prompt import BadBlock, Block, prompt_input
 from vtcode.acp.rewind_command import is_rewind_command
-from vtcode.acp.updates import Translator, plan_update, text_chunk, turn_usage
+from vtcode.acp.updates import Translator, Update, plan_update, text_chunk, turn_usage, usage_update
 from vtcode.protocol.errors import ExitCode, VtcodeError
 from vtcode.protocol.events import (
     ApprovalRequested,
@@ -273,7 +274,11 @@ class VtcodeAgent:
         """Forward one session's events in order until its stream ends."""
         client = self._require_client()
         async for event in live.session.events():
-            for update in live.translator.updates(event):
+            updates: list[Update | UsageUpdate] = [*live.translator.updates(event)]
+            if isinstance(event, TurnCompleted | TurnFailed):
+                # Before the prompt's response: the editor's context meter and cost are current with it.
+                updates.append(usage_update(live.session.status()))
+            for update in updates:
                 try:
                     await client.session_update(session_id=live.id, update=update)
                 except ConnectionError:

@@ -15,6 +15,7 @@ from acp.schema import (
     AgentPlanUpdate,
     AgentThoughtChunk,
     ContentToolCallContent,
+    Cost,
     FileEditToolCallContent,
     PlanEntry,
     TerminalToolCallContent,
@@ -25,6 +26,7 @@ from acp.schema import (
     ToolCallStatus,
     ToolKind,
     Usage,
+    UsageUpdate,
 )
 
 from vtcode.acp.diffs import hunks
@@ -45,6 +47,7 @@ from vtcode.protocol.events import (
     ToolCallItem,
 )
 from vtcode.protocol.plan import PlanStep
+from vtcode.runtime.status import SessionStatus
 
 Update = AgentMessageChunk | AgentThoughtChunk | ToolCallStart | ToolCallProgress | AgentPlanUpdate
 ToolContent = ContentToolCallContent | FileEditToolCallContent | TerminalToolCallContent
@@ -83,6 +86,14 @@ def turn_usage(usage: messages.Usage) -> Usage:
         thought_tokens=usage.reasoning_tokens or None,
         cached_read_tokens=usage.cached_input_tokens or None,
         cached_write_tokens=usage.cache_creation_input_tokens or None,
+    )
+
+
+def usage_update(status: SessionStatus) -> UsageUpdate:
+    """The context in use, the window, and the session's cost when every price is known."""
+    cost = Cost(amount=status.cost, currency="USD") if status.cost is not None else None
+    return UsageUpdate(
+        session_update="usage_update", used=status.context_tokens, size=status.context_window, cost=cost
     )
 
 

@@ -61,7 +61,7 @@ the user configuration.
 the workspace configuration (may only make the sandbox stricter).
 .TP
 .B $VTCODE_HOME/sessions/ID/
-a stored session: history.jsonl, meta.json, envelope.json, events.jsonl, archive/.
+a stored session: history.jsonl, meta.json, envelope.json, events.jsonl, usage.json, archive/.
 .TP
 .B $VTCODE_HOME/checkpoints/ID/, $VTCODE_HOME/snapshots/PROJECT/
 a session's checkpoints (pre-images, turns, restores) and the private git directory of a workspace's
@@ -75,7 +75,8 @@ spooled command output and piped stdin, in the workspace.
 done.
 .TP
 .B 1
-the agent failed (max turns, a repeated call, an empty or invalid answer).
+the agent failed (max turns, a repeated call, an empty or invalid answer), or the run reached
+its budget (--max-budget-usd, --max-tokens-total).
 .TP
 .B 2
 usage or configuration error.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from vtcode.core.usage_ledger import by_model
 from vtcode.protocol.errors import ExitCode, VtcodeError
 from vtcode.protocol.events import (
     AgentMessageItem,
@@ -14,6 +15,7 @@ from vtcode.protocol.events import (
     ThreadStarted,
     TurnFailed,
     TurnStarted,
+    UsageSummary,
 )
 from vtcode.protocol.exec_result import ExecResult
 
@@ -27,6 +29,7 @@ class ResultCollector:
         self.last_message: str | None = None
         self.failure: TurnFailed | None = None
         self.completed: ThreadCompleted | None = None
+        self.usage: UsageSummary | None = None
 
     def __call__(self, event: Event) -> None:
         """Observe one event."""
@@ -41,6 +44,8 @@ class ResultCollector:
                 self.failure = event
             case ThreadCompleted():
                 self.completed = event
+            case UsageSummary():
+                self.usage = event
             case _:
                 pass
 
@@ -60,6 +65,8 @@ class ResultCollector:
             result=self.last_message,
             num_turns=done.turns,
             usage=done.usage,
+            total_cost_usd=self.usage.cost_usd if self.usage is not None else None,
+            model_usage=by_model(self.usage.rows) if self.usage is not None else {},
             structured_output=self._structured() if not failed else None,
         )
 

@@ -104,6 +104,10 @@ def _command(
             from vtcode.cli.sessions_cmd import run_sessions
 
             return lambda: run_sessions(args, overrides, parser)
+        case "usage":
+            from vtcode.cli.usage_cmd import run_usage
+
+            return lambda: run_usage(args, overrides)
         case "prompt":
             from vtcode.cli.prompt_cmd import run_prompt
 

@@ -26,8 +26,8 @@ message; `vtcode -- PROMPT` when PROMPT starts with a command's name). The TUI n
 pipes and scripts use `vtcode exec`."""
 
 EPILOG = """\
-exit codes: 0 done, 1 the agent failed or hit a loop limit, 2 usage or configuration error,
-3 steering queue full, 4 provider error after retries, 130 interrupted, 143 terminated.
+exit codes: 0 done, 1 the agent failed or hit a loop limit or its budget, 2 usage or configuration
+error, 3 steering queue full, 4 provider error after retries, 130 interrupted, 143 terminated.
 
 Configuration: $VTCODE_HOME/vtcode.toml (default ~/.vtcode), then the workspace's vtcode.toml or
 .vtcode/vtcode.toml, then environment, then -c KEY=VALUE and flags. Set VTCODE_DEBUG=1 to log
@@ -111,6 +111,21 @@ def add_agent_options(parser: argparse.ArgumentParser, *, top_level: bool = Fals
         type=int,
         metavar="N",
         help="model requests allowed in one turn (default 100)",
+        **kept,
+    )
+    parser.add_argument(
+        "--max-budget-usd",
+        type=float,
+        metavar="USD",
+        help="stop this run before the next model request once its calls cost USD at list prices "
+        "(warned at 80%%; the session can be resumed)",
+        **kept,
+    )
+    parser.add_argument(
+        "--max-tokens-total",
+        type=int,
+        metavar="N",
+        help="stop this run before the next model request once its calls used N tokens (input + output)",
         **kept,
     )
     parser.add_argument(
@@ -346,6 +361,20 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     sessions_delete = sessions_cmd.add_parser("delete", help="delete a stored session (not a running one)")
     _add_config_option(sessions_delete, "sessions_config")
     sessions_delete.add_argument("id", metavar="ID", help="session id (a unique prefix is enough)")
+
+    usage = commands.add_parser(
+        "usage",
+        help="tokens and cost of a stored session, by source and model",
+        description="What a stored session's model calls used (input, output, cache read and write, "
+        "reasoning tokens, API time) and cost at list prices, by source (main, compaction, subagents) "
+        "and by model. Without --session: the latest session of the workspace.",
+    )
+    _add_config_option(usage, "config")
+    usage.add_argument("--session", metavar="ID", help="session id (a unique prefix is enough)")
+    usage.add_argument(
+        "--workspace", "-C", metavar="DIR", default=argparse.SUPPRESS, help="the workspace (default: cwd)"
+    )
+    usage.add_argument("--json", action="store_true", help="print JSON")
 
     prompt_p = commands.add_parser(
         "prompt",

@@ -9,6 +9,7 @@ from typing import TextIO
 from vtcode.core.call_summary import argument_summary
 from vtcode.core.exec.text import clean_text
 from vtcode.core.plan import progress_line
+from vtcode.core.usage_text import one_line, report_of
 from vtcode.protocol.events import (
     AgentMessageItem,
     CommandExecutionItem,
@@ -25,6 +26,7 @@ from vtcode.protocol.events import (
     ToolCallItem,
     ToolsChanged,
     TurnCompleted,
+    UsageSummary,
     encode_event,
 )
 from vtcode.protocol.plan import Plan
@@ -158,6 +160,8 @@ class HumanRenderer:
             case ThreadCompacted(before_tokens=before, after_tokens=after, trigger=trigger, mode=mode):
                 how = f"{trigger}, {mode} summary" if mode else trigger
                 self._note(f"history compacted ({how}): ~{before:,} -> ~{after:,} tokens")
+            case UsageSummary(requests=requests) if requests:
+                self._note(one_line(report_of(event)))
             case TurnCompleted():
                 if self._last_text:
                     # A pipe gets no control sequences either: a file that is later `cat` replays them.

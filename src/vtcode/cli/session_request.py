@@ -17,6 +17,8 @@ def agent_flags(args: argparse.Namespace) -> dict[str, object]:
         "agent.system_prompt_mode": args.profile,
         "agent.approval": args.approval,
         "agent.max_turns": args.max_turns,
+        "agent.max_budget_usd": getattr(args, "max_budget_usd", None),
+        "agent.max_tokens_total": getattr(args, "max_tokens_total", None),
         "sandbox.mode": args.sandbox,
     }
     return {key: value for key, value in pairs.items() if value is not None}

@@ -14,6 +14,7 @@ import msgspec
 
 from vtcode.core.approvals import ApprovalMode
 from vtcode.core.hooks.matching import matcher_error
+from vtcode.core.pricing import Price
 from vtcode.core.sandbox_policy import SandboxMode
 from vtcode.protocol.model import ReasoningEffort, WireApi
 
@@ -78,6 +79,9 @@ class AgentSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_
     include_temporal_context: bool = True
     include_working_directory: bool = True
     harness: HarnessSettings = msgspec.field(default_factory=HarnessSettings)
+    # Budgets of one run (`--max-budget-usd`, `--max-tokens-total`): warned at 80 %, stopped at 100 %.
+    max_budget_usd: PositiveFloat | None = None
+    max_tokens_total: PositiveInt | None = None
 
 
 class DynamicContextSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -350,6 +354,8 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     hooks: HooksSettings = msgspec.field(default_factory=HooksSettings)
     agents: AgentsSettings = msgspec.field(default_factory=AgentsSettings)
     checkpoints: CheckpointSettings = msgspec.field(default_factory=CheckpointSettings)
+    # `[pricing."MODEL"]`: list prices (USD per million tokens) over the shipped table.
+    pricing: dict[str, Price] = msgspec.field(default_factory=dict)
 
     def model_settings(self, model: str) -> ModelSettings:
         """The overrides configured for `model`, or an empty override when there are none."""

@@ -206,6 +206,8 @@ def _unwrap(t: mi.Type) -> mi.Type:
 
 def _check(value: object, t: mi.Type, path: KeyPath) -> None:
     """Raise _Invalid at the first place where `value` does not fit `t`."""
+    if value is not None and isinstance(_unwrap(t), mi.StructType):
+        t = _unwrap(t)  # an optional table (`[pricing.X.long_context]`), given
     if isinstance(t, mi.StructType):
         _check_table(value, t, path)
     elif isinstance(t, mi.DictType):

@@ -27,6 +27,7 @@ stop vtcode, and ignoring it is the safe outcome); any other key it may not set 
 |                             | that call themselves read-only run without approval                      |
 | `[projects]`                | ignored with a warning: a project cannot trust itself                    |
 | `tools.web_fetch`           | `true` ignored with a warning when `false` below                         |
+| `[pricing]`                 | ignored with a warning: prices decide what a USD budget counts           |
 
 Everything else (model, prompt profile, context budget, timeouts, ...) a repository may set as before.
 The environment, `-c` and flags are the user's own, and `$VTCODE_HOME/vtcode.toml` is the user's file:
@@ -129,6 +130,8 @@ _IGNORED_TABLES: Mapping[str, str] = {
     "mcp_servers": "a workspace config cannot add MCP servers (they start programs or reach endpoints "
     f"you did not choose); define them in {_USER_FILE} or with -c",
     "projects": f"a workspace config cannot trust itself; set [projects] in {_USER_FILE}",
+    # A repository pricing its model at $0 would switch off the user's --max-budget-usd.
+    "pricing": f"a workspace config cannot set the prices budgets count; set [pricing] in {_USER_FILE}",
 }
 
 

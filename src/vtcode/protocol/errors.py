@@ -64,6 +64,7 @@ AGENT_FAILURE_KINDS: tuple[str, ...] = (
     "loop_guard",  # the model repeated the same tool call too often
     "empty_answer",  # the model answered nothing
     "invalid_output",  # the answer did not validate against --output-schema after the re-asks
+    "budget",  # the run reached --max-budget-usd or --max-tokens-total (the session can be resumed)
     "agent_failed",  # any other failure of the agent (e.g. compaction could not gain)
 )
 OTHER_FAILURE_KINDS: tuple[str, ...] = ("config", "usage", "store", "queue_full", "interrupted", "internal")
@@ -145,6 +146,12 @@ class InvalidOutputError(AgentFailedError):
     """The final answer did not validate against `--output-schema`, also after the re-asks."""
 
     default_kind = "invalid_output"
+
+
+class BudgetExceededError(AgentFailedError):
+    """The run spent its budget (`--max-budget-usd`, `--max-tokens-total`); stopped at a boundary."""
+
+    default_kind = "budget"
 
 
 class InterruptedByUser(VtcodeError):

@@ -10,6 +10,7 @@ from vtcode.protocol.errors import FAILURE_KINDS
 from vtcode.protocol.messages import Usage
 from vtcode.protocol.model import ToolKind
 from vtcode.protocol.plan import PlanStep
+from vtcode.protocol.usage import UsageRow
 
 EVENT_SCHEMA_VERSION = 1
 
@@ -319,6 +320,21 @@ class TurnFailed(_Event, frozen=True, tag="turn.failed"):
     exit_code: int = 1
 
 
+class UsageSummary(_Event, frozen=True, tag="usage"):
+    """What the model calls of a headless run used and cost, by source and model (just before
+    `thread.completed`); `cost_usd` is null when a model's price is unknown (`unpriced`)."""
+
+    scope: Literal["run", "session"] = "run"
+    rows: tuple[UsageRow, ...] = ()
+    requests: int = 0
+    usage: Usage = Usage()
+    api_ms: int = 0
+    cost_usd: float | None = 0.0
+    known_cost_usd: float = 0.0
+    unpriced: tuple[str, ...] = ()
+    prices_taken: str = ""
+
+
 class ThreadCompleted(_Event, frozen=True, tag="thread.completed"):
     """A headless run ended (the last event of `vtcode exec`): how its last turn ended, the run's usage.
 
@@ -357,6 +373,7 @@ Event = (
     | PlanUpdated
     | TurnCompleted
     | TurnFailed
+    | UsageSummary
     | ThreadCompleted
 )
 

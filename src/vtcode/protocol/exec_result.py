@@ -8,6 +8,7 @@ import msgspec
 
 from vtcode.protocol.events import FailureKind
 from vtcode.protocol.messages import Usage
+from vtcode.protocol.usage import UsageRow
 
 RESULT_SCHEMA_VERSION = 1
 
@@ -20,7 +21,8 @@ class ExecResult(
     `status` is completed, failed or interrupted; `kind` (None on success) is one of
     `protocol.errors.FAILURE_KINDS`; `result` is the last agent message (the raw text also when it did
     not validate against `--output-schema`); `structured_output` its parsed JSON when a schema was given.
-    No cost: vtcode knows no prices yet.
+    `total_cost_usd` is the run's cost at list prices, every source included (null: a model's price is
+    unknown); `model_usage` adds the run's calls up per model (as Claude's `modelUsage`).
     """
 
     schema_version: int = RESULT_SCHEMA_VERSION
@@ -33,6 +35,8 @@ class ExecResult(
     result: str | None = None
     num_turns: int = 0
     usage: Usage = Usage()
+    total_cost_usd: float | None = None
+    model_usage: dict[str, UsageRow] = {}
     structured_output: Any = None
 
 

@@ -64,4 +64,6 @@ class AnthropicClient(StreamingClient):
         async for _ in retrying(attempt, self.endpoint.retry, sleep=self._sleep, notify=self._notify):
             pass
         last = decoders[-1]
-        return InlineCompactionReply(compaction=last.compaction, stop_reason=last.stop_reason)
+        return InlineCompactionReply(
+            compaction=last.compaction, stop_reason=last.stop_reason, usage=last.usage()
+        )

@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from vtcode.core.compaction.inline import edit_instructions
-from vtcode.protocol.messages import AssistantMessage, Message, UserMessage
+from vtcode.protocol.messages import AssistantMessage, Message, Usage, UserMessage
 from vtcode.protocol.model import ModelRequest, StreamEvent
 from vtcode.providers.anthropic_request import build_request
 from vtcode.providers.anthropic_stream import AnthropicStreamDecoder
@@ -81,3 +81,7 @@ class CompactionStreamDecoder(AnthropicStreamDecoder):
         if self.first_block not in (None, "compaction"):
             self.done = True
         return events
+
+    def usage(self) -> Usage:
+        """What the reply reported so far (the prompt at least: a stream closed early has no total)."""
+        return self._final_usage()

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from vtcode.protocol.messages import Message
+from vtcode.protocol.messages import Message, Usage
 from vtcode.protocol.model import ModelRequest, StreamEvent
 
 
@@ -55,6 +55,8 @@ class InlineCompactionReply:
 
     compaction: str | None
     stop_reason: str | None
+    # What the request used, for the session's accounting (None: the adapter could not tell).
+    usage: Usage | None = None
 
 
 @runtime_checkable

@@ -29,6 +29,7 @@ from vtcode.protocol.events import (
     TurnCompleted,
     TurnFailed,
     TurnStarted,
+    UsageSummary,
 )
 
 
@@ -63,6 +64,7 @@ def persisted(event: Event) -> bool:
             | PlanUpdated()
             | TurnCompleted()
             | TurnFailed()
+            | UsageSummary()
             | ThreadCompleted()
         ):
             return True

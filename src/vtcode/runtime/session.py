@@ -357,7 +357,12 @@ class Session(SessionTurns):
             # from a subagent, whose parent's commands may still run).
             if not self._options.subagent:
                 kill_all_groups()
+            usage = self._wiring.usage
+            if usage is not None:
+                usage.save()
             if self._options.until_idle:
+                if usage is not None:
+                    self._emitter.emit(usage.summary())
                 self._emitter.emit(self._summary.completed(self._wiring.thread_id))
             self._wiring.history.close()
             self._queue.put_nowait(None)

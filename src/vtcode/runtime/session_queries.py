@@ -10,16 +10,19 @@ import dataclasses
 from collections.abc import Sequence
 
 from vtcode.core.approvals import ApprovalMode, Grant
+from vtcode.core.usage_ledger import Scope
 from vtcode.instructions.report import InstructionsReport
 from vtcode.protocol.events import Event
 from vtcode.protocol.messages import Message
 from vtcode.protocol.plan import Plan
+from vtcode.protocol.usage import UsageReport
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hold import Hold
 from vtcode.runtime.hooks import TurnHooks
 from vtcode.runtime.intent_queue import IntentQueue, PendingInput
 from vtcode.runtime.jobs import Jobs, spooled_output
 from vtcode.runtime.status import ContextMeter, SessionStatus, session_status
+from vtcode.runtime.usage_tracking import UsageTracking
 from vtcode.runtime.wiring import SessionOptions, Wiring
 from vtcode.store.event_log import read_events
 
@@ -134,6 +137,16 @@ class SessionQueries:
             running=self._busy,
             paused=self._hold.on,
         )
+
+    @property
+    def usage_tracking(self) -> UsageTracking | None:
+        """This session's account, for a child session (a subagent) to record into (`usage_parent`)."""
+        return self._wiring.usage
+
+    def usage(self, scope: Scope = "session") -> UsageReport:
+        """What the session's model calls used and cost, by source and model (`/usage`)."""
+        usage = self._wiring.usage
+        return usage.ledger.report(scope, self.id) if usage is not None else UsageReport(session_id=self.id)
 
     def instructions_report(self) -> InstructionsReport:
         """The instruction sources that apply to the paths touched so far, with diagnostics (`/memory`)."""

@@ -119,4 +119,5 @@ def session_status(
         sandbox_mode=wiring.options.settings.sandbox.mode,
         grants=tuple(g.describe() for g in dispatcher.grants.listed()),
         calibration_ratio=wiring.compactor.calibration_for(wiring.model).ratio,
+        cost=wiring.usage.ledger.report().cost_usd if wiring.usage is not None else None,
     )

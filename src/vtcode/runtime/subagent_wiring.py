@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from vtcode.core.agents.definitions import TASK_TOOL, AgentDefinition, child_tools, stricter
+from vtcode.core.usage_ledger import subagent_source
 from vtcode.exec.manager import SessionManager
 from vtcode.mcp.servers import ServerPlan
 from vtcode.protocol.events import Notice
@@ -26,6 +27,7 @@ from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.toolset import Toolset, command_environment
 from vtcode.runtime.turn import ConversationState
 from vtcode.runtime.turn_loop import turn_loop
+from vtcode.runtime.usage_tracking import UsageTracking
 from vtcode.runtime.wiring import SessionOptions, Wiring
 from vtcode.store.session import SessionStore
 from vtcode.tools.base import CallDescription, Tool, ToolContext, ToolOutcome
@@ -140,8 +142,14 @@ def wire_child(
     dispatcher.grants = parent.dispatcher.grants
     # The child's edits are recorded in its parent's turn, so a rewind of that turn restores them too.
     dispatcher.checkpoints = parent.dispatcher.checkpoints
+    # The child's calls go into its parent's account and budget, under its own source.
+    usage = (
+        UsageTracking(settings, parent.client, history, notify=emitter.emit, parent=parent.usage)
+        if parent.usage is not None
+        else None
+    )
     loop = turn_loop(
-        client=parent.client,
+        client=usage.client(subagent_source(agent_id)) if usage is not None else parent.client,
         model=model,
         settings=settings,
         info=info,
@@ -156,6 +164,8 @@ def wire_child(
         max_requests=definition.max_turns or settings.agent.max_turns,
     )
     hooks, runner, compactor = loop.hooks, loop.runner, loop.compactor
+    if usage is not None:
+        usage.install(hooks)
     runner.context = context_message(parent.environment, (), clock()) if parent.environment else None
     wiring = Wiring(
         options=options,
@@ -174,6 +184,7 @@ def wire_child(
         hooks=hooks,
         compactor=compactor,
         mcp=ServerPlan(),
+        usage=usage,
         environment=parent.environment,
     )
     return wiring, options

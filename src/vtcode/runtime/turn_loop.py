@@ -55,8 +55,12 @@ def turn_loop(
     max_requests: int,
     lifecycle: LifecycleHooks | None = None,
     output_schema: Mapping[str, Any] | None = None,
+    compaction_client: ModelClient | None = None,
 ) -> TurnLoop:
-    """The runner for `model` with `tools`, compacting `history` before requests and on overflow."""
+    """The runner for `model` with `tools`, compacting `history` before requests and on overflow.
+
+    `compaction_client` is `client` tagged for the usage account as compaction (default: `client`).
+    """
     hooks = TurnHooks()
     runner = TurnRunner(
         model_client=client,
@@ -81,7 +85,7 @@ def turn_loop(
         output_schema=output_schema,
     )
     compactor = Compactor(
-        client=client,
+        client=compaction_client or client,
         model=model,
         settings=settings,
         window=info.context_window,

@@ -20,6 +20,7 @@ from vtcode.core.hooks.model import HookSet
 from vtcode.core.instructions.model import Diagnostic
 from vtcode.core.steering import unanswered_prompt
 from vtcode.core.touched_paths import touched_paths
+from vtcode.core.usage_ledger import SOURCE_COMPACTION, SOURCE_MAIN
 from vtcode.exec.git_query import PendingGitQuery
 from vtcode.exec.git_repo import GitAccess
 from vtcode.mcp.servers import ServerPlan, plan_servers
@@ -50,6 +51,7 @@ from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.toolset import Toolset, build_toolset
 from vtcode.runtime.turn import ConversationState, TurnRunner
 from vtcode.runtime.turn_loop import turn_loop
+from vtcode.runtime.usage_tracking import UsageTracking
 from vtcode.store.session import SessionStore
 from vtcode.tools.base import TextBuffers, Tool, ToolContext
 from vtcode.tools.patch_journal import JOURNAL_DIR_NAME, recover_interrupted_edits
@@ -97,6 +99,10 @@ class SessionOptions:
     # A subagent's session (runtime/subagents): it shares its parent's model client and process-group
     # registry, so closing it closes neither.
     subagent: bool = False
+    # A child session (a subagent): its calls go into the parent's account and budget under this source
+    # (`core.usage_ledger.subagent_source(id)`), not into an account of its own.
+    usage_parent: UsageTracking | None = None
+    usage_source: str = SOURCE_MAIN
 
 
 @dataclass
@@ -131,6 +137,8 @@ class Wiring:
     plan: PlanState | None = None
     # The environment context text the session opened with (a subagent opens with it too).
     environment: str = ""
+    # The account of the session's model calls (set by `wire`; a subagent's records into its parent's).
+    usage: UsageTracking | None = None
 
 
 def wire(
@@ -278,8 +286,13 @@ def _wire(
     )
     if tool_hooks is not None:
         tool_hooks.dispatch.permission_mode = lambda: dispatcher.policy.mode
+    usage = UsageTracking(settings, model_client, history, notify=emitter.emit, parent=options.usage_parent)
     loop = turn_loop(
-        client=model_client,
+        client=usage.client(options.usage_source),
+        # A child session's compactions count as the child's.
+        compaction_client=usage.client(
+            SOURCE_COMPACTION if options.usage_parent is None else options.usage_source
+        ),
         model=choice.model,
         settings=settings,
         info=info,
@@ -298,6 +311,7 @@ def _wire(
     hooks, runner, compactor = loop.hooks, loop.runner, loop.compactor
     context = environment_context(settings, options.workspace, clock, git=git.result())
     runner.context = context_message(context, state.messages, clock())
+    usage.install(hooks)
     attach_checkpoints(
         options, thread_id=thread_id, dispatcher=dispatcher, hooks=hooks, history=history,
         access=access, emitter=emitter, clock=clock,
@@ -324,6 +338,7 @@ def _wire(
         lifecycle=lifecycle,
         plan=plan,
         environment=context,
+        usage=usage,
     )
     if task is not None:
         task.bind(wiring, emitter, clock=clock, new_id=new_id)

@@ -111,6 +111,7 @@ def thinking_signature(reasoning: str) -> str:
 def _message_start(reply: Reply, model: str, message_id: str) -> Frame:
     # Anthropic's input_tokens excludes cache reads; `Reply.input_tokens` is the whole prompt.
     cached = min(reply.cached_input_tokens, reply.input_tokens)
+    written = min(reply.cache_write_tokens, reply.input_tokens - cached)
     message: dict[str, Any] = {
         "id": message_id,
         "type": "message",
@@ -120,8 +121,8 @@ def _message_start(reply: Reply, model: str, message_id: str) -> Frame:
         "stop_reason": None,
         "stop_sequence": None,
         "usage": {
-            "input_tokens": reply.input_tokens - cached,
-            "cache_creation_input_tokens": 0,
+            "input_tokens": reply.input_tokens - cached - written,
+            "cache_creation_input_tokens": written,
             "cache_read_input_tokens": cached,
             "output_tokens": 1,
         },

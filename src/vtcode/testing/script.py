@@ -35,6 +35,8 @@ class Reply:
     input_tokens: int = 10
     output_tokens: int = 5
     cached_input_tokens: int = 0
+    # Anthropic only: prompt tokens written to the cache (part of `input_tokens`, like cache reads).
+    cache_write_tokens: int = 0
     reasoning_tokens: int = 0
     chunk_size: int = 4
     # Seconds to wait before the response headers, and between stream frames.

@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "memory": "instruction sources and diagnostics for the paths touched so far",
     "hooks": "lifecycle hooks: source, trust and digest",
     "status": "provider, model, tokens, context pressure, cost, approval and sandbox modes",
+    "usage": "tokens, API time and cost by source and model (also /cost, /stats)",
     "permissions": "approval and sandbox modes; list and revoke what you allowed for this session",
     "model": "/model NAME: use NAME from the next turn",
     "profile": "/profile NAME: use the prompt profile NAME from the next turn",
@@ -33,8 +34,14 @@ COMMANDS: dict[str, str] = {
     "quit": "end the session and leave",
 }
 
-# Other names people know these commands by (Claude Code, Gemini CLI).
-ALIASES = {"undo": "rewind", "checkpoint": "rewind", "restore": "rewind"}
+# Other names people know these commands by (Claude Code, Gemini CLI, peers' names for the same view).
+ALIASES: dict[str, str] = {
+    "undo": "rewind",
+    "checkpoint": "rewind",
+    "restore": "rewind",
+    "cost": "usage",
+    "stats": "usage",
+}
 
 KEYS = (
     ("Enter", "send (queued while a turn runs)"),

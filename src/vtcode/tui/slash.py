@@ -16,7 +16,7 @@ from vtcode.tui.memory_view import memory_text
 from vtcode.tui.permissions_screen import PermissionsScreen
 from vtcode.tui.rewind_flow import RewindFlow
 from vtcode.tui.screens import SessionPicker, TextScreen
-from vtcode.tui.status_view import status_details
+from vtcode.tui.status_view import status_details, usage_details
 from vtcode.tui.transcript import NoticeEntry
 
 if TYPE_CHECKING:
@@ -95,6 +95,9 @@ class SlashCommands:
         async def status(session: Session, _: str) -> None:
             app.push_screen(TextScreen("Status", status_details(session.status())))
 
+        async def usage(session: Session, _: str) -> None:
+            app.push_screen(TextScreen("Usage (/usage)", usage_details(session.usage())))
+
         async def permissions(session: Session, _: str) -> None:
             app.push_screen(PermissionsScreen(session, app.submit))
 
@@ -125,6 +128,7 @@ class SlashCommands:
             "memory": memory,
             "hooks": hooks,
             "status": status,
+            "usage": usage,
             "permissions": permissions,
             "model": model,
             "profile": profile,

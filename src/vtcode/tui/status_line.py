@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from vtcode.core.pricing import format_cost
 from vtcode.runtime.status import SessionStatus
 
 # Short words for the status line (`/status` and `/permissions` name the modes in full).
@@ -53,6 +54,10 @@ def status_text(
     limit = _tokens(hard) if hard is not None else "?"
     text.append(f" · ctx {_tokens(status.context_tokens)}/{limit}", style=style)
     text.append(f" ({pressure:.0%})", style=style)
+    if status.cost is None:
+        text.append(" · $?", style="dim")
+    elif status.cost > 0:
+        text.append(f" · {format_cost(status.cost)}", style="dim")
     if status.running_jobs:
         text.append(f" · jobs {status.running_jobs}", style="cyan")
     if status.pending_intents:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from vtcode.core.usage_text import table
+from vtcode.protocol.usage import UsageReport
 from vtcode.runtime.status import SessionStatus
 
 
 def status_details(status: SessionStatus) -> str:
     """The `/status` text."""
     usage = status.usage
-    cost = f"${status.cost:.4f}" if status.cost is not None else "not known for this provider"
+    cost = f"${status.cost:.4f}" if status.cost is not None else "unknown (a model's price is not known)"
     lines = [
         f"session        {status.session_id}",
         f"provider       {status.provider}",
@@ -39,3 +41,8 @@ def status_details(status: SessionStatus) -> str:
 
 def _amount(tokens: int | None) -> str:
     return f"{tokens:,}" if tokens is not None else "none (the window is not known)"
+
+
+def usage_details(report: UsageReport) -> str:
+    """The `/usage` text: the session's calls by source and by model, the total, the prices' date."""
+    return "\n".join([*table(report), "", "Esc closes this view."])
