@@ -19,7 +19,8 @@ from vtcode import prompts
 from vtcode.config.schema import Settings
 from vtcode.core.instructions.model import Diagnostic
 from vtcode.core.instructions.render import appendix_block
-from vtcode.core.prompt import compose_static, estimate_tokens_bytes, static_cache_key
+from vtcode.core.prompt import compose_static, static_cache_key
+from vtcode.core.tokens import byte_heuristic_tokens
 from vtcode.exec.git_repo import GitAccess
 from vtcode.instructions import (
     InstructionOptions,
@@ -213,9 +214,9 @@ class SystemPromptBuilder:
             runtime_guidance=self.runtime_guidance,
             appendix=appendix,
             estimated_tokens=TokenEstimates(
-                static=estimate_tokens_bytes(self.static),
-                runtime_guidance=estimate_tokens_bytes(self.runtime_guidance),
-                appendix=estimate_tokens_bytes(appendix),
+                static=byte_heuristic_tokens(self.static),
+                runtime_guidance=byte_heuristic_tokens(self.runtime_guidance),
+                appendix=byte_heuristic_tokens(appendix),
             ),
             cache_key=self.cache_key,
         )

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import msgspec
 
-from vtcode.core.context_pressure import ContextPressure, RequestEstimator, estimate_request_bytes
+from vtcode.core.context_pressure import ContextPressure
+from vtcode.core.tokens import RequestEstimator, request_byte_tokens
 from vtcode.protocol.errors import AgentFailedError, InvalidOutputError, ProviderError, ProviderErrorKind
 from vtcode.protocol.events import (
     AgentMessageItem,
@@ -148,7 +149,7 @@ class TurnRunner:
         cache_key: str | None = None,
         images: bool = False,
         hooks: TurnHooks | None = None,
-        estimate: RequestEstimator = estimate_request_bytes,
+        estimate: RequestEstimator = request_byte_tokens,
         on_applied: Callable[[Sequence[str]], None] | None = None,
         history_copy: Callable[[AssistantMessage], AssistantMessage] | None = None,
         lifecycle: LifecycleHooks | None = None,
@@ -359,11 +360,10 @@ class TurnRunner:
 
     def pressure(self, request: ModelRequest) -> ContextPressure:
         """The context pressure of `request`."""
-        last = self.state.last_usage
-        return ContextPressure(
+        return ContextPressure.before_request(
             context_window=self.context_window,
             estimated_tokens=self.estimate(request),
-            last_prompt_tokens=last.input_tokens if last is not None and last.input_tokens else None,
+            last_usage=self.state.last_usage,
         )
 
     async def _prepared_request(self, turn: int, request_no: int) -> ModelRequest:

@@ -291,7 +291,6 @@ def _wire(
         history=history,
         emitter=emitter,
         clock=clock,
-        last_usage=lambda: state.last_usage,
         current_request=runner.build_request,
     )
     compactor.hooks = lifecycle
