@@ -1,0 +1,75 @@
+"""What an embedding program asks of a session, turned into the runtime's `SessionOptions`.
+
+Settings are read like every front end reads them (`runtime.session_config`): the user's and the
+workspace's `vtcode.toml`, `VTCODE_*` variables, then `config` overrides, then the fields named here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from vtcode.config.environment import os_environ
+from vtcode.core.approvals import ApprovalMode
+from vtcode.protocol.errors import ConfigError
+from vtcode.runtime.session_config import SessionRequest, session_options
+from vtcode.runtime.wiring import SessionOptions
+from vtcode.sdk.permission import PermissionCallback
+from vtcode.sdk.tool import FunctionTool, SessionTool
+
+
+@dataclass(frozen=True)
+class Options:
+    """A session's setup; every field left None comes from the configuration files and environment.
+
+    `env` is added to the process environment for this session only (provider keys, base URLs, what
+    commands inherit), so sessions of one process can talk to different providers.
+    """
+
+    workspace: str | Path = "."
+    provider: str | None = None
+    model: str | None = None
+    approval: ApprovalMode | None = None
+    base_url: str | None = None
+    max_turns: int | None = None
+    tools: Sequence[FunctionTool] = ()
+    permission: PermissionCallback | None = None
+    env: Mapping[str, str] = field(default_factory=dict)
+    # `-c key=value` overrides, in order (e.g. "sandbox.mode=workspace-write").
+    config: Sequence[str] = ()
+    # Store nothing under $VTCODE_HOME/sessions (no resume).
+    ephemeral: bool = False
+
+
+def runtime_options(
+    options: Options, *, session_id: Callable[[], str], resume: str | None = None
+) -> SessionOptions:
+    """The runtime's options for `options` (raises `ConfigError` for a bad setup).
+
+    `session_id` tells tools the id, known once the session is open.
+    """
+    workspace = Path(options.workspace).expanduser().resolve()
+    if not workspace.is_dir():
+        raise ConfigError(f"workspace {str(workspace)!r} is not a directory")
+    names = [t.spec.name for t in options.tools]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"two tools share a name: {', '.join(sorted(names))}")
+    flags = {
+        key: value
+        for key, value in (
+            ("agent.provider", options.provider),
+            ("agent.model", options.model),
+            ("agent.approval", options.approval),
+            ("agent.base_url", options.base_url),
+            ("agent.max_turns", options.max_turns),
+        )
+        if value is not None
+    }
+    request = SessionRequest(workspace=workspace, flags=flags, overrides=tuple(options.config), resume=resume)
+    env = {**os_environ(), **options.env}
+    # Not headless: an "ask" becomes an `approval.requested` the SDK answers (see `sdk.permission`).
+    built = session_options(request, headless=False, env=env)
+    tools = tuple(SessionTool(t, session_id) for t in options.tools)
+    return dataclasses.replace(built, extra_tools=tools, ephemeral=options.ephemeral)

@@ -1,0 +1,122 @@
+"""One turn as a program holds it: its events as they come, its result when it ends, and its controls.
+
+The events are the `vtcode exec --json` event types (`vtcode.protocol.events`), one definition for both.
+A handle's queue is fed by the session's reader task, never by a task the iterator owns, so breaking
+out of `events()` (from any task) neither cancels the turn nor loses the result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from vtcode.protocol.events import (
+    AgentMessageItem,
+    Event,
+    Item,
+    ItemCompleted,
+    TurnCompleted,
+    TurnFailed,
+)
+from vtcode.protocol.messages import Usage
+from vtcode.protocol.ops import ApprovalAnswer, Interrupt, Op, UserInput
+from vtcode.sdk.permission import Decision, answer
+
+TurnStatus = Literal["completed", "failed", "interrupted"]
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """How a turn ended: its status, the answer's text, token usage and the completed items.
+
+    `error` is the `turn.failed` event of a turn that did not complete (its `kind`, `message`, `hint`
+    and `exit_code` as `vtcode exec` reports them).
+    """
+
+    session_id: str
+    status: TurnStatus
+    final_text: str
+    usage: Usage
+    items: tuple[Item, ...]
+    error: TurnFailed | None = None
+
+
+class TurnHandle:
+    """A running turn: read `events()`, await `result()`, or `steer()`, `interrupt()`, `approve()` it."""
+
+    def __init__(self, session_id: str, submit: Callable[[Op], Awaitable[None]]) -> None:
+        self.session_id = session_id
+        self._submit = submit
+        self._events: asyncio.Queue[Event | None] = asyncio.Queue()
+        self._result: asyncio.Future[TurnResult] = asyncio.get_running_loop().create_future()
+        self._items: list[Item] = []
+        self._reading = False
+
+    async def events(self) -> AsyncIterator[Event]:
+        """The turn's events, in order, ending with `turn.completed` or `turn.failed` (one reader)."""
+        if self._reading:
+            raise RuntimeError("a turn's events have one reader")
+        self._reading = True
+        while (event := await self._events.get()) is not None:
+            yield event
+
+    async def result(self) -> TurnResult:
+        """Wait for the turn to end; a failed or interrupted turn is a result, not an exception."""
+        return await asyncio.shield(self._result)
+
+    @property
+    def done(self) -> bool:
+        """Whether the turn has ended."""
+        return self._result.done()
+
+    async def steer(self, text: str) -> None:
+        """Give the running turn more input, delivered after its current tool batch."""
+        await self._submit(UserInput(text, mode="steer"))
+
+    async def interrupt(self) -> None:
+        """Stop the turn: its model request is cancelled and the commands it waits on are ended."""
+        await self._submit(Interrupt())
+
+    async def approve(self, request_id: str, decision: Decision) -> None:
+        """Answer the `approval.requested` event `request_id` with `Allow(...)` or `Deny(...)`."""
+        await self._submit(answer(request_id, decision))
+
+    async def deny_unanswered(self, request_id: str, reason: str) -> None:
+        """Refuse a call nobody can approve (`run()` without a permission callback)."""
+        await self._submit(ApprovalAnswer(request_id=request_id, decision="deny", reason=reason))
+
+    # -- fed by the session's reader ------------------------------------------------------------------
+
+    def feed(self, event: Event) -> None:
+        """Take one event of this turn; the last one (`turn.completed` / `turn.failed`) ends it."""
+        if isinstance(event, ItemCompleted) and event.item is not None:
+            self._items.append(event.item)
+        self._events.put_nowait(event)
+        match event:
+            case TurnCompleted(usage=usage):
+                self._finish("completed", usage, None)
+            case TurnFailed(kind=kind):
+                self._finish("interrupted" if kind == "interrupted" else "failed", Usage(), event)
+
+    def abandon(self, reason: str) -> None:
+        """The session ended before the turn did (closed, or its stream broke)."""
+        if not self._result.done():
+            self._finish("failed", Usage(), TurnFailed(kind="internal", message=reason))
+
+    def _finish(self, status: TurnStatus, usage: Usage, error: TurnFailed | None) -> None:
+        if self._result.done():
+            return
+        texts = [item.text for item in self._items if isinstance(item, AgentMessageItem)]
+        self._result.set_result(
+            TurnResult(
+                session_id=self.session_id,
+                status=status,
+                final_text=texts[-1] if texts else "",
+                usage=usage,
+                items=tuple(self._items),
+                error=error,
+            )
+        )
+        self._events.put_nowait(None)
