@@ -26,11 +26,12 @@ def sdk_options(
     approval: ApprovalMode = "full-auto",
     tools: Sequence[FunctionTool] = (),
     permission: PermissionCallback | None = None,
+    config: Sequence[str] = (),
     **more: Any,
 ) -> Options:
     """Options for a session in `workspace` talking to `server` in its wire format."""
     provider, model = _MODELS[wire]
-    config = ("agent.wire_api=responses",) if wire == "responses" else ()
+    wire_api = ("agent.wire_api=responses",) if wire == "responses" else ()
     return Options(
         workspace=workspace,
         provider=provider,
@@ -39,7 +40,7 @@ def sdk_options(
         env=cli_env(wire, server),
         tools=tuple(tools),
         permission=permission,
-        config=config,
+        config=(*wire_api, *config),
         **more,
     )
 
