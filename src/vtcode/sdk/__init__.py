@@ -37,6 +37,7 @@ from vtcode.sdk.options import Options
 from vtcode.sdk.permission import Allow, ApprovalRequest, Decision, Deny, PermissionCallback
 from vtcode.sdk.schema import SchemaError
 from vtcode.sdk.session import Session
+from vtcode.sdk.sync import SyncSession, SyncTurn
 from vtcode.sdk.tool import FunctionTool, ToolContext, ToolError, tool
 from vtcode.sdk.turn import TurnHandle, TurnResult, TurnStatus
 
@@ -64,6 +65,8 @@ __all__ = [
     "QueueFullError",
     "SchemaError",
     "Session",
+    "SyncSession",
+    "SyncTurn",
     "ThreadStarted",
     "ToolCallItem",
     "ToolContext",
