@@ -10,14 +10,15 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from vtcode.config.environment import os_environ
 from vtcode.core.approvals import ApprovalMode
 from vtcode.protocol.errors import ConfigError
-from vtcode.runtime.session_config import SessionRequest, session_options
-from vtcode.runtime.wiring import SessionOptions
 from vtcode.sdk.permission import PermissionCallback
 from vtcode.sdk.tool import FunctionTool, SessionTool
+
+if TYPE_CHECKING:
+    from vtcode.runtime.wiring import SessionOptions
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,10 @@ def runtime_options(
 
     `session_id` tells tools the id, known once the session is open.
     """
+    # Imported on first use: `import vtcode.sdk` stays cheap (the runtime pulls in the providers).
+    from vtcode.config.environment import os_environ
+    from vtcode.runtime.session_config import SessionRequest, session_options
+
     workspace = Path(options.workspace).expanduser().resolve()
     if not workspace.is_dir():
         raise ConfigError(f"workspace {str(workspace)!r} is not a directory")

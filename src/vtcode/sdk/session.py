@@ -12,15 +12,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Coroutine
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vtcode.protocol.errors import QueueFullError
 from vtcode.protocol.events import ApprovalRequested, Event
 from vtcode.protocol.ops import Op, UserInput
-from vtcode.runtime.session import Session as RuntimeSession
 from vtcode.sdk.options import Options, runtime_options
 from vtcode.sdk.permission import NO_ANSWER, consult
 from vtcode.sdk.turn import TurnHandle, TurnResult
+
+if TYPE_CHECKING:
+    from vtcode.runtime.session import Session as RuntimeSession
 
 _CLOSED = "the session was closed before the turn ended"
 
@@ -50,6 +52,8 @@ class Session:
 
     @classmethod
     async def _open(cls, options: Options, *, resume: str | None) -> Session:
+        from vtcode.runtime.session import Session as RuntimeSession
+
         opened: list[RuntimeSession] = []
         built = runtime_options(options, session_id=lambda: opened[0].id if opened else "", resume=resume)
         runtime = await RuntimeSession.open(built)
