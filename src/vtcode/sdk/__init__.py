@@ -34,6 +34,7 @@ from vtcode.protocol.events import (
 )
 from vtcode.protocol.messages import Usage
 from vtcode.sdk.options import Options
+from vtcode.sdk.output import OutputType
 from vtcode.sdk.permission import Allow, ApprovalRequest, Decision, Deny, PermissionCallback
 from vtcode.sdk.schema import SchemaError
 from vtcode.sdk.session import Session
@@ -60,6 +61,7 @@ __all__ = [
     "ItemUpdated",
     "Notice",
     "Options",
+    "OutputType",
     "PermissionCallback",
     "ProviderError",
     "QueueFullError",

@@ -10,10 +10,11 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from vtcode.core.approvals import ApprovalMode
 from vtcode.protocol.errors import ConfigError
+from vtcode.sdk.output import OutputType, output
 from vtcode.sdk.permission import PermissionCallback
 from vtcode.sdk.tool import FunctionTool, SessionTool
 
@@ -42,6 +43,8 @@ class Options:
     config: Sequence[str] = ()
     # Store nothing under $VTCODE_HOME/sessions (no resume).
     ephemeral: bool = False
+    # Every final answer is a JSON value of this type (or JSON Schema), re-asked when invalid.
+    output_type: OutputType | None = None
 
 
 def runtime_options(
@@ -75,6 +78,15 @@ def runtime_options(
     request = SessionRequest(workspace=workspace, flags=flags, overrides=tuple(options.config), resume=resume)
     env = {**os_environ(), **options.env}
     # Not headless: an "ask" becomes an `approval.requested` the SDK answers (see `sdk.permission`).
-    built = session_options(request, headless=False, env=env)
+    built = session_options(request, headless=False, env=env, output_schema=_schema(options))
     tools = tuple(SessionTool(t, session_id) for t in options.tools)
     return dataclasses.replace(built, extra_tools=tools, ephemeral=options.ephemeral)
+
+
+def _schema(options: Options) -> dict[str, Any] | None:
+    """The JSON Schema of `options.output_type`, checked like `--output-schema` (UsageError)."""
+    if options.output_type is None:
+        return None
+    from vtcode.runtime.structured_output import check_schema
+
+    return dict(check_schema(output(options.output_type).schema, "output_type"))

@@ -75,7 +75,7 @@ def function_schema(
             fields.append((param.name, hint, param.default))
     struct = msgspec.defstruct(f"{tool_name}_arguments", fields, kw_only=True, forbid_unknown_fields=True)
     try:
-        raw = _root(msgspec.json.schema(struct))
+        raw = root_schema(msgspec.json.schema(struct))
     except TypeError as exc:
         raise SchemaError(f"tool {tool_name!r}: {exc}") from exc
     normal = normalise_schema(raw)
@@ -134,7 +134,7 @@ def _described(hint: Any, documented: str | None) -> Any:
     return hint
 
 
-def _root(schema: dict[str, Any]) -> dict[str, Any]:
+def root_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """msgspec's `{"$ref": ..., "$defs": ...}` with the referenced object as the root."""
     defs = dict(schema.get("$defs", {}))
     ref = schema.get("$ref", "")

@@ -18,6 +18,7 @@ from vtcode.protocol.errors import QueueFullError
 from vtcode.protocol.events import ApprovalRequested, Event
 from vtcode.protocol.ops import Op, UserInput
 from vtcode.sdk.options import Options, runtime_options
+from vtcode.sdk.output import output
 from vtcode.sdk.permission import NO_ANSWER, consult
 from vtcode.sdk.turn import TurnHandle, TurnResult
 
@@ -108,7 +109,8 @@ class Session:
                 "a turn is already running in this session",
                 hint="await its result() first, or steer() it",
             )
-        handle = TurnHandle(self.id, self._submit)
+        decode = output(self._options.output_type).decode if self._options.output_type is not None else None
+        handle = TurnHandle(self.id, self._submit, decode)
         self._turn, self._unattended = handle, unattended
         for event in self._between:
             handle.feed(event)

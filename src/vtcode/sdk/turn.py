@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from vtcode.protocol.events import (
     AgentMessageItem,
@@ -41,14 +41,22 @@ class TurnResult:
     usage: Usage
     items: tuple[Item, ...]
     error: TurnFailed | None = None
+    # With `Options(output_type=T)`: the final answer as a `T` (None when the turn did not complete).
+    output: Any = None
 
 
 class TurnHandle:
     """A running turn: read `events()`, await `result()`, or `steer()`, `interrupt()`, `approve()` it."""
 
-    def __init__(self, session_id: str, submit: Callable[[Op], Awaitable[None]]) -> None:
+    def __init__(
+        self,
+        session_id: str,
+        submit: Callable[[Op], Awaitable[None]],
+        decode: Callable[[str], Any] | None = None,
+    ) -> None:
         self.session_id = session_id
         self._submit = submit
+        self._decode = decode
         self._events: asyncio.Queue[Event | None] = asyncio.Queue()
         self._result: asyncio.Future[TurnResult] = asyncio.get_running_loop().create_future()
         self._items: list[Item] = []
@@ -109,14 +117,24 @@ class TurnHandle:
         if self._result.done():
             return
         texts = [item.text for item in self._items if isinstance(item, AgentMessageItem)]
+        final_text = texts[-1] if texts else ""
+        output: Any = None
+        if status == "completed" and self._decode is not None:
+            try:
+                output = self._decode(final_text)
+            except ValueError as exc:
+                # The runtime checked the answer against the schema; the type can be stricter still.
+                status = "failed"
+                error = TurnFailed(kind="invalid_output", message=f"the answer is not the output type: {exc}")
         self._result.set_result(
             TurnResult(
                 session_id=self.session_id,
                 status=status,
-                final_text=texts[-1] if texts else "",
+                final_text=final_text,
                 usage=usage,
                 items=tuple(self._items),
                 error=error,
+                output=output,
             )
         )
         self._events.put_nowait(None)
