@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from pathlib import Path
 
 import psutil
@@ -119,3 +120,27 @@ async def test_the_second_turns_events_start_at_its_own_turn(tmp_path: Path) -> 
         "TurnCompleted",
     ]
     assert deltas == "two"
+
+
+async def test_interrupting_a_sync_tool_sets_its_cancelled_flag(tmp_path: Path) -> None:
+    started, stopped = threading.Event(), threading.Event()
+
+    @vt.tool
+    def watch(ctx: vt.ToolContext, seconds: float) -> str:
+        """Wait until cancelled or `seconds` pass."""
+        started.set()
+        if ctx.cancelled.wait(seconds):
+            stopped.set()
+            return "cancelled"
+        return "timed out"
+
+    call = ScriptToolCall("watch", json.dumps({"seconds": 60}), id="c1")
+    with server_for("chat", [Reply(tool_calls=(call,))]) as server:
+        async with await vt.Session.open(sdk_options(tmp_path, server, tools=[watch])) as s:
+            turn = await s.start("watch")
+            assert await asyncio.to_thread(started.wait, 60)
+            await turn.interrupt()
+            result = await asyncio.wait_for(turn.result(), 60)
+            # The worker thread sees the flag and returns long before its 60 s.
+            assert await asyncio.to_thread(stopped.wait, 30)
+    assert result.status == "interrupted"

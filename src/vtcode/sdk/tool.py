@@ -10,8 +10,9 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import threading
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, overload
 
@@ -31,10 +32,15 @@ class ToolError(Exception):
 
 @dataclass(frozen=True)
 class ToolContext:
-    """What a tool function may know about its call, when its first parameter is annotated with this."""
+    """What a tool function may know about its call, when its first parameter is annotated with this.
+
+    `cancelled` is set when the turn is interrupted during the call: a sync function (which runs in a
+    worker thread and cannot be cancelled) should check it and return; an async one is cancelled.
+    """
 
     session_id: str
     workspace: Path
+    cancelled: threading.Event = field(default_factory=threading.Event)
 
 
 class FunctionTool:
@@ -87,6 +93,9 @@ class FunctionTool:
                 value = await asyncio.to_thread(self.fn, *args, **kwargs)
                 if inspect.isawaitable(value):
                     value = await value
+        except asyncio.CancelledError:
+            context.cancelled.set()
+            raise
         except ToolError as exc:
             return ToolOutcome(content=str(exc), is_error=True)
         except Exception as exc:  # the model sees the failure and may try otherwise; the turn goes on
