@@ -44,6 +44,14 @@ class TurnResult:
     # With `Options(output_type=T)`: the final answer as a `T` (None when the turn did not complete).
     output: Any = None
 
+    def raise_for_status(self) -> TurnResult:
+        """This result when the turn completed; else the error its exit code stands for (`sdk.errors`)."""
+        if self.error is None:
+            return self
+        from vtcode.sdk.errors import failure_error
+
+        raise failure_error(self.error)
+
 
 class TurnHandle:
     """A running turn: read `events()`, await `result()`, or `steer()`, `interrupt()`, `approve()` it."""
