@@ -33,6 +33,8 @@ from vtcode.protocol.events import (
     TurnStarted,
 )
 from vtcode.protocol.messages import Usage
+from vtcode.runtime.hooks import AfterToolBatch, BeforeRequest, TurnEnd
+from vtcode.sdk.hooks import Hooks
 from vtcode.sdk.options import Options
 from vtcode.sdk.output import OutputType
 from vtcode.sdk.permission import Allow, ApprovalRequest, Decision, Deny, PermissionCallback
@@ -43,11 +45,13 @@ from vtcode.sdk.tool import FunctionTool, ToolContext, ToolError, tool
 from vtcode.sdk.turn import TurnHandle, TurnResult, TurnStatus
 
 __all__ = [
+    "AfterToolBatch",
     "AgentMessageItem",
     "Allow",
     "ApprovalRequest",
     "ApprovalRequested",
     "ApprovalResolved",
+    "BeforeRequest",
     "CommandExecutionItem",
     "ConfigError",
     "Decision",
@@ -55,6 +59,7 @@ __all__ = [
     "Event",
     "FileChangeItem",
     "FunctionTool",
+    "Hooks",
     "ItemCompleted",
     "ItemDelta",
     "ItemStarted",
@@ -74,6 +79,7 @@ __all__ = [
     "ToolContext",
     "ToolError",
     "TurnCompleted",
+    "TurnEnd",
     "TurnFailed",
     "TurnHandle",
     "TurnResult",

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from vtcode.core.approvals import ApprovalMode
 from vtcode.protocol.errors import ConfigError
+from vtcode.sdk.hooks import Hooks
 from vtcode.sdk.output import OutputType, output
 from vtcode.sdk.permission import PermissionCallback
 from vtcode.sdk.tool import FunctionTool, SessionTool
@@ -45,6 +46,8 @@ class Options:
     ephemeral: bool = False
     # Every final answer is a JSON value of this type (or JSON Schema), re-asked when invalid.
     output_type: OutputType | None = None
+    # Python callbacks at the turn loop's boundaries (`vtcode.sdk.Hooks`).
+    hooks: Hooks | None = None
 
 
 def runtime_options(

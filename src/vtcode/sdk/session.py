@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from vtcode.protocol.errors import QueueFullError
 from vtcode.protocol.events import ApprovalRequested, Event
 from vtcode.protocol.ops import Op, UserInput
+from vtcode.sdk.hooks import install
 from vtcode.sdk.options import Options, runtime_options
 from vtcode.sdk.output import output
 from vtcode.sdk.permission import NO_ANSWER, consult
@@ -62,6 +63,8 @@ class Session:
         names = [t.spec.name for t in options.tools if t.kind != "read" and not t.needs_approval]
         # The program registered these itself: asking about them would ask the program about its own code.
         runtime.allow_tools(names)
+        if options.hooks is not None:
+            install(options.hooks, runtime.hooks)
         return cls(runtime, options)
 
     @property
