@@ -71,3 +71,26 @@ async def test_cancelling_a_task_group_of_runs_interrupts_every_turn_cleanly(tmp
     assert alive == []
     assert after.final_text == "after"
     assert loop_errors == []
+
+
+async def test_cancelling_a_wait_for_a_started_turns_result_interrupts_it(tmp_path: Path) -> None:
+    arguments = json.dumps({"cmd": "echo $$ > pid.txt; exec sleep 60", "yield_time_ms": 60000})
+    pid_file = tmp_path / "pid.txt"
+    with server_for(
+        "chat", [Reply(tool_calls=(ScriptToolCall("exec_command", arguments, id="c1"),))]
+    ) as server:
+        async with await vt.Session.open(sdk_options(tmp_path, server)) as s:
+            turn = await s.start("wait")
+            async with asyncio.timeout(60):
+                while not pid_file.exists() or not pid_file.read_text().strip():  # noqa: ASYNC110 - a child writes it
+                    await asyncio.sleep(0.05)
+            waiter = asyncio.create_task(turn.result())
+            await asyncio.sleep(0)
+            waiter.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await waiter
+            ended = turn.done
+            result = await turn.result()
+    assert ended
+    assert result.status == "interrupted"
+    assert not _alive(int(pid_file.read_text()))

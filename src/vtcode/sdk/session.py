@@ -10,7 +10,6 @@ number of sessions may run in one process and one loop.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Coroutine
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -28,8 +27,6 @@ if TYPE_CHECKING:
     from vtcode.runtime.session import Session as RuntimeSession
 
 _CLOSED = "the session was closed before the turn ended"
-# How long a cancelled `run()` waits for its interrupted turn to end before it re-raises.
-CANCEL_GRACE_SECONDS = 10.0
 
 
 class Session:
@@ -87,15 +84,10 @@ class Session:
     async def run(self, prompt: str) -> TurnResult:
         """Run a turn to its end: `start()` and wait for the result, approvals left open refused.
 
-        Cancelling the task that awaits it interrupts the turn, waits (up to `CANCEL_GRACE_SECONDS`) for
-        the turn to end and its commands to stop, then re-raises `CancelledError`.
+        Cancelling the task that awaits it interrupts the turn (`TurnHandle.result`).
         """
         handle = await self._start(prompt, unattended=True)
-        try:
-            return await handle.result()
-        except asyncio.CancelledError:
-            await _interrupt_and_wait(handle)
-            raise
+        return await handle.result()
 
     async def steer(self, text: str) -> None:
         """Input for the running turn after its current tool batch, or the next turn when idle."""
@@ -177,18 +169,3 @@ class Session:
         task = asyncio.create_task(job)
         self._answering.add(task)
         task.add_done_callback(self._answering.discard)
-
-
-async def _interrupt_and_wait(handle: TurnHandle) -> None:
-    """Interrupt `handle`'s turn and wait, bounded, for its end, shielded from the caller's cancellation."""
-
-    async def stop() -> None:
-        await handle.interrupt()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(handle.result(), CANCEL_GRACE_SECONDS)
-
-    task = asyncio.ensure_future(stop())
-    # A second cancellation of the caller must not leave the interrupt half done.
-    while not task.done():
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.shield(task)

@@ -8,6 +8,7 @@ out of `events()` (from any task) neither cancels the turn nor loses the result.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -25,6 +26,8 @@ from vtcode.protocol.ops import ApprovalAnswer, Interrupt, Op, UserInput
 from vtcode.sdk.permission import Decision, answer
 
 TurnStatus = Literal["completed", "failed", "interrupted"]
+# How long a cancelled wait for a turn's result waits for the interrupted turn to end before re-raising.
+CANCEL_GRACE_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
@@ -79,8 +82,16 @@ class TurnHandle:
             yield event
 
     async def result(self) -> TurnResult:
-        """Wait for the turn to end; a failed or interrupted turn is a result, not an exception."""
-        return await asyncio.shield(self._result)
+        """Wait for the turn to end; a failed or interrupted turn is a result, not an exception.
+
+        Cancelling the task that awaits it interrupts the turn, waits (up to `CANCEL_GRACE_SECONDS`)
+        for the turn to end and its commands to stop, then re-raises `CancelledError`.
+        """
+        try:
+            return await asyncio.shield(self._result)
+        except asyncio.CancelledError:
+            await self._stop()
+            raise
 
     @property
     def done(self) -> bool:
@@ -102,6 +113,20 @@ class TurnHandle:
     async def deny_unanswered(self, request_id: str, reason: str) -> None:
         """Refuse a call nobody can approve (`run()` without a permission callback)."""
         await self._submit(ApprovalAnswer(request_id=request_id, decision="deny", reason=reason))
+
+    async def _stop(self) -> None:
+        """Interrupt and wait, bounded, for the end, shielded from further cancellation of the caller."""
+
+        async def stop() -> None:
+            await self.interrupt()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._result), CANCEL_GRACE_SECONDS)
+
+        task = asyncio.ensure_future(stop())
+        # A second cancellation must not leave the interrupt half done.
+        while not task.done():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.shield(task)
 
     # -- fed by the session's reader ------------------------------------------------------------------
 
