@@ -20,7 +20,13 @@ from vtcode.sdk.permission import PermissionCallback
 from vtcode.sdk.tool import FunctionTool, SessionTool
 
 if TYPE_CHECKING:
+    from vtcode.providers.base import ModelClient
     from vtcode.runtime.wiring import SessionOptions
+
+
+# The provider name of a session whose `model_client` stands in for any configured provider.
+CLIENT_PROVIDER = "sdk_client"
+_UNUSED_URL = "http://127.0.0.1:9/v1"
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,8 @@ class Options:
     output_type: OutputType | None = None
     # Python callbacks at the turn loop's boundaries (`vtcode.sdk.Hooks`).
     hooks: Hooks | None = None
+    # A model client instead of the configured provider (`vtcode.sdk.testing.ScriptedModel` in tests).
+    model_client: ModelClient | None = None
 
 
 def runtime_options(
@@ -78,7 +86,12 @@ def runtime_options(
         )
         if value is not None
     }
-    request = SessionRequest(workspace=workspace, flags=flags, overrides=tuple(options.config), resume=resume)
+    overrides = tuple(options.config)
+    if options.model_client is not None and options.provider is None:
+        # The client answers every request: a provider entry that needs no key only names it.
+        overrides = (*overrides, f'providers.{CLIENT_PROVIDER}.base_url="{_UNUSED_URL}"')
+        flags = {"agent.provider": CLIENT_PROVIDER, "agent.model": options.model or CLIENT_PROVIDER, **flags}
+    request = SessionRequest(workspace=workspace, flags=flags, overrides=overrides, resume=resume)
     env = {**os_environ(), **options.env}
     # Not headless: an "ask" becomes an `approval.requested` the SDK answers (see `sdk.permission`).
     built = session_options(request, headless=False, env=env, output_schema=_schema(options))

@@ -58,7 +58,7 @@ class Session:
 
         opened: list[RuntimeSession] = []
         built = runtime_options(options, session_id=lambda: opened[0].id if opened else "", resume=resume)
-        runtime = await RuntimeSession.open(built)
+        runtime = await RuntimeSession.open(built, client=options.model_client)
         opened.append(runtime)
         names = [t.spec.name for t in options.tools if t.kind != "read" and not t.needs_approval]
         # The program registered these itself: asking about them would ask the program about its own code.
