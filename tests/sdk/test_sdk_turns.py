@@ -144,3 +144,29 @@ async def test_interrupting_a_sync_tool_sets_its_cancelled_flag(tmp_path: Path) 
             # The worker thread sees the flag and returns long before its 60 s.
             assert await asyncio.to_thread(stopped.wait, 30)
     assert result.status == "interrupted"
+
+
+async def test_steering_reaches_the_running_turns_next_request(tmp_path: Path) -> None:
+    gate = asyncio.Event()
+
+    @vt.tool(read_only=True)
+    async def slow() -> str:
+        """Wait for the gate."""
+        await gate.wait()
+        return "opened"
+
+    call = ScriptToolCall("slow", "{}", id="c1")
+    with server_for("chat", [Reply(tool_calls=(call,)), Reply(text="done")]) as server:
+        async with await vt.Session.open(sdk_options(tmp_path, server, tools=[slow])) as s:
+            with pytest.raises(vt.VtcodeError, match="no turn is running"):
+                await s.steer("too early")
+            turn = await s.start("go")
+            async for event in turn.events():
+                if isinstance(event, vt.ItemStarted) and isinstance(event.item, vt.ToolCallItem):
+                    await turn.steer("also mention the weather")
+                    gate.set()
+            result = await turn.result()
+        second = json.dumps(server.requests[1].json()["messages"])
+    assert "also mention the weather" in second
+    assert "too early" not in second
+    assert result.status == "completed"

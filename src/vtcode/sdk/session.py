@@ -14,7 +14,7 @@ from collections.abc import Coroutine
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from vtcode.protocol.errors import QueueFullError
+from vtcode.protocol.errors import QueueFullError, UsageError
 from vtcode.protocol.events import ApprovalRequested, Event
 from vtcode.protocol.ops import Op, UserInput
 from vtcode.sdk.hooks import install
@@ -90,7 +90,9 @@ class Session:
         return await handle.result()
 
     async def steer(self, text: str) -> None:
-        """Input for the running turn after its current tool batch, or the next turn when idle."""
+        """Input for the running turn after its current tool batch (`UsageError` when none runs)."""
+        if self._turn is None:
+            raise UsageError("no turn is running to steer", hint="start one with run() or start()")
         await self._runtime.submit(UserInput(text, mode="steer"))
 
     async def close(self) -> None:
