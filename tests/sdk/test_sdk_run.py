@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,27 @@ async def test_a_session_resumed_by_id_continues_its_history(tmp_path: Path) -> 
 async def test_opening_a_session_in_a_missing_workspace_is_a_config_error(tmp_path: Path) -> None:
     with server_for("chat", []) as server, pytest.raises(vt.ConfigError, match="is not a directory"):
         await vt.Session.open(sdk_options(tmp_path / "nowhere", server))
+
+
+async def test_a_huge_result_reaches_the_model_as_a_preview_with_the_whole_text_spooled(
+    tmp_path: Path,
+) -> None:
+    @vt.tool(read_only=True)
+    def dump() -> str:
+        """Return a lot of text."""
+        return "".join(f"line {i}\n" for i in range(2_000_000))  # about 20 MB
+
+    with server_for("chat", [_call("dump", {}, "c1"), Reply(text="ok")]) as server:
+        async with await vt.Session.open(sdk_options(tmp_path, server, tools=[dump])) as s:
+            result = await s.run("dump")
+        sent = tool_results(server.requests[1].json(), "chat")[0]
+        request_bytes = len(server.requests[1].body)
+    whole = result.items[0]
+    assert isinstance(whole, vt.ToolCallItem)
+    assert whole.result is not None
+    assert whole.result.endswith("line 1999999\n")
+    assert request_bytes < 200_000
+    assert sent.startswith("line 0\n")
+    spooled = re.search(r"the whole output \((\d+) bytes\) is in (\S+);", sent)
+    assert spooled is not None
+    assert (tmp_path / spooled.group(2)).read_text() == whole.result

@@ -19,6 +19,7 @@ from typing import Any, overload
 import msgspec
 
 from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.sdk.result_limit import bounded
 from vtcode.sdk.schema import FunctionSchema, function_schema
 from vtcode.tools.base import CallDescription, ToolOutcome
 from vtcode.tools.base import ToolContext as RuntimeContext
@@ -76,10 +77,15 @@ class FunctionTool:
 
     async def run(self, arguments: dict[str, Any], ctx: RuntimeContext) -> ToolOutcome:
         """Run outside a session (no session id); sessions call `call` with their context."""
-        return await self.call(arguments, ToolContext(session_id="", workspace=ctx.workspace))
+        return await self.call(arguments, ToolContext(session_id="", workspace=ctx.workspace), ctx)
 
-    async def call(self, arguments: dict[str, Any], context: ToolContext) -> ToolOutcome:
-        """Check the arguments, call the function (a sync one in a worker thread), render its result."""
+    async def call(
+        self, arguments: dict[str, Any], context: ToolContext, limits: RuntimeContext
+    ) -> ToolOutcome:
+        """Check the arguments, call the function (a sync one in a worker thread), render its result.
+
+        A result over the tool-output budget of `limits` reaches the model as a preview (`result_limit`).
+        """
         name = self._spec.name
         try:
             kwargs = self.schema.convert(arguments)
@@ -97,10 +103,10 @@ class FunctionTool:
             context.cancelled.set()
             raise
         except ToolError as exc:
-            return ToolOutcome(content=str(exc), is_error=True)
+            return bounded(str(exc), limits, is_error=True, name=name)
         except Exception as exc:  # the model sees the failure and may try otherwise; the turn goes on
-            return ToolOutcome(content=f"{name} failed: {type(exc).__name__}: {exc}", is_error=True)
-        return ToolOutcome(content=render(value))
+            return bounded(f"{name} failed: {type(exc).__name__}: {exc}", limits, is_error=True, name=name)
+        return bounded(render(value), limits, is_error=False, name=name)
 
 
 class SessionTool:
@@ -126,9 +132,8 @@ class SessionTool:
 
     async def run(self, arguments: dict[str, Any], ctx: RuntimeContext) -> ToolOutcome:
         """Call the function with this session's context."""
-        return await self.tool.call(
-            arguments, ToolContext(session_id=self._session_id(), workspace=ctx.workspace)
-        )
+        context = ToolContext(session_id=self._session_id(), workspace=ctx.workspace)
+        return await self.tool.call(arguments, context, ctx)
 
 
 def render(value: object) -> str:
