@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+import threading
 from pathlib import Path
 
 import pytest
@@ -136,3 +138,30 @@ async def test_a_huge_result_reaches_the_model_as_a_preview_with_the_whole_text_
     spooled = re.search(r"the whole output \((\d+) bytes\) is in (\S+);", sent)
     assert spooled is not None
     assert (tmp_path / spooled.group(2)).read_text() == whole.result
+
+
+async def test_a_tool_over_its_timeout_gives_the_model_a_timeout_result(tmp_path: Path) -> None:
+    stopped = threading.Event()
+
+    @vt.tool(timeout=0.2)
+    def stuck(ctx: vt.ToolContext) -> str:
+        """Never finishes on its own."""
+        if ctx.cancelled.wait(60):
+            stopped.set()
+        return "late"
+
+    @vt.tool(timeout=0.2)
+    async def stuck_async() -> str:
+        """Never finishes on its own."""
+        await asyncio.sleep(60)
+        return "late"
+
+    calls = [_call("stuck", {}, "c1"), _call("stuck_async", {}, "c2"), Reply(text="both timed out")]
+    with server_for("chat", calls) as server:
+        async with await vt.Session.open(sdk_options(tmp_path, server, tools=[stuck, stuck_async])) as s:
+            result = await s.run("go")
+        bodies = [r.json() for r in server.requests]
+    assert tool_results(bodies[1], "chat")[-1].endswith("stuck timed out after 0.2 s")
+    assert tool_results(bodies[2], "chat")[-1].endswith("stuck_async timed out after 0.2 s")
+    assert await asyncio.to_thread(stopped.wait, 30)
+    assert result.final_text == "both timed out"

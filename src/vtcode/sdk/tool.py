@@ -48,11 +48,18 @@ class FunctionTool:
     """A Python function offered to the model; `kind` decides how approvals treat its calls."""
 
     def __init__(
-        self, fn: Callable[..., Any], schema: FunctionSchema, *, kind: ToolKind, needs_approval: bool
+        self,
+        fn: Callable[..., Any],
+        schema: FunctionSchema,
+        *,
+        kind: ToolKind,
+        needs_approval: bool,
+        timeout: float | None = None,
     ):
         self.fn = fn
         self.schema = schema
         self.needs_approval = needs_approval
+        self.timeout = timeout
         self._kind: ToolKind = kind
         self._spec = ToolSpec(
             name=schema.name, description=schema.description, parameters=schema.model_schema
@@ -93,15 +100,20 @@ class FunctionTool:
             return ToolOutcome(content=f"invalid arguments for {name}: {exc}", is_error=True)
         args = (context,) if self.schema.takes_context else ()
         try:
-            if inspect.iscoroutinefunction(self.fn):
-                value = await self.fn(*args, **kwargs)
-            else:
-                value = await asyncio.to_thread(self.fn, *args, **kwargs)
-                if inspect.isawaitable(value):
-                    value = await value
+            async with asyncio.timeout(self.timeout):
+                if inspect.iscoroutinefunction(self.fn):
+                    value = await self.fn(*args, **kwargs)
+                else:
+                    value = await asyncio.to_thread(self.fn, *args, **kwargs)
+                    if inspect.isawaitable(value):
+                        value = await value
         except asyncio.CancelledError:
             context.cancelled.set()
             raise
+        except TimeoutError:
+            # A sync function's thread cannot be stopped: the flag asks it to return.
+            context.cancelled.set()
+            return ToolOutcome(content=f"{name} timed out after {self.timeout:g} s", is_error=True)
         except ToolError as exc:
             return bounded(str(exc), limits, is_error=True, name=name)
         except Exception as exc:  # the model sees the failure and may try otherwise; the turn goes on
@@ -159,6 +171,7 @@ def tool(
     description: str | None = None,
     read_only: bool = False,
     needs_approval: bool = False,
+    timeout: float | None = None,
 ) -> Callable[[Callable[..., Any]], FunctionTool]: ...
 
 
@@ -170,18 +183,20 @@ def tool(
     description: str | None = None,
     read_only: bool = False,
     needs_approval: bool = False,
+    timeout: float | None = None,
 ) -> FunctionTool | Callable[[Callable[..., Any]], FunctionTool]:
     """Make `fn` a tool: `@tool` or `@tool(read_only=True, needs_approval=True, name=..., description=...)`.
 
     Tools that are not `read_only` are `external` calls for approvals: the session allows them without
     asking unless `needs_approval`, in which case the permission callback or an `ApprovalRequested`
-    event decides. Deny rules and the `read-only` approval mode still hold.
+    event decides. Deny rules and the `read-only` approval mode still hold. A call that takes longer
+    than `timeout` seconds gives the model a timeout result.
     """
 
     def wrap(function: Callable[..., Any]) -> FunctionTool:
         schema = function_schema(function, name=name, description=description, context=ToolContext)
         kind: ToolKind = "read" if read_only else "external"
-        return FunctionTool(function, schema, kind=kind, needs_approval=needs_approval)
+        return FunctionTool(function, schema, kind=kind, needs_approval=needs_approval, timeout=timeout)
 
     if fn is not None:
         return wrap(fn)
