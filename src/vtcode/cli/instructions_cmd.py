@@ -10,7 +10,7 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -23,6 +23,7 @@ from vtcode.config.schema import Settings
 from vtcode.instructions import InstructionsReport
 from vtcode.protocol.errors import ExitCode, UsageError
 from vtcode.protocol.model import ToolSpec
+from vtcode.runtime.subagents import task_tool_for
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.toolset import build_toolset
 
@@ -59,13 +60,21 @@ def active_paths(values: Sequence[str] | None, workspace: Path) -> list[str]:
     return paths
 
 
-def tool_specs(settings: Settings, workspace: Path) -> list[ToolSpec]:
+def tool_specs(
+    settings: Settings, workspace: Path, home: Path | None = None, env: Mapping[str, str] | None = None
+) -> list[ToolSpec]:
     """The tool schemas a session in `workspace` offers (they are part of the static cache key)."""
     toolset = build_toolset(settings, workspace, {})
     try:
-        return [tool.spec for tool in toolset.tools]
+        specs = [tool.spec for tool in toolset.tools]
     finally:
         asyncio.run(toolset.aclose())
+    # The `task` tool lists the subagent types (their files' problems are the session's to report).
+    home = home or workspace / ".vtcode"
+    task = task_tool_for(
+        workspace, home=home, env=env or {}, settings=settings, tools=toolset.tools, notice=lambda _: None
+    )
+    return specs if task is None else [*specs, task.spec]
 
 
 def prompt_builder(
@@ -81,7 +90,7 @@ def prompt_builder(
         workspace=workspace,
         home=loaded.home,
         settings=loaded.settings,
-        tools=tool_specs(loaded.settings, workspace),
+        tools=tool_specs(loaded.settings, workspace, loaded.home, env),
         user_home=user_home(env),
     )
     builder.note_touched(active_paths(getattr(args, "path", None), workspace))

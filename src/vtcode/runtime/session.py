@@ -347,10 +347,13 @@ class Session(SessionTurns):
             if self._mcp is not None:
                 await self._mcp.aclose()
             await self._wiring.toolset.aclose()
-            await self._wiring.client.aclose()
+            if not self._options.subagent:
+                await self._wiring.client.aclose()
         finally:
-            # The last resort for groups a failed cleanup left behind.
-            kill_all_groups()
+            # The last resort for groups a failed cleanup left behind (every group of the process: never
+            # from a subagent, whose parent's commands may still run).
+            if not self._options.subagent:
+                kill_all_groups()
             if self._options.until_idle:
                 self._emitter.emit(self._summary.completed(self._wiring.thread_id))
             self._wiring.history.close()

@@ -13,6 +13,7 @@ from vtcode.core.approvals import ApprovalMode, Grant
 from vtcode.instructions.report import InstructionsReport
 from vtcode.protocol.events import Event
 from vtcode.protocol.messages import Message
+from vtcode.protocol.plan import Plan
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hold import Hold
 from vtcode.runtime.hooks import TurnHooks
@@ -57,6 +58,11 @@ class SessionQueries:
     def messages(self) -> Sequence[Message]:
         """The current history as the model sees it."""
         return tuple(self._wiring.state.messages)
+
+    @property
+    def plan(self) -> Plan:
+        """The agent's current plan (`update_plan`), as stored; empty before the first update."""
+        return self._wiring.plan.plan if self._wiring.plan is not None else Plan()
 
     @property
     def pending(self) -> tuple[PendingInput, ...]:

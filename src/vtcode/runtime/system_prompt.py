@@ -103,6 +103,7 @@ class SystemPromptBuilder:
         on_diagnostics: DiagnosticsSink | None = None,
         clock: Callable[[], int] = time.time_ns,
         git: GitAccess | None = None,
+        agent_prompt: str = "",
     ) -> None:
         self.workspace = workspace
         self.settings = settings
@@ -117,6 +118,9 @@ class SystemPromptBuilder:
             override=layers.override,
             appends=layers.appends,
         )
+        if agent_prompt:
+            # A subagent's definition (runtime/subagents): its role, after the shared static part.
+            self.static = f"{self.static}\n\n{agent_prompt}"
         self.cache_key = static_cache_key(self.static, tools)
         self.options = instruction_options(settings, workspace=workspace, home=home, user_home=user_home)
         self._on_diagnostics = on_diagnostics

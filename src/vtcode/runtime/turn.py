@@ -182,6 +182,13 @@ class TurnRunner:
         self.lifecycle = lifecycle
         # `--output-schema`: every final answer must validate against it (runtime/structured_output).
         self.output_schema = output_schema
+        # Tokens of the subagents this turn started (`task`), counted in the turn's usage.
+        self.delegated = Usage()
+
+    def add_delegated(self, usage: Usage) -> None:
+        """Count a subagent's tokens in this turn's usage and the session's total."""
+        self.delegated = self.delegated + usage
+        self.state.usage_total = self.state.usage_total + usage
 
     def commit(self, messages: Sequence[Message]) -> None:
         """Append to the in-memory history and checkpoint durably, in that one place.
@@ -220,6 +227,7 @@ class TurnRunner:
         """
         self.state.turns += 1
         turn = self.state.turns
+        self.delegated = Usage()
         self.emitter.begin_turn(turn)
         self.emitter.emit(TurnStarted())
         if text is not None:
@@ -284,7 +292,7 @@ class TurnRunner:
                         stop_blocks += 1
                         self.commit([_hook_message(f"A Stop hook asks you to continue: {reason}", turn)])
                         continue
-                return TurnOutcome(message.content, usage, request_no)
+                return TurnOutcome(message.content, usage + self.delegated, request_no)
             tools_ran = True
             match repeats.see(message.tool_calls):
                 case "run":
