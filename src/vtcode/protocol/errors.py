@@ -33,6 +33,18 @@ class VtcodeError(Exception):
             return f"{self.message}\nhint: {self.hint}"
         return self.message
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickle every field: subclasses take keyword-only arguments `Exception` pickling would drop."""
+        return (_rebuild, (type(self), self.args, dict(self.__dict__)))
+
+
+def _rebuild(cls: type[VtcodeError], args: tuple[object, ...], state: dict[str, object]) -> VtcodeError:
+    """An error unpickled without calling its `__init__` (whose signature differs per subclass)."""
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
+
 
 class UsageError(VtcodeError):
     """Bad command-line usage."""

@@ -43,10 +43,14 @@ def session_options(
     headless: bool = True,
     until_idle: bool = False,
     output_schema: dict[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> SessionOptions:
-    """The session `request` asks for: layered settings, resume, hooks, MCP trust, warnings."""
+    """The session `request` asks for: layered settings, resume, hooks, MCP trust, warnings.
+
+    `env` stands in for the process environment (an embedding program's own, per session).
+    """
     workspace = request.workspace
-    env = os_environ()
+    env = os_environ() if env is None else env
     flags = request.flags
     overrides = request.overrides
     loaded = load_settings(workspace=workspace, env=env, overrides=overrides, flags=flags)

@@ -7,7 +7,7 @@ session's state; the operations that change them are in `session.py` and `sessio
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from vtcode.core.approvals import ApprovalMode, Grant
 from vtcode.core.usage_ledger import Scope
@@ -101,6 +101,13 @@ class SessionQueries:
         """Judge tool calls by `mode` from the next one on (an editor's mode switch); grants stay."""
         dispatcher = self._wiring.dispatcher
         dispatcher.policy = dataclasses.replace(dispatcher.policy, mode=mode)
+
+    def allow_tools(self, names: Iterable[str]) -> None:
+        """Allow every call of `names` without asking for the rest of the session (an SDK program's own
+        tools); deny rules and the read-only mode still refuse them."""
+        dispatcher = self._wiring.dispatcher
+        for name in names:
+            dispatcher.grants = dispatcher.grants.with_grant(Grant("tool", name))
 
     @property
     def grants(self) -> tuple[Grant, ...]:

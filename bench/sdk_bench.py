@@ -1,0 +1,174 @@
+"""The SDK's start-up: `Session.open` + `run` -> first request byte, in-process, against `vtcode exec`.
+
+Measured in the same run, interleaved so machine load hits every side alike; each sample listens on a
+fresh loopback socket and takes the time its first byte arrives:
+- `exec`: spawning `vtcode exec "hi"` (the way programs drive vtcode today: a child per query);
+- `sdk cold`: spawning `python -c "import vtcode.sdk; Session.open + run"` (a fresh program's first query);
+- `sdk warm`: `Session.open` + `run` in this process, vtcode already imported (every later query of a
+  program that embeds the SDK);
+and `import vtcode.sdk` against `python -c pass` (the budget of the issue: at most 3x).
+Run: .venv/bin/python bench/sdk_bench.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+_SCRIPT = Path(sys.executable).with_name("vtcode")
+VTCODE = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "vtcode"]
+# An installed vtcode has its .pyc files; an editable checkout under PYTHONDONTWRITEBYTECODE would not.
+_BASE_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+_NO_RETRY = "network.max_retries=0"
+
+_COLD = """
+import asyncio, sys
+import vtcode.sdk as vt
+async def main():
+    options = vt.Options(workspace=sys.argv[1], provider="openai", model="gpt-4.1", config=[sys.argv[2]])
+    async with await vt.Session.open(options) as session:
+        await session.run("hi")
+asyncio.run(main())
+"""
+
+
+class FirstByte:
+    """A loopback socket that records when the first byte of the first connection arrives."""
+
+    def __init__(self) -> None:
+        self._server = socket.socket()
+        self._server.bind(("127.0.0.1", 0))
+        self._server.listen(1)
+        self.arrived: list[float] = []
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+        self._thread.start()
+
+    @property
+    def base_url(self) -> str:
+        """The URL to point a provider at."""
+        return f"http://127.0.0.1:{self._server.getsockname()[1]}/v1"
+
+    def _accept(self) -> None:
+        conn, _ = self._server.accept()
+        conn.recv(1)
+        self.arrived.append(time.perf_counter())
+        conn.close()
+
+    def wait(self) -> float | None:
+        """The arrival time, or None after 30 s."""
+        self._thread.join(30)
+        self._server.close()
+        return self.arrived[0] if self.arrived else None
+
+
+def _env(home: str, base_url: str) -> dict[str, str]:
+    return dict(
+        _BASE_ENV,
+        HOME=home,
+        VTCODE_HOME=str(Path(home) / ".vtcode"),
+        OPENAI_API_KEY="bench",
+        OPENAI_BASE_URL=base_url,
+    )
+
+
+def _child(argv: list[str], cwd: str) -> float | None:
+    home = tempfile.mkdtemp()
+    listener = FirstByte()
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        argv,
+        cwd=cwd,
+        env=_env(home, listener.base_url),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    arrived = listener.wait()
+    proc.kill()
+    proc.wait()
+    return None if arrived is None else arrived - started
+
+
+def exec_sample() -> float | None:
+    """Seconds from spawning `vtcode exec` to its first request byte."""
+    work = tempfile.mkdtemp()
+    return _child([*VTCODE, "exec", "-c", _NO_RETRY, "hi"], work)
+
+
+def cold_sample() -> float | None:
+    """Seconds from spawning a Python program that opens an SDK session to its first request byte."""
+    work = tempfile.mkdtemp()
+    return _child([sys.executable, "-c", _COLD, work, _NO_RETRY], work)
+
+
+async def _warm(home: str) -> float | None:
+    import vtcode.sdk as vt
+
+    listener = FirstByte()
+    env = {"HOME": home, "VTCODE_HOME": str(Path(home) / ".vtcode"), "OPENAI_API_KEY": "bench"}
+    options = vt.Options(
+        workspace=tempfile.mkdtemp(),
+        provider="openai",
+        model="gpt-4.1",
+        base_url=listener.base_url,
+        env=env,
+        config=[_NO_RETRY],
+    )
+    started = time.perf_counter()
+    async with await vt.Session.open(options) as session:
+        await session.run("hi")
+    arrived = await asyncio.to_thread(listener.wait)
+    return None if arrived is None else arrived - started
+
+
+def warm_sample() -> float | None:
+    """Seconds from `Session.open` in this (already importing) process to the first request byte."""
+    return asyncio.run(_warm(tempfile.mkdtemp()))
+
+
+def _import_sample(code: str) -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], env=_BASE_ENV, check=True)
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    """Print medians and ratios."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    warm_sample()  # imports vtcode and fills caches, as a program's first query did
+    sides: dict[str, Callable[[], float | None]] = {
+        "exec": exec_sample,
+        "sdk cold": cold_sample,
+        "sdk warm": warm_sample,
+        "python -c pass": lambda: _import_sample("pass"),
+        "import vtcode.sdk": lambda: _import_sample("import vtcode.sdk"),
+    }
+    samples: dict[str, list[float]] = {name: [] for name in sides}
+    for _ in range(args.runs):
+        for name, sample in sides.items():
+            value = sample()
+            if value is not None:
+                samples[name].append(value)
+    medians = {name: statistics.median(values) for name, values in samples.items() if values}
+    for name, value in medians.items():
+        print(f"{name:>18}: {value * 1000:8.1f} ms (median of {len(samples[name])})")
+    base = medians["exec"]
+    print(f"first request byte, sdk cold / exec: {medians['sdk cold'] / base:.2f}x")
+    print(f"first request byte, sdk warm / exec: {medians['sdk warm'] / base:.3f}x")
+    imported = medians["import vtcode.sdk"] / medians["python -c pass"]
+    print(f"import vtcode.sdk / python -c pass:  {imported:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

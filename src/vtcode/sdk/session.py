@@ -1,0 +1,173 @@
+"""`vtcode.sdk.Session`: the runtime's `Session` in a program's own process, one turn at a time.
+
+A front end like `vtcode exec` or the TUI: it submits operations and reads the event stream, adding no
+behaviour of its own beyond answering approvals (`sdk.permission`). One reader task per session routes
+the stream to the running turn's handle; events between turns (`thread.started`, notices) open the next
+turn's stream, so a program reads the same sequence `vtcode exec --json` prints. No module state: any
+number of sessions may run in one process and one loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from vtcode.protocol.errors import QueueFullError, UsageError
+from vtcode.protocol.events import ApprovalRequested, Event
+from vtcode.protocol.ops import Op, UserInput
+from vtcode.sdk.hooks import install
+from vtcode.sdk.options import Options, runtime_options
+from vtcode.sdk.output import output
+from vtcode.sdk.permission import NO_ANSWER, consult
+from vtcode.sdk.turn import TurnHandle, TurnResult
+
+if TYPE_CHECKING:
+    from vtcode.runtime.session import Session as RuntimeSession
+
+_CLOSED = "the session was closed before the turn ended"
+
+
+class Session:
+    """A conversation held by a program: `await Session.open(options)`, then `run()` or `start()` turns."""
+
+    def __init__(self, runtime: RuntimeSession, options: Options) -> None:
+        self._runtime = runtime
+        self._options = options
+        self._turn: TurnHandle | None = None
+        # Run by `run()`: nobody holds the handle to approve, so what the callback does not answer is refused.
+        self._unattended = False
+        self._between: list[Event] = []
+        self._answering: set[asyncio.Task[None]] = set()
+        self._reader = asyncio.create_task(self._read(), name=f"vtcode-sdk-{runtime.id}")
+
+    @classmethod
+    async def open(cls, options: Options) -> Session:
+        """Open a new session (raises `vtcode.protocol.errors.VtcodeError` for a bad setup)."""
+        return await cls._open(options, resume=None)
+
+    @classmethod
+    async def resume(cls, session_id: str, options: Options) -> Session:
+        """Open the stored session `session_id` again, its history as the model last saw it."""
+        return await cls._open(options, resume=session_id)
+
+    @classmethod
+    async def _open(cls, options: Options, *, resume: str | None) -> Session:
+        from vtcode.runtime.session import Session as RuntimeSession
+
+        opened: list[RuntimeSession] = []
+        built = runtime_options(options, session_id=lambda: opened[0].id if opened else "", resume=resume)
+        runtime = await RuntimeSession.open(built, client=options.model_client)
+        opened.append(runtime)
+        names = [t.spec.name for t in options.tools if t.kind != "read" and not t.needs_approval]
+        # The program registered these itself: asking about them would ask the program about its own code.
+        runtime.allow_tools(names)
+        if options.hooks is not None:
+            install(options.hooks, runtime.hooks)
+        return cls(runtime, options)
+
+    @property
+    def id(self) -> str:
+        """The session id (`Session.resume` takes it, as `vtcode exec --resume` does)."""
+        return self._runtime.id
+
+    @property
+    def runtime(self) -> RuntimeSession:
+        """The runtime session underneath, for what the SDK does not wrap yet."""
+        return self._runtime
+
+    async def start(self, prompt: str) -> TurnHandle:
+        """Start a turn and return its handle at once (raises `QueueFullError` while a turn runs)."""
+        return await self._start(prompt, unattended=False)
+
+    async def run(self, prompt: str) -> TurnResult:
+        """Run a turn to its end: `start()` and wait for the result, approvals left open refused.
+
+        Cancelling the task that awaits it interrupts the turn (`TurnHandle.result`).
+        """
+        handle = await self._start(prompt, unattended=True)
+        return await handle.result()
+
+    async def steer(self, text: str) -> None:
+        """Input for the running turn after its current tool batch (`UsageError` when none runs)."""
+        if self._turn is None:
+            raise UsageError("no turn is running to steer", hint="start one with run() or start()")
+        await self._runtime.submit(UserInput(text, mode="steer"))
+
+    async def close(self) -> None:
+        """Interrupt a running turn, end its commands and close the session; safe to call twice."""
+        await self._runtime.aclose()
+        await self._reader
+        for task in list(self._answering):
+            task.cancel()
+        await asyncio.gather(*self._answering, return_exceptions=True)
+
+    async def __aenter__(self) -> Session:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    async def _start(self, prompt: str, *, unattended: bool) -> TurnHandle:
+        if self._turn is not None:
+            raise QueueFullError(
+                "a turn is already running in this session",
+                hint="await its result() first, or steer() it",
+            )
+        decode = output(self._options.output_type).decode if self._options.output_type is not None else None
+        handle = TurnHandle(self.id, self._submit, decode)
+        self._turn, self._unattended = handle, unattended
+        for event in self._between:
+            handle.feed(event)
+        self._between.clear()
+        try:
+            await self._runtime.submit(UserInput(prompt))
+        except BaseException:
+            self._turn = None
+            raise
+        return handle
+
+    async def _submit(self, op: Op) -> None:
+        await self._runtime.submit(op)
+
+    async def _read(self) -> None:
+        try:
+            async for event in self._runtime.events():
+                self._route(event)
+        finally:
+            if self._turn is not None:
+                self._turn.abandon(_CLOSED)
+                self._turn = None
+
+    def _route(self, event: Event) -> None:
+        handle = self._turn
+        if handle is None:
+            self._between.append(event)
+            return
+        if isinstance(event, ApprovalRequested):
+            if self._options.permission is not None:
+                # The callback answers; the event is not shown, so nobody answers twice.
+                self._answer(event)
+                return
+            if self._unattended:
+                self._spawn(handle.deny_unanswered(event.request_id, NO_ANSWER))
+        handle.feed(event)
+        if handle.done:
+            self._turn = None
+
+    def _answer(self, request: ApprovalRequested) -> None:
+        callback = self._options.permission
+        assert callback is not None
+
+        async def decide() -> None:
+            await self._runtime.submit(await consult(callback, request))
+
+        self._spawn(decide())
+
+    def _spawn(self, job: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(job)
+        self._answering.add(task)
+        task.add_done_callback(self._answering.discard)

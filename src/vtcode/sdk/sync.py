@@ -1,0 +1,137 @@
+"""`SyncSession`: the SDK for code that is not async, on an event loop of its own in a private thread.
+
+It never runs anything on the caller's loop, so it also works where a loop is already running (a
+Jupyter cell, a callback of an async framework), where `asyncio.run` would fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator, Coroutine, Iterator
+from types import TracebackType
+from typing import Any, TypeVar
+
+from vtcode.protocol.events import Event
+from vtcode.sdk.options import Options
+from vtcode.sdk.permission import Decision
+from vtcode.sdk.session import Session
+from vtcode.sdk.turn import TurnHandle, TurnResult
+
+T = TypeVar("T")
+
+
+class _LoopThread:
+    """An event loop running in a daemon thread until `stop`."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, name="vtcode-sdk-loop", daemon=True)
+        self._thread.start()
+
+    def call(self, job: Coroutine[Any, Any, T]) -> T:
+        """Run `job` on the loop and wait for its result in the calling thread."""
+        return asyncio.run_coroutine_threadsafe(job, self.loop).result()
+
+    def stop(self) -> None:
+        """Stop the loop, wait for its thread, close it."""
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join()
+        self.loop.close()
+
+
+class SyncTurn:
+    """A running turn for synchronous code: `events()`, `result()`, `steer()`, `interrupt()`, `approve()`."""
+
+    def __init__(self, handle: TurnHandle, runner: _LoopThread) -> None:
+        self._handle = handle
+        self._runner = runner
+
+    def events(self) -> Iterator[Event]:
+        """The turn's events in order, until `turn.completed` or `turn.failed`."""
+        stream: AsyncIterator[Event] = self._handle.events()
+        while True:
+            try:
+                yield self._runner.call(_next(stream))
+            except StopAsyncIteration:
+                return
+
+    def result(self) -> TurnResult:
+        """Wait for the turn to end."""
+        return self._runner.call(self._handle.result())
+
+    def steer(self, text: str) -> None:
+        """More input for the running turn, after its current tool batch."""
+        self._runner.call(self._handle.steer(text))
+
+    def interrupt(self) -> None:
+        """Stop the turn and the commands it waits on."""
+        self._runner.call(self._handle.interrupt())
+
+    def approve(self, request_id: str, decision: Decision) -> None:
+        """Answer an `approval.requested` event."""
+        self._runner.call(self._handle.approve(request_id, decision))
+
+
+class SyncSession:
+    """`Session` for synchronous code: `with SyncSession.open(options) as s: s.run(prompt)`."""
+
+    def __init__(self, session: Session, runner: _LoopThread) -> None:
+        self._session = session
+        self._runner = runner
+        self._closed = False
+
+    @classmethod
+    def open(cls, options: Options) -> SyncSession:
+        """Open a new session on a loop thread of its own."""
+        return cls._open(Session.open(options))
+
+    @classmethod
+    def resume(cls, session_id: str, options: Options) -> SyncSession:
+        """Open the stored session `session_id` again."""
+        return cls._open(Session.resume(session_id, options))
+
+    @classmethod
+    def _open(cls, opening: Coroutine[Any, Any, Session]) -> SyncSession:
+        runner = _LoopThread()
+        try:
+            session = runner.call(opening)
+        except BaseException:
+            runner.stop()
+            raise
+        return cls(session, runner)
+
+    @property
+    def id(self) -> str:
+        """The session id."""
+        return self._session.id
+
+    def run(self, prompt: str) -> TurnResult:
+        """Run a turn to its end."""
+        return self._runner.call(self._session.run(prompt))
+
+    def start(self, prompt: str) -> SyncTurn:
+        """Start a turn and return its handle."""
+        return SyncTurn(self._runner.call(self._session.start(prompt)), self._runner)
+
+    def close(self) -> None:
+        """Close the session and stop its loop thread; safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self._runner.call(self._session.close())
+        finally:
+            self._runner.stop()
+
+    def __enter__(self) -> SyncSession:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+async def _next(stream: AsyncIterator[Event]) -> Event:
+    return await anext(stream)

@@ -1,0 +1,173 @@
+"""One turn as a program holds it: its events as they come, its result when it ends, and its controls.
+
+The events are the `vtcode exec --json` event types (`vtcode.protocol.events`), one definition for both.
+A handle's queue is fed by the session's reader task, never by a task the iterator owns, so breaking
+out of `events()` (from any task) neither cancels the turn nor loses the result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from vtcode.protocol.events import (
+    AgentMessageItem,
+    Event,
+    Item,
+    ItemCompleted,
+    TurnCompleted,
+    TurnFailed,
+)
+from vtcode.protocol.messages import Usage
+from vtcode.protocol.ops import ApprovalAnswer, Interrupt, Op, UserInput
+from vtcode.sdk.permission import Decision, answer
+
+TurnStatus = Literal["completed", "failed", "interrupted"]
+# How long a cancelled wait for a turn's result waits for the interrupted turn to end before re-raising.
+CANCEL_GRACE_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """How a turn ended: its status, the answer's text, token usage and the completed items.
+
+    `error` is the `turn.failed` event of a turn that did not complete (its `kind`, `message`, `hint`
+    and `exit_code` as `vtcode exec` reports them).
+    """
+
+    session_id: str
+    status: TurnStatus
+    final_text: str
+    usage: Usage
+    items: tuple[Item, ...]
+    error: TurnFailed | None = None
+    # With `Options(output_type=T)`: the final answer as a `T` (None when the turn did not complete).
+    output: Any = None
+
+    def raise_for_status(self) -> TurnResult:
+        """This result when the turn completed; else the error its exit code stands for (`sdk.errors`)."""
+        if self.error is None:
+            return self
+        from vtcode.sdk.errors import failure_error
+
+        raise failure_error(self.error)
+
+
+class TurnHandle:
+    """A running turn: read `events()`, await `result()`, or `steer()`, `interrupt()`, `approve()` it."""
+
+    def __init__(
+        self,
+        session_id: str,
+        submit: Callable[[Op], Awaitable[None]],
+        decode: Callable[[str], Any] | None = None,
+    ) -> None:
+        self.session_id = session_id
+        self._submit = submit
+        self._decode = decode
+        self._events: asyncio.Queue[Event | None] = asyncio.Queue()
+        self._result: asyncio.Future[TurnResult] = asyncio.get_running_loop().create_future()
+        self._items: list[Item] = []
+        self._reading = False
+
+    async def events(self) -> AsyncIterator[Event]:
+        """The turn's events, in order, ending with `turn.completed` or `turn.failed` (one reader)."""
+        if self._reading:
+            raise RuntimeError("a turn's events have one reader")
+        self._reading = True
+        while (event := await self._events.get()) is not None:
+            yield event
+
+    async def result(self) -> TurnResult:
+        """Wait for the turn to end; a failed or interrupted turn is a result, not an exception.
+
+        Cancelling the task that awaits it interrupts the turn, waits (up to `CANCEL_GRACE_SECONDS`)
+        for the turn to end and its commands to stop, then re-raises `CancelledError`.
+        """
+        try:
+            return await asyncio.shield(self._result)
+        except asyncio.CancelledError:
+            await self._stop()
+            raise
+
+    @property
+    def done(self) -> bool:
+        """Whether the turn has ended."""
+        return self._result.done()
+
+    async def steer(self, text: str) -> None:
+        """Give the running turn more input, delivered after its current tool batch."""
+        await self._submit(UserInput(text, mode="steer"))
+
+    async def interrupt(self) -> None:
+        """Stop the turn: its model request is cancelled and the commands it waits on are ended."""
+        await self._submit(Interrupt())
+
+    async def approve(self, request_id: str, decision: Decision) -> None:
+        """Answer the `approval.requested` event `request_id` with `Allow(...)` or `Deny(...)`."""
+        await self._submit(answer(request_id, decision))
+
+    async def deny_unanswered(self, request_id: str, reason: str) -> None:
+        """Refuse a call nobody can approve (`run()` without a permission callback)."""
+        await self._submit(ApprovalAnswer(request_id=request_id, decision="deny", reason=reason))
+
+    async def _stop(self) -> None:
+        """Interrupt and wait, bounded, for the end, shielded from further cancellation of the caller."""
+
+        async def stop() -> None:
+            await self.interrupt()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._result), CANCEL_GRACE_SECONDS)
+
+        task = asyncio.ensure_future(stop())
+        # A second cancellation must not leave the interrupt half done.
+        while not task.done():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.shield(task)
+
+    # -- fed by the session's reader ------------------------------------------------------------------
+
+    def feed(self, event: Event) -> None:
+        """Take one event of this turn; the last one (`turn.completed` / `turn.failed`) ends it."""
+        if isinstance(event, ItemCompleted) and event.item is not None:
+            self._items.append(event.item)
+        self._events.put_nowait(event)
+        match event:
+            case TurnCompleted(usage=usage):
+                self._finish("completed", usage, None)
+            case TurnFailed(kind=kind):
+                self._finish("interrupted" if kind == "interrupted" else "failed", Usage(), event)
+
+    def abandon(self, reason: str) -> None:
+        """The session ended before the turn did (closed, or its stream broke)."""
+        if not self._result.done():
+            self._finish("failed", Usage(), TurnFailed(kind="internal", message=reason))
+
+    def _finish(self, status: TurnStatus, usage: Usage, error: TurnFailed | None) -> None:
+        if self._result.done():
+            return
+        texts = [item.text for item in self._items if isinstance(item, AgentMessageItem)]
+        final_text = texts[-1] if texts else ""
+        output: Any = None
+        if status == "completed" and self._decode is not None:
+            try:
+                output = self._decode(final_text)
+            except ValueError as exc:
+                # The runtime checked the answer against the schema; the type can be stricter still.
+                status = "failed"
+                error = TurnFailed(kind="invalid_output", message=f"the answer is not the output type: {exc}")
+        self._result.set_result(
+            TurnResult(
+                session_id=self.session_id,
+                status=status,
+                final_text=final_text,
+                usage=usage,
+                items=tuple(self._items),
+                error=error,
+                output=output,
+            )
+        )
+        self._events.put_nowait(None)

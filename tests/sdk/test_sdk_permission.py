@@ -1,0 +1,164 @@
+"""The permission order: deny rules, sandbox and approval mode first, then the callback, then `approve()`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import vtcode.sdk as vt
+from tests.sdk.sdk_helpers import sdk_options, tool_results
+from vtcode.testing.script import Reply, ScriptToolCall
+from vtcode.testing.wire import server_for
+
+
+def _command(cmd: str, call_id: str) -> Reply:
+    arguments = json.dumps({"cmd": cmd, "yield_time_ms": 5000})
+    return Reply(tool_calls=(ScriptToolCall("exec_command", arguments, id=call_id),))
+
+
+class Recorder:
+    """A permission callback that allows commands writing `allowed.txt` and denies the rest."""
+
+    def __init__(self) -> None:
+        self.asked: list[vt.ApprovalRequest] = []
+
+    async def __call__(self, request: vt.ApprovalRequest) -> vt.Decision:
+        self.asked.append(request)
+        if "allowed.txt" in request.display:
+            return vt.Allow()
+        return vt.Deny("no writes to denied.txt")
+
+
+async def _drain(turn: vt.TurnHandle) -> list[vt.Event]:
+    return [event async for event in turn.events()]
+
+
+@pytest.mark.parametrize("drive", ["run", "events"])
+async def test_the_permission_callback_decides_what_the_approval_mode_leaves_open(
+    tmp_path: Path, drive: str
+) -> None:
+    script = [
+        _command("echo yes > allowed.txt", "c1"),
+        _command("echo no > denied.txt", "c2"),
+        _command("echo rule > ruled.txt", "c3"),
+        Reply(text="done"),
+    ]
+    policy = Recorder()
+    opts = sdk_options(
+        tmp_path, server := server_for("chat", script), approval="ask", permission=policy,
+        config=('approvals.deny=["echo rule"]',),
+    )  # fmt: skip
+    with server:
+        async with await vt.Session.open(opts) as s:
+            if drive == "run":
+                result = await s.run("write files")
+            else:
+                turn = await s.start("write files")
+                events = await _drain(turn)
+                result = await turn.result()
+                # The callback answered: no request was left for the program to approve.
+                assert not [e for e in events if isinstance(e, vt.ApprovalRequested)]
+        bodies = [r.json() for r in server.requests]
+    assert (tmp_path / "allowed.txt").read_text() == "yes\n"
+    # The denied command never ran.
+    assert not (tmp_path / "denied.txt").exists()
+    assert not (tmp_path / "ruled.txt").exists()
+    # Asked once per call the mode left open; the deny rule settled the third call before the callback.
+    assert [r.display for r in policy.asked] == ["echo yes > allowed.txt", "echo no > denied.txt"]
+    assert "no writes to denied.txt" in tool_results(bodies[2], "chat")[-1]
+    assert "echo rule" in tool_results(bodies[3], "chat")[-1]
+    assert result.status == "completed"
+
+
+async def test_full_auto_runs_commands_without_consulting_the_callback(tmp_path: Path) -> None:
+    policy = Recorder()
+    script = [_command("echo auto > auto.txt", "c1"), Reply(text="done")]
+    with server_for("chat", script) as server:
+        async with await vt.Session.open(sdk_options(tmp_path, server, permission=policy)) as s:
+            await s.run("write")
+    assert (tmp_path / "auto.txt").read_text() == "auto\n"
+    assert policy.asked == []
+
+
+async def test_without_a_callback_events_carry_the_request_and_approve_answers_it(tmp_path: Path) -> None:
+    script = [_command("echo ok > approved.txt", "c1"), Reply(text="done")]
+    with server_for("chat", script) as server:
+        async with await vt.Session.open(sdk_options(tmp_path, server, approval="ask")) as s:
+            turn = await s.start("write")
+            seen: list[str] = []
+            async for event in turn.events():
+                seen.append(type(event).__name__)
+                if isinstance(event, vt.ApprovalRequested):
+                    assert (event.tool, event.display) == ("exec_command", "echo ok > approved.txt")
+                    await turn.approve(event.request_id, vt.Allow())
+            result = await turn.result()
+    assert (tmp_path / "approved.txt").read_text() == "ok\n"
+    assert result.status == "completed"
+    # The same sequence `vtcode exec --json` prints (live command output updates aside).
+    assert [name for name in seen if name != "ItemUpdated"] == [
+        "ThreadStarted",
+        "TurnStarted",
+        "ItemStarted",
+        "ApprovalRequested",
+        "ApprovalResolved",
+        "ItemCompleted",
+        "ItemStarted",
+        "ItemDelta",
+        "ItemCompleted",
+        "TurnCompleted",
+    ]
+
+
+async def test_run_without_a_callback_refuses_what_nobody_can_approve(tmp_path: Path) -> None:
+    script = [_command("echo no > unasked.txt", "c1"), Reply(text="done")]
+    with server_for("chat", script) as server:
+        async with await vt.Session.open(sdk_options(tmp_path, server, approval="ask")) as s:
+            result = await s.run("write")
+        second = server.requests[1].json()
+    assert not (tmp_path / "unasked.txt").exists()
+    assert "nobody can approve this call" in tool_results(second, "chat")[-1]
+    assert result.status == "completed"
+
+
+async def test_a_callback_that_raises_denies_the_call(tmp_path: Path) -> None:
+    def broken(request: vt.ApprovalRequest) -> vt.Decision:
+        raise ValueError("policy store down")
+
+    script = [_command("echo no > broken.txt", "c1"), Reply(text="done")]
+    with server_for("chat", script) as server:
+        opts = sdk_options(tmp_path, server, approval="ask", permission=broken)
+        async with await vt.Session.open(opts) as s:
+            await s.run("write")
+        second = server.requests[1].json()
+    assert not (tmp_path / "broken.txt").exists()
+    assert "the permission callback failed: ValueError: policy store down" in tool_results(second, "chat")[-1]
+
+
+async def test_a_function_tool_needing_approval_goes_to_the_callback(tmp_path: Path) -> None:
+    ran: list[str] = []
+
+    @vt.tool(needs_approval=True)
+    def deploy(target: str) -> str:
+        """Deploy."""
+        ran.append(target)
+        return "deployed"
+
+    @vt.tool
+    def status(target: str) -> str:
+        """Status, registered by the program: runs without asking."""
+        ran.append(f"status {target}")
+        return "green"
+
+    policy = Recorder()
+    calls = (
+        ScriptToolCall("status", json.dumps({"target": "prod"}), id="c1"),
+        ScriptToolCall("deploy", json.dumps({"target": "prod"}), id="c2"),
+    )
+    with server_for("chat", [Reply(tool_calls=calls), Reply(text="done")]) as server:
+        opts = sdk_options(tmp_path, server, approval="ask", permission=policy, tools=[deploy, status])
+        async with await vt.Session.open(opts) as s:
+            await s.run("deploy")
+    assert ran == ["status prod"]
+    assert [r.tool for r in policy.asked] == ["deploy"]
