@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 
 from tests.runtime.compaction_agent import GOOD_SUMMARY, wait_turn_end
 from tests.runtime.session_helpers import Reader, options
@@ -109,3 +110,17 @@ async def test_a_failed_native_compaction_falls_back_to_the_local_summary(tmp_pa
     summary_request = bodies[4][1]
     assert "tools" not in summary_request
     assert "<transcript>" in json.dumps(summary_request["input"][-1])
+
+
+async def test_the_usage_a_compaction_endpoint_reports_is_counted_under_compaction(tmp_path: Path) -> None:
+    usage = {"input_tokens": 40_000, "output_tokens": 700, "input_tokens_details": {"cached_tokens": 10_000}}
+    _, _, session = await _compacted_session(tmp_path, [JsonReply({"output": [OPAQUE], "usage": usage})])
+    (row,) = [r for r in session.usage().rows if r.source == "compaction"]
+    assert (row.model, row.requests) == ("gpt-5", 1)
+    assert (row.usage.input_tokens, row.usage.output_tokens, row.usage.cached_input_tokens) == (
+        40_000,
+        700,
+        10_000,
+    )
+    # gpt-5 at table prices: $1.25 in, $0.125 cached in, $10 out per million.
+    assert row.cost_usd == pytest.approx((30_000 * 1.25 + 10_000 * 0.125 + 700 * 10) / 1e6)

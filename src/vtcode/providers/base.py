@@ -31,6 +31,15 @@ class ModelClient(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class NativeCompactionReply:
+    """A compaction endpoint's shorter conversation, and what the call used (for the usage account)."""
+
+    messages: list[Message]
+    # None: the endpoint did not say.
+    usage: Usage | None = None
+
+
 @runtime_checkable
 class NativeCompaction(Protocol):
     """A client whose provider can compact a conversation itself (OpenAI's `/responses/compact`)."""
@@ -40,7 +49,7 @@ class NativeCompaction(Protocol):
         """Whether this endpoint serves it (a compatible host speaking the same wire may not)."""
         ...
 
-    async def compact(self, request: ModelRequest) -> list[Message]:
+    async def compact(self, request: ModelRequest) -> NativeCompactionReply:
         """The provider's shorter version of the conversation; raises `ProviderError`."""
         ...
 

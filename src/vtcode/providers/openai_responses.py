@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from vtcode.protocol.messages import Message
 from vtcode.protocol.model import ModelRequest
-from vtcode.providers.openai_responses_compact import COMPACT_PATH, encode_compact_body, parse_compact_output
+from vtcode.providers.base import NativeCompactionReply
+from vtcode.providers.openai_responses_compact import (
+    COMPACT_PATH,
+    compact_usage,
+    encode_compact_body,
+    parse_compact_output,
+)
 from vtcode.providers.openai_responses_request import encode_responses_body
 from vtcode.providers.openai_responses_stream import ResponsesStreamDecoder
 from vtcode.providers.streaming_client import StreamingClient
@@ -35,7 +40,7 @@ class OpenAIResponsesClient(StreamingClient):
         """Only OpenAI itself serves `/responses/compact` (compatible hosts do not, reference 5.1)."""
         return self.endpoint.provider == "openai"
 
-    async def compact(self, request: ModelRequest) -> list[Message]:
+    async def compact(self, request: ModelRequest) -> NativeCompactionReply:
         """The provider's compaction of `request`'s conversation (one attempt; the caller falls back)."""
         data = await self._transport.post_json(COMPACT_PATH, encode_compact_body(request))
-        return parse_compact_output(data, self.provider)
+        return NativeCompactionReply(parse_compact_output(data, self.provider), compact_usage(data))

@@ -20,10 +20,12 @@ from vtcode.protocol.messages import (
     SystemMessage,
     ToolCall,
     ToolResultMessage,
+    Usage,
     UserMessage,
 )
 from vtcode.protocol.model import ModelRequest
 from vtcode.providers.openai_responses_request import ERROR_PREFIX, input_items, tool_item
+from vtcode.providers.openai_responses_stream import reported_usage
 
 COMPACT_PATH = "responses/compact"
 JsonObject = dict[str, Any]
@@ -39,6 +41,11 @@ def encode_compact_body(request: ModelRequest) -> bytes:
     if request.tools:
         body["tools"] = [tool_item(tool) for tool in request.tools]
     return msgspec.json.encode(body)
+
+
+def compact_usage(data: bytes) -> Usage | None:
+    """What a compaction call used, as its reply reports it (None when it does not)."""
+    return reported_usage(data)
 
 
 def parse_compact_output(data: bytes, provider: str = "openai") -> list[Message]:

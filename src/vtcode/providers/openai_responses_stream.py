@@ -387,6 +387,15 @@ def _item(raw: msgspec.Raw) -> _Item | None:
     return _ITEM.decode(raw)
 
 
+def reported_usage(data: bytes) -> Usage | None:
+    """The `usage` of a JSON response object (the compaction endpoint's reply); None when it has none."""
+    try:
+        response = msgspec.json.decode(data, type=_Response)
+    except msgspec.DecodeError:
+        return None
+    return _usage(response) if response.usage is not None else None
+
+
 def _usage(response: _Response | None) -> Usage:
     usage = response.usage if response is not None else None
     if usage is None:

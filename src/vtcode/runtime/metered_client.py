@@ -11,13 +11,13 @@ import time
 from collections.abc import AsyncIterator, Callable
 
 from vtcode.core.usage_ledger import UsageLedger
-from vtcode.protocol.messages import Message
 from vtcode.protocol.model import Completed, ModelRequest, StreamEvent
 from vtcode.providers.base import (
     InlineCompaction,
     InlineCompactionReply,
     ModelClient,
     NativeCompaction,
+    NativeCompactionReply,
 )
 
 
@@ -68,11 +68,17 @@ class MeteredClient:
         inner = self.inner
         return isinstance(inner, NativeCompaction) and inner.native_compaction
 
-    async def compact(self, request: ModelRequest) -> list[Message]:
-        """The inner client's compaction endpoint (the endpoint reports no usage to record)."""
+    async def compact(self, request: ModelRequest) -> NativeCompactionReply:
+        """The inner client's compaction endpoint; the usage its reply reports is recorded."""
         inner = self.inner
         assert isinstance(inner, NativeCompaction)
-        return await inner.compact(request)
+        started = self._monotonic()
+        reply = await inner.compact(request)
+        if reply.usage is not None:
+            self.ledger.record(
+                self.source, self.provider, request.model, reply.usage, self._monotonic() - started
+            )
+        return reply
 
     @property
     def inline_compaction(self) -> bool:

@@ -71,7 +71,7 @@ class ProviderCompaction:
             model=self._model, system=SystemPrompt(SUMMARIZER_SYSTEM), messages=plan.source, tools=()
         )
         try:
-            output = await client.compact(request)
+            output = (await client.compact(request)).messages
         except ProviderError as error:
             notes.append(f"native compaction failed ({error.message}); summarizing locally")
             return None
