@@ -141,6 +141,8 @@ class Compactor:
         self._manual_pending = False
         # Set when a compaction left the request above the soft threshold: the next one fails the turn.
         self._gain_failed_at: int | None = None
+        # Adds back what must outlive a compaction (the newest activation of each skill; runtime/skills).
+        self.reattach: Callable[[Sequence[Message]], list[Message]] | None = None
         self._fixed_tokens = FixedTokens(self._count)
         self._provider = ProviderCompaction(
             client=client,
@@ -437,6 +439,11 @@ class Compactor:
         return None
 
     def _applied_later(self, done: _Done) -> HistoryReplacement:
+        if self.reattach is not None:
+            replacement = done.replacement
+            kept = self.reattach(replacement.messages)
+            done = dataclasses.replace(done, replacement=dataclasses.replace(replacement, messages=kept))
+
         def applied() -> None:
             self.pressure = self.pressure.after_compaction()
             self.suppression = Suppression.NONE

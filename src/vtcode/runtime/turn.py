@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -181,6 +181,8 @@ class TurnRunner:
         self.lifecycle = lifecycle
         # `--output-schema`: every final answer must validate against it (runtime/structured_output).
         self.output_schema = output_schema
+        # `/name args` of a skill or custom command, expanded when its turn starts (runtime/skills).
+        self.expand_input: Callable[[str], Awaitable[str]] | None = None
 
     def commit(self, messages: Sequence[Message]) -> None:
         """Append to the in-memory history and checkpoint durably, in that one place.
@@ -221,6 +223,8 @@ class TurnRunner:
         turn = self.state.turns
         self.emitter.begin_turn(turn)
         self.emitter.emit(TurnStarted())
+        if text is not None and self.expand_input is not None:
+            text = await self.expand_input(text)
         if text is not None:
             if self.output_schema is not None:
                 text = f"{text}\n\n{structured_output.schema_instruction(self.output_schema)}"

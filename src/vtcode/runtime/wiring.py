@@ -52,6 +52,7 @@ from vtcode.tools.patch_journal import JOURNAL_DIR_NAME, recover_interrupted_edi
 
 if TYPE_CHECKING:
     from vtcode.runtime.lifecycle_hooks import LifecycleHooks
+    from vtcode.runtime.skills import SessionSkills
     from vtcode.runtime.tool_hooks import ToolHooks
 
 
@@ -120,6 +121,8 @@ class Wiring:
     mcp: ServerPlan = field(default_factory=ServerPlan)
     # Lifecycle hooks at the session's boundaries; None when none are configured.
     lifecycle: LifecycleHooks | None = None
+    # Skills and custom commands (`/skills`, `/name args`); None when disabled.
+    skills: SessionSkills | None = None
 
 
 def wire(
@@ -223,6 +226,10 @@ def _wire(
     )
     if not options.ephemeral:
         record_groups(toolset.sessions, store, thread_id)
+    skills = _skills(settings, options, info.context_window, notice)
+    skill_tool = skills.tool() if skills is not None else None
+    if skill_tool is not None:
+        toolset.tools.append(skill_tool)
     tool_specs = [t.spec for t in toolset.tools]
     # The static prompt is composed once here; the appendix follows the instruction files and the
     # paths the tools touch, re-checked before every model request (SPEC sections 4 and 5).
@@ -234,6 +241,7 @@ def _wire(
         user_home=user_home(options.env),
         on_diagnostics=diagnostics,
         git=access,
+        catalog=skills.catalog_text if skills is not None else "",
     )
     # A resumed session keeps the instruction scope of the files it already worked on.
     prompt.note_touched(touched_paths(state.messages, str(options.workspace)))
@@ -297,6 +305,10 @@ def _wire(
     compactor.hooks = lifecycle
     hooks.before_request.append(compactor.before_request)
     hooks.context_overflow.append(compactor.on_overflow)
+    if skills is not None:
+        from vtcode.runtime.skills import attach_skills
+
+        attach_skills(skills, dispatcher=dispatcher, runner=runner, hooks=hooks, compactor=compactor)
     return Wiring(
         options=options,
         thread_id=thread_id,
@@ -317,6 +329,25 @@ def _wire(
         unanswered=unanswered,
         mcp=mcp,
         lifecycle=lifecycle,
+        skills=skills,
+    )
+
+
+def _skills(
+    settings: Settings, options: SessionOptions, window: int, notice: Callable[[str], None]
+) -> SessionSkills | None:
+    """The session's skills and custom commands; None when `[skills] enabled = false`."""
+    if not settings.skills.enabled:
+        return None
+    from vtcode.runtime.skills import load_session_skills
+
+    return load_session_skills(
+        settings,
+        workspace=options.workspace,
+        home=options.home,
+        user_home=user_home(options.env),
+        context_window=window,
+        notice=notice,
     )
 
 
