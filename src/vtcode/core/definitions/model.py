@@ -99,6 +99,48 @@ def name_problem(name: str) -> str | None:
     return None
 
 
+STANDARD_KEYS = frozenset({"name", "description", "license", "compatibility", "metadata", "allowed-tools"})
+"""The keys the Agent Skills standard allows (what `skills-ref validate` accepts)."""
+
+
+def standard_problems(text: str, folder_name: str) -> list[str]:
+    """Why a `SKILL.md` fails the standard's strict rules (the `skills-ref validate` checks); [] if valid."""
+    parsed = parse_frontmatter(text)
+    if not parsed.has_frontmatter:
+        return ["no frontmatter"]
+    problems = list(parsed.diagnostics)
+    fields = parsed.fields
+    extra = sorted(set(fields) - STANDARD_KEYS)
+    if extra:
+        problems.append(f"unexpected fields: {', '.join(extra)}")
+    name = fields.get("name")
+    if not isinstance(name, str):
+        problems.append("`name` is required")
+    else:
+        problem = name_problem(name)
+        if problem is not None:
+            problems.append(problem)
+        if name != folder_name:
+            problems.append(f"the name `{name}` must equal the folder name `{folder_name}`")
+    description = fields.get("description")
+    if not isinstance(description, str) or not description.strip():
+        problems.append("`description` is required")
+    elif len(description) > DESCRIPTION_MAX:
+        problems.append(f"the description is over {DESCRIPTION_MAX} characters")
+    compatibility = fields.get("compatibility")
+    if compatibility is not None and (
+        not isinstance(compatibility, str) or len(compatibility) > COMPATIBILITY_MAX
+    ):
+        problems.append(f"`compatibility` must be text of at most {COMPATIBILITY_MAX} characters")
+    metadata = fields.get("metadata")
+    if metadata is not None and not (
+        isinstance(metadata, dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in metadata.items())
+    ):
+        problems.append("`metadata` must map strings to strings")
+    return problems
+
+
 def load_skill(text: str, *, path: str, folder: str, folder_name: str, scope: Scope, source: str) -> Loaded:
     """A skill from its `SKILL.md` text, leniently (AS client guide): a bad name still loads, with a
     warning; a missing description skips the skill."""
