@@ -64,6 +64,7 @@ from vtcode.store.intents import IntentStore
 if TYPE_CHECKING:
     from vtcode.exec.session import CommandSession
     from vtcode.runtime.mcp_join import McpJoin
+    from vtcode.runtime.skills import SessionSkills
 
 log = logging.getLogger(__name__)
 
@@ -192,6 +193,11 @@ class Session:
     def paused(self) -> bool:
         """Whether the session holds (`Pause`, or input held by an interrupt) until resumed."""
         return self._hold.on
+
+    @property
+    def skills(self) -> SessionSkills | None:
+        """The session's skills and custom commands (`/skills`, the `/` menu); None when disabled."""
+        return self._wiring.skills
 
     @property
     def options(self) -> SessionOptions:

@@ -15,6 +15,7 @@ from vtcode.tui.jobs_screen import JobsScreen
 from vtcode.tui.memory_view import memory_text
 from vtcode.tui.permissions_screen import PermissionsScreen
 from vtcode.tui.screens import SessionPicker, TextScreen
+from vtcode.tui.skills_view import skills_text
 from vtcode.tui.status_view import status_details
 from vtcode.tui.transcript import NoticeEntry
 
@@ -38,6 +39,9 @@ class SlashCommands:
         if command is None:
             return False
         name, argument = command.name, command.argument
+        skills = self.app.session.skills if self.app.session is not None else None
+        if name not in COMMANDS and skills is not None and skills.lookup(text.strip()[1:].split(" ")[0]):
+            return False  # a skill or custom command: the runtime expands it when its turn starts
         if name not in COMMANDS:
             await self._say(unknown_command_text(name), error=True)
             return True
@@ -91,6 +95,9 @@ class SlashCommands:
         async def hooks(session: Session, _: str) -> None:
             app.push_screen(TextScreen("Hooks (/hooks)", hooks_text(session.options.hooks)))
 
+        async def skills(session: Session, _: str) -> None:
+            app.push_screen(TextScreen("Skills and commands (/skills)", skills_text(session.skills)))
+
         async def status(session: Session, _: str) -> None:
             app.push_screen(TextScreen("Status", status_details(session.status())))
 
@@ -115,6 +122,7 @@ class SlashCommands:
             "jobs": jobs,
             "memory": memory,
             "hooks": hooks,
+            "skills": skills,
             "status": status,
             "permissions": permissions,
             "model": model,
