@@ -5,7 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from vtcode.instructions.definitions import DefinitionRoots, Discovery, discover
+from vtcode.instructions.definition_folders import DefinitionRoots
+from vtcode.instructions.definitions import Discovery, discover
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

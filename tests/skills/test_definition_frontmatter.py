@@ -39,3 +39,25 @@ def test_no_frontmatter_means_the_whole_text_is_the_body() -> None:
 def test_line_reader_takes_dash_lists_and_inline_lists() -> None:
     parsed = parse_frontmatter("---\ndescription: a: b\ntools: [Read, Grep]\npaths:\n- src/**\n---\n")
     assert parsed.fields == {"description": "a: b", "tools": ["Read", "Grep"], "paths": ["src/**"]}
+
+
+def test_plain_lines_read_without_yaml_match_what_yaml_reads() -> None:
+    import yaml
+
+    blocks = [
+        "name: a\ndescription: Does a thing, then another.\nuser-invocable: false\n",
+        "name: b\ndescription: Fix (see docs) & more\nlicense: MIT\n",
+        "name: c\nversion: 1.2\n",  # a number: left to YAML
+        "name: d\nmetadata:\n  k: v\n",  # nested: left to YAML
+        "name: e\ndescription: 'quoted'\n",
+    ]
+    for block in blocks:
+        parsed = parse_frontmatter(f"---\n{block}---\nbody")
+        assert parsed.fields == yaml.safe_load(block), block
+
+
+def test_a_colon_in_a_plain_value_reads_as_the_lenient_reader_reads_it() -> None:
+    from vtcode.core.definitions.frontmatter import read_lines
+
+    block = "name: pdf\ndescription: Use when: PDFs arrive\n"
+    assert parse_frontmatter(f"---\n{block}---\n").fields == read_lines(block)

@@ -11,7 +11,7 @@ used is a diagnostic naming it; nothing here raises.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,33 +25,13 @@ from vtcode.core.definitions.model import (
     load_toml_command,
 )
 from vtcode.core.instructions.model import Diagnostic
-from vtcode.instructions.options import find_project_root
+from vtcode.instructions.definition_folders import DefinitionRoots, command_sources, skill_sources
 
 MAX_DEPTH = 6
 MAX_DIRS = 2000
 MAX_FILE_BYTES = 256 * 1024
 SKILL_FILE = "SKILL.md"
 _SKIPPED = frozenset({".git", "node_modules"})
-
-SKILL_FOLDERS = (".vtcode/skills", ".agents/skills", ".claude/skills")
-COMMAND_FOLDERS: tuple[tuple[str, ArgumentStyle, str], ...] = (
-    (".vtcode/commands", "claude", ".md"),
-    (".claude/commands", "claude", ".md"),
-    (".gemini/commands", "gemini", ".toml"),
-    (".opencode/commands", "opencode", ".md"),
-)
-
-
-@dataclass(frozen=True)
-class DefinitionRoots:
-    """Where to look: the working folder, its project root, vtcode's home, the user's home, and the
-    extra skill folders of `skills.paths` (user file only)."""
-
-    workspace: Path
-    vtcode_home: Path
-    user_home: Path | None = None
-    project_root: Path | None = None
-    extra_skill_paths: tuple[Path, ...] = ()
 
 
 @dataclass
@@ -72,47 +52,13 @@ def _name(definition: Definition) -> str:
     return definition.name
 
 
-def project_dirs(roots: DefinitionRoots) -> list[Path]:
-    """The working folder and each parent up to the project root, nearest first."""
-    start = Path(os.path.realpath(roots.workspace))
-    top = Path(os.path.realpath(roots.project_root or find_project_root(start)))
-    dirs = [start]
-    current = start
-    while current != top and top in current.parents:
-        current = current.parent
-        dirs.append(current)
-    return dirs
-
-
 def discover(roots: DefinitionRoots) -> Discovery:
     """Every skill and command of `roots` (blocking I/O; a few `stat`s when no folder exists)."""
     found = Discovery()
-    home = roots.user_home
-    skill_sources: list[tuple[Path, Scope, str]] = [
-        (base / folder, "project", folder) for base in project_dirs(roots) for folder in SKILL_FOLDERS
-    ]
-    skill_sources.append((roots.vtcode_home / "skills", "user", "$VTCODE_HOME/skills"))
-    if home is not None:
-        skill_sources += [(home / ".agents/skills", "user", "~/.agents/skills")]
-        skill_sources += [(home / ".claude/skills", "user", "~/.claude/skills")]
-    skill_sources += [(path, "user", "skills.paths") for path in roots.extra_skill_paths]
-    for folder, scope, source in skill_sources:
+    for folder, scope, source in skill_sources(roots):
         for skill_file in _skill_files(folder, found):
             _add(found.skills, found, _read_skill(skill_file, scope, source))
-    command_sources: list[tuple[Path, Scope, str, ArgumentStyle, str]] = [
-        (base / folder, "project", folder, style, ext)
-        for base in project_dirs(roots)
-        for folder, style, ext in COMMAND_FOLDERS
-    ]
-    command_sources.append((roots.vtcode_home / "commands", "user", "$VTCODE_HOME/commands", "claude", ".md"))
-    if home is not None:
-        command_sources += [
-            (home / ".claude/commands", "user", "~/.claude/commands", "claude", ".md"),
-            (home / ".gemini/commands", "user", "~/.gemini/commands", "gemini", ".toml"),
-            (home / ".codex/prompts", "user", "~/.codex/prompts", "codex", ".md"),
-            (home / ".config/opencode/commands", "user", "~/.config/opencode/commands", "opencode", ".md"),
-        ]
-    for folder, scope, source, style, ext in command_sources:
+    for folder, scope, source, style, ext in command_sources(roots):
         for name, command_file in _command_files(folder, ext, found):
             loaded = _read_command(command_file, name, scope, source, style)
             command = loaded[0].definition
@@ -168,11 +114,15 @@ def _command_files(root: Path, ext: str, found: Discovery) -> Iterator[tuple[str
 
 def _walk(root: Path, found: Discovery) -> Iterator[tuple[Path, list[str]]]:
     """Folders below `root` (itself first) with their file names, sorted, bounded, loop-safe."""
-    seen: set[str] = set()
+    seen: set[tuple[int, int]] = set()
     stack: list[tuple[Path, int]] = [(root, 0)]
     while stack:
         folder, depth = stack.pop()
-        real = os.path.realpath(folder)
+        try:
+            info = os.stat(folder)
+        except OSError:
+            continue
+        real = (info.st_dev, info.st_ino)  # a folder seen under another name (a symlink) is the same
         if real in seen:
             found.diagnostics.append(
                 Diagnostic(str(folder), "warning", "a symlink loop: folder visited already")
@@ -218,10 +168,11 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 def read_text(path: Path) -> tuple[str | None, str | None]:
     """(text, None) or (None, why it cannot be used): too large, binary, not UTF-8, unreadable."""
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            return None, f"too large ({size} bytes; the limit is {MAX_FILE_BYTES})"
-        data = path.read_bytes()
+        with path.open("rb") as handle:  # one open and one read: no separate `stat`
+            data = handle.read(MAX_FILE_BYTES + 1)
+            if len(data) > MAX_FILE_BYTES:
+                size = os.fstat(handle.fileno()).st_size
+                return None, f"too large ({size} bytes; the limit is {MAX_FILE_BYTES})"
     except OSError as exc:
         return None, f"cannot be read ({exc.strerror or exc})"
     if b"\0" in data[:8192]:
@@ -274,11 +225,3 @@ def resources(folder: Path, limit: int = 50) -> tuple[list[str], int]:
             if len(listed) < limit:
                 listed.append(relative)
     return sorted(listed), total
-
-
-def definition_sources(roots: DefinitionRoots) -> Sequence[Path]:
-    """Every folder that may hold definitions (for `vtcode skills list` to say where it looked)."""
-    dirs = project_dirs(roots)
-    paths = [base / folder for base in dirs for folder in SKILL_FOLDERS]
-    paths.append(roots.vtcode_home / "skills")
-    return paths

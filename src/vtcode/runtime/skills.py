@@ -27,7 +27,8 @@ from vtcode.core.definitions.arguments import Expansion, expand
 from vtcode.core.definitions.catalog import Catalog, build_catalog, catalog_budget
 from vtcode.core.definitions.model import Definition
 from vtcode.core.definitions.names import BUILTIN_COMMANDS
-from vtcode.instructions.definitions import DefinitionRoots, Discovery, discover
+from vtcode.instructions.definition_folders import definition_roots
+from vtcode.instructions.definitions import Discovery, discover
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, ToolResultMessage, UserMessage
 from vtcode.runtime.compaction import Compactor
 from vtcode.runtime.hooks import TurnEnd, TurnHooks
@@ -61,17 +62,6 @@ def parse_invocation(text: str) -> Invocation | None:
     if not name or "/" in name:
         return None  # a path such as /etc/hosts is not a command
     return Invocation(name, args.strip())
-
-
-def skill_roots(settings: Settings, workspace: Path, home: Path, user_home: Path | None) -> DefinitionRoots:
-    """Where this session looks for definitions (`skills.paths` comes from the user's own file)."""
-    extra = tuple(
-        Path(os.path.expanduser(p)) if user_home is None else Path(p.replace("~", str(user_home), 1))
-        for p in settings.skills.paths
-    )
-    return DefinitionRoots(
-        workspace=workspace, vtcode_home=home, user_home=user_home, extra_skill_paths=extra
-    )
 
 
 @dataclass
@@ -248,7 +238,7 @@ def load_session_skills(
     notice: Callable[[str], None],
 ) -> SessionSkills:
     """Discover the definitions of a session and report their problems once (blocking I/O)."""
-    found = discover(skill_roots(settings, workspace, home, user_home))
+    found = discover(definition_roots(workspace, home, user_home, settings.skills.paths))
     for name in sorted(set(found.commands) & BUILTIN_COMMANDS):
         command = found.commands.pop(name)
         notice(f"command /{name} ({command.path}) is ignored: a built-in command has that name")

@@ -339,13 +339,18 @@ def _skills(
     """The session's skills and custom commands; None when `[skills] enabled = false`."""
     if not settings.skills.enabled:
         return None
+    from vtcode.instructions.definition_folders import any_present, definition_roots
+
+    home = user_home(options.env)
+    if not any_present(definition_roots(options.workspace, options.home, home, settings.skills.paths)):
+        return None  # a few `stat`s: nothing of the skills machinery is imported (start-up time)
     from vtcode.runtime.skills import load_session_skills
 
     return load_session_skills(
         settings,
         workspace=options.workspace,
         home=options.home,
-        user_home=user_home(options.env),
+        user_home=home,
         context_window=window,
         notice=notice,
     )

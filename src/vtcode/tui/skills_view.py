@@ -41,7 +41,7 @@ def menu_entries(skills: SessionSkills | None) -> list[MenuEntry]:
 def skills_text(skills: SessionSkills | None) -> str:
     """What `/skills` shows: every definition, the catalog's budget use, what it cut, and trust."""
     if skills is None:
-        return "Skills are disabled ([skills] enabled = false)."
+        return "No skills or commands found (or [skills] enabled = false)."
     catalog = skills.catalog
     lines = [
         f"Catalog: {len(catalog.text)} of {catalog.budget} characters; {len(catalog.listed)} skills listed, "

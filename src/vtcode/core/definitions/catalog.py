@@ -50,38 +50,42 @@ def build_catalog(skills: Sequence[Definition], budget: int) -> Catalog:
     offered = sorted((s for s in skills if s.model_invocable), key=lambda s: s.name)
     if not offered:
         return Catalog("", budget)
-    full = {s.name: _clip(s.catalog_text, ENTRY_DESCRIPTION_MAX) for s in offered}
-    kept = list(offered)
-    while kept:
-        limit = _fitting_limit(kept, full, budget)
-        if limit is not None:
-            text = _render(kept, {s.name: _clip(full[s.name], limit) for s in kept})
-            truncated = tuple(s.name for s in kept if len(full[s.name]) > limit)
-            omitted = tuple(s.name for s in offered[len(kept) :])
-            return Catalog(text, budget, tuple(s.name for s in kept), truncated, omitted)
-        kept.pop()
-    return Catalog("", budget, omitted=tuple(s.name for s in offered))
+    full = [_clip(s.catalog_text, ENTRY_DESCRIPTION_MAX) for s in offered]
+    fixed = [len(_entry(s, "")) + 1 for s in offered]  # an entry without its description, and a newline
+    base = len(_render([], []))
 
+    def size(count: int, limit: int) -> int:
+        return base + sum(fixed[i] + len(escape(_clip(full[i], limit))) for i in range(count))
 
-def _fitting_limit(kept: Sequence[Definition], full: dict[str, str], budget: int) -> int | None:
-    """The largest description length that makes the catalog fit (None: not even the shortest)."""
-    longest = max(len(full[s.name]) for s in kept)
-    if _size(kept, full, longest) <= budget:
-        return longest
-    low, high = _SHORTEST, longest
-    if _size(kept, full, low) > budget:
-        return None
-    while low < high:  # the largest limit that fits: sizes grow with the limit
+    # The most skills that fit with the shortest descriptions (sizes grow with the count) ...
+    low, high = 0, len(offered)
+    while low < high:
         middle = (low + high + 1) // 2
-        if _size(kept, full, middle) <= budget:
+        if size(middle, _SHORTEST) <= budget:
             low = middle
         else:
             high = middle - 1
-    return low
-
-
-def _size(kept: Sequence[Definition], full: dict[str, str], limit: int) -> int:
-    return len(_render(kept, {s.name: _clip(full[s.name], limit) for s in kept}))
+    count = low
+    if count == 0:
+        return Catalog("", budget, omitted=tuple(s.name for s in offered))
+    # ... then the longest description length at which those skills fit (sizes grow with the limit).
+    longest = max(len(text) for text in full[:count])
+    low, high = min(_SHORTEST, longest), longest
+    while low < high:
+        middle = (low + high + 1) // 2
+        if size(count, middle) <= budget:
+            low = middle
+        else:
+            high = middle - 1
+    kept = offered[:count]
+    descriptions = [_clip(full[i], low) for i in range(count)]
+    return Catalog(
+        _render(kept, descriptions),
+        budget,
+        tuple(s.name for s in kept),
+        tuple(s.name for i, s in enumerate(kept) if len(full[i]) > low),
+        tuple(s.name for s in offered[count:]),
+    )
 
 
 def _clip(text: str, limit: int) -> str:
@@ -89,14 +93,17 @@ def _clip(text: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[: max(0, limit - 1)].rstrip() + _ELLIPSIS
 
 
-def _render(kept: Sequence[Definition], descriptions: dict[str, str]) -> str:
+def _entry(skill: Definition, description: str) -> str:
+    return (
+        f"<skill><name>{escape(skill.name)}</name>"
+        f"<description>{escape(description)}</description>"
+        f"<location>{escape(skill.path)}</location></skill>"
+    )
+
+
+def _render(kept: Sequence[Definition], descriptions: Sequence[str]) -> str:
     lines = [CATALOG_HEADING, "", CATALOG_INTRO, "", "<available_skills>"]
-    for skill in kept:
-        lines.append(
-            f"<skill><name>{escape(skill.name)}</name>"
-            f"<description>{escape(descriptions[skill.name])}</description>"
-            f"<location>{escape(skill.path)}</location></skill>"
-        )
+    lines += [_entry(skill, text) for skill, text in zip(kept, descriptions, strict=True)]
     lines.append("</available_skills>")
     return "\n".join(lines)
 
