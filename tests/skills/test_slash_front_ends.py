@@ -26,13 +26,21 @@ def test_exec_expands_a_slash_command(vtcode: VtcodeRunner, tmp_path: Path) -> N
     assert sent == "Fix issue 12 on branch feature x"
 
 
-def test_exec_skills_help_and_completions_name_the_command(vtcode: VtcodeRunner) -> None:
+def test_help_man_completions_and_readme_agree_on_vtcode_skills(vtcode: VtcodeRunner) -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    assert "| `vtcode skills list [--json]` / `vtcode skills new NAME [--user]` |" in readme
     assert "list the skills and custom commands" in vtcode.run("--help").stdout
-    assert "skills" in vtcode.run("completions", "bash").stdout
-    assert "skills" in vtcode.run("man").stdout
+    for shell in ("bash", "zsh", "fish"):
+        completions = vtcode.run("completions", shell).stdout
+        assert "skills" in completions
+        assert "--json" in completions
+    man = vtcode.run("man").stdout
+    assert "skills" in man
     listed = vtcode.run("skills", "--help").stdout
-    assert "list" in listed
-    assert "new" in listed
+    for action in ("list", "new"):
+        assert action in listed
+        assert f"vtcode skills {action}" in readme
+    assert "--user" in vtcode.run("skills", "new", "--help").stdout
 
 
 async def test_an_acp_prompt_runs_a_skill_by_slash_name(vtcode: VtcodeRunner, tmp_path: Path) -> None:
