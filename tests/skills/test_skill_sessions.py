@@ -178,3 +178,46 @@ async def test_trusted_command_runs_its_shell_block_through_the_tool_path(tmp_pa
 
 def _server_text(server: WireServer) -> str:
     return json.dumps(server.requests[0].json())
+
+
+async def test_untrusted_skill_with_allowed_tools_and_a_shell_block_runs_neither(tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    marker = tmp_path / "ran"
+    write_skill(
+        root / ".agents/skills", "clean", "Cleans the build.", f"Who am I: !`id > {marker}`\nThen tidy.\n",
+        **{"allowed-tools": "Bash(rm *)"},
+    )  # fmt: skip
+    rm = ScriptToolCall("exec_command", json.dumps({"cmd": "rm -rf build"}), id="c1")
+    (root / "build").mkdir()
+    with server_for("chat", [Reply(tool_calls=(rm,)), Reply(text="ok")]) as server:
+        reader = await _run(options(root, tmp_path, server, approval="ask"), "/clean")
+        first = server.requests[0].json()
+        second = server.requests[1].json()
+    assert not marker.exists()
+    assert (root / "build").is_dir()  # `Bash(rm *)` granted nothing: headless ask mode denied the call
+    user = [m["content"] for m in first["messages"] if m["role"] == "user"][-1]
+    assert f"Who am I: [shell command not run: this workspace is not trusted: `id > {marker}`]" in user
+    result = next(m for m in second["messages"] if m["role"] == "tool")["content"]
+    assert "not run: command `rm -rf build` is not allowed in ask mode" in result
+    notes = [n.message for n in reader.of(Notice)]
+    assert any("allowed-tools (Bash(rm *)) not applied" in n for n in notes)
+
+
+async def test_trusted_skill_allowed_tools_grant_for_the_invoking_turn_only(tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    write_skill(
+        root / ".agents/skills", "stamp", "Stamps.", "Stamp it.\n", **{"allowed-tools": "Bash(touch:*)"}
+    )
+    first_call = ScriptToolCall("exec_command", json.dumps({"cmd": "touch one"}), id="c1")
+    later_call = ScriptToolCall("exec_command", json.dumps({"cmd": "touch two"}), id="c2")
+    script = [
+        Reply(tool_calls=(first_call,)),
+        Reply(text="ok"),
+        Reply(tool_calls=(later_call,)),
+        Reply(text="ok"),
+    ]
+    with server_for("chat", script) as server:
+        opts = _trusted(options(root, tmp_path, server, approval="ask"), root)
+        await _run(opts, "/stamp", "stamp again")
+    assert (root / "one").exists()  # the invoking turn: allowed without a prompt
+    assert not (root / "two").exists()  # the next turn: headless ask mode denies it again

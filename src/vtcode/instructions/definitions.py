@@ -54,10 +54,22 @@ def _name(definition: Definition) -> str:
 
 def discover(roots: DefinitionRoots) -> Discovery:
     """Every skill and command of `roots` (blocking I/O; a few `stat`s when no folder exists)."""
+    found = discover_skills(roots)
+    discover_commands(roots, found)
+    return found
+
+
+def discover_skills(roots: DefinitionRoots) -> Discovery:
+    """The skills of `roots` only (what the catalog needs at start-up)."""
     found = Discovery()
     for folder, scope, source in skill_sources(roots):
         for skill_file in _skill_files(folder, found):
             _add(found.skills, found, _read_skill(skill_file, scope, source))
+    return found
+
+
+def discover_commands(roots: DefinitionRoots, found: Discovery) -> None:
+    """Add the commands of `roots` to `found` (a skill of the same name wins)."""
     for folder, scope, source, style, ext in command_sources(roots):
         for name, command_file in _command_files(folder, ext, found):
             loaded = _read_command(command_file, name, scope, source, style)
@@ -67,7 +79,6 @@ def discover(roots: DefinitionRoots) -> Discovery:
                 found.diagnostics.append(_shadowed(command, found.skills[command.name]))
                 continue
             _add(found.commands, found, loaded)
-    return found
 
 
 def _add(table: dict[str, Definition], found: Discovery, loaded: tuple[Loaded, str]) -> None:

@@ -27,14 +27,15 @@ from vtcode.core.definitions.arguments import Expansion, expand
 from vtcode.core.definitions.catalog import Catalog, build_catalog, catalog_budget
 from vtcode.core.definitions.model import Definition
 from vtcode.core.definitions.names import BUILTIN_COMMANDS
-from vtcode.instructions.definition_folders import definition_roots
-from vtcode.instructions.definitions import Discovery, discover
+from vtcode.core.instructions.model import Diagnostic
+from vtcode.instructions.definition_folders import DefinitionRoots, definition_roots
+from vtcode.instructions.definitions import Discovery, discover_commands, discover_skills
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, ToolResultMessage, UserMessage
 from vtcode.runtime.compaction import Compactor
 from vtcode.runtime.hooks import TurnEnd, TurnHooks
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.turn import TurnRunner
-from vtcode.tools.skill import SkillTool, activation_text
+from vtcode.tools.skill import SkillTool, wrapped
 
 INCLUDE_MAX_BYTES = 32 * 1024
 INCLUDES_MAX_BYTES = 128 * 1024
@@ -66,9 +67,13 @@ def parse_invocation(text: str) -> Invocation | None:
 
 @dataclass
 class SessionSkills:
-    """The definitions of one session and what using them did."""
+    """The definitions of one session and what using them did.
 
-    discovery: Discovery
+    Commands are read on first use (a `/name`, `/skills`, the menu): they are not in the prompt, so a
+    session that never types one never reads them.
+    """
+
+    found: Discovery
     catalog: Catalog
     trusted: bool
     discovery_root: str
@@ -77,9 +82,23 @@ class SessionSkills:
     run_call: Callable[[ToolCall], Awaitable[ToolResultMessage]] | None = None
     grant: Callable[[Grant], bool] | None = None
     revoke: Callable[[Grant], bool] | None = None
+    roots: DefinitionRoots | None = None
     activations: dict[str, str] = field(default_factory=dict)
     _turn_grants: list[Grant] = field(default_factory=list)
     _calls: int = 0
+
+    @property
+    def discovery(self) -> Discovery:
+        """Every skill and command (reading the commands the first time)."""
+        if self.roots is not None:
+            roots, self.roots = self.roots, None
+            known = len(self.found.diagnostics)
+            discover_commands(roots, self.found)
+            for name in sorted(set(self.found.commands) & BUILTIN_COMMANDS):
+                command = self.found.commands.pop(name)
+                self.notice(f"command /{name} ({command.path}) is ignored: a built-in command has that name")
+            _report(self.found.diagnostics[known:], self.notice)
+        return self.found
 
     @property
     def catalog_text(self) -> str:
@@ -90,7 +109,7 @@ class SessionSkills:
         """The `skill` tool, when the catalog offers any skill."""
         if not self.catalog.listed:
             return None
-        offered = {name: self.discovery.skills[name] for name in self.catalog.listed}
+        offered = {name: self.found.skills[name] for name in self.catalog.listed}
         return SkillTool(offered, on_activated=self.note_activation)
 
     def note_activation(self, skill: Definition, text: str) -> None:
@@ -100,7 +119,7 @@ class SessionSkills:
 
     def lookup(self, name: str) -> Definition | None:
         """The user-invocable skill or command called `name`."""
-        skill = self.discovery.skills.get(name)
+        skill = self.found.skills.get(name)
         if skill is not None and skill.user_invocable:
             return skill
         return self.discovery.commands.get(name)
@@ -116,17 +135,21 @@ class SessionSkills:
         if invocation is None or definition is None:
             return text
         active = self.usable(definition)
-        if definition.has_hooks and not active:
-            self.notice(f"/{definition.name}: frontmatter hooks of an untrusted project are not run")
+        if definition.has_hooks:
+            why = (
+                "this workspace is not trusted" if not active else "skill-scoped hooks are not supported yet"
+            )
+            self.notice(f"/{definition.name}: its frontmatter hooks do nothing ({why})")
         if definition.allowed_tools:
             self._allow(definition, active)
-        if definition.kind == "skill":
-            content = await asyncio.to_thread(activation_text, definition, invocation.args)
-            self.note_activation(definition, content)
-            return content
         expansion = expand(definition.body, definition.style, invocation.args, definition.arguments)
         outputs = await self._run_shell_blocks(definition, expansion, active)
-        return await asyncio.to_thread(self._inline_files, expansion.text(outputs))
+        text = expansion.text(outputs)
+        if definition.kind == "skill":
+            content = await asyncio.to_thread(wrapped, definition, text)
+            self.note_activation(definition, content)
+            return content
+        return await asyncio.to_thread(self._inline_files, text)
 
     def end_turn(self) -> None:
         """Take back the grants `allowed-tools` gave for the turn that ends."""
@@ -238,15 +261,11 @@ def load_session_skills(
     notice: Callable[[str], None],
 ) -> SessionSkills:
     """Discover the definitions of a session and report their problems once (blocking I/O)."""
-    found = discover(definition_roots(workspace, home, user_home, settings.skills.paths))
-    for name in sorted(set(found.commands) & BUILTIN_COMMANDS):
-        command = found.commands.pop(name)
-        notice(f"command /{name} ({command.path}) is ignored: a built-in command has that name")
+    roots = definition_roots(workspace, home, user_home, settings.skills.paths)
+    found = discover_skills(roots)
     for name in sorted(set(found.skills) & BUILTIN_COMMANDS):
         notice(f"skill {name}: /{name} runs the built-in command; the model can still load the skill")
-    for diagnostic in found.diagnostics:
-        if diagnostic.severity != "info":
-            notice(f"skills: {diagnostic.path}: {diagnostic.reason}")
+    _report(found.diagnostics, notice)
     budget = catalog_budget(context_window, settings.skills.catalog_budget)
     catalog = build_catalog(list(found.skills.values()), budget)
     if catalog.omitted or catalog.truncated:
@@ -255,7 +274,13 @@ def load_session_skills(
             f"description(s) and left out {len(catalog.omitted)} skill(s); /skills lists them"
         )
     trusted = project_trusted(settings, workspace)
-    return SessionSkills(found, catalog, trusted, os.path.realpath(workspace), notice=notice)
+    return SessionSkills(found, catalog, trusted, os.path.realpath(workspace), notice=notice, roots=roots)
+
+
+def _report(diagnostics: Sequence[Diagnostic], notice: Callable[[str], None]) -> None:
+    for diagnostic in diagnostics:
+        if diagnostic.severity != "info":
+            notice(f"skills: {diagnostic.path}: {diagnostic.reason}")
 
 
 def attach_skills(

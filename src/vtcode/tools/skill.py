@@ -63,8 +63,13 @@ def activation_text(skill: Definition, args: str = "") -> str:
     expanded = expand(skill.body, skill.style, args, skill.arguments)
     # Shell blocks of a skill body are not run when the model loads it: they are shown as written.
     rendered = "".join(part if isinstance(part, str) else f"!`{part.command}`" for part in expanded.parts)
+    return wrapped(skill, rendered)
+
+
+def wrapped(skill: Definition, body: str) -> str:
+    """`body` (already expanded) as the `<skill_content>` block with the folder's file listing."""
     listed, total = resources(Path(skill.folder), RESOURCE_LIMIT)
-    return skill_content(skill, rendered, listed, total)
+    return skill_content(skill, body, listed, total)
 
 
 class SkillTool:
