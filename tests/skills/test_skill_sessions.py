@@ -221,3 +221,35 @@ async def test_trusted_skill_allowed_tools_grant_for_the_invoking_turn_only(tmp_
         await _run(opts, "/stamp", "stamp again")
     assert (root / "one").exists()  # the invoking turn: allowed without a prompt
     assert not (root / "two").exists()  # the next turn: headless ask mode denies it again
+
+
+async def test_loading_the_same_skill_twice_answers_already_loaded(tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    copy_fixture_skills(root / ".agents/skills")
+    first = ScriptToolCall("skill", json.dumps({"name": "pdf-forms"}), id="s1")
+    again = ScriptToolCall("skill", json.dumps({"name": "pdf-forms"}), id="s2")
+    script = [Reply(tool_calls=(first,)), Reply(tool_calls=(again,)), Reply(text="done")]
+    with server_for("chat", script) as server:
+        await _run(options(root, tmp_path, server), "fill the form")
+        last = server.requests[-1].json()
+    results = [m["content"] for m in last["messages"] if m["role"] == "tool"]
+    assert results[0].startswith('<skill_content name="pdf-forms">')
+    assert (
+        results[1] == "skill 'pdf-forms' is already loaded: its instructions are above in this conversation"
+    )
+
+
+async def test_the_skill_tool_reads_a_file_of_the_folder_and_nothing_outside(tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    copy_fixture_skills(tmp_path / ".agents/skills")  # a user skill: outside the workspace
+    read = ScriptToolCall(
+        "skill", json.dumps({"name": "pdf-forms", "file": "references/field-types.md"}), id="r"
+    )
+    escape = ScriptToolCall("skill", json.dumps({"name": "pdf-forms", "file": "../../../.bashrc"}), id="e")
+    script = [Reply(tool_calls=(read, escape)), Reply(text="done")]
+    with server_for("chat", script) as server:
+        await _run(options(root, tmp_path, server, approval="read-only"), "what field types are there?")
+        last = server.requests[-1].json()
+    results = [m["content"] for m in last["messages"] if m["role"] == "tool"]
+    assert "| /Btn | checkbox or radio |" in results[0]
+    assert "is outside the skill folder" in results[1]

@@ -84,6 +84,7 @@ class SessionSkills:
     revoke: Callable[[Grant], bool] | None = None
     roots: DefinitionRoots | None = None
     activations: dict[str, str] = field(default_factory=dict)
+    loaded: set[tuple[str, str]] = field(default_factory=set)
     _turn_grants: list[Grant] = field(default_factory=list)
     _calls: int = 0
 
@@ -110,12 +111,17 @@ class SessionSkills:
         if not self.catalog.listed:
             return None
         offered = {name: self.found.skills[name] for name in self.catalog.listed}
-        return SkillTool(offered, on_activated=self.note_activation)
+        return SkillTool(offered, on_activated=self.note_activation, is_loaded=self.is_loaded)
 
-    def note_activation(self, skill: Definition, text: str) -> None:
+    def note_activation(self, skill: Definition, text: str, args: str = "") -> None:
         """Remember the newest activation of `skill` (re-attached after a compaction)."""
         self.activations.pop(skill.name, None)
         self.activations[skill.name] = text
+        self.loaded.add((skill.name, args))
+
+    def is_loaded(self, name: str, args: str) -> bool:
+        """Whether the model already has this activation in its history (dedupe: "already loaded")."""
+        return (name, args) in self.loaded
 
     def lookup(self, name: str) -> Definition | None:
         """The user-invocable skill or command called `name`."""
@@ -147,7 +153,7 @@ class SessionSkills:
         text = expansion.text(outputs)
         if definition.kind == "skill":
             content = await asyncio.to_thread(wrapped, definition, text)
-            self.note_activation(definition, content)
+            self.note_activation(definition, content, invocation.args)
             return content
         return await asyncio.to_thread(self._inline_files, text)
 
@@ -215,7 +221,7 @@ class SessionSkills:
 
     def reattach(self, messages: Sequence[Message]) -> list[Message]:
         """`messages` (a compacted history) with the newest activation of each used skill, once."""
-        present = "\n".join(m.content for m in messages if isinstance(m, UserMessage))
+        present = "\n".join(m.content for m in messages if isinstance(m, (UserMessage, ToolResultMessage)))
         extra: list[Message] = []
         total = 0
         for name, text in reversed(self.activations.items()):
@@ -227,6 +233,11 @@ class SessionSkills:
                 break
             total += len(kept)
             extra.append(UserMessage(kept, meta=MessageMeta(kind="context")))
+        kept_names = {name for name in self.activations if f'<skill_content name="{name}">' in present}
+        kept_names |= {
+            name for name in self.activations if any(f'name="{name}">' in m.content for m in extra)
+        }
+        self.loaded = {key for key in self.loaded if key[0] in kept_names}
         if not extra:
             return list(messages)
         # After the leading user messages (context, summary): never between a tool call and its result.

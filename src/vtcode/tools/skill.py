@@ -78,11 +78,13 @@ class SkillTool:
     def __init__(
         self,
         skills: Mapping[str, Definition],
-        on_activated: Callable[[Definition, str], None] | None = None,
+        on_activated: Callable[[Definition, str, str], None] | None = None,
+        is_loaded: Callable[[str, str], bool] | None = None,
     ) -> None:
         self._skills = {name: s for name, s in skills.items() if s.model_invocable}
         self._spec = skill_spec(sorted(self._skills))
         self._on_activated = on_activated
+        self._is_loaded = is_loaded
 
     @property
     def spec(self) -> ToolSpec:
@@ -113,9 +115,13 @@ class SkillTool:
             return ToolOutcome(f"no skill named {args.name!r} (available: {known})", is_error=True)
         if args.file:
             return await asyncio.to_thread(_read_resource, skill, args.file)
+        if self._is_loaded is not None and self._is_loaded(skill.name, args.args):
+            return ToolOutcome(
+                f"skill {skill.name!r} is already loaded: its instructions are above in this conversation"
+            )
         text = await asyncio.to_thread(activation_text, skill, args.args)
         if self._on_activated is not None:
-            self._on_activated(skill, text)
+            self._on_activated(skill, text, args.args)
         return ToolOutcome(text)
 
 
