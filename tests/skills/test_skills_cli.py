@@ -83,3 +83,21 @@ def test_a_skill_shadowed_by_the_project_is_reported(vtcode: VtcodeRunner, tmp_p
         "severity": "warning",
         "reason": f"skill `x` is shadowed by skill {root / '.agents/skills/x/SKILL.md'}",
     } in report["diagnostics"]
+
+
+def test_a_workspace_config_cannot_add_skill_folders(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    (root / "vtcode.toml").write_text('[skills]\npaths = ["/elsewhere"]\n')
+    result = vtcode.run("skills", "list", cwd=root)
+    assert result.code == 2
+    assert "skills.paths: a workspace config cannot add skill folders" in result.stderr
+
+
+def test_skill_paths_from_the_user_file_are_searched(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    home = Path(vtcode.env()["HOME"])
+    write_skill(tmp_path / "shared-skills", "team-style", "The team's style.")
+    (home / ".vtcode").mkdir(parents=True, exist_ok=True)
+    (home / ".vtcode/vtcode.toml").write_text(f'[skills]\npaths = ["{tmp_path / "shared-skills"}"]\n')
+    report = json.loads(vtcode.run("skills", "list", "--json", cwd=root).stdout)
+    assert [(d["name"], d["source"]) for d in report["definitions"]] == [("team-style", "skills.paths")]
