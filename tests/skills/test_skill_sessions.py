@@ -253,3 +253,21 @@ async def test_the_skill_tool_reads_a_file_of_the_folder_and_nothing_outside(tmp
     results = [m["content"] for m in last["messages"] if m["role"] == "tool"]
     assert "| /Btn | checkbox or radio |" in results[0]
     assert "is outside the skill folder" in results[1]
+
+
+async def test_the_catalog_survives_a_profile_switch(tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    copy_fixture_skills(root / ".agents/skills")
+    with server_for("chat", [Reply(text="one"), Reply(text="two")]) as server:
+        session = await Session.open(options(root, tmp_path, server))
+        reader = Reader(session)
+        await session.submit(UserInput("first"))
+        await reader.wait_for(TurnCompleted)
+        session.switch(profile="minimal")
+        seen = len(reader.events)
+        await session.submit(UserInput("second"))
+        await reader.wait_for(TurnCompleted, after=seen)
+        await reader.close()
+        first, second = (_system(r.json()) for r in server.requests)
+    assert first != second  # the profile changed the static part ...
+    assert "<name>pdf-forms</name>" in second  # ... and the catalog is still there
