@@ -101,3 +101,14 @@ def test_skill_paths_from_the_user_file_are_searched(vtcode: VtcodeRunner, tmp_p
     (home / ".vtcode/vtcode.toml").write_text(f'[skills]\npaths = ["{tmp_path / "shared-skills"}"]\n')
     report = json.loads(vtcode.run("skills", "list", "--json", cwd=root).stdout)
     assert [(d["name"], d["source"]) for d in report["definitions"]] == [("team-style", "skills.paths")]
+
+
+def test_vtcode_prompt_shows_the_catalog_in_the_appendix(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    write_skill(root / ".agents/skills", "pdf-forms", "Fill PDF forms.")
+    report = json.loads(vtcode.run("prompt", "--json", cwd=root).stdout)
+    assert "<skill><name>pdf-forms</name><description>Fill PDF forms.</description>" in report["appendix"]
+    assert "available_skills" not in report["static"]
+    empty = json.loads(vtcode.run("prompt", "--json", cwd=tmp_path).stdout)
+    assert "available_skills" not in empty["appendix"]
+    assert empty["cache_key"] != report["cache_key"]  # the `skill` tool joins the cached prefix

@@ -40,6 +40,7 @@ from vtcode.runtime.environment import context_message, environment_context
 from vtcode.runtime.hooks import TurnHooks
 from vtcode.runtime.leftovers import end_leftover_groups, record_groups
 from vtcode.runtime.providers import build_client, choose_provider, model_info, resumed_settings
+from vtcode.runtime.skills_start import session_skills
 from vtcode.runtime.stored_history import StoredHistory
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.tool_dispatch import ToolDispatcher
@@ -226,7 +227,14 @@ def _wire(
     )
     if not options.ephemeral:
         record_groups(toolset.sessions, store, thread_id)
-    skills = _skills(settings, options, info.context_window, notice)
+    skills = session_skills(
+        settings,
+        workspace=options.workspace,
+        home=options.home,
+        user_home=user_home(options.env),
+        context_window=info.context_window,
+        notice=notice,
+    )
     skill_tool = skills.tool() if skills is not None else None
     if skill_tool is not None:
         toolset.tools.append(skill_tool)
@@ -330,29 +338,6 @@ def _wire(
         mcp=mcp,
         lifecycle=lifecycle,
         skills=skills,
-    )
-
-
-def _skills(
-    settings: Settings, options: SessionOptions, window: int, notice: Callable[[str], None]
-) -> SessionSkills | None:
-    """The session's skills and custom commands; None when `[skills] enabled = false`."""
-    if not settings.skills.enabled:
-        return None
-    from vtcode.instructions.definition_folders import any_present, definition_roots
-
-    home = user_home(options.env)
-    if not any_present(definition_roots(options.workspace, options.home, home, settings.skills.paths)):
-        return None  # a few `stat`s: nothing of the skills machinery is imported (start-up time)
-    from vtcode.runtime.skills import load_session_skills
-
-    return load_session_skills(
-        settings,
-        workspace=options.workspace,
-        home=options.home,
-        user_home=home,
-        context_window=window,
-        notice=notice,
     )
 
 
