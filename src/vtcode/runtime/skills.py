@@ -137,8 +137,11 @@ class SessionSkills:
     async def expand_input(self, text: str) -> str:
         """`text` with a leading `/name args` replaced by what the skill or command says."""
         invocation = parse_invocation(text)
-        definition = self.lookup(invocation.name) if invocation is not None else None
-        if invocation is None or definition is None:
+        if invocation is None:
+            return text
+        # The first lookup reads the command files: off the event loop.
+        definition = await asyncio.to_thread(self.lookup, invocation.name)
+        if definition is None:
             return text
         active = self.usable(definition)
         if definition.has_hooks:
