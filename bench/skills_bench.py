@@ -129,8 +129,10 @@ def child_discovery(root: Path, home: Path) -> float:
 def child_no_folders(root: Path, home: Path) -> float:
     """Seconds of what skills add to a session without any skill folder: importing the check and the
     `stat` calls it makes (everything else of a session is unchanged)."""
-    import vtcode.config.schema  # imported by every session before this point
-    import vtcode.instructions.options
+    import importlib
+
+    for module in ("vtcode.config.schema", "vtcode.instructions.options"):
+        importlib.import_module(module)  # every session has imported these before this point
 
     started = time.perf_counter()
     from vtcode.config.schema import Settings
