@@ -134,3 +134,15 @@ def test_a_skill_wins_over_a_command_of_the_same_name(tmp_path: Path) -> None:
     assert "deploy" not in found.commands
     assert found.skills["deploy"].kind == "skill"
     assert any(d.reason.startswith("command `deploy` is shadowed by skill") for d in found.diagnostics)
+
+
+def test_the_walk_stops_after_2000_folders_and_says_so(tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    folder = root / ".agents/skills"
+    write_skill(folder, "aaa", "Found before the bound.")
+    for number in range(2100):
+        (folder / "zz-noise" / f"d{number:04d}").mkdir(parents=True)
+    found = discover_in(tmp_path)
+    assert list(found.skills) == ["aaa"]
+    bound = [d for d in found.diagnostics if d.reason == "more than 2000 folders: the rest is skipped"]
+    assert len(bound) == 1
