@@ -2,6 +2,8 @@
 # Format check, lint, strict types, layer contracts and tests.
 #   scripts/check-dev.sh            everything, full suite
 #   scripts/check-dev.sh --changed  lint/types on files changed against main, and the related tests
+# The full suite runs in VTCODE_TEST_WORKERS pytest-xdist workers (default 4): its tests mostly wait on
+# processes, PTYs and loopback servers, so more workers than cores overlap that waiting.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=.venv/bin
@@ -37,4 +39,4 @@ fi
 "$BIN/ruff" check .
 "$BIN/mypy"
 "$BIN/lint-imports"
-exec "$BIN/pytest" -q "$@"
+exec "$BIN/pytest" -q -n "${VTCODE_TEST_WORKERS:-4}" --dist worksteal "$@"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from vtcode.cli.exec_cmd import agent_flags
 from vtcode.cli.parser import build_parser
+from vtcode.cli.session_request import agent_flags
 from vtcode.config import load_settings
 from vtcode.config.environment import sandbox_missing_features
 from vtcode.config.sandbox import sandbox_policy

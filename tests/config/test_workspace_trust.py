@@ -482,3 +482,21 @@ def test_workspace_may_repeat_mcp_read_only_hints_the_user_trusts(tmp_path: Path
     loaded = _load(tmp_path)
     assert loaded.settings.mcp.trust_read_only_hints is True
     assert loaded.warnings == ()
+
+
+def test_workspace_cannot_turn_web_fetch_back_on(tmp_path: Path) -> None:
+    user = _user(tmp_path, "[tools]\nweb_fetch = false\n")
+    path = _ws(tmp_path, "[tools]\nweb_fetch = true\n")
+    loaded = _load(tmp_path)
+    assert loaded.settings.tools.web_fetch is False
+    assert loaded.warnings == (
+        f"{path}:tools.web_fetch: ignored: a workspace config cannot turn web_fetch back on "
+        f"(false set by {user}); set it in $VTCODE_HOME/vtcode.toml or with -c",
+    )
+
+
+def test_workspace_may_turn_web_fetch_off(tmp_path: Path) -> None:
+    _ws(tmp_path, "[tools]\nweb_fetch = false\n")
+    loaded = _load(tmp_path)
+    assert loaded.settings.tools.web_fetch is False
+    assert loaded.warnings == ()

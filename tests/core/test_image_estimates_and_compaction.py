@@ -6,9 +6,9 @@ from vtcode.core.compaction.groups import preview
 from vtcode.core.compaction.recall import message_text
 from vtcode.core.compaction.retention import retain_user_messages
 from vtcode.core.compaction.summary import render_message
-from vtcode.core.context_pressure import estimate_request_bytes
 from vtcode.core.images import image_note
 from vtcode.core.tokens import ATTACHMENT_TOKENS, MessageEstimator, byte_heuristic_tokens, message_tokens
+from vtcode.core.tokens import request_byte_tokens as estimate_request_bytes
 from vtcode.protocol.messages import ImagePart, ToolResultMessage, UserMessage
 from vtcode.protocol.model import ModelRequest, SystemPrompt
 

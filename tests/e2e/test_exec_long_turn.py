@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.conftest import VtcodeRunner
 from tests.e2e.harness import events
 from vtcode.core.compaction.fallback import READ_LINE_PREFIX, sections
@@ -26,6 +28,8 @@ from vtcode.tokens.encoding import text_counter
 
 PROMPT = "Work through the modules one round trip at a time and keep the counters patched."
 ROUND_TRIPS = 450
+# 450 round trips are CPU work; with parallel test workers on two cores one run may take minutes.
+pytestmark = pytest.mark.timeout(600)
 
 
 @dataclass

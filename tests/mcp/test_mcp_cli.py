@@ -15,6 +15,10 @@ from tests.mcp.helpers import DEMO_SERVER, call, tool_results
 from vtcode.testing.script import Reply
 from vtcode.testing.wire import cli_args, cli_env, server_for
 
+# These tests are about the call, not the start-up grace: a loaded machine (parallel test workers) may take
+# longer than the default 3 s to start a Python server.
+GRACE = ("-c", "mcp.startup_grace_seconds=60")
+
 
 def _add_demo(vtcode: VtcodeRunner, name: str = "demo") -> None:
     added = vtcode.run("mcp", "add", name, "--", sys.executable, str(DEMO_SERVER))
@@ -28,7 +32,7 @@ def test_exec_calls_a_configured_server_and_the_model_reads_the_result(
     script = [Reply(tool_calls=(call("mcp__demo__echo", {"text": "from exec"}, "c1"),)), Reply(text="done")]
     with server_for("chat", script) as server:
         result = vtcode.run(
-            "exec", "--json", "--approval", "full-auto", *cli_args("chat"), "echo it",
+            "exec", "--json", "--approval", "full-auto", *GRACE, *cli_args("chat"), "echo it",
             cwd=tmp_path, env=cli_env("chat", server),
         )  # fmt: skip
         bodies = [r.json() for r in server.requests]
@@ -43,7 +47,9 @@ def test_exec_in_auto_edit_denies_an_mcp_call_with_a_reason(vtcode: VtcodeRunner
     _add_demo(vtcode)
     script = [Reply(tool_calls=(call("mcp__demo__echo", {"text": "x"}, "c1"),)), Reply(text="done")]
     with server_for("chat", script) as server:
-        result = vtcode.run("exec", *cli_args("chat"), "echo it", cwd=tmp_path, env=cli_env("chat", server))
+        result = vtcode.run(
+            "exec", *GRACE, *cli_args("chat"), "echo it", cwd=tmp_path, env=cli_env("chat", server)
+        )
         bodies = [r.json() for r in server.requests]
     assert result.code == 0, result.stderr
     reason = tool_results(bodies[1])["c1"]
@@ -62,6 +68,7 @@ def test_exec_with_the_reference_server_everything(vtcode: VtcodeRunner, tmp_pat
     with server_for("chat", script) as server:
         result = vtcode.run(
             "exec",
+            *GRACE,
             "--approval",
             "full-auto",
             *cli_args("chat"),
@@ -80,7 +87,7 @@ def test_exec_with_deny_rule_blocks_the_reference_server(vtcode: VtcodeRunner, t
     script = [Reply(tool_calls=(call("mcp__everything__echo", {"message": "x"}, "c1"),)), Reply(text="ok")]
     with server_for("chat", script) as server:
         result = vtcode.run(
-            "exec", "--approval", "full-auto", "-c", 'approvals.deny=["mcp__everything__*"]',
+            "exec", "--approval", "full-auto", *GRACE, "-c", 'approvals.deny=["mcp__everything__*"]',
             *cli_args("chat"), "echo", cwd=tmp_path, env=cli_env("chat", server),
         )  # fmt: skip
         bodies = [r.json() for r in server.requests]

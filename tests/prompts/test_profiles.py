@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from vtcode import prompts
-from vtcode.core.prompt import CONTRACT_HEADING, OPERATING_HEADING, estimate_tokens_bytes
+from vtcode.core.prompt import CONTRACT_HEADING, OPERATING_HEADING
+from vtcode.core.tokens import byte_heuristic_tokens as estimate_tokens_bytes
 from vtcode.protocol.errors import ConfigError
 
 FIXTURES = Path(__file__).parent / "fixtures"

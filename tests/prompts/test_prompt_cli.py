@@ -16,7 +16,8 @@ from vtcode import prompts
 from vtcode.cli.instructions_cmd import tool_specs
 from vtcode.cli.prompt_cmd import run_prompt
 from vtcode.config.schema import Settings
-from vtcode.core.prompt import estimate_tokens_bytes, static_cache_key
+from vtcode.core.prompt import static_cache_key
+from vtcode.core.tokens import byte_heuristic_tokens as estimate_tokens_bytes
 
 FIXTURES = Path(__file__).parent / "fixtures"
 INSTRUCTIONS_GOLDEN = Path(__file__).parents[1] / "instructions" / "fixtures" / "instructions.json"

@@ -14,8 +14,8 @@ from vtcode.core.prompt import (
     GuidanceTooLargeError,
     build_profile,
     compose_static,
-    estimate_tokens_bytes,
 )
+from vtcode.core.tokens import byte_heuristic_tokens as estimate_tokens_bytes
 
 GUIDANCE = prompts.runtime_guidance()
 

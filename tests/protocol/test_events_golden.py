@@ -73,6 +73,7 @@ def test_stamped_events_round_trip_exactly() -> None:
         "hook.started",
         "hook.completed",
         "hook.skipped",
+        "plan.updated",
     }
     compacted = [json.loads(line) for line in lines if '"thread.compacted"' in line]
     # Since long turns: the calibration ratio the thresholds and the tail were planned with.

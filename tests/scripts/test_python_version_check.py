@@ -107,6 +107,8 @@ def test_a_real_older_python_is_refused(checkout: Path) -> None:
 
 
 @needs_older_python
+# It builds a real virtual environment: minutes on a loaded machine.
+@pytest.mark.timeout(300)
 def test_a_venv_of_an_older_python_is_rebuilt(checkout: Path) -> None:
     assert OLDER_PYTHON is not None
     subprocess.run([OLDER_PYTHON, "-m", "venv", "--without-pip", str(checkout / ".venv")], check=True)

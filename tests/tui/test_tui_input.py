@@ -56,10 +56,15 @@ async def test_input_typed_during_a_turn_is_queued_listed_and_delivered_after_it
     assert [_user_texts(b)[-1] for b in bodies] == ["first", "then this"]
 
 
+_UNTIL_RELEASED = "until [ -e release ]; do sleep 0.05; done; echo released"
+
+
 async def test_steering_is_delivered_at_the_next_boundary_of_the_running_turn(tmp_path: Path) -> None:
     script = [
         Reply(
-            tool_calls=(ScriptToolCall("exec_command", json.dumps({"cmd": "sleep 1; echo slept"}), id="c1"),)
+            # The command runs until the test has seen the steering queued: on a loaded machine typing can
+            # take longer than any fixed sleep.
+            tool_calls=(ScriptToolCall("exec_command", json.dumps({"cmd": _UNTIL_RELEASED}), id="c1"),)
         ),
         Reply(text="steered answer"),
     ]
@@ -70,10 +75,13 @@ async def test_steering_is_delivered_at_the_next_boundary_of_the_running_turn(tm
             await type_text(pilot, "run a command")
             await pilot.press("enter")
             await until(
-                pilot, lambda: "sleep 1" in screen_text(app) or bool(app.session and app.session.running)
+                pilot, lambda: "release" in screen_text(app) or bool(app.session and app.session.running)
             )
             await type_text(pilot, "use tabs")
             await pilot.press("alt+enter")
+            pending = app.query_one(PendingList)
+            await until(pilot, lambda: [p.mode for p in pending.items] == ["steer"], "the steering queued")
+            (tmp_path / "release").touch()
             await until(pilot, lambda: "steered answer" in screen_text(app), "the answer")
             assert _users(app) == ["› run a command", "› (steer) use tabs"]
         bodies = [r.json() for r in server.requests]

@@ -9,6 +9,7 @@ from pathlib import Path
 from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
+from vtcode.tui.pending import PendingList
 
 _PATCH = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-one\n+two\n*** End Patch\n"
 
@@ -22,7 +23,8 @@ async def test_a_resumed_transcript_shows_tool_cards_outputs_diffs_steering_and_
 ) -> None:
     (tmp_path / "notes.txt").write_text("one\n")
     script = [
-        _call("exec_command", {"cmd": "sleep 1; echo card-output"}, "c1"),
+        # The command runs until the steering is queued: on a loaded machine typing outlasts any sleep.
+        _call("exec_command", {"cmd": "until [ -e release ]; do sleep 0.05; done; echo card-output"}, "c1"),
         _call("apply_patch", {"patch": _PATCH}, "c2"),
         Reply(text="all done"),
         Reply(text="never seen", delay_before=30),
@@ -34,9 +36,12 @@ async def test_a_resumed_transcript_shows_tool_cards_outputs_diffs_steering_and_
             await until(pilot, lambda: first.session is not None, "the session")
             await type_text(pilot, "work")
             await pilot.press("enter")
-            await until(pilot, lambda: "$ sleep 1" in screen_text(first), "the command")
+            await until(pilot, lambda: "$ until [ -e release ]" in screen_text(first), "the command")
             await type_text(pilot, "also this")
             await pilot.press("ctrl+s")
+            pending = first.query_one(PendingList)
+            await until(pilot, lambda: [p.mode for p in pending.items] == ["steer"], "the steering queued")
+            (tmp_path / "release").touch()
             await until(pilot, lambda: "all done" in screen_text(first), "the answer")
             await type_text(pilot, "then stop")
             await pilot.press("enter")
@@ -50,7 +55,7 @@ async def test_a_resumed_transcript_shows_tool_cards_outputs_diffs_steering_and_
             shown = screen_text(again)
     order = [
         "› work",
-        "$ sleep 1; echo card-output",
+        "$ until [ -e release ]",
         "card-output",
         "› (steer) also this",
         "~ notes.txt",

@@ -39,7 +39,7 @@ from vtcode.acp.files import EditorBuffers
 from vtcode.acp.mcp_servers import with_servers
 from vtcode.acp.modes import approval_mode, mode_state
 from vtcode.acp.prompt import BadBlock, Block, prompt_input
-from vtcode.acp.updates import Translator, turn_usage
+from vtcode.acp.updates import Translator, plan_update, turn_usage
 from vtcode.protocol.errors import ExitCode, VtcodeError
 from vtcode.protocol.events import (
     ApprovalRequested,
@@ -161,6 +161,8 @@ class VtcodeAgent:
         client = self._require_client()
         for update in replay(live.session.messages, str(live.session.options.workspace)):
             await client.session_update(session_id=live.id, update=update)
+        if live.session.plan.steps:
+            await client.session_update(session_id=live.id, update=plan_update(live.session.plan.steps))
         self._start_pump(live)
         return LoadSessionResponse(modes=mode_state(live.session.approval_mode))
 

@@ -24,6 +24,8 @@ def options(request: ApprovalRequested) -> list[PermissionOption]:
         if request.session_prefix
         else f"Always allow {request.tool}"
     )
+    if request.tool == "web_fetch" and request.session_prefix:
+        always = f"Always allow fetches from {request.session_prefix}"
     return [
         PermissionOption(option_id=ALLOW_ONCE, name="Allow once", kind="allow_once"),
         PermissionOption(option_id=ALLOW_ALWAYS, name=always, kind="allow_always"),

@@ -12,9 +12,11 @@ from typing import Any
 
 from acp.schema import (
     AgentMessageChunk,
+    AgentPlanUpdate,
     AgentThoughtChunk,
     ContentToolCallContent,
     FileEditToolCallContent,
+    PlanEntry,
     TerminalToolCallContent,
     TextContentBlock,
     ToolCallLocation,
@@ -38,11 +40,13 @@ from vtcode.protocol.events import (
     ItemStarted,
     ItemStatus,
     ItemUpdated,
+    PlanUpdated,
     ReasoningItem,
     ToolCallItem,
 )
+from vtcode.protocol.plan import PlanStep
 
-Update = AgentMessageChunk | AgentThoughtChunk | ToolCallStart | ToolCallProgress
+Update = AgentMessageChunk | AgentThoughtChunk | ToolCallStart | ToolCallProgress | AgentPlanUpdate
 ToolContent = ContentToolCallContent | FileEditToolCallContent | TerminalToolCallContent
 
 # Tool results shown in the editor are cut here (the model's copy is not affected).
@@ -57,6 +61,7 @@ _KINDS: dict[str, ToolKind] = {
     "apply_patch": "edit",
     "exec_command": "execute",
     "write_stdin": "execute",
+    "update_plan": "think",
 }
 _STATUS: dict[ItemStatus, ToolCallStatus] = {
     "in_progress": "in_progress",
@@ -110,6 +115,8 @@ class Translator:
                 return self._progress(item, final=False)
             case ItemCompleted(item=item) if item is not None:
                 return self._completed(item)
+            case PlanUpdated(plan=steps):
+                return [plan_update(steps)]
         return []
 
     def _started(self, item: Item) -> list[Update]:
@@ -129,6 +136,22 @@ class Translator:
         if isinstance(item, AgentMessageItem | ReasoningItem):
             return []
         return [tool_call_progress(item, self._workspace, final=final)]
+
+
+def plan_update(steps: tuple[PlanStep, ...]) -> AgentPlanUpdate:
+    """The whole plan as an ACP `plan` update (clients replace the plan they show with it).
+
+    ACP has no `cancelled` status: such a step shows as completed, its text saying it was cancelled.
+    """
+    entries = [
+        PlanEntry(
+            content=f"{step.step} (cancelled)" if step.status == "cancelled" else step.step,
+            priority="medium",
+            status="completed" if step.status == "cancelled" else step.status,
+        )
+        for step in steps
+    ]
+    return AgentPlanUpdate(session_update="plan", entries=entries)
 
 
 def tool_call_start(item: Item, workspace: str) -> ToolCallStart:

@@ -6,8 +6,9 @@ import argparse
 import asyncio
 import os
 
-from vtcode.cli.exec_cmd import session_options
+from vtcode.cli.session_request import session_request
 from vtcode.runtime.providers import takes_images
+from vtcode.runtime.session_config import session_options
 from vtcode.runtime.wiring import SessionOptions
 
 
@@ -21,7 +22,7 @@ def run_acp(args: argparse.Namespace, overrides: list[str]) -> int:
         wanted.workspace = args.workspace or cwd
         wanted.resume = resume
         wanted.continue_last = False
-        return await asyncio.to_thread(session_options, wanted, overrides, headless=False)
+        return await asyncio.to_thread(_options, wanted, overrides)
 
     async def images() -> bool:
         # The model a session opened here would use: the launch directory's config, as `exec` reads it.
@@ -29,3 +30,8 @@ def run_acp(args: argparse.Namespace, overrides: list[str]) -> int:
         return await asyncio.to_thread(takes_images, start.settings, start.env)
 
     return asyncio.run(serve(options, images))
+
+
+def _options(args: argparse.Namespace, overrides: list[str]) -> SessionOptions:
+    # The editor answers approvals (not headless).
+    return session_options(session_request(args, overrides), headless=False)

@@ -8,19 +8,17 @@ import dataclasses
 import io
 import signal
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from vtcode.cli.exec_options import OutputFormat, output_format, read_schema
 from vtcode.cli.exec_result import ResultCollector, error_result, resume_line, write_last_message
-from vtcode.cli.inputs import StdinKind, read_prompt, stdin_kind, workspace_dir
+from vtcode.cli.inputs import StdinKind, read_prompt, stdin_kind
 from vtcode.cli.render import HumanRenderer, JsonRenderer
-from vtcode.config.environment import os_environ
-from vtcode.config.hook_sources import load_hooks
-from vtcode.config.loader import load_settings
+from vtcode.cli.session_request import session_request
 from vtcode.protocol.errors import ExitCode, InterruptedByUser, Terminated, UsageError, VtcodeError
 from vtcode.protocol.events import Event, ThreadCompleted, TurnFailed, encode_event
 from vtcode.protocol.exec_result import encode_result
@@ -28,24 +26,11 @@ from vtcode.protocol.messages import ImagePart
 from vtcode.protocol.ops import Interrupt, Shutdown, UserInput
 from vtcode.runtime import turn_end
 from vtcode.runtime.session import Session
+from vtcode.runtime.session_config import session_options
 from vtcode.runtime.wiring import SessionOptions
 
 if TYPE_CHECKING:
     from vtcode.cli.stdin_input import StdinReader
-
-
-def agent_flags(args: argparse.Namespace) -> dict[str, object]:
-    """Dedicated flags as dotted config keys (the highest layer)."""
-    pairs = {
-        "agent.provider": args.provider,
-        "agent.model": args.model,
-        "agent.base_url": args.base_url,
-        "agent.system_prompt_mode": args.profile,
-        "agent.approval": args.approval,
-        "agent.max_turns": args.max_turns,
-        "sandbox.mode": args.sandbox,
-    }
-    return {key: value for key, value in pairs.items() if value is not None}
 
 
 class TurnFailure(VtcodeError):
@@ -62,61 +47,6 @@ class TurnFailure(VtcodeError):
         return super().user_text()
 
 
-def session_options(
-    args: argparse.Namespace,
-    overrides: list[str],
-    *,
-    headless: bool = True,
-    until_idle: bool = False,
-    output_schema: dict[str, Any] | None = None,
-) -> SessionOptions:
-    """The session a command line asks for: workspace, layered settings, resume, MCP trust, warnings."""
-    workspace = workspace_dir(args.workspace)
-    env = os_environ()
-    flags = agent_flags(args)
-    loaded = load_settings(workspace=workspace, env=env, overrides=overrides, flags=flags)
-    # What this run names itself (flags, -c, VTCODE_*) beats what a resumed session ran with.
-    named = {*flags, *(item.partition("=")[0].strip() for item in overrides)}
-    named |= {
-        key
-        for key, var in (("agent.provider", "VTCODE_PROVIDER"), ("agent.model", "VTCODE_MODEL"))
-        if env.get(var)
-    }
-    # Read before anything runs: a bad hook file is a config error (exit 2) like a bad vtcode.toml.
-    hooks = load_hooks(loaded, workspace, trust_all=bool(getattr(args, "trust_workspace_hooks", False)))
-    return SessionOptions(
-        workspace=workspace,
-        settings=loaded.settings,
-        home=loaded.home,
-        env=env,
-        resume=args.resume,
-        continue_last=args.continue_last,
-        headless=headless,
-        until_idle=until_idle,
-        trust_project_mcp=bool(getattr(args, "trust_project_mcp", False)),
-        config_warnings=(
-            *loaded.warnings,
-            *hooks.warnings,
-            *loaded.notices,
-            *_broad_workspace(workspace, env),
-        ),
-        hooks=hooks.hooks,
-        output_schema=output_schema,
-        keep_stored=frozenset({"agent.provider", "agent.model"} - named),
-    )
-
-
-def _broad_workspace(workspace: Path, env: Mapping[str, str]) -> tuple[str, ...]:
-    """A warning when the workspace is `/` or the home folder: the agent may then edit anything there."""
-    home = env.get("HOME", "")
-    if workspace == Path("/") or (home and workspace == Path(home).resolve()):
-        return (
-            f"the workspace is {workspace}: the agent may read and change anything under it; "
-            "pass --workspace (-C) the project folder instead",
-        )
-    return ()
-
-
 def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
     """Run one turn (and the follow-ups accepted meanwhile) and return the exit code."""
     fmt = output_format(args)
@@ -126,7 +56,7 @@ def run_exec(args: argparse.Namespace, overrides: list[str]) -> int:
         prompt = _stdin_prompt() if args.prompt is None and kind != "none" else read_prompt(args.prompt)
         schema = read_schema(getattr(args, "output_schema", None))
         images = _images(getattr(args, "image", None))
-        options = session_options(args, overrides, until_idle=True, output_schema=schema)
+        options = session_options(session_request(args, overrides), until_idle=True, output_schema=schema)
         if getattr(args, "ephemeral", False):
             if options.resume or options.continue_last:
                 raise UsageError("--ephemeral cannot continue a stored session (--resume, --continue)")

@@ -25,6 +25,7 @@ from vtcode.protocol.errors import ExitCode, UsageError, VtcodeError
 from vtcode.protocol.model import ToolSpec
 from vtcode.runtime.providers import choose_provider, model_info
 from vtcode.runtime.skills_start import session_skills
+from vtcode.runtime.subagents import task_tool_for
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.toolset import build_toolset
 
@@ -61,13 +62,21 @@ def active_paths(values: Sequence[str] | None, workspace: Path) -> list[str]:
     return paths
 
 
-def tool_specs(settings: Settings, workspace: Path) -> list[ToolSpec]:
+def tool_specs(
+    settings: Settings, workspace: Path, home: Path | None = None, env: Mapping[str, str] | None = None
+) -> list[ToolSpec]:
     """The tool schemas a session in `workspace` offers (they are part of the static cache key)."""
     toolset = build_toolset(settings, workspace, {})
     try:
-        return [tool.spec for tool in toolset.tools]
+        specs = [tool.spec for tool in toolset.tools]
     finally:
         asyncio.run(toolset.aclose())
+    # The `task` tool lists the subagent types (their files' problems are the session's to report).
+    home = home or workspace / ".vtcode"
+    task = task_tool_for(
+        workspace, home=home, env=env or {}, settings=settings, tools=toolset.tools, notice=lambda _: None
+    )
+    return specs if task is None else [*specs, task.spec]
 
 
 def prompt_builder(
@@ -79,7 +88,7 @@ def prompt_builder(
     flags = {"agent.system_prompt_mode": profile} if profile else {}
     loaded = load_settings(workspace=workspace, env=env, overrides=overrides, flags=flags)
     show_config_warnings(loaded.warnings)
-    tools = tool_specs(loaded.settings, workspace)
+    tools = tool_specs(loaded.settings, workspace, loaded.home, env)
     skills = session_skills(
         loaded.settings,
         workspace=workspace,

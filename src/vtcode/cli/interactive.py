@@ -61,9 +61,10 @@ def run_interactive(
     if not all(_is_terminal(stream) for stream in streams):
         (stderr or sys.stderr).write(NEEDS_A_TERMINAL)
         return ExitCode.USAGE
+    from vtcode.cli.session_request import session_request
     from vtcode.tui.launch import run_tui
 
-    return run_tui(args, overrides, prompt)
+    return run_tui(session_request(args, overrides), prompt)
 
 
 def _is_terminal(stream: TextIO) -> bool:

@@ -325,7 +325,9 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     sessions_list.add_argument(
         "--workspace", dest="list_workspace", metavar="DIR", help="only the sessions run in DIR"
     )
-    sessions_show = sessions_cmd.add_parser("show", help="one session: its compactions and its history")
+    sessions_show = sessions_cmd.add_parser(
+        "show", help="one session: its compactions, its history and its subagents"
+    )
     _add_config_option(sessions_show, "sessions_config")
     sessions_show.add_argument("id", metavar="ID", help="session id (a unique prefix is enough)")
     sessions_show.add_argument("--json", action="store_true", help="print JSON")

@@ -8,6 +8,7 @@ from typing import TextIO
 
 from vtcode.core.call_summary import argument_summary
 from vtcode.core.exec.text import clean_text
+from vtcode.core.plan import progress_line
 from vtcode.protocol.events import (
     AgentMessageItem,
     CommandExecutionItem,
@@ -18,6 +19,7 @@ from vtcode.protocol.events import (
     ItemDelta,
     ItemStarted,
     Notice,
+    PlanUpdated,
     ReasoningItem,
     ThreadCompacted,
     ToolCallItem,
@@ -25,6 +27,7 @@ from vtcode.protocol.events import (
     TurnCompleted,
     encode_event,
 )
+from vtcode.protocol.plan import Plan
 
 # C1 controls (U+0080-U+009F): terminals in 8-bit mode (xterm, VTE with some settings) take U+009B
 # as CSI and U+009D as OSC, the same as ESC [ and ESC ]. Whole sequences go, then any stray C1 left.
@@ -128,6 +131,8 @@ class HumanRenderer:
                     self._note(f"  edit not made: {message or 'approval required'}")
                 elif status == "failed":
                     self._note(f"  edit failed: {_first_line(message or 'unknown error')}")
+            case ItemCompleted(item=ToolCallItem(name="update_plan", status="completed")):
+                pass  # the `plan.updated` line says it
             case ItemCompleted(
                 item=ToolCallItem(name=name, arguments=arguments, status=status, result=result)
             ):
@@ -141,6 +146,10 @@ class HumanRenderer:
                 else:
                     self._flush_progress()
                 self._last_text = "" if item_id in self._streamed_ids else text
+            case PlanUpdated(plan=steps, explanation=explanation, dropped=dropped):
+                self._note(progress_line(Plan(steps=steps, explanation=explanation)))
+                for step in dropped:
+                    self._note(f"  dropped from the plan: {step.step}")
             case Notice(message=message, level=level):
                 self._note(f"{level}: {message}")
             case ToolsChanged(source=source, added=added, removed=removed):

@@ -45,12 +45,17 @@ def run_sessions(args: argparse.Namespace, overrides: list[str], parser: argpars
         handle = store.open(args.id)
         history = handle.load()
         compactions = handle.compactions()
+        # Subagent transcripts live in their parent's folder, as sessions of their own.
+        children = sorted(
+            SessionStore(handle.dir, time.time, str).scan().sessions, key=lambda i: i.created_at
+        )
         if args.json:
             payload = {
                 "info": msgspec.to_builtins(handle.info),
                 "messages": msgspec.to_builtins(history.messages),
                 "compactions": msgspec.to_builtins(compactions),
                 "notices": history.notices,
+                "subagents": msgspec.to_builtins(children),
             }
             sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
             return ExitCode.OK
@@ -67,6 +72,11 @@ def run_sessions(args: argparse.Namespace, overrides: list[str], parser: argpars
             sys.stdout.write("\n")
         for message in history.messages:
             sys.stdout.write(_describe(message) + "\n")
+        if children:
+            sys.stdout.write(f"\nsubagents ({len(children)}):\n")
+            for child in children:
+                transcript = handle.dir / "sessions" / child.id / "history.jsonl"
+                sys.stdout.write(f"  {child.id}  {child.turns} turn(s)  {child.title}\n    {transcript}\n")
         for notice in history.notices:
             sys.stderr.write(f"notice: {notice}\n")
         return ExitCode.OK

@@ -138,6 +138,12 @@ class ApprovalSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, 
     deny: tuple[str, ...] = ()
 
 
+class ToolsSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[tools]`: built-in tools that can be turned off (`web_fetch = false`)."""
+
+    web_fetch: bool = True
+
+
 def _absolute_or_home(value: str) -> bool:
     """Whether a writable root is an absolute path or starts with `~/` (the user's home)."""
     return value.startswith("/") or value == "~" or value.startswith("~/")
@@ -232,6 +238,15 @@ class McpSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_on
     trust_read_only_hints: bool = False
 
 
+class AgentsSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[agents]`: subagents started by the `task` tool (definitions in `.vtcode/agents/*.md`)."""
+
+    # Offer the `task` tool at all.
+    enabled: bool = True
+    # How many children of one session run at once; further `task` calls of a batch wait for a slot.
+    max_concurrent: Annotated[int, msgspec.Meta(ge=1, le=32)] = 4
+
+
 class ProjectSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """`[projects."/abs/path"]`: what the user trusts a project with."""
 
@@ -318,6 +333,7 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     network: NetworkSettings = msgspec.field(default_factory=NetworkSettings)
     pty: PtySettings = msgspec.field(default_factory=PtySettings)
     approvals: ApprovalSettings = msgspec.field(default_factory=ApprovalSettings)
+    tools: ToolsSettings = msgspec.field(default_factory=ToolsSettings)
     sandbox: SandboxSettings = msgspec.field(default_factory=SandboxSettings)
     shell_environment_policy: ShellEnvironmentPolicySettings = msgspec.field(
         default_factory=ShellEnvironmentPolicySettings
@@ -330,6 +346,7 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     projects: dict[str, ProjectSettings] = msgspec.field(default_factory=dict)
     hooks: HooksSettings = msgspec.field(default_factory=HooksSettings)
     skills: SkillsSettings = msgspec.field(default_factory=SkillsSettings)
+    agents: AgentsSettings = msgspec.field(default_factory=AgentsSettings)
 
     def model_settings(self, model: str) -> ModelSettings:
         """The overrides configured for `model`, or an empty override when there are none."""

@@ -27,6 +27,7 @@ stop vtcode, and ignoring it is the safe outcome); any other key it may not set 
 |                             | that call themselves read-only run without approval                      |
 | `[projects]`                | ignored with a warning: a project cannot trust itself                    |
 | `skills.paths`              | refused: it would load skill folders from outside the repository         |
+| `tools.web_fetch`           | `true` ignored with a warning when `false` below                         |
 
 Everything else (model, prompt profile, context budget, timeouts, ...) a repository may set as before.
 The environment, `-c` and flags are the user's own, and `$VTCODE_HOME/vtcode.toml` is the user's file:
@@ -114,6 +115,14 @@ def restrict_workspace_layer(
             f"only tighten approval; set it in {_USER_FILE} or with -c"
         )
         kept["mcp"] = {key: value for key, value in mcp.items() if key != "trust_read_only_hints"}
+    tools: Mapping[str, Any] = table.get("tools", {})
+    if tools.get("web_fetch") is True and below.get("tools", {}).get("web_fetch", True) is False:
+        origin = origins.get(("tools", "web_fetch"), _DEFAULT_ORIGIN)
+        warnings.append(
+            f"{source}:tools.web_fetch: ignored: a workspace config cannot turn web_fetch back on "
+            f"(false set by {origin}); set it in {_USER_FILE} or with -c"
+        )
+        kept["tools"] = {key: value for key, value in tools.items() if key != "web_fetch"}
     return RestrictedLayer(_with_deny_added(kept, below=below), tuple(warnings))
 
 

@@ -8,6 +8,9 @@
 | session_input | allow, unless the typed text holds a command a deny rule names                |
 | external      | allow rule, else deny | allow rule, or ask | allow rule, or ask | allow |
 
+`web_fetch` is external, approved per domain (`core.web_rules`: `web_fetch(domain:x)` rules, headless
+runs need an allow rule even in full-auto).
+
 Rules name external tools by their model-facing name: `mcp__SERVER__TOOL`, or a glob such as
 `mcp__SERVER__*`; only rules starting with `mcp__` are matched against tool names (others are command
 rules).
@@ -130,6 +133,10 @@ def decide(
             decision = _decide_command(policy, subject)
         case "session_input":
             decision = decide_input(policy, subject, tool=tool or "write_stdin")
+        case "external" if tool == "web_fetch":
+            from vtcode.core.web_rules import decide_web_fetch  # per-domain rules (its own module)
+
+            decision = decide_web_fetch(policy, subject, grants)
         case "external":
             decision = _decide_external(policy, tool, _subject(tool, "an external tool"))
     decision = _apply_grants(decision, kind, subject, tool, grants)

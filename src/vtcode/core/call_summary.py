@@ -7,7 +7,7 @@ import json
 from vtcode.core.exec.text import clean_text
 
 # Reads and searches are shown by what they name: paths, patterns, queries.
-_ARGUMENT_KEYS = ("path", "pattern", "glob", "query", "paths")
+_ARGUMENT_KEYS = ("path", "pattern", "glob", "query", "paths", "subagent_type")
 
 
 def argument_summary(arguments: str, *, width: int = 100) -> str:

@@ -1,68 +1,86 @@
-"""How full the model's context window is before a request (pure): what compaction decides on."""
+"""How full the model's context is before a request (pure): what compaction, hooks and `/status` read.
+
+One snapshot type for every reader. The turn loop takes one before each request (the provider's count
+of the previous request, the cheap estimate of this one, the window) and hands it to the before-request
+hooks; the compactor keeps its running pressure in the same type, raised by its calibrated estimates
+and marked pending at the soft threshold (reference section 1.4).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-import msgspec
-
-from vtcode.core.tokens import ATTACHMENT_TOKENS
-from vtcode.protocol.messages import ImagePart, Message, ToolResultMessage, UserMessage
-from vtcode.protocol.model import ModelRequest
-
-RequestEstimator = Callable[[ModelRequest], int]
-
-_encoder = msgspec.json.Encoder()
-# "[image: image/png, 12 KB — this model does not take images]"
-_NOTE_TOKENS = 16
+from vtcode.protocol.messages import Usage
 
 
 @dataclass(frozen=True)
 class ContextPressure:
     """The figures known just before a model request is sent.
 
-    `last_prompt_tokens` is what the provider reported for the previous request of the session (None
-    before the first reply, or when the provider reports nothing); `estimated_tokens` is the local
-    estimate of the request about to be sent; `context_window` the model's window in tokens.
+    `tokens` is what the thresholds compare against: the provider's count of the previous request, raised
+    to the estimate of the one about to be sent (the count is exact for what was sent before, but the new
+    request adds the last reply and tool results, which only the estimate sees). `pending` is the
+    soft-threshold mark: compact at the next boundary even if the pressure has fallen.
+
+    `estimated_tokens` is the local estimate of the request about to be sent (UTF-8 bytes / 4,
+    `core.tokens.request_byte_tokens`; 0 where none was made); `last_usage` what the provider reported
+    for the previous request of the session (None before the first reply); `context_window` the model's
+    window in tokens (0 where unknown).
     """
 
-    context_window: int
-    estimated_tokens: int
-    last_prompt_tokens: int | None = None
+    tokens: int = 0
+    pending: bool = False
+    estimated_tokens: int = 0
+    last_usage: Usage | None = None
+    context_window: int = 0
+
+    @classmethod
+    def before_request(
+        cls, *, context_window: int, estimated_tokens: int, last_usage: Usage | None
+    ) -> ContextPressure:
+        """A request about to be sent: the provider's last count raised to `estimated_tokens`."""
+        # `with_reported` then `with_estimate`, built at once: this runs before every request.
+        reported = last_usage.input_tokens if last_usage is not None and last_usage.input_tokens > 0 else 0
+        return cls(
+            tokens=max(reported, estimated_tokens),
+            estimated_tokens=estimated_tokens,
+            last_usage=last_usage,
+            context_window=context_window,
+        )
 
     @property
-    def tokens(self) -> int:
-        """The best figure for the request: the provider's count, raised to the local estimate.
-
-        The provider's figure is exact for what was sent before, but the new request adds the last reply
-        and tool results, which only the estimate sees.
-        """
-        return max(self.last_prompt_tokens or 0, self.estimated_tokens)
+    def last_prompt_tokens(self) -> int | None:
+        """The provider's prompt size of the previous request (None before a reply, or when it reported 0)."""
+        last = self.last_usage
+        return last.input_tokens if last is not None and last.input_tokens else None
 
     @property
     def ratio(self) -> float:
         """`tokens` as a share of the window (may exceed 1.0)."""
         return self.tokens / self.context_window if self.context_window > 0 else 0.0
 
+    def with_estimate(self, estimate: int) -> ContextPressure:
+        """Record the estimate of the request about to be sent: pressure never goes down here."""
+        return replace(self, tokens=max(self.tokens, estimate))
 
-def estimate_request_bytes(request: ModelRequest) -> int:
-    """A rough, provider-independent token estimate: the UTF-8 bytes of the request's JSON / 4.
+    def with_usage(
+        self, prompt_tokens: int, *, completion_tokens: int = 0, total_tokens: int = 0
+    ) -> ContextPressure:
+        """Overwrite with what the provider reported; prompt 0 falls back to total - completion, else keep."""
+        if prompt_tokens > 0:
+            return replace(self, tokens=prompt_tokens)
+        if total_tokens > 0:
+            return replace(self, tokens=max(0, total_tokens - completion_tokens))
+        return self
 
-    An image's base64 text is not what a provider bills (it counts pixels): each image counts
-    `ATTACHMENT_TOKENS` for a model that takes images, and the few tokens of its note for one that does not.
-    """
-    size = len(request.system.static) + len(request.system.appendix)
-    size += len(_encoder.encode(request.messages)) + len(_encoder.encode(request.tools))
-    images = [image for message in request.messages for image in _images(message)]
-    size -= sum(len(image.data) for image in images)
-    tokens = -(-max(0, size) // 4)
-    return tokens + len(images) * (ATTACHMENT_TOKENS if request.images else _NOTE_TOKENS)
+    def with_reported(self, usage: Usage) -> ContextPressure:
+        """`with_usage` for our `Usage`, whose `input_tokens` is the whole prompt, cached part included."""
+        return self.with_usage(usage.input_tokens)
 
+    def marked_pending(self) -> ContextPressure:
+        """The soft threshold was crossed: compact at the next boundary."""
+        return replace(self, pending=True)
 
-def _images(message: Message) -> tuple[ImagePart, ...]:
-    match message:
-        case UserMessage(images=images) | ToolResultMessage(images=images):
-            return images
-        case _:
-            return ()
+    def after_compaction(self) -> ContextPressure:
+        """Reset after a successful compaction: the next request's estimate becomes the new floor."""
+        return ContextPressure(context_window=self.context_window)

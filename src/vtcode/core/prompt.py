@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import msgspec
 
+from vtcode.core.tokens import byte_heuristic_tokens
 from vtcode.protocol.model import ToolSpec
 
 GUIDANCE_MAX_TOKENS = 256
@@ -25,14 +26,9 @@ class GuidanceTooLargeError(ValueError):
     """The compiled runtime guidance is over its token cap; a build-time error, never shipped."""
 
 
-def estimate_tokens_bytes(text: str) -> int:
-    """The original's rough estimate: UTF-8 bytes / 4, rounded up."""
-    return -(-len(text.encode("utf-8")) // 4)
-
-
 def check_guidance(guidance: str) -> str:
     """`guidance` itself when it is within the cap; otherwise raise `GuidanceTooLargeError`."""
-    tokens = estimate_tokens_bytes(guidance)
+    tokens = byte_heuristic_tokens(guidance)
     if tokens > GUIDANCE_MAX_TOKENS:
         raise GuidanceTooLargeError(
             f"the runtime guidance is {tokens} estimated tokens "

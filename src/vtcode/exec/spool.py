@@ -344,3 +344,15 @@ def write_spool_text(workspace: Path, name: str, text: str) -> str:
     with os.fdopen(fd, "w", encoding="utf-8", errors="surrogatepass") as handle:
         handle.write(text)
     return (SPOOL_DIR / path.name).as_posix()
+
+
+def write_spool_bytes(workspace: Path, name: str, data: bytes) -> str:
+    """Write `data` exactly to the spool file `name` (a fetched page as sent); its workspace-relative path.
+
+    Raises OSError when the spool folder cannot be written (or a link stands in its way).
+    """
+    path = spool_dir(workspace) / f"{name}{SPOOL_SUFFIX}"
+    fd = _open_spool(workspace, path)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+    return (SPOOL_DIR / path.name).as_posix()

@@ -9,6 +9,7 @@ import msgspec
 from vtcode.protocol.errors import FAILURE_KINDS
 from vtcode.protocol.messages import Usage
 from vtcode.protocol.model import ToolKind
+from vtcode.protocol.plan import PlanStep
 
 EVENT_SCHEMA_VERSION = 1
 
@@ -294,6 +295,14 @@ class HookSkipped(_Event, frozen=True, tag="hook.skipped"):
     reason: str = ""
 
 
+class PlanUpdated(_Event, frozen=True, tag="plan.updated"):
+    """The agent replaced its plan (`update_plan`); `dropped` are unfinished steps it left out."""
+
+    plan: tuple[PlanStep, ...] = ()
+    explanation: str = ""
+    dropped: tuple[PlanStep, ...] = ()
+
+
 class TurnCompleted(_Event, frozen=True, tag="turn.completed"):
     """The turn finished; `pending_intents` still wait (a headless run leaves them for `--resume`)."""
 
@@ -346,6 +355,7 @@ Event = (
     | HookStarted
     | HookCompleted
     | HookSkipped
+    | PlanUpdated
     | TurnCompleted
     | TurnFailed
     | ThreadCompleted

@@ -10,9 +10,10 @@ turn runs), `on_overflow` (recovery after a context-overflow error) and `compact
 turns).
 
 Thresholds, the tail and the gain check speak provider tokens: our estimate times the running ratio of
-reported to estimated prompt tokens (`core.compaction.calibration`). At most one compaction runs per
+reported to estimated prompt tokens (`core.tokens.Calibration`). At most one compaction runs per
 boundary, the next automatic one waits for growth, and one that would not gain is retried with a smaller
-tail before the turn fails (`core.compaction.pacing`).
+tail before the turn fails (`core.compaction.pacing`). The checks after a compaction, and the
+calibration read by every check, are in `compaction_outcome`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vtcode.config.schema import Settings
-from vtcode.core.compaction.calibration import Calibration
 from vtcode.core.compaction.envelope import (
     Placement,
     place,
@@ -33,7 +33,6 @@ from vtcode.core.compaction.envelope import (
 from vtcode.core.compaction.pacing import (
     FIRST_SUMMARY_GUESS_TOKENS,
     Pacing,
-    growth_gap,
     planned_tail,
     smaller_tails,
 )
@@ -44,18 +43,19 @@ from vtcode.core.compaction.plan import (
     assemble,
     plan_compaction,
 )
-from vtcode.core.compaction.pressure import Pressure
 from vtcode.core.compaction.split import newest_batch_tokens
 from vtcode.core.compaction.summary import is_summary_message
-from vtcode.core.compaction.trigger import Action, Decision, Suppression, classify_failure, decide, escalate
-from vtcode.core.compaction.window import biggest_items, gained_enough, over_window_message, recovery_split
-from vtcode.core.tokens import MessageEstimator, TextCounter
-from vtcode.protocol.errors import AgentFailedError, ProviderError, ProviderErrorKind, VtcodeError
-from vtcode.protocol.events import CompactionTrigger, Notice, ThreadCompacted
+from vtcode.core.compaction.trigger import Action, Decision, Suppression, decide
+from vtcode.core.compaction.window import gained_enough, recovery_split
+from vtcode.core.context_pressure import ContextPressure
+from vtcode.core.tokens import Calibration, MessageEstimator, TextCounter
+from vtcode.protocol.errors import ProviderError, ProviderErrorKind, VtcodeError
+from vtcode.protocol.events import CompactionTrigger, ThreadCompacted
 from vtcode.protocol.messages import Message, Usage
 from vtcode.protocol.model import ModelRequest
 from vtcode.providers.base import ModelClient
 from vtcode.runtime.compaction_files import archive_history, record_envelope
+from vtcode.runtime.compaction_outcome import Compacted, CompactionOutcome
 from vtcode.runtime.compaction_summarizer import Summarizer
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import BeforeRequest, ContextOverflow, HistoryReplacement
@@ -70,21 +70,7 @@ if TYPE_CHECKING:
 _ENVELOPE_TOKENS = 64
 
 
-class ContextWindowError(AgentFailedError):
-    """The request about to be sent cannot fit the model's window, even after compaction."""
-
-
-@dataclasses.dataclass(frozen=True)
-class _Done:
-    """A compaction checkpoint-ready: the new history and the event to report once it is in place."""
-
-    replacement: HistoryReplacement
-    event: ThreadCompacted
-    # The tail planned (estimated tokens): a quarter of it is the growth the next compaction waits for.
-    tail_target: int
-
-
-class Compactor:
+class Compactor(CompactionOutcome):
     """Compaction for one session; register `before_request` and `on_overflow` as turn hooks."""
 
     def __init__(
@@ -98,7 +84,6 @@ class Compactor:
         history: StoredHistory,
         emitter: Emitter,
         clock: Callable[[], float],
-        last_usage: Callable[[], Usage | None],
         count: TextCounter | None = None,
         current_request: Callable[[], ModelRequest] | None = None,
     ) -> None:
@@ -108,7 +93,6 @@ class Compactor:
         self._history = history
         self._emitter = emitter
         self._clock = clock
-        self._last_usage = last_usage
         # The BPE tables take ~0.2 s to load: only once a request is big enough to need them.
         self._count = count or LazyCounter()
         self.estimate = MessageEstimator(self._count)
@@ -124,7 +108,7 @@ class Compactor:
             retained_user_tokens=settings.context.dynamic.retained_user_tokens,
             workspace=self._workspace,
         )
-        self.pressure = Pressure()
+        self.pressure = ContextPressure()
         # Per model of this session: a switched model's tokenizer counts differently.
         self._calibrations: dict[str, Calibration] = {}
         self._current_model = model
@@ -179,7 +163,7 @@ class Compactor:
         if view.request is not None:
             self._current_model = view.request.model
         tokens = fixed + self.estimate.total(view.messages)
-        usage = self._last_usage()
+        usage = view.pressure.last_usage
         if usage is not None and usage is not self._seen_usage:
             self._seen_usage = usage
             self.pressure = self.pressure.with_reported(usage)
@@ -210,15 +194,6 @@ class Compactor:
             )
             self._compacted_at = boundary if done is not None else self._compacted_at
         return self._finish(done, fixed, view.messages)
-
-    @property
-    def calibration(self) -> Calibration:
-        """The running ratio of reported to estimated prompt tokens for the session's current model."""
-        return self.calibration_for(self._current_model)
-
-    def calibration_for(self, model: str) -> Calibration:
-        """The running ratio for `model` (1.0 before the provider reported on a request of it)."""
-        return self._calibrations.get(model, Calibration())
 
     def _may_compact(self, decision: Decision, boundary: tuple[int, int], tokens: int) -> bool:
         """At most one compaction per boundary; a soft one only once the history grew by the gap."""
@@ -285,7 +260,7 @@ class Compactor:
         reason: str,
         placement: Placement,
         keep_after: Sequence[Message] = (),
-    ) -> _Done | None:
+    ) -> Compacted | None:
         """Plan, summarize, assemble, archive and write the envelope; None when nothing changes.
 
         A failure is reported as a notice and arms the circuit breaker (reference 3.4); the history is
@@ -348,7 +323,7 @@ class Compactor:
         replacement = HistoryReplacement(messages=new, summary=result.summary, artifact_path=relative)
         if self.hooks is not None and self.hooks.active("PostCompact"):
             await self.hooks.post_compact(trigger, result.summary)
-        return _Done(replacement=replacement, event=event, tail_target=target)
+        return Compacted(replacement=replacement, event=event, tail_target=target)
 
     def _plan(self, source: Sequence[Message], around: int) -> tuple[CompactionPlan, int]:
         """The plan and its tail target in estimated tokens.
@@ -394,79 +369,3 @@ class Compactor:
 
     def _gains(self, tokens: int) -> bool:
         return gained_enough(self.calibration.provider(tokens), self.settings.thresholds)
-
-    # -- after a compaction ------------------------------------------------------------------------
-
-    def _finish(
-        self,
-        done: _Done | None,
-        fixed: int,
-        messages: Sequence[Message],
-        *,
-        check_window: bool = True,
-    ) -> HistoryReplacement | None:
-        """The gain check and the window check of SPEC 6.6 / 6.8 on what is about to be sent."""
-        current = done.replacement.messages if done is not None else messages
-        estimated = fixed + self.estimate.total(current)
-        if check_window:
-            self._sent_estimate = estimated
-        tokens = self.calibration.provider(estimated)
-        gained = gained_enough(tokens, self.settings.thresholds)
-        if done is not None and gained and check_window:
-            self._gain_failed_at = None
-        elif done is not None and done.event.trigger == "auto":
-            self._gain_failed_at = tokens
-            self._notice(
-                "warning",
-                f"compaction left the request at about {tokens:,} tokens, above the soft threshold "
-                f"({self.settings.thresholds.soft or 0:,}); another compaction would not help",
-            )
-        if check_window:
-            problem = over_window_message(
-                tokens, self.settings.capacity, biggest_items(current, self.estimate)
-            )
-            if problem is not None:
-                hint = (
-                    "automatic compaction is off (agent.harness.auto_compaction_enabled = false); "
-                    "run /compact, or start a new session"
-                    if not self.enabled
-                    else "shorten or drop the largest items, or start a new session"
-                )
-                raise ContextWindowError(problem, hint=hint)
-        if done is not None:
-            self._pacing = Pacing(after_tokens=estimated, gap=growth_gap(done.tail_target))
-            return self._applied_later(done)
-        return None
-
-    def _applied_later(self, done: _Done) -> HistoryReplacement:
-        if self.reattach is not None:
-            replacement = done.replacement
-            kept = self.reattach(replacement.messages)
-            done = dataclasses.replace(done, replacement=dataclasses.replace(replacement, messages=kept))
-
-        def applied() -> None:
-            self.pressure = self.pressure.after_compaction()
-            self.suppression = Suppression.NONE
-            self.estimate.forget_all_but(done.replacement.messages)
-            self._emitter.emit(done.event)
-
-        return dataclasses.replace(done.replacement, applied=applied)
-
-    def _nothing(self, trigger: str) -> None:
-        if trigger == "manual":
-            self._notice("info", "nothing to compact: the history fits in the verbatim continuity tail")
-
-    def _failed(self, trigger: str, reason: str) -> None:
-        if trigger == "auto":
-            self.suppression = escalate(self.suppression, classify_failure(reason))
-        self._notice("warning", f"compaction failed ({reason}); the history is kept as it was")
-
-    def _no_gain_error(self, tokens: int) -> AgentFailedError:
-        return AgentFailedError(
-            f"the context is still about {tokens:,} tokens after compaction, above the soft threshold "
-            f"({self.settings.thresholds.soft or 0:,}); compacting again would not gain",
-            hint="start a new session, or raise context.max_context_tokens",
-        )
-
-    def _notice(self, level: str, message: str) -> None:
-        self._emitter.emit(Notice(level="warning" if level == "warning" else "info", message=message))

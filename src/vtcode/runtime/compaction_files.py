@@ -14,6 +14,7 @@ from vtcode.core.compaction.envelope import Envelope, compaction_update, merge
 from vtcode.core.compaction.validity import intent_ids
 from vtcode.core.steering import mark_applied
 from vtcode.protocol.messages import Message
+from vtcode.runtime.plan_state import stored_plan
 from vtcode.runtime.stored_history import StoredHistory
 from vtcode.store.archive import ArchiveHeader, list_segments, next_segment, read_segment, write_segment
 from vtcode.store.intents import IntentStore
@@ -54,7 +55,9 @@ def record_envelope(
     ts: float,
 ) -> Envelope:
     """Merge the compaction into `envelope.json` under the steering writers' lock; the result."""
-    update = compaction_update(compacted, source, workspace=workspace, artifact_path=artifact)
+    update = compaction_update(
+        compacted, source, workspace=workspace, artifact_path=artifact, task_summary=stored_plan(handle)
+    )
     now = dt.datetime.fromtimestamp(ts, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     # A tagged message summarized away was applied: say so durably, so it is never applied again.
     replaced = intent_ids(source)

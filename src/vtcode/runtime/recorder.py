@@ -19,6 +19,7 @@ from vtcode.protocol.events import (
     ItemStarted,
     ItemUpdated,
     Notice,
+    PlanUpdated,
     SessionPaused,
     SessionResumed,
     ThreadCompacted,
@@ -59,6 +60,7 @@ def persisted(event: Event) -> bool:
             | HookStarted()
             | HookCompleted()
             | HookSkipped()
+            | PlanUpdated()
             | TurnCompleted()
             | TurnFailed()
             | ThreadCompleted()

@@ -3,34 +3,25 @@
 The session owns every asyncio task of a conversation: the turn being run, the queue of user input
 waiting for it, approvals waiting for an answer, interrupts, the mapping of failures to `turn.failed`,
 and the cleanup of command sessions and their process groups. `vtcode exec`, the TUI and editor
-protocol servers are front ends over this one API (DESIGN.md section 2).
+protocol servers are front ends over this one API (DESIGN.md section 2). What front ends read is in
+`session_queries`; how a turn runs, ends and is interrupted or held is in `session_turns`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import TYPE_CHECKING
 
-from vtcode.core.approvals import ApprovalMode, Grant
-from vtcode.core.steering import unanswered_prompt
+from vtcode.core.approvals import Grant
 from vtcode.exec.process_group import kill_all_groups
-from vtcode.instructions.report import InstructionsReport
 from vtcode.protocol.errors import QueueFullError, VtcodeError
-from vtcode.protocol.events import (
-    Event,
-    Notice,
-    SessionPaused,
-    SessionResumed,
-    ThreadCompacted,
-    TurnCompleted,
-)
-from vtcode.protocol.messages import ImagePart, Message, MessageMeta, UserMessage
+from vtcode.protocol.events import Event, Notice, ThreadCompacted
+from vtcode.protocol.messages import ImagePart
 from vtcode.protocol.ops import (
     ApprovalAnswer,
     CancelIntent,
@@ -45,26 +36,23 @@ from vtcode.protocol.ops import (
     UserInput,
 )
 from vtcode.providers.base import ModelClient
-from vtcode.runtime import turn_end
 from vtcode.runtime.emitter import Emitter
-from vtcode.runtime.hold import Hold, HoldReason
-from vtcode.runtime.hooks import AfterToolBatch, TurnEnd, TurnHooks
+from vtcode.runtime.hold import Hold
 from vtcode.runtime.intent_queue import IntentQueue, PendingInput
-from vtcode.runtime.jobs import Jobs, spooled_output
 from vtcode.runtime.manual_compaction import compact_between_turns
 from vtcode.runtime.recorder import persisted
 from vtcode.runtime.run_summary import RunSummary
-from vtcode.runtime.status import ContextMeter, SessionStatus, session_status
+from vtcode.runtime.session_turns import SessionTurns
+from vtcode.runtime.status import ContextMeter
 from vtcode.runtime.switch import Switch, check
 from vtcode.runtime.switch import apply as apply_switch
 from vtcode.runtime.wiring import SessionOptions, Wiring, wire
-from vtcode.store.event_log import events_size, read_events
+from vtcode.store.event_log import events_size
 from vtcode.store.intents import IntentStore
 
 if TYPE_CHECKING:
     from vtcode.exec.session import CommandSession
     from vtcode.runtime.mcp_join import McpJoin
-    from vtcode.runtime.skills import SessionSkills
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +60,7 @@ log = logging.getLogger(__name__)
 INPUT_ROOM_POLL_SECONDS = 0.1
 
 
-class Session:
+class Session(SessionTurns):
     """A conversation: `open`, then `submit` operations and read `events` until the stream ends."""
 
     def __init__(
@@ -153,106 +141,6 @@ class Session:
             resumed = options.resume is not None or options.continue_last
             await wiring.lifecycle.start(wiring.runner, resumed=resumed)
         return session
-
-    @property
-    def id(self) -> str:
-        """The session (thread) id, known from the start, also before anything is stored."""
-        return self._wiring.thread_id
-
-    @property
-    def model(self) -> str:
-        """The model in use."""
-        return self._wiring.model
-
-    @property
-    def hooks(self) -> TurnHooks:
-        """The turn loop's extension points (DESIGN.md section 2)."""
-        return self._wiring.hooks
-
-    @property
-    def messages(self) -> Sequence[Message]:
-        """The current history as the model sees it."""
-        return tuple(self._wiring.state.messages)
-
-    @property
-    def pending(self) -> tuple[PendingInput, ...]:
-        """User input that waits, in delivery order."""
-        return self._intents.items
-
-    @property
-    def running(self) -> bool:
-        """Whether a turn is in progress."""
-        return self._busy
-
-    @property
-    def compacting(self) -> bool:
-        """Whether a `/compact` between turns is asked for or running."""
-        return self._compact_requested or self._compacting
-
-    @property
-    def paused(self) -> bool:
-        """Whether the session holds (`Pause`, or input held by an interrupt) until resumed."""
-        return self._hold.on
-
-    @property
-    def skills(self) -> SessionSkills | None:
-        """The session's skills and custom commands (`/skills`, the `/` menu); None when disabled."""
-        return self._wiring.skills
-
-    @property
-    def options(self) -> SessionOptions:
-        """What the session was opened with."""
-        return self._wiring.options
-
-    @property
-    def approval_mode(self) -> ApprovalMode:
-        """The approval mode tool calls are judged by."""
-        return self._wiring.dispatcher.policy.mode
-
-    def set_approval_mode(self, mode: ApprovalMode) -> None:
-        """Judge tool calls by `mode` from the next one on (an editor's mode switch); grants stay."""
-        dispatcher = self._wiring.dispatcher
-        dispatcher.policy = dataclasses.replace(dispatcher.policy, mode=mode)
-
-    @property
-    def grants(self) -> tuple[Grant, ...]:
-        """What the user allowed for the rest of this session (`/permissions`; `RevokeGrant` takes back)."""
-        return self._wiring.dispatcher.grants.listed()
-
-    @property
-    def jobs(self) -> Jobs:
-        """The session's command sessions (`/jobs`)."""
-        return Jobs(self._wiring.toolset.sessions)
-
-    def past_events(self) -> list[Event]:
-        """The events of this session's earlier runs as stored (empty for a new session)."""
-        handle = self._wiring.history.handle
-        if handle is None or not self._past_events_bytes:
-            return []
-        return read_events(handle.events_path, self._past_events_bytes)
-
-    def command_output(self, session_id: str) -> str:
-        """The whole output of command session `session_id` from its spool (raises `SessionError`)."""
-        if sessions := self._wiring.toolset.sessions:
-            for session in sessions.sessions.values():
-                if session.id == session_id:
-                    session.output.spool.sync()
-        return spooled_output(self._wiring.options.workspace, session_id)
-
-    def status(self) -> SessionStatus:
-        """Model, tokens, context pressure against the compaction thresholds, jobs and pending input."""
-        return session_status(
-            self._wiring,
-            self._context,
-            running_jobs=self.jobs.running,
-            pending_intents=len(self._intents),
-            running=self._busy,
-            paused=self._hold.on,
-        )
-
-    def instructions_report(self) -> InstructionsReport:
-        """The instruction sources that apply to the paths touched so far, with diagnostics (`/memory`)."""
-        return self._wiring.prompt.instructions_report()
 
     async def withdraw(self, intent_id: str) -> PendingInput | None:
         """Take back input that was not delivered yet (to remove or edit it); None when it is gone.
@@ -369,17 +257,6 @@ class Session:
 
     # -- inside ---------------------------------------------------------------------------------------
 
-    def _put_hold(self, reason: HoldReason) -> None:
-        if self._hold.put(reason):
-            self._emitter.emit(SessionPaused(reason=reason, pending_intents=len(self._intents)))
-
-    def _release(self) -> bool:
-        if not self._hold.release():
-            return False
-        self._emitter.emit(SessionResumed())
-        self._intents.changed.set()
-        return True
-
     def _start_mcp(self) -> None:
         """Start the configured MCP servers in the background; their tools join before a model request."""
         from vtcode.runtime.mcp_join import start_mcp
@@ -424,18 +301,6 @@ class Session:
     def _intent_store(self) -> IntentStore | None:
         handle = self._wiring.history.handle
         return IntentStore(handle.dir) if handle is not None else None
-
-    def _interrupt(self, *, force: bool) -> None:
-        task = self._turn_task
-        if force:
-            # A second interrupt does not wait for graceful termination of command groups.
-            kill_all_groups()
-        if task is not None and not task.done():
-            # Like Ctrl-C on a foreground job: the commands the turn was waiting on end with it;
-            # sessions nobody waited on (a server started earlier) keep running.
-            sessions = self._wiring.toolset.sessions
-            self._stopping = sessions.waited_on() if sessions is not None else []
-            task.cancel()
 
     async def _drive(self) -> None:
         """Run pending input one turn at a time until the session closes, then clean up."""
@@ -482,66 +347,18 @@ class Session:
             if self._mcp is not None:
                 await self._mcp.aclose()
             await self._wiring.toolset.aclose()
-            await self._wiring.client.aclose()
+            if not self._options.subagent:
+                await self._wiring.client.aclose()
         finally:
-            # The last resort for groups a failed cleanup left behind.
-            kill_all_groups()
+            # The last resort for groups a failed cleanup left behind (every group of the process: never
+            # from a subagent, whose parent's commands may still run).
+            if not self._options.subagent:
+                kill_all_groups()
             if self._options.until_idle:
                 self._emitter.emit(self._summary.completed(self._wiring.thread_id))
             self._wiring.history.close()
             self._queue.put_nowait(None)
             self._closed.set()
-
-    async def _turn(self, item: PendingInput | None) -> None:
-        """One turn, with every way it can end reported as `turn.completed` or `turn.failed`.
-
-        `item` None answers the prompt a resumed history ends with.
-        """
-        runner = self._wiring.runner
-        final_text: str | None = None
-        error: BaseException | None = None
-        try:
-            if item is None:
-                outcome = await runner.run(None)
-            else:
-                outcome = await runner.run(item.text, intent_id=item.intent_id, images=item.images)
-            final_text = outcome.final_text
-            # Intents accepted until now count: a headless run applies them before it ends.
-            self._intents.refresh()
-            self._intents.requeue_steering()
-            pending = len(self._intents)
-            self._emitter.emit(TurnCompleted(usage=outcome.usage, pending_intents=pending))
-            if self._options.until_idle and not pending and self._had_input and not self._adding:
-                self._closing = True
-        except asyncio.CancelledError as exc:
-            # Only an interrupt or shutdown cancels a turn; the history is already consistent.
-            error = exc
-            current = asyncio.current_task()
-            if current is not None:
-                current.uncancel()
-            await self._end_waited_commands()
-            self._note_interruption()
-            self._emitter.emit(turn_end.interrupted())
-            if self._intents and not self._closing and not self._options.until_idle:
-                # Stop beats a follow-up typed before it: nothing waiting starts by itself now.
-                self._put_hold("interrupted")
-        except Exception as exc:  # the turn's last line of defence: the session stays usable
-            if not isinstance(exc, VtcodeError):
-                log.debug("turn failed", exc_info=True)
-            error = exc
-            self._emitter.emit(turn_end.failed(exc))
-        if error is not None:
-            self._intents.requeue_steering()
-            if self._options.until_idle:
-                # A headless run stops at a failure; what is pending waits for `--resume`.
-                self._closing = True
-        turn = self._wiring.state.turns
-        for hook in self._wiring.hooks.end_of_turn:
-            try:
-                await hook(TurnEnd(turn=turn, final_text=final_text, error=error))
-            except Exception:
-                log.warning("an end-of-turn hook failed", exc_info=True)
-        self._emitter.end_turn()
 
     async def _manual_compaction(self) -> None:
         """`/compact` between turns (`Session.compacting` while it runs)."""
@@ -550,40 +367,6 @@ class Session:
             await compact_between_turns(self._wiring, self._emitter)
         finally:
             self._compacting = False
-
-    def _note_interruption(self) -> None:
-        """After an interrupt before any reply, say so in the history (`turn_end.INTERRUPTION_NOTE`)."""
-        runner = self._wiring.runner
-        if unanswered_prompt(runner.state.messages) is None:
-            return
-        try:
-            runner.commit([turn_end.interruption_note(runner.state.turns, runner.clock())])
-        except VtcodeError as exc:
-            log.warning("the interruption was not recorded: %s", exc.user_text())
-
-    async def _end_waited_commands(self) -> None:
-        stopping, self._stopping = self._stopping, []
-        sessions = self._wiring.toolset.sessions
-        if sessions is not None:
-            await asyncio.gather(*(sessions.discard(s) for s in stopping), return_exceptions=True)
-
-    async def _deliver_steering(self, batch: AfterToolBatch) -> Sequence[Message]:
-        """Steering input waiting for this boundary, as user messages for the next request.
-
-        A paused session's turn waits here: after its tool batch, before its next model request.
-        """
-        await self._hold.wait()
-        self._intents.refresh()
-        return [
-            UserMessage(
-                item.text,
-                meta=MessageMeta(
-                    intent_id=item.intent_id, created_at=self._wiring.runner.clock(), turn=batch.turn
-                ),
-                images=item.images,
-            )
-            for item in self._intents.take_steering()
-        ]
 
 
 def _preview(text: str, width: int = 60) -> str:

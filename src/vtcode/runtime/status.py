@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from vtcode.core.compaction.thresholds import Thresholds
+from vtcode.core.context_pressure import ContextPressure
 from vtcode.protocol.messages import Usage
 
 if TYPE_CHECKING:
@@ -66,6 +67,14 @@ class ContextMeter:
         """The history was compacted to about `after_tokens` while `last` was the latest count."""
         self._compacted = (after_tokens, last)
 
+    def pressure(self, wiring: Wiring) -> ContextPressure:
+        """The context to show: its size (`tokens`), the provider's latest count and the window."""
+        return ContextPressure(
+            tokens=self.tokens(wiring),
+            last_usage=wiring.state.last_usage,
+            context_window=wiring.runner.context_window,
+        )
+
     def tokens(self, wiring: Wiring) -> int:
         """The context size to show."""
         last = wiring.state.last_usage
@@ -92,14 +101,15 @@ def session_status(
     """The status of the session `wiring` wires."""
     state = wiring.state
     dispatcher = wiring.dispatcher
+    pressure = context.pressure(wiring)
     return SessionStatus(
         session_id=wiring.thread_id,
         provider=wiring.provider_name,
         model=wiring.model,
         profile=wiring.prompt.profile,
         usage=state.usage_total,
-        context_tokens=context.tokens(wiring),
-        context_window=wiring.runner.context_window,
+        context_tokens=pressure.tokens,
+        context_window=pressure.context_window,
         thresholds=wiring.compactor.settings.thresholds,
         running_jobs=running_jobs,
         pending_intents=pending_intents,

@@ -19,7 +19,8 @@ from vtcode import prompts
 from vtcode.config.schema import Settings
 from vtcode.core.instructions.model import Diagnostic
 from vtcode.core.instructions.render import appendix_block
-from vtcode.core.prompt import compose_static, estimate_tokens_bytes, static_cache_key
+from vtcode.core.prompt import compose_static, static_cache_key
+from vtcode.core.tokens import byte_heuristic_tokens
 from vtcode.exec.git_repo import GitAccess
 from vtcode.instructions import (
     InstructionOptions,
@@ -103,6 +104,7 @@ class SystemPromptBuilder:
         clock: Callable[[], int] = time.time_ns,
         git: GitAccess | None = None,
         catalog: str = "",
+        agent_prompt: str = "",
     ) -> None:
         self.workspace = workspace
         # The skill catalog (runtime/skills): fixed for the session, so the appendix stays cache-stable.
@@ -119,6 +121,9 @@ class SystemPromptBuilder:
             override=layers.override,
             appends=layers.appends,
         )
+        if agent_prompt:
+            # A subagent's definition (runtime/subagents): its role, after the shared static part.
+            self.static = f"{self.static}\n\n{agent_prompt}"
         self.cache_key = static_cache_key(self.static, tools)
         self.options = instruction_options(settings, workspace=workspace, home=home, user_home=user_home)
         self._on_diagnostics = on_diagnostics
@@ -216,9 +221,9 @@ class SystemPromptBuilder:
             runtime_guidance=self.runtime_guidance,
             appendix=appendix,
             estimated_tokens=TokenEstimates(
-                static=estimate_tokens_bytes(self.static),
-                runtime_guidance=estimate_tokens_bytes(self.runtime_guidance),
-                appendix=estimate_tokens_bytes(appendix),
+                static=byte_heuristic_tokens(self.static),
+                runtime_guidance=byte_heuristic_tokens(self.runtime_guidance),
+                appendix=byte_heuristic_tokens(appendix),
             ),
             cache_key=self.cache_key,
         )

@@ -25,6 +25,7 @@ from vtcode.core.approvals import (
     resolve_headless,
     session_prefix,
 )
+from vtcode.core.web_rules import WEB_FETCH, session_grant
 from vtcode.exec.progress import ExecProgress, ProgressSink
 from vtcode.protocol.events import (
     ApprovalRequested,
@@ -196,7 +197,7 @@ class ToolDispatcher:
             content = f"not run: {decision.reason}"
             return ToolResultMessage(call_id=call.id, name=call.name, content=content, is_error=True)
         live = self._live_output(item_id) if tool.kind in ("command", "session_input") else None
-        context = dataclasses.replace(self.context, progress=live)
+        context = dataclasses.replace(self.context, progress=live, item_id=item_id)
         try:
             outcome = await tool.run(arguments, context)
         except asyncio.CancelledError:
@@ -261,6 +262,8 @@ class ToolDispatcher:
             # Defensive: a non-headless policy without a port cannot ask anyone.
             return Decision("deny", decision.headless_reason or decision.reason)
         prefix = session_prefix(described.subject) if tool.kind == "command" else ""
+        if call.name == WEB_FETCH:
+            prefix = described.subject  # "allow for this session" covers the domain
         request_id = f"approval_{item_id}"
         changes = await self._preview(tool, arguments or {})
         self.emitter.emit(
@@ -296,6 +299,9 @@ class ToolDispatcher:
             case "allow_tool":
                 self._grant(Grant("tool", tool))
                 return Decision("allow", f"`{tool}` allowed by the user for this session")
+            case "allow_prefix" if tool == WEB_FETCH and prefix:
+                self._grant(session_grant(prefix))
+                return Decision("allow", f"fetches from {prefix} allowed by the user for this session")
             case "allow_prefix":
                 if prefix:
                     self._grant(Grant("prefix", prefix))

@@ -15,6 +15,8 @@ from vtcode.exec.manager import ExecSettings, SessionManager
 from vtcode.tools.base import Tool
 from vtcode.tools.recall_history import ArchiveReader
 from vtcode.tools.registry import builtin_tools
+from vtcode.tools.update_plan import PlanBoard
+from vtcode.tools.web_fetch import WebFetchTool
 
 
 @dataclass
@@ -78,14 +80,16 @@ def build_toolset(
     *,
     notify: Callable[[str], None] | None = None,
     archive: ArchiveReader | None = None,
+    plan: PlanBoard | None = None,
 ) -> Toolset:
     """The tools for a session in `workspace`; command sessions spool into its `.vtcode` folder.
 
     `env` is the environment the front end was given (commands inherit it, less provider keys); `extra`
     tools are offered after the built-in ones; `notify` hears what the sandbox cannot enforce here;
-    `archive` reads the compaction archive (`recall_history`).
+    `archive` reads the compaction archive (`recall_history`); `plan` keeps the plan (`update_plan`).
     """
     sessions = SessionManager(
         workspace, command_environment(env, settings), exec_settings(settings, env), notify=notify
     )
-    return Toolset(tools=[*builtin_tools(sessions, archive), *extra], sessions=sessions)
+    web: list[Tool] = [WebFetchTool()] if settings.tools.web_fetch else []
+    return Toolset(tools=[*builtin_tools(sessions, archive, plan), *web, *extra], sessions=sessions)

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import msgspec
 
-from vtcode.core.context_pressure import ContextPressure, RequestEstimator, estimate_request_bytes
+from vtcode.core.context_pressure import ContextPressure
+from vtcode.core.tokens import RequestEstimator, request_byte_tokens
 from vtcode.protocol.errors import AgentFailedError, InvalidOutputError, ProviderError, ProviderErrorKind
 from vtcode.protocol.events import (
     AgentMessageItem,
@@ -148,7 +149,7 @@ class TurnRunner:
         cache_key: str | None = None,
         images: bool = False,
         hooks: TurnHooks | None = None,
-        estimate: RequestEstimator = estimate_request_bytes,
+        estimate: RequestEstimator = request_byte_tokens,
         on_applied: Callable[[Sequence[str]], None] | None = None,
         history_copy: Callable[[AssistantMessage], AssistantMessage] | None = None,
         lifecycle: LifecycleHooks | None = None,
@@ -183,6 +184,13 @@ class TurnRunner:
         self.output_schema = output_schema
         # `/name args` of a skill or custom command, expanded when its turn starts (runtime/skills).
         self.expand_input: Callable[[str], Awaitable[str]] | None = None
+        # Tokens of the subagents this turn started (`task`), counted in the turn's usage.
+        self.delegated = Usage()
+
+    def add_delegated(self, usage: Usage) -> None:
+        """Count a subagent's tokens in this turn's usage and the session's total."""
+        self.delegated = self.delegated + usage
+        self.state.usage_total = self.state.usage_total + usage
 
     def commit(self, messages: Sequence[Message]) -> None:
         """Append to the in-memory history and checkpoint durably, in that one place.
@@ -221,6 +229,7 @@ class TurnRunner:
         """
         self.state.turns += 1
         turn = self.state.turns
+        self.delegated = Usage()
         self.emitter.begin_turn(turn)
         self.emitter.emit(TurnStarted())
         if text is not None and self.expand_input is not None:
@@ -287,7 +296,7 @@ class TurnRunner:
                         stop_blocks += 1
                         self.commit([_hook_message(f"A Stop hook asks you to continue: {reason}", turn)])
                         continue
-                return TurnOutcome(message.content, usage, request_no)
+                return TurnOutcome(message.content, usage + self.delegated, request_no)
             tools_ran = True
             match repeats.see(message.tool_calls):
                 case "run":
@@ -363,11 +372,10 @@ class TurnRunner:
 
     def pressure(self, request: ModelRequest) -> ContextPressure:
         """The context pressure of `request`."""
-        last = self.state.last_usage
-        return ContextPressure(
+        return ContextPressure.before_request(
             context_window=self.context_window,
             estimated_tokens=self.estimate(request),
-            last_prompt_tokens=last.input_tokens if last is not None and last.input_tokens else None,
+            last_usage=self.state.last_usage,
         )
 
     async def _prepared_request(self, turn: int, request_no: int) -> ModelRequest:

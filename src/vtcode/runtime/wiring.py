@@ -6,9 +6,7 @@ repaired), the tool set, the system prompt (instruction files are read) and the 
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,37 +15,42 @@ from typing import TYPE_CHECKING, Any
 from vtcode.config.sandbox import sandbox_policy
 from vtcode.config.schema import Settings
 from vtcode.core.approvals import ApprovalPolicy
-from vtcode.core.compaction.envelope import Envelope, PendingIntent
-from vtcode.core.history_repair import missing_results
+from vtcode.core.compaction.envelope import PendingIntent
 from vtcode.core.hooks.model import HookSet
 from vtcode.core.instructions.model import Diagnostic
-from vtcode.core.steering import Recovery, recover, unanswered_prompt
+from vtcode.core.steering import unanswered_prompt
 from vtcode.core.touched_paths import touched_paths
 from vtcode.exec.git_query import PendingGitQuery
 from vtcode.exec.git_repo import GitAccess
 from vtcode.mcp.servers import ServerPlan, plan_servers
-from vtcode.protocol.errors import UsageError, VtcodeError
 from vtcode.protocol.events import Notice, ThreadStarted
-from vtcode.protocol.messages import AssistantMessage, Message, UserMessage
+from vtcode.protocol.messages import UserMessage
 from vtcode.providers.base import ModelClient
 from vtcode.providers.catalog import ModelInfo
 from vtcode.runtime.approval_port import ApprovalPort
-from vtcode.runtime.bounded_calls import bounded_message
 from vtcode.runtime.compaction import Compactor
 from vtcode.runtime.compaction_files import archive_reader
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.environment import context_message, environment_context
 from vtcode.runtime.hooks import TurnHooks
 from vtcode.runtime.leftovers import end_leftover_groups, record_groups
+from vtcode.runtime.plan_state import PlanState
 from vtcode.runtime.providers import build_client, choose_provider, model_info, resumed_settings
+from vtcode.runtime.session_resume import (
+    note_model_change,
+    recover_intents,
+    replay_history,
+    stored_session,
+)
 from vtcode.runtime.skills_start import session_skills
 from vtcode.runtime.stored_history import StoredHistory
+from vtcode.runtime.subagents import task_tool
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.toolset import Toolset, build_toolset
 from vtcode.runtime.turn import ConversationState, TurnRunner
-from vtcode.store.intents import IntentStore
-from vtcode.store.session import SessionHandle, SessionStore
+from vtcode.runtime.turn_loop import turn_loop
+from vtcode.store.session import SessionStore
 from vtcode.tools.base import TextBuffers, Tool, ToolContext
 from vtcode.tools.patch_journal import JOURNAL_DIR_NAME, recover_interrupted_edits
 
@@ -92,6 +95,9 @@ class SessionOptions:
     keep_stored: frozenset[str] = frozenset()
     # `--ephemeral`: store nothing under $VTCODE_HOME/sessions (no resume, no steering from elsewhere).
     ephemeral: bool = False
+    # A subagent's session (runtime/subagents): it shares its parent's model client and process-group
+    # registry, so closing it closes neither.
+    subagent: bool = False
 
 
 @dataclass
@@ -122,6 +128,10 @@ class Wiring:
     mcp: ServerPlan = field(default_factory=ServerPlan)
     # Lifecycle hooks at the session's boundaries; None when none are configured.
     lifecycle: LifecycleHooks | None = None
+    # The agent's plan (`update_plan`), kept in the session store.
+    plan: PlanState | None = None
+    # The environment context text the session opened with (a subagent opens with it too).
+    environment: str = ""
     # Skills and custom commands (`/skills`, `/name args`); None when disabled.
     skills: SessionSkills | None = None
 
@@ -169,7 +179,9 @@ def _wire(
             notice(f"instructions: {diagnostic.path}: {diagnostic.reason}")
 
     store = SessionStore(options.home, clock, new_id)
-    handle = _stored_session(store, options)
+    handle = stored_session(
+        store, options.workspace, resume=options.resume, continue_last=options.continue_last
+    )
     if handle is not None:
         settings = resumed_settings(settings, handle.info, options.keep_stored)
     choice = choose_provider(settings, options.env)
@@ -196,9 +208,9 @@ def _wire(
     for text in mcp.diagnostics:
         notice(f"mcp: {text}")
     if handle is not None:
-        _note_model_change(handle, choice.name, choice.model, notice)
-        recorded = _resume(handle, options, state, notice)
-        recovered = _recover_intents(handle, state, recorded, notice)
+        note_model_change(handle, choice.name, choice.model, notice)
+        recorded = replay_history(handle, options.workspace, state, notice)
+        recovered = recover_intents(handle, state, recorded, notice)
         unanswered = unanswered_prompt(state.messages)
     info = model_info(settings, choice.model)
     if not info.known and _first_time(options.home, f"unknown-model {choice.model} {info.context_window}"):
@@ -217,6 +229,9 @@ def _wire(
     journal_dir = options.home / JOURNAL_DIR_NAME
     for message in recover_interrupted_edits(journal_dir, options.workspace):
         notice(message)
+    plan = PlanState(history, emitter)
+    for problem in plan.load():
+        notice(problem)
     toolset = build_toolset(
         settings,
         options.workspace,
@@ -224,9 +239,14 @@ def _wire(
         options.extra_tools,
         notify=notice,
         archive=archive_reader(history),
+        plan=plan,
     )
     if not options.ephemeral:
         record_groups(toolset.sessions, store, thread_id)
+    task = task_tool(options, settings, toolset.tools, notice)
+    if task is not None:
+        # After the built-in tools, before the front end's own (extra) ones.
+        toolset.tools.insert(len(toolset.tools) - len(options.extra_tools), task)
     skills = session_skills(
         settings,
         workspace=options.workspace,
@@ -237,7 +257,7 @@ def _wire(
     )
     skill_tool = skills.tool() if skills is not None else None
     if skill_tool is not None:
-        toolset.tools.append(skill_tool)
+        toolset.tools.insert(len(toolset.tools) - len(options.extra_tools), skill_tool)
     tool_specs = [t.spec for t in toolset.tools]
     # The static prompt is composed once here; the appendix follows the instruction files and the
     # paths the tools touch, re-checked before every model request (SPEC sections 4 and 5).
@@ -273,11 +293,13 @@ def _wire(
     )
     if tool_hooks is not None:
         tool_hooks.dispatch.permission_mode = lambda: dispatcher.policy.mode
-    hooks = TurnHooks()
-    runner = TurnRunner(
-        model_client=model_client,
+    loop = turn_loop(
+        client=model_client,
         model=choice.model,
-        system=prompt.build,
+        settings=settings,
+        info=info,
+        workspace=options.workspace,
+        prompt=prompt,
         tools=tool_specs,
         dispatcher=dispatcher,
         emitter=emitter,
@@ -285,39 +307,17 @@ def _wire(
         history=history,
         clock=clock,
         max_requests=settings.agent.max_turns,
-        context_window=info.context_window,
-        max_output_tokens=settings.agent.max_output_tokens
-        or settings.model_settings(choice.model).max_output_tokens,
-        reasoning_effort=settings.agent.reasoning_effort,
-        cache_key=prompt.cache_key,
-        images=info.images,
-        hooks=hooks,
-        history_copy=functools.partial(bounded_message, options.workspace),
         lifecycle=lifecycle,
         output_schema=options.output_schema,
     )
+    hooks, runner, compactor = loop.hooks, loop.runner, loop.compactor
     context = environment_context(settings, options.workspace, clock, git=git.result())
     runner.context = context_message(context, state.messages, clock())
-    compactor = Compactor(
-        client=model_client,
-        model=choice.model,
-        settings=settings,
-        window=info.context_window,
-        workspace=options.workspace,
-        history=history,
-        emitter=emitter,
-        clock=clock,
-        last_usage=lambda: state.last_usage,
-        current_request=runner.build_request,
-    )
-    compactor.hooks = lifecycle
-    hooks.before_request.append(compactor.before_request)
-    hooks.context_overflow.append(compactor.on_overflow)
     if skills is not None:
         from vtcode.runtime.skills import attach_skills
 
         attach_skills(skills, dispatcher=dispatcher, runner=runner, hooks=hooks, compactor=compactor)
-    return Wiring(
+    wiring = Wiring(
         options=options,
         thread_id=thread_id,
         model=choice.model,
@@ -337,8 +337,13 @@ def _wire(
         unanswered=unanswered,
         mcp=mcp,
         lifecycle=lifecycle,
+        plan=plan,
+        environment=context,
         skills=skills,
     )
+    if task is not None:
+        task.bind(wiring, emitter, clock=clock, new_id=new_id)
+    return wiring
 
 
 def _hooks(
@@ -366,45 +371,6 @@ def _hooks(
     return ToolHooks(dispatch), LifecycleHooks(dispatch)
 
 
-def _recover_intents(
-    handle: SessionHandle,
-    state: ConversationState,
-    recorded: Sequence[str],
-    notice: Callable[[str], None],
-) -> tuple[PendingIntent, ...]:
-    """Pending intents of the envelope that the history (compacted records included) does not show as
-    applied, in order."""
-    store = IntentStore(handle.dir)
-    found: list[Recovery] = []
-
-    def change(envelope: Envelope) -> Envelope:
-        found.append(recover(envelope, state.messages, recorded))
-        return found[0].envelope
-
-    store.update(change)
-    recovery = found[0]
-    if recovery.already_applied:
-        notice(
-            f"{len(recovery.already_applied)} intent(s) were applied just before the last session "
-            "stopped; they are not applied again"
-        )
-    return recovery.requeued
-
-
-def _note_model_change(
-    handle: SessionHandle, provider: str, model: str, notice: Callable[[str], None]
-) -> None:
-    """A resume with another provider or model says so and records it in meta.json."""
-    info = handle.info
-    if (info.provider, info.model) == (provider, model) or not info.model:
-        return
-    notice(f"session {info.id} ran with {info.provider} {info.model}; it continues with {provider} {model}")
-    try:
-        handle.update_info(model=model, provider=provider)
-    except VtcodeError as exc:
-        notice(f"meta.json not updated: {exc.user_text()}")
-
-
 def _first_time(home: Path, what: str) -> bool:
     """True the first time `what` is asked about under this home (remembered in `notices/`)."""
     marker = home / "notices" / hashlib.sha256(what.encode()).hexdigest()[:24]
@@ -416,51 +382,3 @@ def _first_time(home: Path, what: str) -> bool:
     except OSError:
         pass  # a read-only home: say it every time rather than never
     return True
-
-
-def _stored_session(store: SessionStore, options: SessionOptions) -> SessionHandle | None:
-    session_id = options.resume
-    if options.continue_last:
-        session_id = store.latest_for_workspace(options.workspace)
-        if session_id is None:
-            raise UsageError(
-                f"no stored session for {options.workspace}",
-                hint="start one with `vtcode exec PROMPT`, or list them with `vtcode sessions list`",
-            )
-    return store.open(session_id) if session_id is not None else None
-
-
-def _resume(
-    handle: SessionHandle,
-    options: SessionOptions,
-    state: ConversationState,
-    notice: Callable[[str], None],
-) -> tuple[str, ...]:
-    """Replay the stored history into `state`, repairing calls that never got a result.
-
-    Returns the intent ids tagged in any history record, compacted ones included.
-    """
-    loaded = handle.load()
-    # Histories written before huge tool-call arguments were bounded get the same bounded copy here.
-    state.messages.extend(
-        bounded_message(options.workspace, m) if isinstance(m, AssistantMessage) else m
-        for m in loaded.messages
-    )
-    # Turn numbers continue (item ids are built from them); meta.json may lag the history by a crash.
-    state.turns = max([handle.info.turns, *(m.meta.turn or 0 for m in loaded.messages)])
-    if os.path.realpath(handle.info.workspace) != os.path.realpath(options.workspace):
-        notice(
-            f"session {handle.info.id} ran in {handle.info.workspace}; it continues here "
-            f"in {options.workspace}, so paths in its history may not match"
-        )
-    for text in loaded.notices:
-        notice(text)
-    repairs: list[Message] = list(missing_results(state.messages))
-    if repairs:
-        handle.append_messages(repairs, state.turns)
-        state.messages.extend(repairs)
-        notice(
-            f"the last session stopped while {len(repairs)} tool call(s) ran; they are recorded "
-            "as not finished"
-        )
-    return loaded.intent_ids

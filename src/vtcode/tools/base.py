@@ -44,6 +44,8 @@ class ToolContext:
     git: GitAccess | None = None
     # Where multi-file edits keep their crash journal (`patch_journal`); None: unjournaled.
     journal_dir: Path | None = None
+    # The event item that shows this call (the runtime sets one per call).
+    item_id: str = ""
 
 
 @dataclass(frozen=True)

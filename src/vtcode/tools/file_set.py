@@ -14,17 +14,17 @@ import asyncio
 import contextlib
 import logging
 import os
-import re
 import stat
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from vtcode.exec.git_repo import GitAccess
 from vtcode.protocol.errors import ToolError
 from vtcode.tools.command_output import run_command
+from vtcode.tools.gitignore_rules import IgnoreChain, ignored, load_gitignore
 from vtcode.tools.regular_file import check_regular_or_absent
 from vtcode.tools.workspace import WorkspacePath, is_inside
 
@@ -328,31 +328,6 @@ def _links_to_inside_file(root: Path, path: str) -> bool:
     return is_inside(root, target) and target.is_file()
 
 
-@dataclass(frozen=True)
-class _IgnoreFile:
-    """One `.gitignore`: its workspace-relative directory and its patterns, last one first."""
-
-    directory: str
-    # pathspec's own rule (the last matching pattern decides) applied to its compiled regexes
-    # directly: going through PathSpec.check_file cost more than the whole directory walk.
-    patterns: tuple[tuple[re.Pattern[str], bool], ...]
-    # All patterns in one regex: most paths match none, and then one search answers.
-    any_pattern: re.Pattern[str] | None
-
-    def verdict(self, path: str) -> bool | None:
-        """True when ignored, False when re-included (`!pattern`), None when no pattern matches."""
-        relative = path[len(self.directory) + 1 :] if self.directory else path
-        if self.any_pattern is not None and self.any_pattern.search(relative) is None:
-            return None
-        for regex, include in self.patterns:
-            if regex.search(relative) is not None:
-                return include
-        return None
-
-
-_IgnoreChain = tuple[_IgnoreFile, ...]
-
-
 def _walk_with_gitignore(root: Path, base: str, batch_files: int) -> Iterator[FileBatch]:
     """Kept files below `base`, honouring every `.gitignore` from the root down (no repository needed).
 
@@ -361,7 +336,7 @@ def _walk_with_gitignore(root: Path, base: str, batch_files: int) -> Iterator[Fi
     files: list[str] = []
     whole: list[str] = []
     top = os.fspath(root)
-    pending: list[tuple[str, _IgnoreChain]] = [("", ())]
+    pending: list[tuple[str, IgnoreChain]] = [("", ())]
     while pending:
         relative_dir, chain = pending.pop()
         directory = os.path.join(top, relative_dir) if relative_dir else top
@@ -371,7 +346,7 @@ def _walk_with_gitignore(root: Path, base: str, batch_files: int) -> Iterator[Fi
         except OSError:
             continue  # vanished or unreadable: skipped, as os.walk does
         if any(entry.name == ".gitignore" for entry in entries):
-            ignore_file = _load_gitignore(os.path.join(directory, ".gitignore"), relative_dir)
+            ignore_file = load_gitignore(os.path.join(directory, ".gitignore"), relative_dir)
             if ignore_file is not None:
                 chain = (*chain, ignore_file)
         complete = bool(relative_dir) and _under(relative_dir, base)
@@ -384,9 +359,9 @@ def _walk_with_gitignore(root: Path, base: str, batch_files: int) -> Iterator[Fi
             elif _is_real_directory(entry):
                 complete = False
                 # Ignored directories stay unread, and so do those off the way to `base`.
-                if _on_route(child, base) and not _ignored(child + "/", chain):
+                if _on_route(child, base) and not ignored(child + "/", chain):
                     pending.append((child, chain))
-            elif _under(child, base) and not _ignored(child, chain) and _keeps_entry(root, entry):
+            elif _under(child, base) and not ignored(child, chain) and _keeps_entry(root, entry):
                 files.append(child)
                 complete = complete and _is_regular(entry)
             else:
@@ -406,47 +381,6 @@ def _is_real_directory(entry: os.DirEntry[str]) -> bool:
         return entry.is_dir(follow_symlinks=False)
     except OSError:
         return False
-
-
-def _load_gitignore(path: str, directory: str) -> _IgnoreFile | None:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            lines = handle.read().splitlines()
-    except OSError:
-        return None
-    import pathspec
-
-    spec = pathspec.PathSpec.from_lines("gitignore", lines)
-    patterns = tuple(
-        (pattern.regex, pattern.include)
-        for pattern in reversed(spec.patterns)
-        if isinstance(pattern, pathspec.RegexPattern)
-        and pattern.regex is not None
-        and pattern.include is not None
-    )
-    return _IgnoreFile(directory, patterns, _any_of(regex for regex, _ in patterns))
-
-
-def _any_of(regexes: Iterable[re.Pattern[str]]) -> re.Pattern[str] | None:
-    """One regex that matches where any of `regexes` does; None when they cannot be joined."""
-    parts = list(regexes)
-    flags = {regex.flags for regex in parts}
-    if len(flags) != 1:
-        return None
-    try:
-        # A group name used twice, or a flag set inside one pattern, makes this fail: no shortcut.
-        return re.compile("|".join(f"(?:{regex.pattern})" for regex in parts), flags.pop())
-    except re.error:
-        return None
-
-
-def _ignored(path: str, chain: _IgnoreChain) -> bool:
-    # The deepest .gitignore with a matching pattern decides, so a nested "!keep.log" can re-include.
-    for ignore_file in reversed(chain):
-        verdict = ignore_file.verdict(path)
-        if verdict is not None:
-            return verdict
-    return False
 
 
 def _under(path: str, base: str) -> bool:

@@ -10,6 +10,7 @@ from vtcode.tools.grep_files import GrepFilesTool
 from vtcode.tools.list_files import ListFilesTool
 from vtcode.tools.read_file import ReadFileTool
 from vtcode.tools.recall_history import ArchiveReader, RecallHistoryTool
+from vtcode.tools.update_plan import PlanBoard, UpdatePlanTool
 from vtcode.tools.write_file import WriteFileTool
 from vtcode.tools.write_stdin import WriteStdinTool
 
@@ -19,10 +20,14 @@ def workspace_tools() -> list[Tool]:
     return [ReadFileTool(), ListFilesTool(), GrepFilesTool(), WriteFileTool(), ApplyPatchTool()]
 
 
-def builtin_tools(sessions: SessionManager, archive: ArchiveReader | None = None) -> list[Tool]:
+def builtin_tools(
+    sessions: SessionManager, archive: ArchiveReader | None = None, plan: PlanBoard | None = None
+) -> list[Tool]:
     """Every built-in tool; the command tools share the session's command sessions.
 
     `archive` reads the session's compaction archive; without one there is no `recall_history`.
+    `plan` keeps the session's plan; without one there is no `update_plan`.
     """
     recall = [RecallHistoryTool(archive)] if archive is not None else []
-    return [*workspace_tools(), ExecCommandTool(sessions), WriteStdinTool(sessions), *recall]
+    planning = [UpdatePlanTool(plan)] if plan is not None else []
+    return [*workspace_tools(), ExecCommandTool(sessions), WriteStdinTool(sessions), *recall, *planning]

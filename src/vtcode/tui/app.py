@@ -34,6 +34,7 @@ from vtcode.tui.history_view import show_history
 from vtcode.tui.hooks_trust import options_after_hook_trust
 from vtcode.tui.mcp_trust import McpTrustScreen
 from vtcode.tui.pending import PendingList
+from vtcode.tui.plan_panel import PlanPanel
 from vtcode.tui.screens import SetupScreen, TextScreen
 from vtcode.tui.scrollback import conversation_text
 from vtcode.tui.session_view import SessionView
@@ -65,6 +66,7 @@ class VtcodeApp(App[int]):
         Binding("pagedown", "scroll_transcript('page_down')", priority=True, show=False),
         Binding("home,ctrl+home", "scroll_transcript('home')", priority=True, show=False),
         Binding("end,ctrl+end", "scroll_transcript('end')", priority=True, show=False),
+        Binding("ctrl+t", "toggle_plan", "hide / show the plan", priority=True, show=False),
     ]
 
     def __init__(
@@ -100,6 +102,7 @@ class VtcodeApp(App[int]):
         # Held here, not queried: events keep arriving while another screen (a dialog) is on top.
         self.transcript = Transcript()
         self.pending_list = PendingList()
+        self.plan_panel = PlanPanel()
         self.composer = Composer(complete=lambda prefix: complete_path(self.options.workspace, prefix))
         self.composer.menu = lambda: menu_entries(self.session.skills if self.session is not None else None)
         self.status_line = StatusLine()
@@ -107,8 +110,9 @@ class VtcodeApp(App[int]):
     # -- layout ---------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        """Transcript, pending input, composer, status line."""
+        """Transcript, the plan, pending input, composer, status line."""
         yield self.transcript
+        yield self.plan_panel
         self.pending_list.display = False
         yield self.pending_list
         yield self.composer
@@ -170,6 +174,7 @@ class VtcodeApp(App[int]):
         self.options = options
         self.session = session
         self.view.reset()
+        self.plan_panel.show_plan(session.plan)
         await show_history(self.transcript, session.messages, session.past_events())
         self.run_worker(self._read(session), group="events")
         early, self._early = self._early, []
@@ -340,6 +345,10 @@ class VtcodeApp(App[int]):
         if self.session is not None and self.session.running:
             await self.action_interrupt()
         self.notify("Ctrl+C again to quit", timeout=QUIT_WINDOW_SECONDS)
+
+    def action_toggle_plan(self) -> None:
+        """Ctrl+T: hide the plan panel, or show it again."""
+        self.plan_panel.toggle()
 
     def action_scroll_transcript(self, where: str) -> None:
         """PageUp/PageDown page the transcript; Home/End go to its top/bottom while the composer is empty.

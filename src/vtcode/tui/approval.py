@@ -34,6 +34,8 @@ SESSION_KEY = "ctrl+a"
 
 def session_choice(request: ApprovalRequested) -> tuple[ApprovalDecision, str]:
     """The "allow for the session" decision a request offers, and how it is described."""
+    if request.tool == "web_fetch" and request.session_prefix:
+        return "allow_prefix", f"fetches from {safe_text(request.session_prefix)}"
     if request.kind == "command" and request.session_prefix:
         return "allow_prefix", f"commands starting with `{safe_text(request.session_prefix)}`"
     return "allow_tool", f"every {safe_text(request.tool)} call"

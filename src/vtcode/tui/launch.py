@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 import logging
 
 from textual.worker import WorkerFailed
 
-from vtcode.cli.exec_cmd import session_options as cli_session_options
 from vtcode.protocol.errors import ExitCode, VtcodeError
-from vtcode.runtime.wiring import SessionOptions
+from vtcode.runtime.session_config import SessionRequest, session_options
 from vtcode.tui.app import VtcodeApp
 
 log = logging.getLogger(__name__)
@@ -21,14 +19,10 @@ class InternalError(VtcodeError):
     exit_code = ExitCode.AGENT_FAILED
 
 
-def session_options(args: argparse.Namespace, overrides: list[str]) -> SessionOptions:
-    """What the command line asked for; the TUI answers approvals itself (not headless)."""
-    return cli_session_options(args, overrides, headless=False)
-
-
-def run_tui(args: argparse.Namespace, overrides: list[str], prompt: str | None) -> int:
+def run_tui(request: SessionRequest, prompt: str | None) -> int:
     """Run the app until the user quits (or SIGTERM / SIGHUP); a crash is one line, never a traceback."""
-    return run_app(VtcodeApp(session_options(args, overrides), prompt=prompt))
+    # The TUI answers approvals itself (not headless).
+    return run_app(VtcodeApp(session_options(request, headless=False), prompt=prompt))
 
 
 def run_app(app: VtcodeApp) -> int:

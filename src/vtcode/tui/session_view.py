@@ -20,6 +20,7 @@ from vtcode.protocol.events import (
     ItemStarted,
     ItemUpdated,
     Notice,
+    PlanUpdated,
     SessionPaused,
     SessionResumed,
     ThreadCompacted,
@@ -30,6 +31,7 @@ from vtcode.protocol.events import (
 )
 from vtcode.protocol.messages import UserMessage
 from vtcode.protocol.ops import ApprovalAnswer, InputMode
+from vtcode.protocol.plan import Plan
 from vtcode.tui.approval import TYPING_QUIET_SECONDS, ApprovalScreen
 from vtcode.tui.transcript import NoticeEntry, UserEntry, compaction_text
 
@@ -116,6 +118,8 @@ class SessionView:
                 await transcript.add(NoticeEntry(message, warning=level == "warning"))
             case ThreadCompacted():
                 await transcript.add(NoticeEntry(compaction_text(event)))
+            case PlanUpdated(plan=steps, explanation=explanation):
+                app.plan_panel.show_plan(Plan(steps=steps, explanation=explanation))
             case ThreadStarted(resumed=True, thread_id=thread_id):
                 await transcript.add(NoticeEntry(f"resumed session {thread_id}"))
             case _:

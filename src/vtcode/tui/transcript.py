@@ -28,6 +28,7 @@ from vtcode.runtime.jobs import Job
 from vtcode.tui.edit_preview import change_heading, coloured_diff
 from vtcode.tui.markdown_view import AnswerMarkdown
 from vtcode.tui.safe import safe_text, tail_lines
+from vtcode.tui.subagent_card import SubagentCard
 from vtcode.tui.tool_names import tool_title
 
 # Lines of live command output a card shows (the rest is in `/jobs show` and the spool).
@@ -374,6 +375,12 @@ class Transcript(VerticalScroll):
                 else:
                     self._items[item.id] = edit = FileChangeCard(item)
                     await self.add(edit)
+            case ToolCallItem(name="task"):
+                if isinstance(entry, SubagentCard):
+                    entry.change(item)
+                else:
+                    self._items[item.id] = child = SubagentCard(item)
+                    await self.add(child)
             case ToolCallItem():
                 if isinstance(entry, ToolLine):
                     entry.change(item)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from vtcode.core.compaction.calibration import MAX_RATIO, MIN_RATIO, Calibration
 from vtcode.core.compaction.pacing import Pacing, growth_gap, planned_tail, smaller_tails
+from vtcode.core.tokens import MAX_RATIO, MIN_RATIO, Calibration
 
 
 def test_the_ratio_starts_at_one_and_follows_what_the_provider_reports() -> None:

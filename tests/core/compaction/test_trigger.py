@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from vtcode.core.compaction.pressure import Pressure
 from vtcode.core.compaction.thresholds import thresholds
 from vtcode.core.compaction.trigger import (
     Action,
@@ -14,6 +13,7 @@ from vtcode.core.compaction.trigger import (
     decide,
     escalate,
 )
+from vtcode.core.context_pressure import ContextPressure as Pressure
 from vtcode.protocol.errors import ProviderErrorKind
 from vtcode.protocol.messages import Usage
 

@@ -94,6 +94,8 @@ class EnvelopeUpdate(msgspec.Struct, frozen=True, kw_only=True):
     pending_intents: tuple[PendingIntent, ...] | None = None
     applied_intent_ids: tuple[str, ...] = ()
     history_artifact_path: str | None = None
+    # The agent's plan as text ("Task Tracker"); "" clears it.
+    task_summary: str | None = None
 
 
 def _normalized(text: str) -> str:
@@ -138,6 +140,7 @@ def merge(prior: Envelope | None, update: EnvelopeUpdate, *, session_id: str, no
         schema_version=ENVELOPE_SCHEMA_VERSION,
         summary=update.summary if update.summary is not None else base.summary,
         objective=update.objective or base.objective,
+        task_summary=base.task_summary if update.task_summary is None else update.task_summary or None,
         constraints=merge_strings(base.constraints, update.constraints, MAX_LIST_ITEMS),
         grounded_facts=tuple(facts.values())[-MAX_LIST_ITEMS:],
         touched_files=merge_strings(base.touched_files, update.touched_files, None),
@@ -181,8 +184,10 @@ def compaction_update(
     artifact_path: str | None,
     pending_intents: tuple[PendingIntent, ...] | None = None,
     applied_intent_ids: tuple[str, ...] = (),
+    task_summary: str | None = None,
 ) -> EnvelopeUpdate:
-    """What a compaction writes into the envelope: its summary, the touched files, the artifact path.
+    """What a compaction writes into the envelope: its summary, the touched files, the artifact path and
+    the current plan (`task_summary`), which the summary may have lost.
 
     Touched files come from the whole pre-compaction history, so instruction scope never shrinks when the
     calls that named a path are summarized away.
@@ -193,6 +198,7 @@ def compaction_update(
         history_artifact_path=artifact_path,
         pending_intents=pending_intents,
         applied_intent_ids=applied_intent_ids,
+        task_summary=task_summary,
     )
 
 

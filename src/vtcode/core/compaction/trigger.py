@@ -5,8 +5,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from vtcode.core.compaction.pressure import Pressure
 from vtcode.core.compaction.thresholds import Thresholds
+from vtcode.core.context_pressure import ContextPressure
 from vtcode.protocol.errors import ProviderErrorKind
 
 # Reference 3.2 step 2.6: a history this short is not compacted unless forced (the soft mark or /compact).
@@ -74,12 +74,12 @@ class Decision:
     """The action, the pressure to keep, and the reason (for logs and `thread.compacted`)."""
 
     action: Action
-    pressure: Pressure
+    pressure: ContextPressure
     trigger: str  # "soft", "hard" or "" when nothing fires
 
 
 def decide(
-    pressure: Pressure,
+    pressure: ContextPressure,
     thresholds: Thresholds,
     *,
     enabled: bool,

@@ -1,0 +1,1 @@
+"""Subagent definitions (pure): frontmatter, tool names, built-ins, precedence."""

@@ -1,0 +1,312 @@
+"""The `task` tool: delegate a self-contained brief to a subagent, a child `Session` in this process.
+
+The child starts with a fresh context (its definition's prompt, the brief, the project instructions and
+the environment context; none of the parent's messages), the parent's tools narrowed to what it
+declares, and the parent's approval port, deny rules, sandbox and hooks, so nothing a child does
+escapes the choke points its parent has (reference extensibility.md sections 3 and 11.3). Several
+`task` calls of one reply run at once (`[agents] max_concurrent`); each returns the child's final answer
+with what it cost and changed, and an interrupt of the parent ends every child with its commands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from vtcode.config.schema import Settings
+from vtcode.core.agents.definitions import TASK_TOOL, AgentDefinition, known_names
+from vtcode.instructions.agent_files import AgentCatalog, load_agents
+from vtcode.protocol.events import Notice
+from vtcode.protocol.messages import AssistantMessage, ToolResultMessage
+from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.ops import UserInput
+from vtcode.runtime.emitter import Emitter
+from vtcode.runtime.providers import model_info
+from vtcode.runtime.subagent_events import ChildReport, Follow
+from vtcode.runtime.system_prompt import user_home
+from vtcode.tools.base import CallDescription, Tool, ToolContext, ToolOutcome
+
+if TYPE_CHECKING:
+    from vtcode.runtime.session import Session
+    from vtcode.runtime.wiring import SessionOptions, Wiring
+
+DESCRIPTION = (
+    "Delegate a self-contained task to a subagent that works in its own fresh context and returns one "
+    "final answer. The subagent cannot see this conversation: `prompt` must be a complete brief (the "
+    "goal, the relevant files and facts, constraints, and what to report back); never write "
+    "'continue the previous task'. Use it to explore a large codebase without filling your context, "
+    "or to run independent pieces of work in parallel (several task calls in one reply run at once). "
+    "Only delegate when it helps; simple lookups are faster done yourself. Subagent types:\n"
+)
+
+
+class TaskTool:
+    """`task(subagent_type, description, prompt)`; bound to its session's parts once they exist."""
+
+    def __init__(
+        self,
+        catalog: AgentCatalog,
+        *,
+        max_concurrent: int,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.catalog = catalog
+        self._slots = asyncio.Semaphore(max_concurrent)
+        self._monotonic = monotonic
+        self._parent: Wiring | None = None
+        self._emitter: Emitter | None = None
+        self._clock: Callable[[], float] = time.time
+        self._new_id: Callable[[], str] = lambda: str(uuid.uuid4())
+        agents = "\n".join(f"- {a.name}: {a.description}" for a in catalog.agents.values())
+        self._spec = ToolSpec(
+            name=TASK_TOOL,
+            description=DESCRIPTION + agents,
+            parameters={
+                "type": "object",
+                "properties": {
+                    "subagent_type": {
+                        "type": "string",
+                        "enum": list(catalog.agents),
+                        "description": "Which subagent runs the task.",
+                    },
+                    "description": {
+                        "type": "string",
+                        "description": "A short (3-7 words) label for the task, shown to the user.",
+                    },
+                    "prompt": {
+                        "type": "string",
+                        "description": "The complete, self-contained brief for the subagent.",
+                    },
+                },
+                "required": ["subagent_type", "description", "prompt"],
+                "additionalProperties": False,
+            },
+        )
+
+    def bind(
+        self, parent: Wiring, emitter: Emitter, *, clock: Callable[[], float], new_id: Callable[[], str]
+    ) -> None:
+        """Attach the parent session's parts (its wiring is built after its tool list)."""
+        self._parent, self._emitter, self._clock, self._new_id = parent, emitter, clock, new_id
+
+    @property
+    def spec(self) -> ToolSpec:
+        """Name, description (with the subagent types) and JSON Schema parameters."""
+        return self._spec
+
+    @property
+    def kind(self) -> ToolKind:
+        """The call itself changes nothing (each of the child's calls is judged on its own), so several
+        `task` calls of one reply run concurrently, like reads."""
+        return "read"
+
+    def describe(self, arguments: dict[str, Any]) -> CallDescription:
+        """`explore: find the config loader`."""
+        kind = str(arguments.get("subagent_type") or "?")
+        return CallDescription(display=f"{kind}: {arguments.get('description') or ''}".strip())
+
+    async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
+        """Run one child to the end of its turn and report its answer (a bad call is an error result)."""
+        parent, emitter = self._parent, self._emitter
+        if parent is None or emitter is None:
+            return ToolOutcome(content="task is not available in this session", is_error=True)
+        kind = arguments.get("subagent_type")
+        brief = arguments.get("prompt")
+        definition = self.catalog.agents.get(kind) if isinstance(kind, str) else None
+        if definition is None:
+            known = ", ".join(self.catalog.agents)
+            return ToolOutcome(content=f"unknown subagent_type {kind!r}; available: {known}", is_error=True)
+        if not isinstance(brief, str) or not brief.strip():
+            return ToolOutcome(content="`prompt` must be the subagent's complete brief", is_error=True)
+        async with self._slots:
+            report = await self._run_child(
+                parent=parent,
+                emitter=emitter,
+                definition=definition,
+                brief=brief,
+                arguments=arguments,
+                item_id=ctx.item_id,
+            )
+        return ToolOutcome(
+            content=report.text(),
+            is_error=report.status != "completed",
+            touched_paths=report.files_changed,
+            extra=report.details(),
+        )
+
+    async def _run_child(
+        self,
+        *,
+        parent: Wiring,
+        emitter: Emitter,
+        definition: AgentDefinition,
+        brief: str,
+        arguments: Mapping[str, Any],
+        item_id: str,
+    ) -> ChildReport:
+        # Imported here: a session that never delegates never loads the child machinery.
+        from vtcode.runtime.session import Session
+        from vtcode.runtime.subagent_wiring import ChildEmitter, wire_child
+
+        agent_id = f"agent-{self._new_id().replace('-', '')[:12]}"
+        started = self._monotonic()
+        child_emitter = ChildEmitter(agent_id, clock=self._clock)
+        wiring, options = wire_child(
+            parent,
+            definition,
+            agent_id=agent_id,
+            emitter=child_emitter,
+            clock=self._clock,
+            new_id=self._new_id,
+        )
+        follow = Follow(
+            emitter,
+            label=f"{definition.name} {agent_id}",
+            item_id=item_id,
+            arguments=json.dumps(dict(arguments)),
+            agent_type=definition.name,
+        )
+        await _fire(parent, "SubagentStart", {"agent_id": agent_id, "agent_type": definition.name})
+        session = Session(wiring, child_emitter, options, new_id=self._new_id, clock=self._clock)
+        reader = asyncio.create_task(follow.run(session.events()))
+        try:
+            await session.submit(UserInput(brief))
+            blocks = 0
+            while True:
+                await follow.turn_ended()
+                reason = await _subagent_stop(parent, wiring, definition.name, follow, blocks)
+                if reason is None:
+                    break
+                blocks += 1
+                await session.submit(UserInput(f"A SubagentStop hook asks you to continue: {reason}"))
+        finally:
+            # Also when the parent is interrupted: the child's turn ends with its commands first, and a
+            # second cancel (the rest of the tool batch being stopped) does not cut that short.
+            closing = asyncio.ensure_future(_close(session, reader, wiring))
+            try:
+                await asyncio.shield(closing)
+            except asyncio.CancelledError:
+                await closing
+                raise
+        answer = _final_answer(wiring)
+        status = "failed" if follow.failure else "interrupted" if follow.interrupted else "completed"
+        report = ChildReport(
+            agent_id=agent_id,
+            agent_type=definition.name,
+            status=status,
+            answer=answer if status == "completed" else (follow.failure or answer),
+            usage=wiring.state.usage_total,
+            tool_calls=sum(isinstance(m, ToolResultMessage) for m in wiring.state.messages),
+            duration_ms=round((self._monotonic() - started) * 1000),
+            files_changed=tuple(follow.files),
+        )
+        parent.runner.add_delegated(report.usage)
+        return report
+
+
+async def _close(session: Session, reader: asyncio.Task[None], wiring: Wiring) -> None:
+    """End a child: its turn, its commands, its event stream, its transcript."""
+    await session.aclose()
+    await asyncio.gather(reader, return_exceptions=True)
+    await _settled(wiring)
+
+
+async def _settled(wiring: Wiring) -> None:
+    """The child's transcript is written (its first checkpoint is written in the background)."""
+    from vtcode.runtime.subagent_history import ChildHistory
+
+    if isinstance(wiring.history, ChildHistory):
+        await wiring.history.settled()
+
+
+def _final_answer(wiring: Wiring) -> str:
+    for message in reversed(wiring.state.messages):
+        if isinstance(message, AssistantMessage) and not message.tool_calls:
+            return message.content
+    return ""
+
+
+async def _fire(parent: Wiring, event: Any, payload: dict[str, Any]) -> None:
+    hooks = parent.dispatcher.hooks
+    if hooks is not None and hooks.dispatch.active(event):
+        await hooks.dispatch.fire(event, payload, subject=payload["agent_type"])
+
+
+async def _subagent_stop(
+    parent: Wiring, wiring: Wiring, agent_type: str, follow: Follow, blocks: int
+) -> str | None:
+    """SubagentStop at the end of a child's turn: the reason a hook gives for it to go on, or None.
+
+    A failed or interrupted child is not asked to go on; after 8 blocks it ends anyway.
+    """
+    hooks = parent.dispatcher.hooks
+    if hooks is None or not hooks.dispatch.active("SubagentStop"):
+        return None
+    from vtcode.runtime.lifecycle_hooks import STOP_BLOCK_CAP
+
+    await _settled(wiring)
+    handle = wiring.history.handle
+    payload = {
+        "agent_id": wiring.thread_id,
+        "agent_type": agent_type,
+        "agent_transcript_path": str(handle.history_path) if handle is not None else "",
+        "last_assistant_message": _final_answer(wiring),
+        "stop_hook_active": blocks > 0,
+    }
+    combined = await hooks.dispatch.fire("SubagentStop", payload, subject=agent_type)
+    if not combined.blocked or combined.stop or follow.failure or follow.interrupted:
+        return None
+    if blocks >= STOP_BLOCK_CAP:
+        parent.dispatcher.emitter.emit(
+            Notice(
+                level="warning",
+                message=f"a SubagentStop hook blocked subagent {wiring.thread_id} {STOP_BLOCK_CAP} times; "
+                f"it ends anyway (last reason: {combined.reason})",
+            )
+        )
+        return None
+    return combined.reason or "a SubagentStop hook blocked the end"
+
+
+def task_tool(
+    options: SessionOptions, settings: Settings, tools: Sequence[Tool], notice: Callable[[str], None]
+) -> TaskTool | None:
+    """The session's `task` tool with the subagent types found (each bad definition file reported);
+    None when `[agents] enabled` is off."""
+    return task_tool_for(
+        options.workspace, home=options.home, env=options.env, settings=settings, tools=tools, notice=notice
+    )
+
+
+def task_tool_for(
+    workspace: Path,
+    *,
+    home: Path,
+    env: Mapping[str, str],
+    settings: Settings,
+    tools: Sequence[Tool],
+    notice: Callable[[str], None],
+) -> TaskTool | None:
+    """`task_tool` outside a session (`vtcode prompt` shows the same tool list, and cache key)."""
+    if not settings.agents.enabled:
+        return None
+    names = {t.spec.name for t in tools} | {TASK_TOOL}
+
+    def known_model(model: str) -> bool:
+        return model in settings.models or model_info(settings, model).known
+
+    catalog = load_agents(
+        workspace,
+        home,
+        user_home(env),
+        known_tool=known_names(names),
+        known_model=known_model,
+    )
+    for text in catalog.diagnostics:
+        notice(f"agents: {text}")
+    return TaskTool(catalog, max_concurrent=settings.agents.max_concurrent)
