@@ -182,7 +182,11 @@ def test_vtcodes_own_git_runs_without_provider_keys_and_with_configured_programs
     assert any(" status " in f" {a} " for a in argv)
     assert any(" ls-files " in f" {a} " for a in argv)
     assert all("-c core.fsmonitor=false -c core.hooksPath=/dev/null" in a for a in argv)
-    assert all(f"--git-dir={ws}/.git --work-tree={ws}" in a for a in argv)
+    # Checkpoint snapshots go to vtcode's private repository, never the workspace's `.git`.
+    snapshots = f"{vtcode.home}/.vtcode/snapshots/"
+    assert all(f"--git-dir={ws}/.git --work-tree={ws}" in a for a in argv if snapshots not in a)
+    private = [a for a in argv if snapshots in a and " init " not in f" {a} "]
+    assert all(f"--git-dir={snapshots}" in a and f"--work-tree={ws} " in a for a in private)
     assert "OPENAI_API_KEY" not in log.read_text()
     assert "GIT_DIR=" not in log.read_text()
 

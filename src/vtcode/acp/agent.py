@@ -34,12 +34,13 @@ from acp.schema import (
 )
 
 from vtcode import __version__
-from vtcode.acp import permissions
+from vtcode.acp import permissions, rewind_command
 from vtcode.acp.files import EditorBuffers
 from vtcode.acp.mcp_servers import with_servers
 from vtcode.acp.modes import approval_mode, mode_state
 from vtcode.acp.prompt import BadBlock, Block, prompt_input
-from vtcode.acp.updates import Translator, plan_update, turn_usage
+from vtcode.acp.rewind_command import is_rewind_command
+from vtcode.acp.updates import Translator, plan_update, text_chunk, turn_usage
 from vtcode.protocol.errors import ExitCode, VtcodeError
 from vtcode.protocol.events import (
     ApprovalRequested,
@@ -184,6 +185,11 @@ class VtcodeAgent:
             given = prompt_input(prompt)
         except BadBlock as exc:
             raise RequestError(INVALID_PARAMS, str(exc), None) from None
+        if is_rewind_command(given.text):
+            # Answered by the session's checkpoints, not the model: no turn runs.
+            reply = await rewind_command.answer(live.session, given.text)
+            await self._require_client().session_update(session_id=live.id, update=text_chunk(reply))
+            return PromptResponse(stop_reason="end_turn")
         waiting = _Waiting(str(uuid.uuid4()), asyncio.get_running_loop().create_future())
         live.waiting = waiting
         try:
@@ -202,6 +208,11 @@ class VtcodeAgent:
             _resolve(waiting, "cancelled")
             return
         await live.session.submit(Interrupt())
+
+    async def cancel_all(self) -> None:
+        """Cancel the running prompt of every session (the editor is gone and will not send more)."""
+        for session_id in list(self._sessions):
+            await self.cancel(session_id)
 
     async def aclose(self) -> None:
         """Shut every session down (their commands end with them)."""

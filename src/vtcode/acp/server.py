@@ -14,6 +14,11 @@ from acp.interfaces import Agent
 from vtcode.acp.agent import ImagesProbe, OptionsFactory, VtcodeAgent
 from vtcode.acp.transport import StdioTransport, protocol_output, stdin_reader
 
+# At end of input, running prompts get this long to finish on their own before they are cancelled,
+# and a cancelled prompt this long to answer "cancelled".
+FINISH_SECONDS = 60.0
+CANCEL_SECONDS = 15.0
+
 
 class _OneLine(logging.Filter):
     """Without VTCODE_DEBUG a logged exception (the SDK logs some) is one line on stderr, no traceback."""
@@ -47,13 +52,30 @@ async def serve(options: OptionsFactory, images: ImagesProbe | None = None) -> i
     listening = asyncio.ensure_future(conn.listen())
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, listening.cancel)
+    # The SDK reports end of input only once every request read has been answered (see the transport).
+    finishing = asyncio.ensure_future(_finish_after_end(listening, transport, agent))
     try:
         with contextlib.suppress(asyncio.CancelledError):
             await listening
     finally:
+        finishing.cancel()
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(signum)
         await agent.aclose()
         await conn.close()
         output.close()
     return 0
+
+
+async def _finish_after_end(
+    listening: asyncio.Future[None], transport: StdioTransport, agent: VtcodeAgent
+) -> None:
+    """Once the editor closes stdin, running prompts may finish; past a grace they are cancelled."""
+    await transport.ended.wait()
+    done, _ = await asyncio.wait({listening}, timeout=FINISH_SECONDS)
+    if done:
+        return
+    await agent.cancel_all()
+    done, _ = await asyncio.wait({listening}, timeout=CANCEL_SECONDS)
+    if not done:
+        listening.cancel()

@@ -19,6 +19,7 @@ LINE_LIMIT = 50 * 1024 * 1024
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
+INTERNAL_ERROR = -32603
 
 
 def error_response(code: int, message: str, request_id: Any = None) -> dict[str, Any]:
@@ -49,6 +50,12 @@ class StdioTransport:
         self._output = output
         self._lock = asyncio.Lock()
         self._closed = False
+        # Requests handed to the SDK and not yet answered: at end of input they are still owed a reply.
+        self._unanswered: set[str] = set()
+        # Requests we sent the editor, by key: after end of input nobody will answer them.
+        self._asked: dict[str, Any] = {}
+        self._sent = asyncio.Event()
+        self.ended = asyncio.Event()
 
     async def send(self, message: dict[str, Any]) -> None:
         """Write one message as one line."""
@@ -58,6 +65,12 @@ class StdioTransport:
                 raise ConnectionError("the protocol output is closed")
             # A blocking write in a thread: a slow editor must not stall the event loop.
             await asyncio.to_thread(self._write, data)
+        if "id" in message:
+            if "method" in message:
+                self._asked[_key(message["id"])] = message["id"]
+            else:
+                self._unanswered.discard(_key(message["id"]))
+            self._sent.set()
 
     def _write(self, data: bytes) -> None:
         self._output.write(data)
@@ -66,17 +79,39 @@ class StdioTransport:
     async def receive(self) -> dict[str, Any] | None:
         """The next request, notification or response; None at end of input. Bad lines are answered."""
         while True:
-            line = await self._read_line()
+            line = b"" if self.ended.is_set() else await self._read_line()
             if not line:
-                return None
+                self.ended.set()
+                return await self._after_end()
             line = line.strip()
             if not line:
                 continue
             message, error = check_message(line)
             if message is not None:
+                if "id" in message:
+                    if "method" in message:
+                        self._unanswered.add(_key(message["id"]))
+                    else:
+                        self._asked.pop(_key(message["id"]), None)
                 return message
             if error is not None:
                 await self.send(error)
+
+    async def _after_end(self) -> dict[str, Any] | None:
+        """End of input is reported (None) only once every request read so far has been answered.
+
+        Until then the connection stays up so the running prompts still stream their updates; a
+        request we put to the editor gets an error in its name, since no answer can come any more.
+        """
+        while True:
+            if self._asked:
+                key, request_id = next(iter(self._asked.items()))
+                del self._asked[key]
+                return error_response(INTERNAL_ERROR, "the editor closed its input", request_id)
+            if not self._unanswered:
+                return None
+            self._sent.clear()
+            await self._sent.wait()
 
     async def close(self) -> None:
         """Stop writing (the output itself belongs to the process)."""
@@ -95,6 +130,11 @@ class StdioTransport:
         except asyncio.IncompleteReadError as exc:
             chunks.append(exc.partial)
             return b"".join(chunks)
+
+
+def _key(request_id: Any) -> str:
+    # Ids are strings or numbers; the JSON text tells 1 from "1" and is always hashable.
+    return json.dumps(request_id, sort_keys=True)
 
 
 def protocol_output() -> BinaryIO:

@@ -63,6 +63,10 @@ the workspace configuration (may only make the sandbox stricter).
 .B $VTCODE_HOME/sessions/ID/
 a stored session: history.jsonl, meta.json, envelope.json, events.jsonl, archive/.
 .TP
+.B $VTCODE_HOME/checkpoints/ID/, $VTCODE_HOME/snapshots/PROJECT/
+a session's checkpoints (pre-images, turns, restores) and the private git directory of a workspace's
+tree snapshots (never the workspace's .git); see vtcode rewind and vtcode checkpoints gc.
+.TP
 .B .vtcode/context/tool_outputs/, .vtcode/context/stdin/
 spooled command output and piped stdin, in the workspace.
 .SH EXIT STATUS

@@ -10,9 +10,9 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 import msgspec
 
@@ -28,6 +28,8 @@ from vtcode.runtime.skills_start import session_skills
 from vtcode.runtime.subagents import task_tool_for
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.toolset import build_toolset
+
+ReportT = TypeVar("ReportT", bound=msgspec.Struct)
 
 
 def workspace_of(args: argparse.Namespace) -> Path:
@@ -118,20 +120,22 @@ def _window(settings: Settings, env: Mapping[str, str]) -> int:
         return model_info(settings, "").context_window
 
 
-def write_json(payload: msgspec.Struct, out: TextIO) -> None:
-    """`payload` as indented JSON on `out`."""
-    out.write(json.dumps(msgspec.to_builtins(payload), ensure_ascii=False, indent=2) + "\n")
+def write_report(
+    args: argparse.Namespace, report: ReportT, out: TextIO, as_text: Callable[[ReportT], str]
+) -> int:
+    """`report` on `out`: indented JSON with `--json`, else as text for a person; the exit code."""
+    if getattr(args, "json", False):
+        out.write(json.dumps(msgspec.to_builtins(report), ensure_ascii=False, indent=2) + "\n")
+    else:
+        out.write(as_text(report))
+    return ExitCode.OK
 
 
 def run_instructions(args: argparse.Namespace, overrides: list[str], *, out: TextIO | None = None) -> int:
     """List the instruction sources that apply, in precedence order, with diagnostics."""
     out = out or sys.stdout
     report = prompt_builder(args, overrides).instructions_report()
-    if getattr(args, "json", False):
-        write_json(report, out)
-    else:
-        out.write(format_report(report))
-    return ExitCode.OK
+    return write_report(args, report, out, format_report)
 
 
 def format_report(report: InstructionsReport) -> str:

@@ -120,6 +120,10 @@ def _command(
             from vtcode.cli.skills_cmd import run_skills
 
             return lambda: run_skills(args, overrides, parser)
+        case "rewind" | "checkpoints":
+            from vtcode.cli.rewind_cmd import run_checkpoint_command
+
+            return lambda: run_checkpoint_command(args, overrides)
         case "instructions":
             from vtcode.cli.instructions_cmd import run_instructions
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from vtcode import __version__
+from vtcode.cli.checkpoint_options import add_checkpoint_parsers
 from vtcode.cli.exec_options import add_script_options
 from vtcode.cli.skills_cmd import add_skills_parser
 
@@ -72,7 +73,11 @@ def add_agent_options(parser: argparse.ArgumentParser, *, top_level: bool = Fals
         **kept,
     )
     parser.add_argument(
-        "--profile", choices=PROFILES, help="system prompt profile (default: default)", **kept
+        "--profile",
+        choices=PROFILES,
+        help="the system prompt profile (agent.system_prompt_mode; default: default); not a Codex config "
+        "profile: for another set of settings use VTCODE_HOME=DIR or -c KEY=VALUE",
+        **kept,
     )
     parser.add_argument(
         "--workspace",
@@ -92,6 +97,14 @@ def add_agent_options(parser: argparse.ArgumentParser, *, top_level: bool = Fals
         "--sandbox",
         choices=SANDBOX_MODES,
         help="the OS sandbox commands run in (default: workspace-write, network off; see [sandbox])",
+        **kept,
+    )
+    parser.add_argument(
+        "--add-dir",
+        action="append",
+        metavar="DIR",
+        help="another folder commands may write in besides the workspace (repeatable; added to "
+        "sandbox.writable_roots)",
         **kept,
     )
     parser.add_argument(
@@ -345,7 +358,7 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     _add_config_option(prompt_p, "config")
     # SUPPRESS keeps a value given before the subcommand (`vtcode --profile minimal prompt`).
     prompt_p.add_argument(
-        "--profile", choices=PROFILES, default=argparse.SUPPRESS, help="system prompt profile"
+        "--profile", choices=PROFILES, default=argparse.SUPPRESS, help="the system prompt profile"
     )
     _add_instruction_options(prompt_p)
 
@@ -363,6 +376,7 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     _add_mcp_parser(commands)
     _add_hooks_parser(commands)
     add_skills_parser(commands)
+    add_checkpoint_parsers(commands, _add_config_option)
 
     sandbox_p = commands.add_parser(
         "sandbox",

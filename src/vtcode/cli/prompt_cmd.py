@@ -9,8 +9,7 @@ from typing import TextIO
 
 import msgspec
 
-from vtcode.cli.instructions_cmd import prompt_builder, write_json
-from vtcode.protocol.errors import ExitCode
+from vtcode.cli.instructions_cmd import prompt_builder, write_report
 from vtcode.runtime.environment import environment_context
 from vtcode.runtime.system_prompt import PromptReport
 
@@ -21,11 +20,7 @@ def run_prompt(args: argparse.Namespace, overrides: list[str], *, out: TextIO | 
     builder = prompt_builder(args, overrides, profile=getattr(args, "profile", None))
     context = environment_context(builder.settings, builder.workspace, time.time)
     report = msgspec.structs.replace(builder.prompt_report(), environment_context=context)
-    if getattr(args, "json", False):
-        write_json(report, out)
-    else:
-        out.write(format_prompt(report))
-    return ExitCode.OK
+    return write_report(args, report, out, format_prompt)
 
 
 def format_prompt(report: PromptReport) -> str:

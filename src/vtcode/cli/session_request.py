@@ -32,4 +32,5 @@ def session_request(args: argparse.Namespace, overrides: list[str]) -> SessionRe
         continue_last=args.continue_last,
         trust_workspace_hooks=bool(getattr(args, "trust_workspace_hooks", False)),
         trust_project_mcp=bool(getattr(args, "trust_project_mcp", False)),
+        add_dirs=tuple(getattr(args, "add_dir", None) or ()),
     )

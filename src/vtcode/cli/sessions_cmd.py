@@ -65,6 +65,7 @@ def run_sessions(args: argparse.Namespace, overrides: list[str], parser: argpars
             f"updated   {_when(info.updated_at)}\nturns     {info.turns}\nmodel     "
             f"{info.provider}/{info.model}\ntitle     {info.title}\n\n"
         )
+        _show_checkpoints(store.home, info.id)
         if compactions:
             sys.stdout.write(f"compactions ({len(compactions)}):\n")
             for entry in compactions:
@@ -151,3 +152,17 @@ def _compaction_line(entry: CompactionEntry) -> str:
         tokens, messages = "tokens unknown", f"(-> {entry.messages_after} messages)"
     artifact = entry.artifact_path or "no artifact"
     return f"  {_when(entry.ts)}  {entry.trigger or '?':<8}  {tokens}  {messages}  {artifact}"
+
+
+def _show_checkpoints(home: Path, session_id: str) -> None:
+    """The session's checkpointed turns and the files each changed (`vtcode rewind` restores them)."""
+    from vtcode.cli.rewind_cmd import checkpoint_lines
+    from vtcode.store.checkpoints import CheckpointStore, TurnRecord
+
+    store = CheckpointStore(home, session_id)
+    turns = [r for r in store.records() if isinstance(r, TurnRecord)]
+    if turns:
+        from vtcode.runtime.rewind import turn_files
+
+        sys.stdout.write(f"checkpoints ({len(turns)}; `vtcode rewind --to TURN` restores):\n")
+        sys.stdout.write(checkpoint_lines(turns, turn_files(store)) + "\n")

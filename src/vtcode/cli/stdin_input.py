@@ -15,7 +15,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 
 from vtcode.cli.inputs import StdinKind
@@ -43,28 +43,23 @@ class StdinContext:
     spool: Path | None = None
 
 
+@dataclass(eq=False)
 class StdinReader:
     """Reads stdin in a thread while the session starts; `result()` once the prompt is to be sent."""
 
-    def __init__(
-        self,
-        workspace: Path,
-        *,
-        fd: int = 0,
-        kind: StdinKind = "pipe",
-        limit: int = CONTEXT_LIMIT_BYTES,
-        grace: float = FIRST_BYTE_GRACE_SECONDS,
-    ) -> None:
-        self.workspace = workspace
-        self.fd = fd
-        self.kind = kind
-        self.limit = limit
-        self.grace = grace
-        self.done = False
-        self._lock = threading.Lock()
-        self._callbacks: list[Callable[[], object]] = []
-        self.error: OSError | None = None
-        self._context: StdinContext | None = None
+    workspace: Path
+    _: KW_ONLY
+    fd: int = 0
+    kind: StdinKind = "pipe"
+    limit: int = CONTEXT_LIMIT_BYTES
+    grace: float = FIRST_BYTE_GRACE_SECONDS
+    done: bool = field(default=False, init=False)
+    error: OSError | None = field(default=None, init=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+    _callbacks: list[Callable[[], object]] = field(default_factory=list, init=False, repr=False)
+    _context: StdinContext | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
         # A daemon: a writer that never closes its pipe must not keep vtcode from exiting.
         self._thread = threading.Thread(target=self._run, name="vtcode-stdin", daemon=True)
 

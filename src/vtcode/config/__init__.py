@@ -39,27 +39,12 @@ _HOMES = {
     "parse_override": "overrides",
     "settings_to_toml": "serialize",
 }
-_SCHEMA = (
-    "BUILTIN_PROVIDERS",
-    "AgentSettings",
-    "ApprovalSettings",
-    "ContextSettings",
-    "DynamicContextSettings",
-    "HarnessSettings",
-    "InstructionSourceSettings",
-    "ModelSettings",
-    "NetworkSettings",
-    "ProviderSettings",
-    "PtySettings",
-    "Settings",
-    "SystemPromptMode",
-    "TimeoutSettings",
-)
 
 
 def __getattr__(name: str) -> Any:
     """Import the submodule that defines `name` when it is first used."""
-    home = _HOMES.get(name) or ("schema" if name in _SCHEMA else None)
+    # Every exported name not homed elsewhere comes from the schema.
+    home = _HOMES.get(name) or ("schema" if name in __all__ else None)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(f"{__name__}.{home}"), name)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import os
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+
+import msgspec
 
 from vtcode.config.environment import resolve_home, resolve_user_home
 from vtcode.config.schema import Settings
@@ -45,3 +48,23 @@ def _known(resolve: Callable[[Mapping[str, str]], Path], env: Mapping[str, str])
         return str(resolve(env))
     except ConfigError:
         return None  # no home known: nothing of it to protect
+
+
+def with_added_dirs(settings: Settings, dirs: Iterable[str]) -> Settings:
+    """`settings` with the `--add-dir` folders (relative to the current one) as writable roots too.
+
+    A folder that does not exist is a config error: a typo must not silently leave commands confined.
+    """
+    added: list[str] = []
+    for name in dirs:
+        path = os.path.abspath(os.path.expanduser(name))
+        if not os.path.isdir(path):
+            raise ConfigError(
+                f"--add-dir {name}: no such folder", hint="pass a folder that exists (it is not created)"
+            )
+        added.append(path)
+    if not added:
+        return settings
+    table = settings.sandbox
+    roots = (*table.writable_roots, *(path for path in added if path not in table.writable_roots))
+    return msgspec.structs.replace(settings, sandbox=msgspec.structs.replace(table, writable_roots=roots))

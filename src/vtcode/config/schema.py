@@ -324,6 +324,19 @@ class HooksSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_
     notification: HookGroups = msgspec.field(default=(), name="Notification")
 
 
+class CheckpointSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[checkpoints]`: tree snapshots that let a rewind undo commands too (pre-images are always kept)."""
+
+    tree: bool = True
+    # Files over this size and untracked folders with more files are left out of snapshots (warned once).
+    max_file_mb: PositiveInt = 2
+    max_untracked_folder_files: PositiveInt = 200
+    # Disk the private snapshot repository may use before vtcode asks for `vtcode checkpoints gc`.
+    quota_mb: PositiveInt = 2048
+    # `vtcode checkpoints gc` drops the checkpoints of sessions not updated for this many days.
+    keep_days: PositiveInt = 7
+
+
 class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """The whole configuration after layering: what the rest of vtcode reads."""
 
@@ -347,6 +360,7 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     hooks: HooksSettings = msgspec.field(default_factory=HooksSettings)
     skills: SkillsSettings = msgspec.field(default_factory=SkillsSettings)
     agents: AgentsSettings = msgspec.field(default_factory=AgentsSettings)
+    checkpoints: CheckpointSettings = msgspec.field(default_factory=CheckpointSettings)
 
     def model_settings(self, model: str) -> ModelSettings:
         """The overrides configured for `model`, or an empty override when there are none."""

@@ -1,8 +1,9 @@
 """Edits of the user's own config file (`$VTCODE_HOME/vtcode.toml`) made by commands (`vtcode mcp add`).
 
 The file is read, changed as a table, validated like any layer and written back atomically, so a bad
-value never reaches the file and a crash leaves the old file. A server is added or removed as text
-(`toml_sections`), so comments and layout stay; only a file that edit cannot express is rewritten whole.
+value never reaches the file and a crash leaves the old file. A server is added or removed, and a
+project's trust recorded, as text (`toml_sections`), so comments and layout stay; only a file that
+edit cannot express is rewritten whole.
 """
 
 from __future__ import annotations
@@ -52,27 +53,20 @@ def trust_project_mcp(home: Path, workspace: Path, hashes: Mapping[str, str]) ->
     Hashes recorded earlier for other servers stay; the file written.
     """
 
-    def change(table: dict[str, Any]) -> None:
-        projects = dict(table.get("projects", {}))
-        project = dict(projects.get(str(workspace), {}))
+    def change(project: dict[str, Any]) -> None:
         pinned = {**project.get("mcp_server_hashes", {}), **hashes}
-        projects[str(workspace)] = {**project, "trust_mcp": True, "mcp_server_hashes": pinned}
-        table["projects"] = projects
+        project.update(trust_mcp=True, mcp_server_hashes=pinned)
 
-    return _edit(home, change)
+    return _edit_project(home, workspace, change)
 
 
 def trust_hooks(home: Path, workspace: Path, digests: Iterable[str]) -> Path:
     """Record hook digests as trusted: `[projects."<workspace>".hooks] "<sha256>" = "trusted"`."""
 
-    def change(table: dict[str, Any]) -> None:
-        projects = dict(table.get("projects", {}))
-        project = dict(projects.get(str(workspace), {}))
+    def change(project: dict[str, Any]) -> None:
         project["hooks"] = {**project.get("hooks", {}), **dict.fromkeys(digests, "trusted")}
-        projects[str(workspace)] = project
-        table["projects"] = projects
 
-    return _edit(home, change)
+    return _edit_project(home, workspace, change)
 
 
 def remove_mcp_server(home: Path, name: str) -> bool:
@@ -124,25 +118,25 @@ def _parse(path: Path, text: str) -> dict[str, Any]:
         ) from exc
 
 
-def _edit(home: Path, change: Callable[[dict[str, Any]], None]) -> Path:
-    """Read the user config, apply `change`, validate it like any layer, write it back atomically."""
+def _edit_project(home: Path, workspace: Path, change: Callable[[dict[str, Any]], None]) -> Path:
+    """Apply `change` to `[projects."<workspace>"]`, validated like any layer; only that section is rewritten.
+
+    The rest of the file keeps its comments and layout (as `mcp add` does).
+    """
     path = user_config_path(home)
-    table = _read(path)
-    change(table)
-    validate_layer(table, source=str(path))
-    _write(path, table)
+    text = _read_text(path)
+    table = _parse(path, text)
+    projects = dict(table.get("projects", {}))
+    project = dict(projects.get(str(workspace), {}))
+    change(project)
+    projects[str(workspace)] = project
+    wanted = {**table, "projects": projects}
+    validate_layer(wanted, source=str(path))
+    edited = with_section(
+        without_section(text, "projects", str(workspace)), "projects", str(workspace), project
+    )
+    _write_text_or_table(path, edited, wanted)
     return path
-
-
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(
-            f"{path}: cannot be read: {exc}", hint="fix the file, then run the command again"
-        ) from exc
 
 
 def _write(path: Path, table: Mapping[str, Any]) -> None:

@@ -86,6 +86,11 @@ def writable_folders(workspace: Path, env: Mapping[str, str], extra: Iterable[st
     return tuple(dict.fromkeys(os.path.realpath(folder) for folder in folders))
 
 
+def find_git(env: Mapping[str, str], writable: Sequence[str]) -> str | None:
+    """The `git` program vtcode may run: on PATH, outside every folder a command may write."""
+    return _find_git(env, writable)
+
+
 def _find_git(env: Mapping[str, str], writable: Sequence[str]) -> str | None:
     # A `git` a command could have planted (a workspace `bin/` on PATH, /tmp) is never run.
     for folder in (env.get("PATH") or os.defpath).split(os.pathsep):

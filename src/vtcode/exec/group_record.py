@@ -33,10 +33,8 @@ _MARKER_PREFIX = f"{SESSION_ENV}=".encode()
 
 def start_ticks(pid: int) -> int | None:
     """When the process started (clock ticks since boot), None when it is gone or unreadable."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            raw = stat.read()
-    except OSError:
+    raw = _proc_file(pid, "stat")
+    if raw is None:
         return None
     # The command name may hold spaces and parentheses: fields are counted after the last ')'.
     fields = raw[raw.rfind(b")") + 2 :].split()
@@ -46,11 +44,18 @@ def start_ticks(pid: int) -> int | None:
         return None
 
 
-def _marker(pid: int) -> str | None:
+def _proc_file(pid: int, name: str) -> bytes | None:
+    """The bytes of `/proc/PID/name`; None when the process is gone or the file unreadable."""
     try:
-        with open(f"/proc/{pid}/environ", "rb") as environ:
-            raw = environ.read()
+        with open(f"/proc/{pid}/{name}", "rb") as file:
+            return file.read()
     except OSError:
+        return None
+
+
+def _marker(pid: int) -> str | None:
+    raw = _proc_file(pid, "environ")
+    if raw is None:
         return None
     for entry in raw.split(b"\0"):
         if entry.startswith(_MARKER_PREFIX):

@@ -34,6 +34,7 @@ from vtcode.core.exec.spool import (
     room,
 )
 from vtcode.core.exec.text import floor_boundary, incomplete_utf8_suffix
+from vtcode.exec.file_lock import unless_locked
 
 log = logging.getLogger(__name__)
 
@@ -314,15 +315,9 @@ def remove_expired_spools(workspace: Path, now: float) -> list[Path]:
 
 
 def _remove_unless_locked(path: Path) -> bool:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
-    except OSError:
-        return False
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            # Locked: a session (in this or another vtcode process) is still running.
+    with unless_locked(path) as fd:
+        if fd is None:
+            # Gone, or locked: a session (in this or another vtcode process) is still running.
             return False
         try:
             path.unlink()
@@ -330,8 +325,6 @@ def _remove_unless_locked(path: Path) -> bool:
             log.debug("could not remove old spool %s: %s", path, exc)
             return False
         return True
-    finally:
-        os.close(fd)
 
 
 def write_spool_text(workspace: Path, name: str, text: str) -> str:

@@ -253,30 +253,31 @@ class ToolsChanged(_Event, frozen=True, tag="tools.changed"):
 HookSourceKind = Literal["user", "workspace", "import"]
 
 
-class HookStarted(_Event, frozen=True, tag="hook.started"):
-    """A lifecycle hook's command started for `event` (SPEC section 10)."""
+class _HookEvent(_Event, frozen=True):
+    """What every hook event says of its hook: the lifecycle event, where it is configured, its command."""
 
     event: str = ""
     source: HookSourceKind = "user"
     # The file the hook was configured in.
     source_path: str = ""
     command: str = ""
+
+
+class HookStarted(_HookEvent, frozen=True, tag="hook.started"):
+    """A lifecycle hook's command started for `event` (SPEC section 10)."""
+
     status_message: str = ""
     # The trust digest of a workspace or imported hook (empty for the user's own hooks).
     digest: str = ""
 
 
-class HookCompleted(_Event, frozen=True, tag="hook.completed"):
+class HookCompleted(_HookEvent, frozen=True, tag="hook.completed"):
     """A lifecycle hook's command ended.
 
     `outcome` is `success`, `blocked`, `failed`, `timed_out` or `not_started`; `decision` what it said
     (`allow`, `deny`, `ask`), if anything; `message` the reason or warning shown for it.
     """
 
-    event: str = ""
-    source: HookSourceKind = "user"
-    source_path: str = ""
-    command: str = ""
     outcome: str = "success"
     decision: str | None = None
     duration_ms: int = 0
@@ -284,13 +285,11 @@ class HookCompleted(_Event, frozen=True, tag="hook.completed"):
     digest: str = ""
 
 
-class HookSkipped(_Event, frozen=True, tag="hook.skipped"):
+class HookSkipped(_HookEvent, frozen=True, tag="hook.skipped"):
     """A configured hook did not run: it is not trusted (run `vtcode hooks trust`), or it changed."""
 
-    event: str = ""
+    # Only hooks that need trust are skipped (redefined, the field keeps its place).
     source: HookSourceKind = "workspace"
-    source_path: str = ""
-    command: str = ""
     digest: str = ""
     reason: str = ""
 

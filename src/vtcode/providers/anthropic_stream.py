@@ -8,18 +8,11 @@ from typing import Any
 import msgspec
 
 from vtcode.protocol.errors import ProviderError
-from vtcode.protocol.messages import AssistantMessage, Reasoning, ToolCall, Usage
-from vtcode.protocol.model import (
-    Completed,
-    ReasoningDelta,
-    StopReason,
-    StreamEvent,
-    TextDelta,
-    ToolCallDelta,
-    ToolCallStarted,
-)
+from vtcode.protocol.messages import Usage
+from vtcode.protocol.model import Completed, StopReason, StreamEvent
 from vtcode.providers.errors import invalid_response, network_error, stream_error
 from vtcode.providers.sse import SseEvent
+from vtcode.providers.stream_accumulator import CallPart, Part, ReasoningPart, TextPart, assemble
 
 # Wire shapes. Only the fields we read are declared; unknown fields are ignored because the API adds
 # fields (citations, containers, service tiers) all the time.
@@ -50,13 +43,18 @@ class _MessageStart(msgspec.Struct):
     message: _Message
 
 
-class _Block(msgspec.Struct):
+class _Content(msgspec.Struct):
+    """What a content block's start and its deltas both carry."""
+
     type: str
     text: str | None = None
     # A compaction block's summary (null when the provider's compaction failed).
     content: str | None = None
     thinking: str | None = None
     signature: str | None = None
+
+
+class _Block(_Content):
     data: str | None = None
     id: str | None = None
     name: str | None = None
@@ -68,12 +66,7 @@ class _BlockStart(msgspec.Struct):
     content_block: _Block
 
 
-class _Delta(msgspec.Struct):
-    type: str
-    text: str | None = None
-    content: str | None = None
-    thinking: str | None = None
-    signature: str | None = None
+class _Delta(_Content):
     partial_json: str | None = None
 
 
@@ -126,17 +119,14 @@ _STOP_REASONS: dict[str, StopReason] = {
 }
 
 
-@dataclass
+@dataclass(slots=True)
 class _Open:
-    """A content block being assembled."""
+    """A content block being assembled: its part of the reply, if it has one."""
 
     kind: str
-    parts: list[str] = field(default_factory=list)
-    signature: str | None = None
-    data: str | None = None
-    call_index: int = -1
-    call_id: str = ""
-    name: str = ""
+    part: Part | None = None
+    # A compaction block's summary, which is not part of the reply.
+    summary: list[str] = field(default_factory=list)
     start_input: str = ""
     emitted_arguments: bool = False
 
@@ -168,7 +158,9 @@ class AnthropicStreamDecoder:
     @property
     def compaction(self) -> str | None:
         """The text of the reply's compaction block (the compaction edit fired); None without one."""
-        parts = ["".join(self._blocks[i].parts) for i in self._order if self._blocks[i].kind == "compaction"]
+        parts = [
+            "".join(self._blocks[i].summary) for i in self._order if self._blocks[i].kind == "compaction"
+        ]
         return "".join(parts) if parts else None
 
     def feed(self, sse: SseEvent) -> list[StreamEvent]:
@@ -192,14 +184,15 @@ class AnthropicStreamDecoder:
 
     def _dispatch(self, event: msgspec.Struct) -> list[StreamEvent]:
         match event:
+            # Deltas are nearly every event of a stream: matched first.
+            case _BlockDelta():
+                return self._delta(self._block(event.index), event.delta)
             case _MessageStart(message=message):
                 self._response_id = message.id
                 self._merge_usage(message.usage)
                 return []
             case _BlockStart():
                 return self._start(event.index, event.content_block)
-            case _BlockDelta():
-                return self._delta(self._block(event.index), event.delta)
             case _BlockStop():
                 return self._stop_block(self._block(event.index))
             case _MessageDelta():
@@ -216,78 +209,60 @@ class AnthropicStreamDecoder:
             self._order.append(index)
         self._blocks[index] = opened
         if block.type == "text":
+            opened.part = TextPart()
             return self._delta(opened, _Delta("text_delta", text=block.text))
         if block.type == "thinking":
-            opened.signature = block.signature or None
+            opened.part = ReasoningPart(signature=block.signature or None, keep_empty=True)
             return self._delta(opened, _Delta("thinking_delta", thinking=block.thinking))
         if block.type == "compaction":
             # The summary may come whole in the start block or in `compaction_delta`s.
-            opened.parts += [block.content] if block.content else []
+            opened.summary += [block.content] if block.content else []
         elif block.type == "redacted_thinking":
-            opened.data = block.data
+            opened.part = ReasoningPart(redacted=block.data)
         elif block.type == "tool_use":
-            opened.call_index = self._calls
-            self._calls += 1
-            opened.call_id = block.id or ""
-            opened.name = block.name or ""
             # Some gateways send the whole input in the start block and no deltas; `{}` is the usual
             # placeholder that the deltas replace.
             start_input = bytes(block.input).decode()
             opened.start_input = "" if start_input.strip() in ("", "{}", "null") else start_input
-            return [ToolCallStarted(opened.call_index, opened.call_id, opened.name)]
+            # A stream may end a tool block without content_block_stop; arguments are still an object.
+            call = CallPart(
+                self._calls, block.id or "", block.name or "", fallback=opened.start_input or "{}"
+            )
+            self._calls += 1
+            opened.part = call
+            return [call.started()]
         return []
 
     def _delta(self, block: _Open, delta: _Delta) -> list[StreamEvent]:
-        if delta.type == "text_delta" and delta.text and block.kind == "text":
-            block.parts.append(delta.text)
-            return [TextDelta(delta.text)]
-        if delta.type == "thinking_delta" and delta.thinking and block.kind == "thinking":
-            block.parts.append(delta.thinking)
-            return [ReasoningDelta(delta.thinking)]
-        if delta.type == "compaction_delta" and delta.content and block.kind == "compaction":
-            block.parts.append(delta.content)
-        elif delta.type == "signature_delta" and delta.signature:
-            block.signature = delta.signature
-        elif delta.type == "input_json_delta" and delta.partial_json and block.kind == "tool_use":
-            block.parts.append(delta.partial_json)
+        part = block.part
+        if delta.type == "text_delta" and delta.text and isinstance(part, TextPart):
+            return [part.add(delta.text)]
+        if block.kind == "thinking" and isinstance(part, ReasoningPart):
+            if delta.type == "thinking_delta" and delta.thinking:
+                return [part.add(delta.thinking)]
+            # Only a thinking block's signature is sent back; other blocks ignore one.
+            if delta.type == "signature_delta" and delta.signature:
+                part.signature = delta.signature
+        elif delta.type == "compaction_delta" and delta.content and block.kind == "compaction":
+            block.summary.append(delta.content)
+        elif delta.type == "input_json_delta" and delta.partial_json and isinstance(part, CallPart):
             block.emitted_arguments = True
-            return [ToolCallDelta(block.call_index, delta.partial_json)]
+            return [part.add(delta.partial_json)]
         return []
 
     def _stop_block(self, block: _Open) -> list[StreamEvent]:
-        if block.kind != "tool_use" or block.emitted_arguments:
+        if not isinstance(block.part, CallPart) or block.emitted_arguments:
             return []
         # A call without arguments streams no fragment (or only empty ones); its arguments are still an
         # object, and the fragments a consumer saw must add up to the final arguments.
-        arguments = block.start_input or "{}"
-        block.parts.append(arguments)
         block.emitted_arguments = True
-        return [ToolCallDelta(block.call_index, arguments)]
+        return [block.part.add(block.start_input or "{}")]
 
     def _finish(self) -> list[StreamEvent]:
         self.done = True
-        text: list[str] = []
-        reasoning: list[Reasoning] = []
-        calls: list[tuple[int, ToolCall]] = []
-        for index in self._order:
-            block = self._blocks[index]
-            if block.kind == "text":
-                text += block.parts
-            elif block.kind == "thinking":
-                reasoning.append(Reasoning(text="".join(block.parts), signature=block.signature))
-            elif block.kind == "redacted_thinking" and block.data:
-                reasoning.append(Reasoning(redacted=block.data))
-            elif block.kind == "tool_use":
-                # A stream may end a tool block without content_block_stop; arguments are still an object.
-                arguments = "".join(block.parts) or block.start_input or "{}"
-                calls.append((block.call_index, ToolCall(block.call_id, block.name, arguments)))
-        calls.sort(key=lambda pair: pair[0])
-        message = AssistantMessage(
-            content="".join(text),
-            reasoning=tuple(reasoning),
-            tool_calls=tuple(call for _, call in calls),
-        )
-        return [Completed(message, self._final_usage(), self._stop_reason(bool(calls)), self._response_id)]
+        message = assemble(part for index in self._order if (part := self._blocks[index].part) is not None)
+        has_calls = bool(message.tool_calls)
+        return [Completed(message, self._final_usage(), self._stop_reason(has_calls), self._response_id)]
 
     def _stop_reason(self, has_calls: bool) -> StopReason:
         if self._stop is None:

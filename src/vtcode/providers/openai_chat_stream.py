@@ -14,16 +14,8 @@ from dataclasses import dataclass, field
 import msgspec
 
 from vtcode.protocol.errors import ProviderError
-from vtcode.protocol.messages import AssistantMessage, Reasoning, ToolCall, Usage
-from vtcode.protocol.model import (
-    Completed,
-    ReasoningDelta,
-    StopReason,
-    StreamEvent,
-    TextDelta,
-    ToolCallDelta,
-    ToolCallStarted,
-)
+from vtcode.protocol.messages import Usage
+from vtcode.protocol.model import Completed, StopReason, StreamEvent
 from vtcode.providers.errors import (
     classify_status,
     error_message,
@@ -32,6 +24,7 @@ from vtcode.providers.errors import (
     stream_error,
 )
 from vtcode.providers.sse import SseEvent
+from vtcode.providers.stream_accumulator import CallPart, Part, ReasoningPart, TextPart, assemble
 
 DONE = "[DONE]"
 
@@ -106,15 +99,13 @@ class _Chunk(msgspec.Struct):
 _decoder = msgspec.json.Decoder(_Chunk)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Call:
-    """One tool call being assembled; arguments that arrive before its name wait in `pending`."""
+    """One tool call on the wire; arguments that arrive before its name wait in `pending`."""
 
-    index: int
     id: str | None = None
-    name: str = ""
-    started: bool = False
-    arguments: list[str] = field(default_factory=list)
+    # Set once the name arrived and the call was announced.
+    part: CallPart | None = None
     pending: list[str] = field(default_factory=list)
 
 
@@ -128,8 +119,8 @@ class ChatStreamDecoder:
     def __init__(self, *, provider: str, api_key_env: str | None = None) -> None:
         self._provider = provider
         self._api_key_env = api_key_env
-        self._text: list[str] = []
-        self._reasoning: list[str] = []
+        self._text = TextPart()
+        self._reasoning = ReasoningPart()
         self._calls: dict[int, _Call] = {}
         self._last_index: int | None = None
         self._finish: str | None = None
@@ -185,13 +176,11 @@ class ChatStreamDecoder:
             # the same text under both while renaming the field, so one name wins.
             thought = delta.reasoning_content or delta.reasoning
             if thought:
-                self._reasoning.append(thought)
-                out.append(ReasoningDelta(thought))
+                out.append(self._reasoning.add(thought))
             # A refusal replaces the answer text; the user should see it rather than an empty reply.
             for text in (delta.content, delta.refusal):
                 if text:
-                    self._text.append(text)
-                    out.append(TextDelta(text))
+                    out.append(self._text.add(text))
             for call in delta.tool_calls or ():
                 self._tool_call(call, out)
         if choice.finish_reason:
@@ -201,24 +190,22 @@ class ChatStreamDecoder:
         index = self._call_index(chunk)
         call = self._calls.get(index)
         if call is None:
-            call = self._calls[index] = _Call(index)
+            call = self._calls[index] = _Call()
         self._last_index = index
         function = chunk.function or _Function()
         if call.id is None and chunk.id:
             call.id = chunk.id
-        if not call.started and function.name:
-            call.name = function.name
+        if call.part is None and function.name:
             call.id = call.id or f"call_{self._response_id or 'chat'}_{index}"
-            call.started = True
-            out.append(ToolCallStarted(index, call.id, call.name))
+            call.part = CallPart(index, call.id, function.name)
+            out.append(call.part.started())
             if call.pending:
                 # Arguments that came before the name: deliver them as one fragment, in order.
-                out.append(ToolCallDelta(index, "".join(call.pending)))
+                out.append(call.part.add("".join(call.pending)))
                 call.pending.clear()
         if function.arguments:
-            call.arguments.append(function.arguments)
-            if call.started:
-                out.append(ToolCallDelta(index, function.arguments))
+            if call.part is not None:
+                out.append(call.part.add(function.arguments))
             else:
                 call.pending.append(function.arguments)
 
@@ -235,19 +222,14 @@ class ChatStreamDecoder:
     # -- the end --------------------------------------------------------------------------------
 
     def _completed(self) -> Completed:
-        calls: list[ToolCall] = []
+        parts: list[Part] = [self._text, self._reasoning]
         for index in sorted(self._calls):
-            call = self._calls[index]
-            if not call.started or call.id is None:
+            part = self._calls[index].part
+            if part is None:
                 raise invalid_response(self._provider, f"tool call {index} has no function name")
-            calls.append(ToolCall(id=call.id, name=call.name, arguments="".join(call.arguments)))
-        reasoning = "".join(self._reasoning)
-        message = AssistantMessage(
-            content="".join(self._text),
-            reasoning=(Reasoning(text=reasoning),) if reasoning else (),
-            tool_calls=tuple(calls),
-        )
-        return Completed(message, self._usage, self._stop_reason(bool(calls)), self._response_id)
+            parts.append(part)
+        message = assemble(parts)
+        return Completed(message, self._usage, self._stop_reason(bool(message.tool_calls)), self._response_id)
 
     def _stop_reason(self, has_calls: bool) -> StopReason:
         if self._finish is None:

@@ -8,23 +8,16 @@ index in the order they start, which is what the runtime sees.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import msgspec
 
 from vtcode.protocol.errors import ProviderError
-from vtcode.protocol.messages import AssistantMessage, Reasoning, ToolCall, Usage
-from vtcode.protocol.model import (
-    Completed,
-    ReasoningDelta,
-    StopReason,
-    StreamEvent,
-    TextDelta,
-    ToolCallDelta,
-    ToolCallStarted,
-)
+from vtcode.protocol.messages import Usage
+from vtcode.protocol.model import Completed, ReasoningDelta, StopReason, StreamEvent, ToolCallDelta
 from vtcode.providers.errors import invalid_response, network_error, stream_error
 from vtcode.providers.sse import SseEvent
+from vtcode.providers.stream_accumulator import CallPart, Part, ReasoningPart, TextPart, assemble
 
 # Separates consecutive reasoning summary parts (and message items) in the streamed text.
 PART_SEPARATOR = "\n\n"
@@ -149,34 +142,19 @@ _INCOMPLETE_REASONS: dict[str | None, StopReason] = {
 # -- per-item state -------------------------------------------------------------------------------------
 
 
-@dataclass
-class _TextItem:
-    parts: list[str] = field(default_factory=list)
-
-
-@dataclass
-class _ReasoningItem:
-    item_id: str | None
-    parts: list[str] = field(default_factory=list)
+@dataclass(slots=True)
+class _ReasoningItem(ReasoningPart):
+    # The summary or content part the last text belonged to: a new one starts a new paragraph.
     part_key: tuple[str, int] | None = None
-    encrypted_content: str | None = None
 
 
-@dataclass
-class _CallItem:
-    index: int
-    call_id: str
-    name: str
-    item_id: str | None
-    parts: list[str] = field(default_factory=list)
+@dataclass(slots=True)
+class _CallItem(CallPart):
+    # The final arguments arrived: the call can run even when the response was cut short.
     done: bool = False
 
-    @property
-    def arguments(self) -> str:
-        return "".join(self.parts)
 
-
-_State = _TextItem | _ReasoningItem | _CallItem
+_State = TextPart | _ReasoningItem | _CallItem
 
 
 class ResponsesStreamDecoder:
@@ -215,6 +193,13 @@ class ResponsesStreamDecoder:
 
     def _handle(self, event: _Event, item: _Item | None) -> list[StreamEvent]:
         kind = event.type
+        # Deltas are nearly every event of a stream: tested first.
+        if kind in ("response.output_text.delta", "response.refusal.delta"):
+            return self._text_delta(event)
+        if kind in ("response.reasoning_summary_text.delta", "response.reasoning_text.delta"):
+            return self._reasoning_delta(event)
+        if kind == "response.function_call_arguments.delta":
+            return self._arguments_delta(event)
         if kind in ("response.created", "response.in_progress", "response.queued"):
             if event.response is not None and event.response.id:
                 self._response_id = event.response.id
@@ -223,12 +208,6 @@ class ResponsesStreamDecoder:
             return self._item_added(event.output_index, item)
         if kind == "response.output_item.done" and item is not None:
             return self._item_done(event.output_index, item)
-        if kind in ("response.output_text.delta", "response.refusal.delta"):
-            return self._text_delta(event)
-        if kind in ("response.reasoning_summary_text.delta", "response.reasoning_text.delta"):
-            return self._reasoning_delta(event)
-        if kind == "response.function_call_arguments.delta":
-            return self._arguments_delta(event)
         if kind == "response.function_call_arguments.done" and event.arguments is not None:
             return self._arguments_final(self._call(event), event.arguments)
         if kind == "response.completed":
@@ -259,14 +238,14 @@ class ResponsesStreamDecoder:
             )
             self._calls.append(call)
             self._remember(key, item.id, call)
-            events: list[StreamEvent] = [ToolCallStarted(call.index, call.call_id, call.name)]
+            events: list[StreamEvent] = [call.started()]
             if item.arguments:
                 events += self._arguments_final(call, item.arguments)
             return events
         if item.type == "reasoning":
             self._remember(key, item.id, _ReasoningItem(item_id=item.id))
         elif item.type == "message":
-            self._remember(key, item.id, _TextItem())
+            self._remember(key, item.id, TextPart())
         return []
 
     def _item_done(self, output_index: int | None, item: _Item) -> list[StreamEvent]:
@@ -279,10 +258,10 @@ class ResponsesStreamDecoder:
             state.item_id = item.id or state.item_id
             state.encrypted_content = item.encrypted_content
             # Some servers send reasoning only in the finished item, without deltas.
-            if not state.parts:
+            if not state.fragments:
                 for index, part in enumerate(item.summary or item.content or []):
                     events += self._reasoning_text(state, ("done", index), part.text)
-        elif isinstance(state, _TextItem) and not state.parts:
+        elif isinstance(state, TextPart) and not state.fragments:
             text = "".join(part.text or part.refusal for part in item.content or [])
             events += self._text(state, text)
         return events
@@ -311,21 +290,19 @@ class ResponsesStreamDecoder:
 
     def _text_delta(self, event: _Event) -> list[StreamEvent]:
         state = self._lookup(event)
-        if not isinstance(state, _TextItem):
-            state = _TextItem()
+        if not isinstance(state, TextPart):
+            state = TextPart()
             self._remember(self._key(event.output_index, event.item_id), event.item_id, state)
         return self._text(state, event.delta or "")
 
-    def _text(self, state: _TextItem, text: str) -> list[StreamEvent]:
+    def _text(self, state: TextPart, text: str) -> list[StreamEvent]:
         if not text:
             return []
         events: list[StreamEvent] = []
-        if not state.parts and self._text_streamed:
-            state.parts.append(PART_SEPARATOR)
-            events.append(TextDelta(PART_SEPARATOR))
-        state.parts.append(text)
+        if not state.fragments and self._text_streamed:
+            events.append(state.add(PART_SEPARATOR))
         self._text_streamed = True
-        events.append(TextDelta(text))
+        events.append(state.add(text))
         return events
 
     def _reasoning_delta(self, event: _Event) -> list[StreamEvent]:
@@ -344,14 +321,12 @@ class ResponsesStreamDecoder:
             return []
         events: list[StreamEvent] = []
         if state.part_key != part and self._reasoning_streamed:
-            # A new summary part or a new reasoning item: keep paragraphs apart on screen.
-            events.append(ReasoningDelta(PART_SEPARATOR))
-            if state.parts:
-                state.parts.append(PART_SEPARATOR)
+            # A new summary part or a new reasoning item: keep paragraphs apart on screen (and in the
+            # item's text only between its own parts).
+            events.append(state.add(PART_SEPARATOR) if state.fragments else ReasoningDelta(PART_SEPARATOR))
         state.part_key = part
-        state.parts.append(text)
         self._reasoning_streamed = True
-        events.append(ReasoningDelta(text))
+        events.append(state.add(text))
         return events
 
     # -- function calls ---------------------------------------------------------------------------------
@@ -366,15 +341,14 @@ class ResponsesStreamDecoder:
         call = self._call(event)
         if not event.delta or call.done:
             return []
-        call.parts.append(event.delta)
-        return [ToolCallDelta(call.index, event.delta)]
+        return [call.add(event.delta)]
 
     def _arguments_final(self, call: _CallItem, final: str) -> list[StreamEvent]:
         """Reconcile the streamed fragments with the final arguments, which win."""
         streamed = call.arguments
         if final == streamed or not final:
             return []
-        call.parts = [final]
+        call.fragments = [final]
         if final.startswith(streamed):
             # Fragments were missing at the end (or never sent): stream the rest so deltas add up.
             return [ToolCallDelta(call.index, final[len(streamed) :])]
@@ -386,24 +360,13 @@ class ResponsesStreamDecoder:
         self.done = True
         if response is not None and response.id:
             self._response_id = response.id
-        ordered = [self._items[key] for key in sorted(self._items)]
-        text = "".join(part for state in ordered if isinstance(state, _TextItem) for part in state.parts)
-        reasoning = tuple(
-            Reasoning(
-                text="".join(state.parts), item_id=state.item_id, encrypted_content=state.encrypted_content
-            )
-            for state in ordered
-            if isinstance(state, _ReasoningItem) and (state.parts or state.item_id)
-        )
+        # Calls are listed in the order they started, whatever their output index.
+        parts: list[Part] = [
+            state for key in sorted(self._items) if not isinstance(state := self._items[key], CallPart)
+        ]
         # A truncated response may hold a call whose arguments never finished; it cannot be run.
         calls = [c for c in self._calls if c.done or stop is None]
-        message = AssistantMessage(
-            content=text,
-            reasoning=reasoning,
-            tool_calls=tuple(
-                ToolCall(id=c.call_id, name=c.name, arguments=c.arguments, item_id=c.item_id) for c in calls
-            ),
-        )
+        message = assemble([*parts, *calls])
         if stop is None:
             stop = "tool_use" if calls else "end_turn"
         return Completed(message, _usage(response), stop, self._response_id)

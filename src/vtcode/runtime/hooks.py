@@ -61,6 +61,14 @@ class AfterToolBatch:
 
 
 @dataclass(frozen=True)
+class TurnStart:
+    """A user turn begins with `text`, before its message is checkpointed."""
+
+    turn: int
+    text: str
+
+
+@dataclass(frozen=True)
 class TurnEnd:
     """A turn ended: `final_text` when it completed, `error` when it failed or was interrupted."""
 
@@ -72,6 +80,8 @@ class TurnEnd:
 BeforeRequestHook = Callable[[BeforeRequest], Awaitable[HistoryReplacement | None]]
 AfterToolBatchHook = Callable[[AfterToolBatch], Awaitable[Sequence[Message]]]
 TurnEndHook = Callable[[TurnEnd], Awaitable[None]]
+# Returns context messages to store before the user's message (a note for the model).
+TurnStartHook = Callable[[TurnStart], Awaitable[Sequence[Message]]]
 ContextOverflowHook = Callable[[ContextOverflow], Awaitable[HistoryReplacement | None]]
 
 
@@ -80,6 +90,7 @@ class TurnHooks:
     """The hooks registered on a session."""
 
     before_request: list[BeforeRequestHook] = field(default_factory=list)
+    turn_start: list[TurnStartHook] = field(default_factory=list)
     after_tool_batch: list[AfterToolBatchHook] = field(default_factory=list)
     end_of_turn: list[TurnEndHook] = field(default_factory=list)
     # Asked once per turn when a request overflows; a replacement is checkpointed and the request retried.

@@ -60,14 +60,7 @@ class Jobs:
         session = self._get(job_id)
         spool = session.output.spool
         spool.sync()
-        try:
-            with open(spool.path, "rb") as file:
-                size = file.seek(0, os.SEEK_END)
-                file.seek(max(0, size - limit))
-                data = file.read()
-        except OSError as exc:
-            raise SessionError(f"the output of {job_id} cannot be read: {exc.strerror or exc}") from None
-        return data.decode("utf-8", "replace")
+        return _spool_tail(spool.path, job_id, limit)
 
     async def wait(self, job_id: str, seconds: float) -> Job:
         """Wait up to `seconds` for the job's command to exit (and its output to drain); its state then."""
@@ -101,7 +94,11 @@ def spooled_output(workspace: Path, session_id: str, limit: int = FULL_OUTPUT_BY
     """A command's whole output as spooled (its last `limit` bytes), also after its session was collected."""
     if not _SESSION_ID.fullmatch(session_id):
         raise SessionError(f"no command session {session_id!r}")
-    path = spool_dir(workspace) / f"{session_id}{SPOOL_SUFFIX}"
+    return _spool_tail(spool_dir(workspace) / f"{session_id}{SPOOL_SUFFIX}", session_id, limit)
+
+
+def _spool_tail(path: Path, session_id: str, limit: int) -> str:
+    """The last `limit` bytes of a spool file as text; a SessionError naming the session if unreadable."""
     try:
         with open(path, "rb") as file:
             size = file.seek(0, os.SEEK_END)

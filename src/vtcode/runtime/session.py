@@ -42,6 +42,7 @@ from vtcode.runtime.intent_queue import IntentQueue, PendingInput
 from vtcode.runtime.manual_compaction import compact_between_turns
 from vtcode.runtime.recorder import persisted
 from vtcode.runtime.run_summary import RunSummary
+from vtcode.runtime.session_rewind import session_rewinds
 from vtcode.runtime.session_turns import SessionTurns
 from vtcode.runtime.status import ContextMeter
 from vtcode.runtime.switch import Switch, check
@@ -111,6 +112,8 @@ class Session(SessionTurns):
                 )
             )
         self._intents.restore(wiring.recovered)
+        # `/rewind` and `/redo` for the TUI and ACP.
+        self.rewinds = session_rewinds(wiring, emitter, busy=lambda: self._busy, clock=clock, new_id=new_id)
         self._watcher = asyncio.create_task(self._intents.watch(), name="vtcode-intents")
         self._driver = asyncio.create_task(self._drive(), name="vtcode-session")
 

@@ -15,6 +15,7 @@ from typing import Any
 from vtcode.config.environment import os_environ
 from vtcode.config.hook_sources import load_hooks
 from vtcode.config.loader import load_settings
+from vtcode.config.sandbox import with_added_dirs
 from vtcode.runtime.wiring import SessionOptions
 
 
@@ -32,6 +33,8 @@ class SessionRequest:
     continue_last: bool = False
     trust_workspace_hooks: bool = False
     trust_project_mcp: bool = False
+    # `--add-dir` folders: writable roots of the sandbox for this run, besides the workspace.
+    add_dirs: Sequence[str] = ()
 
 
 def session_options(
@@ -58,7 +61,7 @@ def session_options(
     hooks = load_hooks(loaded, workspace, trust_all=request.trust_workspace_hooks)
     return SessionOptions(
         workspace=workspace,
-        settings=loaded.settings,
+        settings=with_added_dirs(loaded.settings, request.add_dirs),
         home=loaded.home,
         env=env,
         resume=request.resume,

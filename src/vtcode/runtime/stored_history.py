@@ -7,6 +7,7 @@ trace); events emitted before that are kept and written once the session directo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 
 from vtcode.protocol.events import Event
@@ -14,29 +15,20 @@ from vtcode.protocol.messages import Message, UserMessage
 from vtcode.store.session import SessionHandle, SessionStore
 
 
+@dataclass(eq=False)
 class StoredHistory:
     """The `History` port of the turn loop, backed by a `SessionHandle`."""
 
-    def __init__(
-        self,
-        store: SessionStore,
-        *,
-        session_id: str,
-        workspace: Path,
-        model: str,
-        provider: str,
-        handle: SessionHandle | None = None,
-        ephemeral: bool = False,
-    ) -> None:
-        self.store = store
-        self.session_id = session_id
-        self.workspace = workspace
-        self.model = model
-        self.provider = provider
-        self.handle = handle
-        self._early_events: list[Event] = []
-        # `--ephemeral`: nothing is written; the session lives in memory only (and cannot compact).
-        self.ephemeral = ephemeral
+    store: SessionStore
+    _: KW_ONLY
+    session_id: str
+    workspace: Path
+    model: str
+    provider: str
+    handle: SessionHandle | None = None
+    # `--ephemeral`: nothing is written; the session lives in memory only (and cannot compact).
+    ephemeral: bool = False
+    _early_events: list[Event] = field(default_factory=list, init=False, repr=False)
 
     def append(self, messages: Sequence[Message], turn: int) -> None:
         """Checkpoint `messages` (fsynced); the first one creates the session, titled by its prompt."""

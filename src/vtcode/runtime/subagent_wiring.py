@@ -138,11 +138,8 @@ def wire_child(
         hooks=_child_hooks(parent, emitter, agent_id, definition.name, model),
     )
     dispatcher.grants = parent.dispatcher.grants
-    # Checkpoints (where that work is merged): the child's edits are recorded in its parent's turn, so a
-    # rewind of that turn restores them too.
-    checkpoints = getattr(parent.dispatcher, "checkpoints", None)
-    if checkpoints is not None:
-        setattr(dispatcher, "checkpoints", checkpoints)  # noqa: B010 - an attribute of the merged dispatcher
+    # The child's edits are recorded in its parent's turn, so a rewind of that turn restores them too.
+    dispatcher.checkpoints = parent.dispatcher.checkpoints
     loop = turn_loop(
         client=parent.client,
         model=model,

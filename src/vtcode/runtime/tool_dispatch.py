@@ -8,6 +8,7 @@ and the touched paths, which are recorded on the result message (so they survive
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import logging
@@ -51,6 +52,7 @@ from vtcode.tools.base import CallDescription, PreviewsChanges, Tool, ToolContex
 if TYPE_CHECKING:
     # Annotations only: a session without hooks never loads the hook machinery.
     from vtcode.core.hooks.outcome import Combined
+    from vtcode.runtime.checkpoints import Checkpointer
     from vtcode.runtime.tool_hooks import ToolHooks
 
 log = logging.getLogger(__name__)
@@ -89,6 +91,8 @@ class ToolDispatcher:
         self.grants = SessionGrants()
         # Lifecycle hooks around every call (PreToolUse, PermissionRequest, PostToolUse[Failure]).
         self.hooks = hooks
+        # Every write of every tool passes here: checkpoints keep what it changed (None: off).
+        self.checkpoints: Checkpointer | None = None
 
     async def run_calls(self, calls: Sequence[ToolCall], commit: Commit) -> list[ToolResultMessage]:
         """Run `calls` (read-only ones in parallel batches) and commit their results in call order.
@@ -198,16 +202,25 @@ class ToolDispatcher:
             return ToolResultMessage(call_id=call.id, name=call.name, content=content, is_error=True)
         live = self._live_output(item_id) if tool.kind in ("command", "session_input") else None
         context = dataclasses.replace(self.context, progress=live, item_id=item_id)
+        if self.checkpoints is not None:
+            await self.checkpoints.before_call(tool, call, described)
         try:
             outcome = await tool.run(arguments, context)
         except asyncio.CancelledError:
             failed = _item(tool, call, item_id, described, status="failed", text=INTERRUPTED)
             self.emitter.emit(ItemCompleted(item=failed))
+            if self.checkpoints is not None:
+                # What an interrupted command changed is still this call's doing.
+                interrupted = ToolOutcome(content=INTERRUPTED, is_error=True)
+                with contextlib.suppress(Exception):
+                    await self.checkpoints.after_call(tool, call, described, interrupted)
             raise
         except Exception as exc:  # a tool bug must not end the session; the model sees the failure
             log.debug("tool %s raised", call.name, exc_info=True)
             outcome = ToolOutcome(content=f"{call.name} failed: {exc}", is_error=True)
         outcome = storable(outcome)
+        if self.checkpoints is not None:
+            await self.checkpoints.after_call(tool, call, described, outcome)
         if self.hooks is not None:
             outcome = await self.hooks.post_tool_use(tool, call, arguments, outcome, pre)
         if outcome.touched_paths and self.on_touched is not None:

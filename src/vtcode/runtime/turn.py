@@ -48,6 +48,7 @@ from vtcode.runtime.hooks import (
     ContextOverflow,
     HistoryReplacement,
     TurnHooks,
+    TurnStart,
 )
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 
@@ -245,6 +246,8 @@ class TurnRunner:
                     self.context.meta, turn=turn
                 )))  # fmt: skip
                 self.context = None
+            for start_hook in self.hooks.turn_start:
+                opening.extend(await start_hook(TurnStart(turn=turn, text=text)))
             self.commit([*opening, UserMessage(text, meta=meta, images=images), *hook_context])
         usage = Usage()
         repeats = RepeatWatch()

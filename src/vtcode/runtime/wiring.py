@@ -28,6 +28,7 @@ from vtcode.protocol.messages import UserMessage
 from vtcode.providers.base import ModelClient
 from vtcode.providers.catalog import ModelInfo
 from vtcode.runtime.approval_port import ApprovalPort
+from vtcode.runtime.checkpoint_wiring import attach_checkpoints
 from vtcode.runtime.compaction import Compactor
 from vtcode.runtime.compaction_files import archive_reader
 from vtcode.runtime.emitter import Emitter
@@ -317,6 +318,10 @@ def _wire(
         from vtcode.runtime.skills import attach_skills
 
         attach_skills(skills, dispatcher=dispatcher, runner=runner, hooks=hooks, compactor=compactor)
+    attach_checkpoints(
+        options, thread_id=thread_id, dispatcher=dispatcher, hooks=hooks, history=history,
+        access=access, emitter=emitter, clock=clock,
+    )  # fmt: skip
     wiring = Wiring(
         options=options,
         thread_id=thread_id,

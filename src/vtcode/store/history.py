@@ -15,38 +15,26 @@ HISTORY_SCHEMA_VERSION = 1
 HISTORY_FILE = "history.jsonl"
 
 
-class MessageRecord(
-    msgspec.Struct,
-    frozen=True,
-    kw_only=True,
-    tag="message",
-    tag_field="type",
-    forbid_unknown_fields=True,
-):
-    """One message appended to the conversation at a checkpoint."""
+class _Record(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True):
+    """What every history line carries: its format version, sequence number and time."""
 
     schema_version: int = HISTORY_SCHEMA_VERSION
     seq: int
     ts: float
+
+
+class MessageRecord(_Record, frozen=True, kw_only=True, tag="message"):
+    """One message appended to the conversation at a checkpoint."""
+
     message: Message
 
 
-class CompactionRecord(
-    msgspec.Struct,
-    frozen=True,
-    kw_only=True,
-    tag="compaction",
-    tag_field="type",
-    forbid_unknown_fields=True,
-):
+class CompactionRecord(_Record, frozen=True, kw_only=True, tag="compaction"):
     """A compaction: `messages` (summary and kept tail) replace every message up to `replaced_through_seq`.
 
     `artifact_path` is relative to the session directory (`archive/...`) so a session folder can move.
     """
 
-    schema_version: int = HISTORY_SCHEMA_VERSION
-    seq: int
-    ts: float
     replaced_through_seq: int
     summary: str
     messages: list[Message]

@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
 from typing import Self
 
 from vtcode.testing.script import (
@@ -118,12 +117,7 @@ class WireServer:
     def __enter__(self) -> Self:
         return self.start()
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.stop()
 
     # -- serving --------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from vtcode.protocol.events import FileChange
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
+from vtcode.tools.file_tool import FILE_TOOL_ERRORS, failure
 
 _DESCRIPTION = """\
 Edit workspace files with a patch. The patch is applied completely or not at all. Format:
@@ -68,15 +69,9 @@ class _Args(msgspec.Struct, forbid_unknown_fields=True):
 class ApplyPatchTool:
     """Applies a Codex-style patch envelope to workspace files atomically."""
 
-    @property
-    def spec(self) -> ToolSpec:
-        """Name, description and JSON Schema parameters."""
-        return _SPEC
-
-    @property
-    def kind(self) -> ToolKind:
-        """Patching changes the workspace."""
-        return "edit"
+    spec = _SPEC
+    # Patching changes the workspace.
+    kind: ToolKind = "edit"
 
     def describe(self, arguments: dict[str, Any]) -> CallDescription:
         """The files the patch names."""
@@ -110,11 +105,8 @@ class ApplyPatchTool:
             patch = parse_patch(args.patch)
             plan = await asyncio.to_thread(plan_patch, ctx.workspace, patch)
             await asyncio.to_thread(commit, plan.root, plan.edits(), journal_dir=ctx.journal_dir)
-        except ToolError as exc:
-            return ToolOutcome(content=f"apply_patch: {exc.message}", is_error=True)
-        except OSError as exc:
-            # The workspace changing under the call (a file removed, a permission) is data too.
-            return ToolOutcome(content=f"apply_patch: {exc}", is_error=True)
+        except FILE_TOOL_ERRORS as exc:
+            return failure("apply_patch", exc)
         return ToolOutcome(
             content="Success. Updated: " + ", ".join(plan.summary),
             touched_paths=tuple(dict.fromkeys(plan.touched)),

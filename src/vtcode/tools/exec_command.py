@@ -171,15 +171,9 @@ class ExecCommandTool:
     def __init__(self, manager: SessionManager) -> None:
         self.manager = manager
 
-    @property
-    def spec(self) -> ToolSpec:
-        """The model-facing schema."""
-        return _SPEC
-
-    @property
-    def kind(self) -> ToolKind:
-        """Commands may change anything."""
-        return "command"
+    spec = _SPEC
+    # Commands may change anything.
+    kind: ToolKind = "command"
 
     def describe(self, arguments: dict[str, Any]) -> CallDescription:
         """The command line, which approvals judge."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -12,12 +11,11 @@ from vtcode.protocol.errors import ToolError
 from vtcode.tools.beneath import (
     PathChangedError,
     relative_parts,
-    remove_empty_directory,
     remove_file,
     replace_file,
     temp_name,
 )
-from vtcode.tools.patch_journal import PlannedWrite, journaled
+from vtcode.tools.patch_journal import PlannedWrite, journaled, remove_created, restore
 
 log = logging.getLogger(__name__)
 
@@ -88,14 +86,9 @@ def _rollback(root: Path, done: Sequence[FileEdit], created_dirs: list[str]) -> 
     failed: list[str] = []
     for edit in reversed(done):
         try:
-            if edit.original is None:
-                remove_file(root, edit.display)
-            else:
-                replace_file(root, edit.display, edit.original, mode=edit.mode)
+            restore(root, edit.display, edit.original, edit.mode)
         except (OSError, ToolError) as exc:
             log.error("could not restore %s: %s", edit.display, exc)
             failed.append(edit.display)
-    for directory in reversed(created_dirs):
-        with contextlib.suppress(OSError, ToolError):
-            remove_empty_directory(root, directory)
+    remove_created(root, created_dirs)
     return failed

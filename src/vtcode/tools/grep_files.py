@@ -15,8 +15,9 @@ from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
 from vtcode.tools.file_set import FileBatch, PathFilter, compile_glob, visible_file_batches
+from vtcode.tools.file_tool import FILE_TOOL_ERRORS, capped_listing, count_parameter, failure, place
 from vtcode.tools.grep_engines import GrepMatch, python_search, ripgrep_search_batches
-from vtcode.tools.output_limit import clip_utf8, fit_lines
+from vtcode.tools.output_limit import clip_utf8
 from vtcode.tools.ripgrep_output import DATA_LIMIT
 from vtcode.tools.workspace import resolve, workspace_root
 
@@ -54,12 +55,9 @@ _SPEC = ToolSpec(
                 "type": "string",
                 "description": "Only search files whose path matches this glob, e.g. `*.py`.",
             },
-            "max_results": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": MAX_RESULTS_CEILING,
-                "description": f"Maximum number of matching lines to return (default {DEFAULT_MAX_RESULTS}).",
-            },
+            "max_results": count_parameter(
+                "matching lines", DEFAULT_MAX_RESULTS, ceiling=MAX_RESULTS_CEILING
+            ),
         },
         "required": ["pattern"],
         "additionalProperties": False,
@@ -82,15 +80,9 @@ class GrepFilesTool:
         self._ripgrep = ripgrep
         self._use_ripgrep = use_ripgrep
 
-    @property
-    def spec(self) -> ToolSpec:
-        """Name, description and JSON Schema parameters."""
-        return _SPEC
-
-    @property
-    def kind(self) -> ToolKind:
-        """Searching never changes the workspace."""
-        return "read"
+    spec = _SPEC
+    # Searching never changes the workspace.
+    kind: ToolKind = "read"
 
     def describe(self, arguments: dict[str, Any]) -> CallDescription:
         """The pattern and the folder searched."""
@@ -120,27 +112,24 @@ class GrepFilesTool:
                     pass
             else:
                 matches = await ripgrep_search_batches(rg, root, searched, args.pattern, rescanned=rescanned)
-        except ToolError as exc:
-            return ToolOutcome(content=f"grep_files: {exc.message}", is_error=True)
-        except OSError as exc:
-            # The workspace changing under the call (a file removed, a permission) is data too.
-            return ToolOutcome(content=f"grep_files: {exc}", is_error=True)
+        except FILE_TOOL_ERRORS as exc:
+            return failure("grep_files", exc)
         engine = "ripgrep"
         if matches is None:
             matches = await asyncio.to_thread(python_search, root, files, regex)
             engine = "python"
         extra: dict[str, Any] = {"engine": engine, "matches": len(matches)}
         if not matches:
-            where = "the workspace" if base.display == "." else base.display
-            content = f"No matches for {args.pattern!r} in {where}."
+            content = f"No matches for {args.pattern!r} in {place(base.display)}."
             return ToolOutcome(
                 content=_with_note(content, rescanned), touched_paths=(base.display,), extra=extra
             )
-        content = fit_lines(
+        content = capped_listing(
             [format_match(match) for match in matches],
-            max_items=args.max_results or DEFAULT_MAX_RESULTS,
-            max_bytes=ctx.max_output_bytes,
-            more_note=lambda hidden: (
+            args.max_results,
+            DEFAULT_MAX_RESULTS,
+            ctx,
+            lambda hidden: (
                 f"[{hidden} more matches not shown; narrow the search with path, glob "
                 "or a more specific pattern]"
             ),

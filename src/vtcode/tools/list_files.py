@@ -6,12 +6,18 @@ from typing import Annotated, Any
 
 import msgspec
 
-from vtcode.protocol.errors import ToolError
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
-from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
+from vtcode.tools.base import ToolContext, ToolOutcome
 from vtcode.tools.file_set import compile_glob, visible_files
-from vtcode.tools.output_limit import fit_lines
+from vtcode.tools.file_tool import (
+    FILE_TOOL_ERRORS,
+    NamesOnePath,
+    capped_listing,
+    count_parameter,
+    failure,
+    place,
+)
 from vtcode.tools.workspace import resolve, workspace_root
 
 DEFAULT_MAX_RESULTS = 500
@@ -37,12 +43,7 @@ _SPEC = ToolSpec(
                 "type": "string",
                 "description": "Glob the paths must match, e.g. `*.py` or `src/**/*.{ts,tsx}`.",
             },
-            "max_results": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": MAX_RESULTS_CEILING,
-                "description": f"Maximum number of paths to return (default {DEFAULT_MAX_RESULTS}).",
-            },
+            "max_results": count_parameter("paths", DEFAULT_MAX_RESULTS, ceiling=MAX_RESULTS_CEILING),
         },
         "required": [],
         "additionalProperties": False,
@@ -56,22 +57,14 @@ class _Args(msgspec.Struct, forbid_unknown_fields=True):
     max_results: Annotated[int, msgspec.Meta(ge=1, le=MAX_RESULTS_CEILING)] | None = None
 
 
-class ListFilesTool:
+class ListFilesTool(NamesOnePath):
     """Lists non-ignored workspace files, optionally below a directory and matching a glob."""
 
-    @property
-    def spec(self) -> ToolSpec:
-        """Name, description and JSON Schema parameters."""
-        return _SPEC
-
-    @property
-    def kind(self) -> ToolKind:
-        """Listing never changes the workspace."""
-        return "read"
-
-    def describe(self, arguments: dict[str, Any]) -> CallDescription:
-        """The folder listed."""
-        return path_call(arguments, "path", default=".")
+    spec = _SPEC
+    # Listing never changes the workspace.
+    kind: ToolKind = "read"
+    # The folder listed; the whole workspace when none is named.
+    default_path = "."
 
     async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         """Return the sorted file list, or an error outcome the model can correct."""
@@ -83,19 +76,18 @@ class ListFilesTool:
             if args.pattern:
                 accepts = compile_glob(args.pattern, base.display)
                 paths = [path for path in paths if accepts(path)]
-        except ToolError as exc:
-            return ToolOutcome(content=f"list_files: {exc.message}", is_error=True)
-        except OSError as exc:
-            # The workspace changing under the call (a file removed, a permission) is data too.
-            return ToolOutcome(content=f"list_files: {exc}", is_error=True)
+        except FILE_TOOL_ERRORS as exc:
+            return failure("list_files", exc)
         if not paths:
-            where = "the workspace" if base.display == "." else base.display
             matching = f" matching {args.pattern!r}" if args.pattern else ""
-            return ToolOutcome(content=f"No files in {where}{matching}.", touched_paths=(base.display,))
-        content = fit_lines(
+            return ToolOutcome(
+                content=f"No files in {place(base.display)}{matching}.", touched_paths=(base.display,)
+            )
+        content = capped_listing(
             paths,
-            max_items=args.max_results or DEFAULT_MAX_RESULTS,
-            max_bytes=ctx.max_output_bytes,
-            more_note=lambda hidden: f"[{hidden} more not shown; narrow the listing with path or pattern]",
+            args.max_results,
+            DEFAULT_MAX_RESULTS,
+            ctx,
+            lambda hidden: f"[{hidden} more not shown; narrow the listing with path or pattern]",
         )
         return ToolOutcome(content=content, touched_paths=(base.display,), extra={"total": len(paths)})

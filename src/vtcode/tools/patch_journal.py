@@ -26,6 +26,7 @@ from pathlib import Path
 
 import msgspec
 
+from vtcode.exec.file_lock import unless_locked
 from vtcode.protocol.errors import ToolError
 from vtcode.tools.beneath import (
     entry_stat,
@@ -181,25 +182,15 @@ def recover(journal_dir: Path, root: Path) -> list[str]:
 
 def _remove_stale_temp(path: Path) -> None:
     # A journal that never became durable: its edit set had not started writing.
-    with contextlib.suppress(OSError):
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    with unless_locked(path) as fd, contextlib.suppress(OSError):
+        if fd is not None:
             os.unlink(path)
-        finally:
-            os.close(fd)
 
 
 def _recover_one(path: Path, journal_dir: Path, root: Path) -> str | None:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError:
-        return None
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return None  # its vtcode is still applying it
+    with unless_locked(path) as fd:
+        if fd is None:
+            return None  # gone, or its vtcode is still applying it
         with os.fdopen(os.dup(fd), "rb") as handle:
             raw = handle.read()
         try:
@@ -212,8 +203,6 @@ def _recover_one(path: Path, journal_dir: Path, root: Path) -> str | None:
         kept = _roll_back(root, journal)
         os.unlink(path)
         _fsync_dir(journal_dir)
-    finally:
-        os.close(fd)
     undone = len(journal.entries) - len(kept)
     message = f"an edit of {len(journal.entries)} files was interrupted by a crash; it was rolled back"
     if kept:
@@ -239,17 +228,27 @@ def _roll_back(root: Path, journal: Journal) -> list[str]:
             if not new_state:
                 kept.append(entry.display)
                 continue
-            if entry.original is None:
-                remove_file(root, entry.display)
-            else:
-                replace_file(root, entry.display, entry.original, mode=entry.mode)
+            restore(root, entry.display, entry.original, entry.mode)
         except (OSError, ToolError) as exc:
             log.error("could not roll back %s: %s", entry.display, exc)
             kept.append(entry.display)
-    for directory in reversed(journal.created_dirs):
+    remove_created(root, journal.created_dirs)
+    return kept
+
+
+def restore(root: Path, display: str, original: bytes | None, mode: int | None) -> None:
+    """Put a file back as it was before the patch: removed when it did not exist then."""
+    if original is None:
+        remove_file(root, display)
+    else:
+        replace_file(root, display, original, mode=mode)
+
+
+def remove_created(root: Path, created_dirs: Sequence[str]) -> None:
+    """Remove the directories the patch created, newest first, where they are empty again."""
+    for directory in reversed(created_dirs):
         with contextlib.suppress(OSError, ToolError):
             remove_empty_directory(root, directory)
-    return kept
 
 
 def _discard_temp(root: Path, entry: JournalEntry) -> None:

@@ -14,7 +14,14 @@ import msgspec
 from vtcode.protocol.errors import ToolError
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
-from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
+from vtcode.tools.base import ToolContext, ToolOutcome
+from vtcode.tools.file_tool import (
+    FILE_TOOL_ERRORS,
+    NamesOnePath,
+    count_parameter,
+    failure,
+    file_path_parameter,
+)
 from vtcode.tools.output_limit import NOTE_RESERVE_BYTES, clip_utf8
 from vtcode.tools.regular_file import open_regular
 from vtcode.tools.workspace import resolve
@@ -37,20 +44,13 @@ _SPEC = ToolSpec(
     parameters={
         "type": "object",
         "properties": {
-            "path": {
-                "type": "string",
-                "description": "File path relative to the workspace root (or absolute inside it).",
-            },
+            "path": file_path_parameter(),
             "offset": {
                 "type": "integer",
                 "minimum": 1,
                 "description": "1-based line number to start from (default 1).",
             },
-            "limit": {
-                "type": "integer",
-                "minimum": 1,
-                "description": f"Maximum number of lines to return (default {DEFAULT_LIMIT}).",
-            },
+            "limit": count_parameter("lines", DEFAULT_LIMIT),
         },
         "required": ["path"],
         "additionalProperties": False,
@@ -72,22 +72,12 @@ class _Page:
     total: int
 
 
-class ReadFileTool:
+class ReadFileTool(NamesOnePath):
     """Reads a window of a workspace text file with `cat -n` style line numbers."""
 
-    @property
-    def spec(self) -> ToolSpec:
-        """Name, description and JSON Schema parameters."""
-        return _SPEC
-
-    @property
-    def kind(self) -> ToolKind:
-        """Reading never changes the workspace."""
-        return "read"
-
-    def describe(self, arguments: dict[str, Any]) -> CallDescription:
-        """The file read."""
-        return path_call(arguments, "path")
+    spec = _SPEC
+    # Reading never changes the workspace.
+    kind: ToolKind = "read"
 
     async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         """Return the requested lines, or an error outcome the model can correct."""
@@ -105,11 +95,8 @@ class ReadFileTool:
                 page = await asyncio.to_thread(
                     _read_page, target.real, target.display, offset, limit, ctx.max_output_bytes
                 )
-        except ToolError as exc:
-            return ToolOutcome(content=f"read_file: {exc.message}", is_error=True)
-        except OSError as exc:
-            # The workspace changing under the call (a file removed, a permission) is data too.
-            return ToolOutcome(content=f"read_file: {exc}", is_error=True)
+        except FILE_TOOL_ERRORS as exc:
+            return failure("read_file", exc)
         extra = {"offset": page.first, "end_line": page.last, "total_lines": page.total}
         return ToolOutcome(content=page.text, touched_paths=(target.display,), extra=extra)
 

@@ -67,15 +67,9 @@ class RecallHistoryTool:
     def __init__(self, archive: ArchiveReader) -> None:
         self._archive = archive
 
-    @property
-    def spec(self) -> ToolSpec:
-        """Name, description and JSON Schema parameters."""
-        return _SPEC
-
-    @property
-    def kind(self) -> ToolKind:
-        """Reading the archive changes nothing."""
-        return "read"
+    spec = _SPEC
+    # Reading the archive changes nothing.
+    kind: ToolKind = "read"
 
     def describe(self, arguments: dict[str, Any]) -> CallDescription:
         """The query, or the segment read."""

@@ -15,8 +15,9 @@ from vtcode.protocol.errors import ToolError
 from vtcode.protocol.events import FileChange
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.arguments import parse_arguments
-from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
+from vtcode.tools.base import ToolContext, ToolOutcome
 from vtcode.tools.beneath import entry_stat, read_bytes, replace_file
+from vtcode.tools.file_tool import FILE_TOOL_ERRORS, NamesOnePath, failure, file_path_parameter
 from vtcode.tools.regular_file import not_regular_error
 from vtcode.tools.workspace import WorkspacePath, resolve, workspace_root
 
@@ -30,10 +31,7 @@ _SPEC = ToolSpec(
     parameters={
         "type": "object",
         "properties": {
-            "path": {
-                "type": "string",
-                "description": "File path relative to the workspace root (or absolute inside it).",
-            },
+            "path": file_path_parameter(),
             "content": {
                 "type": "string",
                 "description": "The complete new content of the file.",
@@ -50,22 +48,12 @@ class _Args(msgspec.Struct, forbid_unknown_fields=True):
     content: str
 
 
-class WriteFileTool:
+class WriteFileTool(NamesOnePath):
     """Creates or replaces a workspace file atomically, creating parent directories."""
 
-    @property
-    def spec(self) -> ToolSpec:
-        """Name, description and JSON Schema parameters."""
-        return _SPEC
-
-    @property
-    def kind(self) -> ToolKind:
-        """Writing changes the workspace."""
-        return "edit"
-
-    def describe(self, arguments: dict[str, Any]) -> CallDescription:
-        """The file written."""
-        return path_call(arguments, "path")
+    spec = _SPEC
+    # Writing changes the workspace.
+    kind: ToolKind = "edit"
 
     def preview(self, arguments: dict[str, Any], workspace: Path) -> tuple[FileChange, ...]:
         """The file as it would change: a diff against its text now, or the whole new file's lines."""
@@ -90,11 +78,8 @@ class WriteFileTool:
             data = _encode(args.content)
             root = workspace_root(ctx.workspace)
             kind, before = await asyncio.to_thread(_write, root, target, data)
-        except ToolError as exc:
-            return ToolOutcome(content=f"write_file: {exc.message}", is_error=True)
-        except OSError as exc:
-            # The workspace changing under the call (a file removed, a permission) is data too.
-            return ToolOutcome(content=f"write_file: {exc}", is_error=True)
+        except FILE_TOOL_ERRORS as exc:
+            return failure("write_file", exc)
         verb = "Created" if kind == "add" else "Updated"
         lines = args.content.count("\n") + (0 if args.content.endswith("\n") or not data else 1)
         return ToolOutcome(

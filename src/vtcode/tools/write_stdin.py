@@ -113,15 +113,9 @@ class WriteStdinTool:
         # The unfinished line typed into each session so far: deny rules check lines typed in pieces.
         self._typed: dict[str, str] = {}
 
-    @property
-    def spec(self) -> ToolSpec:
-        """The model-facing schema."""
-        return _SPEC
-
-    @property
-    def kind(self) -> ToolKind:
-        """Input goes to a session whose command was approved when it started."""
-        return "session_input"
+    spec = _SPEC
+    # Input goes to a session whose command was approved when it started.
+    kind: ToolKind = "session_input"
 
     def describe(self, arguments: dict[str, Any]) -> CallDescription:
         """Shown as the session's command; approvals judge the typed input."""

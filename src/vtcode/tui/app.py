@@ -87,6 +87,7 @@ class VtcodeApp(App[int]):
         self._clock = clock
         self._new_id = new_id
         self._last_ctrl_c: float | None = None
+        self._last_escape: float | None = None
         self.view = SessionView(self)
         self._early: list[tuple[str, InputMode]] = []
         # Workspaces whose `.mcp.json` the user was already asked about in this run.
@@ -313,12 +314,23 @@ class VtcodeApp(App[int]):
         self.refresh_status()
 
     async def action_interrupt(self) -> None:
-        """Esc: interrupt the running turn (again: without grace for its commands)."""
+        """Esc: interrupt the running turn (again: without grace); idle, Esc Esc opens /rewind."""
         if self.session is None or not self.session.running:
+            self._escape_twice()
             return
         force = self.view.interrupted
         self.view.interrupted = True
         await self.submit(Interrupt(force=force))
+
+    def _escape_twice(self) -> None:
+        """Esc Esc with nothing typed, between turns, opens `/rewind`."""
+        now, last = self._clock(), self._last_escape
+        self._last_escape = now
+        if self.composer.text.strip() or self.session is None:
+            return
+        if last is not None and now - last <= QUIT_WINDOW_SECONDS:
+            self._last_escape = None
+            self.run_worker(self.slash.run("/rewind"))
 
     async def action_ctrl_c(self) -> None:
         """Copy a selection; else interrupt a running turn or clear the composer; twice within 2 s quits."""

@@ -1,9 +1,10 @@
 """The approval modal: allow once, allow for the session, or deny with a reason.
 
 Keys meant for the composer never answer it. The app opens it only once the user has stopped typing
-(`TYPING_QUIET_SECONDS`); once shown, it takes no answer until no key has come for `GRACE_SECONDS`, and
-keys that come before go on to the composer as typed. "Allow for the session" is Ctrl+A, a chord that
-running text cannot contain; `y` (once) and `n` (deny with a reason) count only when the dialog is armed.
+(`TYPING_QUIET_SECONDS`); once shown, it takes no answer until no key has come for the confirmation
+dialog's grace period, and keys that come before go on to the composer as typed. "Allow for the
+session" is Ctrl+A, a chord that running text cannot contain; `y` (once) and `n` (deny with a reason)
+count only when the dialog is armed.
 """
 
 from __future__ import annotations
@@ -15,18 +16,16 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from vtcode.protocol.events import ApprovalDecision, ApprovalRequested
 from vtcode.protocol.ops import ApprovalAnswer
 from vtcode.tui.composer import Composer
+from vtcode.tui.confirm_dialog import ConfirmDialog
 from vtcode.tui.edit_preview import preview_text
 from vtcode.tui.safe import safe_text
 from vtcode.tui.tool_names import tool_title
 
-# The dialog answers nothing until this long after it showed, and after the last key typed into it.
-GRACE_SECONDS = 0.8
 # The app shows a waiting approval only after the composer has had no key for this long.
 TYPING_QUIET_SECONDS = 1.0
 SESSION_KEY = "ctrl+a"
@@ -41,50 +40,39 @@ def session_choice(request: ApprovalRequested) -> tuple[ApprovalDecision, str]:
     return "allow_tool", f"every {safe_text(request.tool)} call"
 
 
-class ApprovalScreen(ModalScreen[ApprovalAnswer]):
+class ApprovalScreen(ConfirmDialog[ApprovalAnswer]):
     """Asks about one tool call; dismissed with the answer to submit."""
 
-    # Keys answer at once: nothing takes focus until `n` asks for a reason.
-    AUTO_FOCUS = None
+    # Nothing takes focus until `n` asks for a reason.
     BINDINGS: ClassVar[list[BindingType]] = []
 
     def __init__(self, request: ApprovalRequested, composer: Composer | None = None) -> None:
-        super().__init__(classes="approval-screen")
+        super().__init__()
         self.request = request
         self.composer = composer
-        self.armed = False
         # Keys that reached the composer instead of the dialog (tests and the hint read it).
         self.passed_on = 0
 
-    def on_mount(self) -> None:
-        """Arm the answering keys a moment after the dialog shows."""
-        self._arm_timer = self.set_timer(GRACE_SECONDS, self._arm)
-
-    def _arm(self) -> None:
-        self.armed = True
+    def armed_changed(self) -> None:
+        """The keys hint says whether keys answer yet."""
         self.query_one("#approval-keys", Static).update(self._keys_text())
 
-    def _disarm(self) -> None:
-        """A key that was typed, not answered: wait for the grace period again."""
-        self.armed = False
-        self._arm_timer.stop()
-        self._arm_timer = self.set_timer(GRACE_SECONDS, self._arm)
-        self.query_one("#approval-keys", Static).update(self._keys_text())
-
-    def compose(self) -> ComposeResult:
-        """The question, the call (with the diff of an edit), and the keys that answer it."""
+    def body(self) -> Text:
+        """The question and the call."""
         request = self.request
         head = Text()
         head.append(f"{tool_title(request.tool, request.kind)}?\n", style="bold")
         head.append(safe_text(request.display), style="reverse")
         if request.reason:
             head.append("\n" + safe_text(request.reason), style="dim")
-        with Vertical(id="approval"):
-            yield Static(head, id="approval-body")
-            if request.changes:
-                with VerticalScroll(id="approval-preview"):
-                    yield Static(preview_text(request.changes), id="approval-diff")
-            yield Static(self._keys_text(), id="approval-keys")
+        return head
+
+    def details(self) -> ComposeResult:
+        """The diff of an edit, and the keys that answer."""
+        if self.request.changes:
+            with VerticalScroll(id="approval-preview"):
+                yield Static(preview_text(self.request.changes), id="approval-diff")
+        yield Static(self._keys_text(), id="approval-keys")
 
     def _keys_text(self) -> Text:
         _, scope = session_choice(self.request)
@@ -130,7 +118,7 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
 
     def _pass_on(self, event: events.Key) -> None:
         """Give a key typed too early to the composer, as if the dialog had not been there."""
-        self._disarm()
+        self.disarm()
         composer = self.composer
         if composer is None:
             return

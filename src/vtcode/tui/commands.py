@@ -28,9 +28,14 @@ COMMANDS: dict[str, str] = {
     "model": "/model NAME: use NAME from the next turn",
     "profile": "/profile NAME: use the prompt profile NAME from the next turn",
     "steer": "/steer TEXT: deliver TEXT at the running turn's next boundary",
+    "rewind": "undo turns: code and/or conversation (Esc Esc; /undo)",
+    "redo": "put back the files the last /rewind changed",
     "pause": "hold the agent before its next step (input waits); again: go on",
     "quit": "end the session and leave",
 }
+
+# Other names people know these commands by (Claude Code, Gemini CLI).
+ALIASES = {"undo": "rewind", "checkpoint": "rewind", "restore": "rewind"}
 
 KEYS = (
     ("Enter", "send (queued while a turn runs)"),
@@ -40,6 +45,7 @@ KEYS = (
     ("Tab", "complete a /command or an @path, else go to pending input"),
     ("e / d", "pending input: edit / remove the highlighted"),
     ("Esc", "interrupt the turn (twice: no grace)"),
+    ("Esc Esc", "between turns, nothing typed: /rewind"),
     ("Ctrl+C", "clear the draft (Up brings it back); else interrupt; twice in 2 s quits"),
     ("PageUp / PageDown", "scroll the transcript"),
     ("Home / End", "top / bottom of the transcript (when the composer is empty)"),
@@ -54,7 +60,8 @@ def parse(text: str) -> SlashCommand | None:
     if not stripped.startswith("/") or stripped.startswith("//"):
         return None
     name, _, argument = stripped[1:].partition(" ")
-    return SlashCommand(name=name.lower(), argument=argument.strip())
+    name = name.lower()
+    return SlashCommand(name=ALIASES.get(name, name), argument=argument.strip())
 
 
 def help_text() -> str:

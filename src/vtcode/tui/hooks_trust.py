@@ -19,8 +19,8 @@ from vtcode.config.user_file import trust_hooks
 from vtcode.core.hooks.model import ConfiguredHook
 from vtcode.protocol.errors import VtcodeError
 from vtcode.runtime.wiring import SessionOptions
+from vtcode.tui.confirm_dialog import ConfirmDialog
 from vtcode.tui.safe import safe_text
-from vtcode.tui.trust_dialog import TrustScreen
 
 HookTrustAnswer = Literal["trust", "not_now"]
 # How the app shows a dialog and waits for its answer, and how it tells the user something went wrong.
@@ -28,13 +28,12 @@ Ask = Callable[["HookTrustScreen"], Awaitable[HookTrustAnswer | None]]
 Warn = Callable[[str], Awaitable[None]]
 
 
-class HookTrustScreen(TrustScreen[HookTrustAnswer]):
+class HookTrustScreen(ConfirmDialog[HookTrustAnswer]):
     """Lists the untrusted hooks (event, matcher, command, source file); dismissed with the answer."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("t", "trust", "trust these hooks"),
-        Binding("n", "not_now", "not now"),
-        Binding("escape", "not_now", "not now"),
+        Binding("t", "grant('trust')", "trust these hooks"),
+        Binding("n,escape", "decline('not_now')", "not now"),
     ]
 
     def __init__(self, workspace: str, hooks: tuple[ConfiguredHook, ...]) -> None:
@@ -54,14 +53,6 @@ class HookTrustScreen(TrustScreen[HookTrustAnswer]):
         body.append("\n[t] trust them (saved in your config; a change asks again)\n", style="green")
         body.append("[n] / [Esc] not now (they stay off for this run)", style="red")
         return body
-
-    def action_trust(self) -> None:
-        """Trust the listed hooks as they are now."""
-        self.trusted("trust")
-
-    def action_not_now(self) -> None:
-        """Keep them off for this run."""
-        self.dismiss("not_now")
 
 
 async def options_after_hook_trust(

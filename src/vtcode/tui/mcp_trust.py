@@ -10,20 +10,19 @@ from textual.binding import Binding, BindingType
 
 from vtcode.config.schema import McpServerSettings
 from vtcode.mcp.servers import ServerDefinition
+from vtcode.tui.confirm_dialog import ConfirmDialog
 from vtcode.tui.safe import safe_text
-from vtcode.tui.trust_dialog import TrustScreen
 
 TrustAnswer = Literal["always", "session", "no"]
 
 
-class McpTrustScreen(TrustScreen[TrustAnswer]):
+class McpTrustScreen(ConfirmDialog[TrustAnswer]):
     """Lists what the project's `.mcp.json` would start; dismissed with the user's answer."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "always", "trust this project"),
-        Binding("s", "session", "this session only"),
-        Binding("n", "no", "do not start them"),
-        Binding("escape", "no", "do not start them"),
+        Binding("a", "grant('always')", "trust this project"),
+        Binding("s", "grant('session')", "this session only"),
+        Binding("n,escape", "decline('no')", "do not start them"),
     ]
 
     def __init__(self, workspace: str, servers: Mapping[str, McpServerSettings]) -> None:
@@ -42,15 +41,3 @@ class McpTrustScreen(TrustScreen[TrustAnswer]):
         body.append("[s] this session only\n", style="green")
         body.append("[n] / [Esc] do not start them", style="red")
         return body
-
-    def action_always(self) -> None:
-        """Trust the project from now on."""
-        self.trusted("always")
-
-    def action_session(self) -> None:
-        """Start the servers for this session only."""
-        self.trusted("session")
-
-    def action_no(self) -> None:
-        """Start none of them."""
-        self.dismiss("no")

@@ -14,6 +14,7 @@ from vtcode.tui.commands import COMMANDS, help_text, parse, unknown_command_text
 from vtcode.tui.jobs_screen import JobsScreen
 from vtcode.tui.memory_view import memory_text
 from vtcode.tui.permissions_screen import PermissionsScreen
+from vtcode.tui.rewind_flow import RewindFlow
 from vtcode.tui.screens import SessionPicker, TextScreen
 from vtcode.tui.skills_view import skills_text
 from vtcode.tui.status_view import status_details
@@ -116,7 +117,15 @@ class SlashCommands:
             else:
                 await self._say("/steer needs the text to deliver", error=True)
 
+        async def rewind(session: Session, argument: str) -> None:
+            await RewindFlow(app, session).rewind(argument)
+
+        async def redo(session: Session, argument: str) -> None:
+            await RewindFlow(app, session).redo(argument)
+
         return {
+            "rewind": rewind,
+            "redo": redo,
             "compact": compact,
             "pause": pause,
             "jobs": jobs,

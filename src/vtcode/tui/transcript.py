@@ -355,38 +355,35 @@ class Transcript(VerticalScroll):
         match item:
             case AgentMessageItem():
                 if entry is None:
-                    entry = AnswerEntry()
-                    self._items[item.id] = entry
-                    await self.add(entry)
+                    await self._add_item(item.id, AnswerEntry())
             case ReasoningItem():
                 if entry is None:
-                    entry = ReasoningEntry()
-                    self._items[item.id] = entry
-                    await self.add(entry)
+                    await self._add_item(item.id, ReasoningEntry())
             case CommandExecutionItem():
                 if isinstance(entry, CommandCard):
                     entry.change(item)
                 else:
-                    self._items[item.id] = card = CommandCard(item)
-                    await self.add(card)
+                    await self._add_item(item.id, CommandCard(item))
             case FileChangeItem():
                 if isinstance(entry, FileChangeCard):
                     entry.change(item)
                 else:
-                    self._items[item.id] = edit = FileChangeCard(item)
-                    await self.add(edit)
+                    await self._add_item(item.id, FileChangeCard(item))
             case ToolCallItem(name="task"):
                 if isinstance(entry, SubagentCard):
                     entry.change(item)
                 else:
-                    self._items[item.id] = child = SubagentCard(item)
-                    await self.add(child)
+                    await self._add_item(item.id, SubagentCard(item))
             case ToolCallItem():
                 if isinstance(entry, ToolLine):
                     entry.change(item)
                 else:
-                    self._items[item.id] = line = ToolLine(item)
-                    await self.add(line)
+                    await self._add_item(item.id, ToolLine(item))
+
+    async def _add_item(self, item_id: str, entry: Widget) -> None:
+        """Append the entry that shows item `item_id` from now on."""
+        self._items[item_id] = entry
+        await self.add(entry)
 
     async def complete_item(self, item: Item) -> None:
         """An item finished."""

@@ -1,0 +1,288 @@
+"""Checkpoints at the turn loop's boundaries: every file state a rewind may need, recorded as the turn runs.
+
+Layer 1 (always): before an edit tool runs, the pre-image of each path it names is kept (bytes and
+mode, or absent), and after it runs, the new state: keyed by turn and call, at the dispatch boundary
+every tool call passes (main agent, MCP tools, future subagents). Layer 2 (`[checkpoints] tree`, when
+git exists): a tree snapshot in a private git directory at each user-turn start and after each call
+that may change files behind vtcode's back (commands, session input, external tools); the difference
+between consecutive snapshots is what that call changed, recorded and shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from vtcode.config.schema import CheckpointSettings
+from vtcode.core.rewind_plan import FileState
+from vtcode.exec.git_repo import GitAccess
+from vtcode.exec.shadow_git import ShadowGit, ShadowGitError, SnapshotLimits, TreeEntry
+from vtcode.protocol.errors import VtcodeError
+from vtcode.protocol.events import Notice
+from vtcode.protocol.messages import Message, MessageMeta, ToolCall, UserMessage
+from vtcode.runtime.checkpoint_gc import GcReport
+from vtcode.runtime.emitter import Emitter
+from vtcode.store.checkpoints import ChangeRecord, CheckpointStore, SnapshotRecord, TurnRecord, read_state
+
+if TYPE_CHECKING:
+    from vtcode.tools.base import CallDescription, Tool, ToolOutcome
+
+log = logging.getLogger(__name__)
+
+# Tool kinds whose writes are known before they run; every other kind (commands, session input,
+# MCP and any future kind, a subagent's) is followed by a tree snapshot.
+_KNOWN_KINDS = frozenset({"read", "edit"})
+NOT_COVERED = (
+    "checkpoints cover vtcode's own edits only: git is not available, so changes made by commands "
+    "are not captured and a rewind cannot undo them"
+)
+
+
+def tree_state(entry: TreeEntry | None) -> FileState | None:
+    """A snapshot entry as a file state (git keeps only the executable bit)."""
+    if entry is None or entry.mode == "160000":
+        return None
+    if entry.mode == "120000":
+        return FileState(entry.oid, 0o777, link=True)
+    return FileState(entry.oid, 0o755 if entry.mode == "100755" else 0o644)
+
+
+class Checkpointer:
+    """Records a session's checkpoints; the turn loop and the tool dispatcher call it."""
+
+    def __init__(
+        self,
+        *,
+        store: CheckpointStore,
+        workspace: Path,
+        settings: CheckpointSettings,
+        shadow: ShadowGit | None,
+        user_git: GitAccess | None,
+        emitter: Emitter,
+        history_seq: Callable[[], int],
+        clock: Callable[[], float],
+        prune: Callable[[int], GcReport] | None = None,
+    ) -> None:
+        self.store = store
+        self.workspace = workspace
+        self.shadow = shadow if shadow is not None and shadow.available and settings.tree else None
+        self._user_git = user_git
+        self._emitter = emitter
+        self._history_seq = history_seq
+        self._clock = clock
+        # Over the quota: drop older sessions' checkpoints down to the given bytes.
+        self._prune = prune
+        self._limits = SnapshotLimits(
+            max_file_bytes=settings.max_file_mb * 1024 * 1024,
+            max_folder_files=settings.max_untracked_folder_files,
+        )
+        self._quota = settings.quota_mb * 1024 * 1024
+        self._tree_wanted = settings.tree
+        # Edits since the last snapshot: a command's snapshot shows them too, but they are not its doing.
+        self._edited: dict[str, FileState | None] = {}
+        self._turn = 0
+        self._tree: str | None = None
+        self._pre: dict[str, dict[str, FileState | None]] = {}
+        self._warned_no_git = False
+        self._quota_checked = False
+        # A snapshot is due before the turn's first command (its base).
+        self._base_pending = True
+
+    @property
+    def covers_commands(self) -> bool:
+        """Whether command side effects are captured (layer 2 on)."""
+        return self.shadow is not None
+
+    async def turn_start(self, turn: int, prompt: str) -> Sequence[Message]:
+        """A user turn begins: record it; returns the note a code-only rewind left, if any.
+
+        Nothing here waits (an interrupt now must not lose the prompt, stored right after): the tree
+        snapshot the turn's first command is compared with is taken just before that command runs.
+        """
+        self._turn = turn
+        self._base_pending = True
+        if self.shadow is None and not self._warned_no_git:
+            self._warned_no_git = True
+            if self._tree_wanted:
+                self._emitter.emit(Notice(level="warning", message=NOT_COVERED))
+        record = TurnRecord(
+            seq=self.store.next_seq(),
+            turn=turn,
+            prompt=prompt,
+            history_seq=self._history_seq(),
+            created_at=self._clock(),
+        )
+        try:
+            self.store.append([record])
+            note = self.store.take_note()
+        except (VtcodeError, OSError) as exc:
+            self._emitter.emit(Notice(level="warning", message=f"checkpoint not recorded: {exc}"))
+            return []
+        if not note:
+            return []
+        return [UserMessage(note, meta=MessageMeta(kind="context", turn=turn))]
+
+    async def before_call(self, tool: Tool, call: ToolCall, described: CallDescription) -> None:
+        """Keep the pre-image of every path an edit names; before a turn's first command, a snapshot."""
+        if tool.kind not in _KNOWN_KINDS and self.shadow is not None and self._base_pending:
+            self._base_pending = False
+            tree = await self._snapshot(check_folders=True)
+            if tree is not None:
+                record = SnapshotRecord(
+                    seq=self.store.next_seq(), turn=self._turn, call="turn-start", tree=tree
+                )
+                await asyncio.to_thread(self.store.append, [record])
+            self._edited = {}
+        if tool.kind != "edit":
+            return
+        self._pre[call.id] = await asyncio.to_thread(self._capture, described.paths)
+
+    async def after_call(
+        self, tool: Tool, call: ToolCall, described: CallDescription, outcome: ToolOutcome
+    ) -> None:
+        """Record what the call changed (edits from their pre-images, others from a snapshot)."""
+        if tool.kind == "edit":
+            pre = self._pre.pop(call.id, {})
+            named = [*pre, *(p for c in outcome.changes for p in (c.path, c.move_to) if p)]
+            await asyncio.to_thread(self._record_edit, call, pre, named)
+        elif tool.kind not in _KNOWN_KINDS and self.shadow is not None:
+            changed = await self._record_snapshot(call)
+            if changed:
+                shown = ", ".join(changed[:20]) + (
+                    f" and {len(changed) - 20} more" if len(changed) > 20 else ""
+                )
+                name = described.display if tool.kind != "external" and described.display else call.name
+                self._emitter.emit(Notice(message=f"`{name}` changed {len(changed)} file(s): {shown}"))
+
+    async def rebase(self) -> None:
+        """Files changed outside a call (a rewind): the next command is compared with them as they are."""
+        self._base_pending = True
+
+    # -- inside ---------------------------------------------------------------------------------------
+
+    def _relative(self, named: str) -> str | None:
+        path = Path(named)
+        full = path if path.is_absolute() else self.workspace / path
+        rel = os.path.relpath(os.path.normpath(full), self.workspace)
+        return None if rel.startswith("..") or rel == "." else rel.replace(os.sep, "/")
+
+    def _capture(self, named: Sequence[str]) -> dict[str, FileState | None]:
+        states: dict[str, FileState | None] = {}
+        for name in named:
+            rel = self._relative(name)
+            if rel is None or rel in states:
+                continue
+            try:
+                state, data = read_state(self.workspace / rel)
+                if data is not None:
+                    self.store.put_blob(data)
+            except OSError as exc:
+                log.info("no pre-image of %s: %s", rel, exc)
+                continue
+            states[rel] = state
+        return states
+
+    def _record_edit(self, call: ToolCall, pre: dict[str, FileState | None], named: Sequence[str]) -> None:
+        records: list[ChangeRecord] = []
+        for name in dict.fromkeys(named):
+            rel = self._relative(name)
+            if rel is None or rel not in pre:
+                continue
+            try:
+                after, _ = read_state(self.workspace / rel)
+            except OSError:
+                continue
+            before = pre[rel]
+            if before == after:
+                continue
+            self._edited[rel] = after
+            records.append(
+                ChangeRecord(
+                    seq=self.store.next_seq(),
+                    turn=self._turn,
+                    call=call.id,
+                    tool=call.name,
+                    path=rel,
+                    before=before,
+                    after=after,
+                )
+            )
+        self.store.append(records)
+
+    async def _snapshot(self, *, check_folders: bool) -> str | None:
+        shadow = self.shadow
+        if shadow is None:
+            return None
+        user_git = self._user_git if check_folders else None
+        try:
+            tree, skipped = await asyncio.to_thread(shadow.snapshot, self._limits, user_git)
+        except ShadowGitError as exc:
+            self._emitter.emit(Notice(level="warning", message=f"checkpoint snapshot failed: {exc}"))
+            return None
+        for path in skipped:
+            what = "folder with many untracked files" if path.endswith("/") else "file over the size limit"
+            self._emitter.emit(
+                Notice(
+                    level="warning",
+                    message=f"checkpoints leave out {path} ({what}); a rewind will not restore it",
+                )
+            )
+        if not self._quota_checked:
+            self._quota_checked = True
+            await self._check_quota(shadow)
+        self._tree = tree
+        return tree
+
+    async def _check_quota(self, shadow: ShadowGit) -> None:
+        used = await asyncio.to_thread(shadow.disk_bytes)
+        if used <= self._quota:
+            return
+        mib = 1024 * 1024
+        message = f"checkpoints use {used // mib} MiB, over the {self._quota // mib} MiB quota"
+        if self._prune is None:
+            message += ": run `vtcode checkpoints gc`"
+        else:
+            report = await asyncio.to_thread(self._prune, self._quota)
+            message += (
+                f": dropped the checkpoints of {report.sessions_dropped} older session(s), "
+                f"now {report.bytes_after // mib} MiB"
+            )
+        self._emitter.emit(Notice(level="warning", message=message))
+
+    async def _record_snapshot(self, call: ToolCall) -> list[str]:
+        shadow = self.shadow
+        before = self._tree
+        after = await self._snapshot(check_folders=False)
+        if shadow is None or before is None or after is None:
+            return []
+        try:
+            diff = await asyncio.to_thread(shadow.diff, before, after)
+        except ShadowGitError as exc:
+            log.info("no diff of the snapshots: %s", exc)
+            return []
+        records: list[ChangeRecord | SnapshotRecord] = [
+            SnapshotRecord(seq=self.store.next_seq(), turn=self._turn, call=call.id, tree=after)
+        ]
+        records += [
+            ChangeRecord(
+                seq=self.store.next_seq(),
+                turn=self._turn,
+                call=call.id,
+                tool=call.name,
+                path=change.path,
+                before=tree_state(change.before),
+                after=tree_state(change.after),
+            )
+            for change in diff
+        ]
+        await asyncio.to_thread(self.store.append, records)
+        edited, self._edited = self._edited, {}
+        return [
+            r.path
+            for r in records
+            if isinstance(r, ChangeRecord) and (r.path not in edited or edited[r.path] != r.after)
+        ]

@@ -1,0 +1,71 @@
+"""Putting one workspace file back into a recorded state, atomically (old bytes or new, never a mix)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from glob import escape as glob_escape
+from pathlib import Path, PurePosixPath
+
+from vtcode.core.rewind_plan import FileState
+from vtcode.store.atomic import fsync_dir, write_all
+
+_SUFFIX = ".vtcode-restore"
+
+
+class UnsafePathError(ValueError):
+    """A recorded path that would lead outside the workspace."""
+
+
+def workspace_path(workspace: Path, rel: str) -> Path:
+    """`rel` under `workspace`, refusing absolute paths, `..` and parents that leave the workspace."""
+    parts = PurePosixPath(rel).parts
+    if not parts or PurePosixPath(rel).is_absolute() or ".." in parts:
+        raise UnsafePathError(f"not a workspace path: {rel!r}")
+    path = workspace.joinpath(*parts)
+    root = os.path.realpath(workspace)
+    parent = os.path.realpath(path.parent)
+    if parent != root and not parent.startswith(root.rstrip("/") + "/"):
+        raise UnsafePathError(f"{rel!r} leads outside the workspace")
+    return path
+
+
+def put_in_place(workspace: Path, rel: str, state: FileState | None, data: bytes | None) -> None:
+    """Make `rel` be `state` with content `data` (None state: remove it); raises `OSError`."""
+    path = workspace_path(workspace, rel)
+    if state is None:
+        if os.path.lexists(path) and not (path.is_dir() and not path.is_symlink()):
+            path.unlink()
+            fsync_dir(path.parent)
+        return
+    if data is None:
+        raise OSError(f"the content of {rel} is not in the checkpoint store")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=_SUFFIX, dir=path.parent)
+    try:
+        if state.link:
+            os.close(fd)
+            os.unlink(tmp_name)
+            os.symlink(os.fsdecode(data), tmp_name)
+        else:
+            try:
+                write_all(fd, data)
+                os.fchmod(fd, state.mode & 0o7777)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        os.replace(tmp_name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+        raise
+    fsync_dir(path.parent)
+
+
+def remove_leftovers(workspace: Path, rel: str) -> None:
+    """Remove the temporary files a killed restore of `rel` left next to it."""
+    path = workspace_path(workspace, rel)
+    for stray in path.parent.glob(f".{glob_escape(path.name)}.*{_SUFFIX}"):
+        with contextlib.suppress(OSError):
+            stray.unlink()

@@ -1,0 +1,43 @@
+"""A new session holding the first records of another's history: a conversation rewind's branch.
+
+The source session is left as it was, so the old branch stays resumable.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+
+from vtcode.store.atomic import atomic_write
+from vtcode.store.errors import store_error
+from vtcode.store.history import HISTORY_FILE, decode_record
+from vtcode.store.meta import META_FILE, write_info
+from vtcode.store.session import SessionHandle, SessionStore
+
+
+def fork_session(store: SessionStore, source: SessionHandle, *, upto_seq: int, turns: int) -> SessionHandle:
+    """A session with the history of `source` up to `upto_seq` and `turns` turns; raises `StoreError`."""
+    info = source.info
+    title = f"{info.title} (rewound)" if info.title else "rewound"
+    fork = store.create(Path(info.workspace), title, model=info.model, provider=info.provider)
+    try:
+        data = source.history_path.read_bytes()
+    except FileNotFoundError:
+        data = b""
+    except OSError as err:
+        raise store_error(err, "read", source.history_path) from err
+    kept: list[bytes] = []
+    for line in data.split(b"\n"):
+        if not line.strip():
+            continue
+        try:
+            record = decode_record(line)
+        except msgspec.DecodeError:
+            break  # a torn last line
+        if record.seq > upto_seq:
+            break
+        kept.append(line)
+    atomic_write(fork.dir / HISTORY_FILE, b"".join(line + b"\n" for line in kept))
+    write_info(fork.dir / META_FILE, msgspec.structs.replace(fork.info, turns=turns))
+    return store.open(fork.id)

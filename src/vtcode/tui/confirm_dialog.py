@@ -1,0 +1,80 @@
+"""The confirmation dialog: a modal question whose answering keys arm only after a grace period.
+
+One frame serves every question that needs a person: tool-call approvals, the MCP-server and hook trust
+questions. Keys typed just as a dialog opens were meant for something else and must not answer it.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar, cast
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+# The dialog answers nothing until this long after it showed (and, for approvals, after the last key).
+GRACE_SECONDS = 0.8
+
+AnswerT = TypeVar("AnswerT")
+
+
+class ConfirmDialog(ModalScreen[AnswerT], Generic[AnswerT]):
+    """Shows `body()` and then `details()` in the approval frame; `armed` turns on after the grace period."""
+
+    # Keys answer at once: nothing takes focus unless a dialog asks for text.
+    AUTO_FOCUS = None
+
+    def __init__(self) -> None:
+        super().__init__(classes="approval-screen")
+        self.armed = False
+
+    def on_mount(self) -> None:
+        """Arm the answering keys a moment after the dialog shows."""
+        self._arm_timer = self.set_timer(GRACE_SECONDS, self._arm)
+
+    def _arm(self) -> None:
+        self.armed = True
+        self.armed_changed()
+
+    def disarm(self) -> None:
+        """A key that was typed, not answered: wait for the grace period again."""
+        self.armed = False
+        self._arm_timer.stop()
+        self._arm_timer = self.set_timer(GRACE_SECONDS, self._arm)
+        self.armed_changed()
+
+    def armed_changed(self) -> None:
+        """Called when `armed` changed; a dialog whose hint depends on it updates it here."""
+
+    def body(self) -> Text:
+        """The question."""
+        raise NotImplementedError
+
+    def details(self) -> ComposeResult:
+        """Widgets shown below the question (none by default)."""
+        yield from ()
+
+    def compose(self) -> ComposeResult:
+        """The question and its details in the dialog frame."""
+        with Vertical(id="approval"):
+            yield Static(self.body(), id="approval-body")
+            yield from self.details()
+
+    def answer_when_armed(self, answer: AnswerT) -> None:
+        """Dismiss with `answer` once armed; before that, only a bell."""
+        if self.armed:
+            self.dismiss(answer)
+        else:
+            self.app.bell()
+
+    # Bindings name their answer, `grant('always')` or `decline('no')`; Textual passes it as a string.
+
+    def action_grant(self, answer: str) -> None:
+        """A key that grants something answers only once the dialog is armed."""
+        self.answer_when_armed(cast(AnswerT, answer))
+
+    def action_decline(self, answer: str) -> None:
+        """A key that declines answers at once: refusing is always safe."""
+        self.dismiss(cast(AnswerT, answer))

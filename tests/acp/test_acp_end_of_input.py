@@ -1,0 +1,128 @@
+"""Requests read before the editor closes stdin are all answered before `vtcode acp` exits."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import VtcodeRunner
+from vtcode.testing.script import Reply, ScriptToolCall
+from vtcode.testing.wire import cli_args, cli_env, server_for
+
+
+def _request(request_id: int, method: str, params: dict[str, Any]) -> str:
+    return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+
+
+def _run(vtcode: VtcodeRunner, tmp_path: Path, lines: list[str], replies: list[Reply]) -> list[Any]:
+    with server_for("chat", replies) as server:
+        done = subprocess.run(
+            vtcode.command("acp", *cli_args("chat")),
+            check=False,
+            input="\n".join(lines) + "\n",
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=vtcode.env(cli_env("chat", server)),
+            timeout=120,
+        )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+
+
+def test_requests_written_before_stdin_closes_all_get_responses(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    lines = [
+        _request(1, "initialize", {"protocolVersion": 1}),
+        _request(2, "session/new", {"cwd": str(tmp_path), "mcpServers": []}),
+        _request(3, "initialize", {"protocolVersion": 1}),
+    ]
+    messages = _run(vtcode, tmp_path, lines, [Reply(text="ok")])
+    answered = {m["id"] for m in messages if "id" in m and "method" not in m}
+    assert answered == {1, 2, 3}
+    by_id = {m["id"]: m for m in messages if "id" in m and "method" not in m}
+    assert by_id[2]["result"]["sessionId"]
+
+
+def test_a_prompt_sent_just_before_stdin_closes_runs_to_its_answer(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    with (
+        server_for("chat", [Reply(text="the answer")]) as server,
+        subprocess.Popen(
+            vtcode.command("acp", *cli_args("chat")),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=tmp_path,
+            env=vtcode.env(cli_env("chat", server)),
+        ) as proc,
+    ):
+        assert proc.stdin is not None
+        assert proc.stdout is not None
+        assert proc.stderr is not None
+        proc.stdin.write(_request(1, "initialize", {"protocolVersion": 1}) + "\n")
+        proc.stdin.write(_request(2, "session/new", {"cwd": str(tmp_path), "mcpServers": []}) + "\n")
+        proc.stdin.flush()
+        replies = [json.loads(proc.stdout.readline()) for _ in range(2)]
+        session_id = {r["id"]: r for r in replies}[2]["result"]["sessionId"]
+        prompt = [{"type": "text", "text": "question"}]
+        proc.stdin.write(_request(3, "session/prompt", {"sessionId": session_id, "prompt": prompt}) + "\n")
+        proc.stdin.close()
+        code = proc.wait(timeout=120)
+        rest = [json.loads(line) for line in proc.stdout.read().splitlines() if line.strip()]
+        stderr = proc.stderr.read()
+    assert code == 0, stderr
+    assert "Traceback" not in stderr
+    answer = [m for m in rest if m.get("id") == 3]
+    assert len(answer) == 1, rest
+    assert answer[0]["result"]["stopReason"] == "end_turn"
+    text = "".join(
+        m["params"]["update"]["content"]["text"]
+        for m in rest
+        if m.get("method") == "session/update"
+        and m["params"]["update"].get("sessionUpdate") == "agent_message_chunk"
+    )
+    assert text == "the answer"
+
+
+def test_a_permission_asked_after_stdin_closed_counts_as_not_granted_and_the_prompt_ends(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    touch = ScriptToolCall(id="c1", name="exec_command", arguments=json.dumps({"cmd": "touch made"}))
+    with (
+        server_for("chat", [Reply(tool_calls=(touch,)), Reply(text="gave up")]) as server,
+        subprocess.Popen(
+            vtcode.command("acp", *cli_args("chat")),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=tmp_path,
+            env=vtcode.env(cli_env("chat", server)),
+        ) as proc,
+    ):
+        assert proc.stdin is not None
+        assert proc.stdout is not None
+        assert proc.stderr is not None
+        proc.stdin.write(_request(1, "initialize", {"protocolVersion": 1}) + "\n")
+        proc.stdin.write(_request(2, "session/new", {"cwd": str(tmp_path), "mcpServers": []}) + "\n")
+        proc.stdin.flush()
+        replies = [json.loads(proc.stdout.readline()) for _ in range(2)]
+        session_id = {r["id"]: r for r in replies}[2]["result"]["sessionId"]
+        prompt = [{"type": "text", "text": "make a file"}]
+        proc.stdin.write(_request(3, "session/prompt", {"sessionId": session_id, "prompt": prompt}) + "\n")
+        proc.stdin.close()
+        code = proc.wait(timeout=120)
+        rest = [json.loads(line) for line in proc.stdout.read().splitlines() if line.strip()]
+        stderr = proc.stderr.read()
+    assert code == 0, stderr
+    assert "Traceback" not in stderr
+    assert any(m.get("method") == "session/request_permission" for m in rest)
+    answer = [m for m in rest if m.get("id") == 3 and "method" not in m]
+    assert len(answer) == 1, rest
+    assert answer[0]["result"]["stopReason"] == "end_turn"
+    assert not (tmp_path / "made").exists()

@@ -1,0 +1,90 @@
+"""`/rewind` in the TUI: Esc Esc on an empty composer lists the turns, a scope is chosen, a preview
+confirmed; `/redo` puts the files back; a conversation rewind opens the fork with the prompt in the
+composer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
+from vtcode.testing.script import Reply, ScriptToolCall
+from vtcode.testing.wire import server_for
+from vtcode.tui.app import VtcodeApp
+from vtcode.tui.rewind_screens import ChoiceScreen, ConfirmScreen
+
+PATCH = "*** Begin Patch\n*** Update File: a.py\n@@\n-x = 1\n+x = 2\n*** End Patch\n"
+
+
+async def _send(pilot: Pilot[Any], text: str) -> None:
+    await type_text(pilot, text)
+    await pilot.press("enter")
+
+
+async def _edit_turn(pilot: Pilot[Any], app: VtcodeApp) -> None:
+    await until(pilot, lambda: app.session is not None, "the session")
+    await _send(pilot, "edit a")
+    await until(pilot, lambda: "patched it" in screen_text(app), "the turn")
+    await until(pilot, lambda: app.session is not None and not app.session.running, "the turn's end")
+
+
+def _script() -> list[Reply]:
+    call = ScriptToolCall("apply_patch", json.dumps({"patch": PATCH}), id="p1")
+    return [Reply(tool_calls=(call,)), Reply(text="patched it"), Reply(text="on the branch")]
+
+
+async def test_escape_twice_rewinds_the_code_after_a_preview_and_redo_puts_it_back(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "a.py").write_text("x = 1\n")
+    with server_for("chat", _script()) as server:
+        app = make_app(tui_options(ws, tmp_path, server))
+        async with app.run_test(size=(110, 30)) as pilot:
+            await _edit_turn(pilot, app)
+            assert (ws / "a.py").read_text() == "x = 2\n"
+            await pilot.press("escape", "escape")
+            await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the turn picker")
+            picker = app.screen
+            assert isinstance(picker, ChoiceScreen)
+            assert picker.choices == [("1", "turn   1  edit a  (1 file(s))")]
+            await pilot.press("enter")
+            await until(
+                pilot, lambda: isinstance(app.screen, ChoiceScreen) and app.screen is not picker, "scopes"
+            )
+            await pilot.press("down", "down", "enter")  # code only
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the preview")
+            preview = app.screen
+            assert isinstance(preview, ConfirmScreen)
+            assert preview.body == "1 to modify, 0 to create, 0 to delete\n  modify a.py"
+            assert (ws / "a.py").read_text() == "x = 2\n", "a preview changes nothing"
+            await pilot.press("enter")
+            await until(pilot, lambda: (ws / "a.py").read_text() == "x = 1\n", "the restore")
+            await until(
+                pilot, lambda: "rewound to before turn 1; restored 1 file(s)" in screen_text(app), "the note"
+            )
+            await _send(pilot, "/redo")
+            await until(pilot, lambda: (ws / "a.py").read_text() == "x = 2\n", "the redo")
+
+
+async def test_a_conversation_rewind_opens_the_branch_with_the_prompt_in_the_composer(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "a.py").write_text("x = 1\n")
+    with server_for("chat", _script()) as server:
+        app = make_app(tui_options(ws, tmp_path, server))
+        async with app.run_test(size=(110, 30)) as pilot:
+            await _edit_turn(pilot, app)
+            first = app.session
+            assert first is not None
+            await _send(pilot, "/rewind 1 conversation yes")
+            await until(pilot, lambda: app.session is not None and app.session is not first, "the branch")
+            assert app.composer.text == "edit a"
+            assert (ws / "a.py").read_text() == "x = 2\n", "conversation only: the files stay"
+            await pilot.press("enter")
+            await until(pilot, lambda: "on the branch" in screen_text(app), "a turn on the branch")
+            sent = json.loads(server.requests[-1].body)["messages"]
+            assert [m["content"] for m in sent if m["role"] == "user"][-1] == "edit a"
+            assert not any(m["role"] == "tool" for m in sent), "the branch starts before the edit"
