@@ -21,8 +21,10 @@ from vtcode.config.environment import os_environ
 from vtcode.config.loader import load_settings
 from vtcode.config.schema import Settings
 from vtcode.instructions import InstructionsReport
-from vtcode.protocol.errors import ExitCode, UsageError
+from vtcode.protocol.errors import ExitCode, UsageError, VtcodeError
 from vtcode.protocol.model import ToolSpec
+from vtcode.runtime.providers import choose_provider, model_info
+from vtcode.runtime.skills_start import session_skills
 from vtcode.runtime.subagents import task_tool_for
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.toolset import build_toolset
@@ -88,15 +90,34 @@ def prompt_builder(
     flags = {"agent.system_prompt_mode": profile} if profile else {}
     loaded = load_settings(workspace=workspace, env=env, overrides=overrides, flags=flags)
     show_config_warnings(loaded.warnings)
+    tools = tool_specs(loaded.settings, workspace, loaded.home, env)
+    skills = session_skills(
+        loaded.settings,
+        workspace=workspace,
+        home=loaded.home,
+        user_home=user_home(env),
+        context_window=_window(loaded.settings, env),
+        notice=lambda _: None,
+    )
+    skill_tool = skills.tool() if skills is not None else None
     builder = SystemPromptBuilder(
         workspace=workspace,
         home=loaded.home,
         settings=loaded.settings,
-        tools=tool_specs(loaded.settings, workspace, loaded.home, env),
+        tools=[*tools, skill_tool.spec] if skill_tool is not None else tools,
         user_home=user_home(env),
+        catalog=skills.catalog_text if skills is not None else "",
     )
     builder.note_touched(active_paths(getattr(args, "path", None), workspace))
     return builder
+
+
+def _window(settings: Settings, env: Mapping[str, str]) -> int:
+    """The chosen model's context window (the skill catalog's budget follows it)."""
+    try:
+        return model_info(settings, choose_provider(settings, env).model).context_window
+    except VtcodeError:  # no provider configured: the prompt is still shown
+        return model_info(settings, "").context_window
 
 
 def write_report(

@@ -120,6 +120,10 @@ def _command(
             from vtcode.cli.hooks_cmd import run_hooks
 
             return lambda: run_hooks(args, overrides, parser)
+        case "skills":
+            from vtcode.cli.skills_cmd import run_skills
+
+            return lambda: run_skills(args, overrides, parser)
         case "rewind" | "checkpoints":
             from vtcode.cli.rewind_cmd import run_checkpoint_command
 

@@ -12,6 +12,7 @@ from typing import Any
 from vtcode import __version__
 from vtcode.cli.checkpoint_options import add_checkpoint_parsers
 from vtcode.cli.exec_options import add_script_options
+from vtcode.cli.skills_cmd import add_skills_parser
 
 PROFILES = ("default", "minimal", "lightweight", "specialized")
 APPROVALS = ("read-only", "ask", "auto-edit", "full-auto")
@@ -403,6 +404,7 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
 
     _add_mcp_parser(commands)
     _add_hooks_parser(commands)
+    add_skills_parser(commands)
     add_checkpoint_parsers(commands, _add_config_option)
 
     sandbox_p = commands.add_parser(

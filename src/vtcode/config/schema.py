@@ -189,6 +189,16 @@ class InstructionSourceSettings(msgspec.Struct, frozen=True, forbid_unknown_fiel
     copilot_instructions: bool = True  # .github/instructions/ and .github/copilot-instructions.md
 
 
+class SkillsSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[skills]`: skills and custom commands (`paths` only from the user's own file)."""
+
+    enabled: bool = True
+    # More skill folders (each holds `<name>/SKILL.md`), searched after the user's own.
+    paths: tuple[str, ...] = ()
+    # The catalog's share of the context window (4 characters a token), kept within 2,000-8,000 chars.
+    catalog_budget: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.02
+
+
 class ModelSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """`[models."<name>"]`: per-model overrides of the shipped model catalog."""
 
@@ -352,6 +362,7 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     mcp_servers: dict[str, McpServerSettings] = msgspec.field(default_factory=dict)
     projects: dict[str, ProjectSettings] = msgspec.field(default_factory=dict)
     hooks: HooksSettings = msgspec.field(default_factory=HooksSettings)
+    skills: SkillsSettings = msgspec.field(default_factory=SkillsSettings)
     agents: AgentsSettings = msgspec.field(default_factory=AgentsSettings)
     checkpoints: CheckpointSettings = msgspec.field(default_factory=CheckpointSettings)
     # `[pricing."MODEL"]`: list prices (USD per million tokens) over the shipped table.

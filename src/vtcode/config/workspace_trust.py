@@ -26,6 +26,7 @@ stop vtcode, and ignoring it is the safe outcome); any other key it may not set 
 | `mcp.trust_read_only_hints` | `true` ignored with a warning unless already `true` below: it lets tools |
 |                             | that call themselves read-only run without approval                      |
 | `[projects]`                | ignored with a warning: a project cannot trust itself                    |
+| `skills.paths`              | refused: it would load skill folders from outside the repository         |
 | `tools.web_fetch`           | `true` ignored with a warning when `false` below                         |
 | `[pricing]`                 | ignored with a warning: prices decide what a USD budget counts           |
 
@@ -87,6 +88,7 @@ def restrict_workspace_layer(
     for entry in agent.get("instruction_files", ()):
         _check_instruction_file(entry, source=source, workspace=workspace)
     _check_shell(table, source=source)
+    _check_skill_paths(table, source=source)
     _check_sandbox(table.get("sandbox", {}), source=source, below=below, origins=origins)
     warnings: list[str] = []
     kept = dict(table)
@@ -201,6 +203,26 @@ def _check_shell(table: Mapping[str, Any], *, source: str) -> None:
             f"commands; set it in {_USER_FILE} or with -c",
             hint="every command you approve would run through that program; remove the key from this file",
         )
+
+
+def _check_skill_paths(table: Mapping[str, Any], *, source: str) -> None:
+    """Refuse `skills.paths`: a repository must not point vtcode at skill folders outside itself."""
+    if "paths" in table.get("skills", {}):
+        raise ConfigError(
+            f"{source}:skills.paths: a workspace config cannot add skill folders; set it in {_USER_FILE}",
+            hint="project skills go in .vtcode/skills/, .agents/skills/ or .claude/skills/; remove the key",
+        )
+
+
+def project_trusted(settings: Settings, workspace: Path) -> bool:
+    """Whether the user trusted this workspace (`[projects."<path>"] trust_mcp = true`, the MCP record):
+    only then do project skills and commands run shell blocks, hooks and `allowed-tools`."""
+    keys = {str(workspace), os.path.realpath(workspace)}
+    return any(
+        project.trust_mcp
+        for key, project in settings.projects.items()
+        if key in keys or os.path.realpath(key) in keys
+    )
 
 
 def _with_deny_added(table: Mapping[str, Any], *, below: Mapping[str, Any]) -> dict[str, Any]:

@@ -125,6 +125,8 @@ class Compactor(CompactionOutcome):
         self._manual_pending = False
         # Set when a compaction left the request above the soft threshold: the next one fails the turn.
         self._gain_failed_at: int | None = None
+        # Adds back what must outlive a compaction (the newest activation of each skill; runtime/skills).
+        self.reattach: Callable[[Sequence[Message]], list[Message]] | None = None
         self._fixed_tokens = FixedTokens(self._count)
         self._provider = ProviderCompaction(
             client=client,

@@ -9,7 +9,7 @@ is read here too: every check speaks provider tokens.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from vtcode.core.compaction.pacing import Pacing, growth_gap
 from vtcode.core.compaction.plan import CompactionSettings
@@ -52,6 +52,8 @@ class CompactionOutcome:
     _sent_estimate: int | None
     _gain_failed_at: int | None
     _pacing: Pacing | None
+    # Adds back what must outlive a compaction (the newest activation of each skill; runtime/skills).
+    reattach: Callable[[Sequence[Message]], list[Message]] | None
 
     @property
     def calibration(self) -> Calibration:
@@ -104,6 +106,11 @@ class CompactionOutcome:
         return None
 
     def _applied_later(self, done: Compacted) -> HistoryReplacement:
+        if self.reattach is not None:
+            replacement = done.replacement
+            kept = self.reattach(replacement.messages)
+            done = dataclasses.replace(done, replacement=dataclasses.replace(replacement, messages=kept))
+
         def applied() -> None:
             self.pressure = self.pressure.after_compaction()
             self.suppression = Suppression.NONE

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from vtcode.core.approvals import ApprovalMode, Grant
 from vtcode.core.usage_ledger import Scope
@@ -25,6 +26,9 @@ from vtcode.runtime.status import ContextMeter, SessionStatus, session_status
 from vtcode.runtime.usage_tracking import UsageTracking
 from vtcode.runtime.wiring import SessionOptions, Wiring
 from vtcode.store.event_log import read_events
+
+if TYPE_CHECKING:
+    from vtcode.runtime.skills import SessionSkills
 
 
 class SessionQueries:
@@ -86,6 +90,11 @@ class SessionQueries:
     def paused(self) -> bool:
         """Whether the session holds (`Pause`, or input held by an interrupt) until resumed."""
         return self._hold.on
+
+    @property
+    def skills(self) -> SessionSkills | None:
+        """The session's skills and custom commands (`/skills`, the `/` menu); None when disabled."""
+        return self._wiring.skills
 
     @property
     def options(self) -> SessionOptions:

@@ -64,6 +64,7 @@ def apply(wiring: Wiring, switch: Switch) -> list[str]:
             user_home=user_home(wiring.options.env),
             profile=profile,
             on_diagnostics=old.on_diagnostics,
+            catalog=old.catalog,
         )
         prompt.note_touched(old.active_paths)
         wiring.prompt = prompt

@@ -103,9 +103,12 @@ class SystemPromptBuilder:
         on_diagnostics: DiagnosticsSink | None = None,
         clock: Callable[[], int] = time.time_ns,
         git: GitAccess | None = None,
+        catalog: str = "",
         agent_prompt: str = "",
     ) -> None:
         self.workspace = workspace
+        # The skill catalog (runtime/skills): fixed for the session, so the appendix stays cache-stable.
+        self.catalog = catalog
         self.settings = settings
         self.profile = prompts.parse_profile(profile or settings.agent.system_prompt_mode)
         self.runtime_guidance = prompts.runtime_guidance()
@@ -181,7 +184,7 @@ class SystemPromptBuilder:
         self._result = result
         self._built_for = wanted
         self._snapshot = Snapshot.take(result.watch, self._clock)
-        appendix = appendix_block(result.appendix)
+        appendix = "\n\n".join(part for part in (appendix_block(result.appendix), self.catalog) if part)
         if appendix != self._system.appendix:
             self._system = SystemPrompt(static=self.static, appendix=appendix)
         # `info` only explains (a rule that does not match yet): `vtcode instructions` shows it.

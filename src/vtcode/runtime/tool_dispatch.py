@@ -118,6 +118,10 @@ class ToolDispatcher:
         commit(ordered)
         return ordered
 
+    async def run_call(self, call: ToolCall) -> ToolResultMessage:
+        """Run one call outside a model reply (a command's shell block): approval, hooks, events."""
+        return await self._run_one(call)
+
     def refuse(self, calls: Sequence[ToolCall], reason: str, commit: Commit) -> list[ToolResultMessage]:
         """Answer every call with `reason` without running it (items shown as declined)."""
         results: list[ToolResultMessage] = []

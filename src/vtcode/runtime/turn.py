@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -183,6 +183,8 @@ class TurnRunner:
         self.lifecycle = lifecycle
         # `--output-schema`: every final answer must validate against it (runtime/structured_output).
         self.output_schema = output_schema
+        # `/name args` of a skill or custom command, expanded when its turn starts (runtime/skills).
+        self.expand_input: Callable[[str], Awaitable[str]] | None = None
         # Tokens of the subagents this turn started (`task`), counted in the turn's usage.
         self.delegated = Usage()
 
@@ -231,6 +233,8 @@ class TurnRunner:
         self.delegated = Usage()
         self.emitter.begin_turn(turn)
         self.emitter.emit(TurnStarted())
+        if text is not None and self.expand_input is not None:
+            text = await self.expand_input(text)
         if text is not None:
             if self.output_schema is not None:
                 text = f"{text}\n\n{structured_output.schema_instruction(self.output_schema)}"

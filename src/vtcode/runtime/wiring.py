@@ -44,6 +44,7 @@ from vtcode.runtime.session_resume import (
     replay_history,
     stored_session,
 )
+from vtcode.runtime.skills_start import session_skills
 from vtcode.runtime.stored_history import StoredHistory
 from vtcode.runtime.subagents import task_tool
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
@@ -58,6 +59,7 @@ from vtcode.tools.patch_journal import JOURNAL_DIR_NAME, recover_interrupted_edi
 
 if TYPE_CHECKING:
     from vtcode.runtime.lifecycle_hooks import LifecycleHooks
+    from vtcode.runtime.skills import SessionSkills
     from vtcode.runtime.tool_hooks import ToolHooks
 
 
@@ -139,6 +141,8 @@ class Wiring:
     environment: str = ""
     # The account of the session's model calls (set by `wire`; a subagent's records into its parent's).
     usage: UsageTracking | None = None
+    # Skills and custom commands (`/skills`, `/name args`); None when disabled.
+    skills: SessionSkills | None = None
 
 
 def wire(
@@ -252,6 +256,17 @@ def _wire(
     if task is not None:
         # After the built-in tools, before the front end's own (extra) ones.
         toolset.tools.insert(len(toolset.tools) - len(options.extra_tools), task)
+    skills = session_skills(
+        settings,
+        workspace=options.workspace,
+        home=options.home,
+        user_home=user_home(options.env),
+        context_window=info.context_window,
+        notice=notice,
+    )
+    skill_tool = skills.tool() if skills is not None else None
+    if skill_tool is not None:
+        toolset.tools.insert(len(toolset.tools) - len(options.extra_tools), skill_tool)
     tool_specs = [t.spec for t in toolset.tools]
     # The static prompt is composed once here; the appendix follows the instruction files and the
     # paths the tools touch, re-checked before every model request (SPEC sections 4 and 5).
@@ -263,6 +278,7 @@ def _wire(
         user_home=user_home(options.env),
         on_diagnostics=diagnostics,
         git=access,
+        catalog=skills.catalog_text if skills is not None else "",
     )
     # A resumed session keeps the instruction scope of the files it already worked on.
     prompt.note_touched(touched_paths(state.messages, str(options.workspace)))
@@ -312,6 +328,10 @@ def _wire(
     context = environment_context(settings, options.workspace, clock, git=git.result())
     runner.context = context_message(context, state.messages, clock())
     usage.install(hooks)
+    if skills is not None:
+        from vtcode.runtime.skills import attach_skills
+
+        attach_skills(skills, dispatcher=dispatcher, runner=runner, hooks=hooks, compactor=compactor)
     attach_checkpoints(
         options, thread_id=thread_id, dispatcher=dispatcher, hooks=hooks, history=history,
         access=access, emitter=emitter, clock=clock,
@@ -339,6 +359,7 @@ def _wire(
         plan=plan,
         environment=context,
         usage=usage,
+        skills=skills,
     )
     if task is not None:
         task.bind(wiring, emitter, clock=clock, new_id=new_id)

@@ -38,6 +38,7 @@ from vtcode.tui.plan_panel import PlanPanel
 from vtcode.tui.screens import SetupScreen, TextScreen
 from vtcode.tui.scrollback import conversation_text
 from vtcode.tui.session_view import SessionView
+from vtcode.tui.skills_view import menu_entries
 from vtcode.tui.slash import SlashCommands
 from vtcode.tui.status_line import StatusLine
 from vtcode.tui.terminal_keys import read_alt_enter_as_steer
@@ -104,6 +105,7 @@ class VtcodeApp(App[int]):
         self.pending_list = PendingList()
         self.plan_panel = PlanPanel()
         self.composer = Composer(complete=lambda prefix: complete_path(self.options.workspace, prefix))
+        self.composer.menu = lambda: menu_entries(self.session.skills if self.session is not None else None)
         self.status_line = StatusLine()
 
     # -- layout ---------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "jobs": "command sessions: list, show output, wait, kill",
     "memory": "instruction sources and diagnostics for the paths touched so far",
     "hooks": "lifecycle hooks: source, trust and digest",
+    "skills": "skills and custom commands: source, catalog budget, what was cut, problems",
     "status": "provider, model, tokens, context pressure, cost, approval and sandbox modes",
     "usage": "tokens, API time and cost by source and model (also /cost, /stats)",
     "permissions": "approval and sandbox modes; list and revoke what you allowed for this session",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.message import Message
@@ -16,6 +17,9 @@ from textual.widgets import TextArea
 
 from vtcode.protocol.ops import InputMode
 from vtcode.tui.commands import matching_commands
+
+if TYPE_CHECKING:
+    from vtcode.tui.skills_view import MenuEntry
 
 PathCompleter = Callable[[str], list[str]]
 
@@ -57,6 +61,8 @@ class Composer(TextArea):
             placeholder="Ask vtcode…  (Enter send · Alt+Enter/Ctrl+S steer · Ctrl+J newline · /help)",
         )
         self._complete = complete
+        # Built-ins, skills and custom commands with their source and argument hint (the `/` menu).
+        self.menu: Callable[[], list[MenuEntry]] | None = None
         self.sent: list[str] = []
         self._browsing: int | None = None
         self._draft = ""
@@ -161,7 +167,9 @@ class Composer(TextArea):
         before = self.document.get_line(row)[:column]
         if row != 0 or not before.startswith("/") or " " in before or before.startswith("//"):
             return False
-        found = matching_commands(before[1:])
+        entries = self.menu() if self.menu is not None else []
+        labels = {e.name: e.label() for e in entries if e.name.startswith(before[1:].lower())}
+        found = list(labels) if entries else matching_commands(before[1:])
         self.completions = found
         if not found:
             self.app.bell()
@@ -172,7 +180,8 @@ class Composer(TextArea):
             if len(common) > len(before) - 1:
                 self.insert(common[len(before) - 1 :])
             else:
-                self.notify("  ".join(f"/{name}" for name in found), title="commands", timeout=4)
+                shown = "\n".join(labels.get(name, f"/{name}") for name in found)
+                self.notify(shown, title="commands", timeout=6)
         return True
 
     def _complete_at_cursor(self) -> bool:

@@ -16,6 +16,7 @@ from vtcode.tui.memory_view import memory_text
 from vtcode.tui.permissions_screen import PermissionsScreen
 from vtcode.tui.rewind_flow import RewindFlow
 from vtcode.tui.screens import SessionPicker, TextScreen
+from vtcode.tui.skills_view import skills_text
 from vtcode.tui.status_view import status_details, usage_details
 from vtcode.tui.transcript import NoticeEntry
 
@@ -39,6 +40,9 @@ class SlashCommands:
         if command is None:
             return False
         name, argument = command.name, command.argument
+        skills = self.app.session.skills if self.app.session is not None else None
+        if name not in COMMANDS and skills is not None and skills.lookup(text.strip()[1:].split(" ")[0]):
+            return False  # a skill or custom command: the runtime expands it when its turn starts
         if name not in COMMANDS:
             await self._say(unknown_command_text(name), error=True)
             return True
@@ -92,6 +96,9 @@ class SlashCommands:
         async def hooks(session: Session, _: str) -> None:
             app.push_screen(TextScreen("Hooks (/hooks)", hooks_text(session.options.hooks)))
 
+        async def skills(session: Session, _: str) -> None:
+            app.push_screen(TextScreen("Skills and commands (/skills)", skills_text(session.skills)))
+
         async def status(session: Session, _: str) -> None:
             app.push_screen(TextScreen("Status", status_details(session.status())))
 
@@ -127,6 +134,7 @@ class SlashCommands:
             "jobs": jobs,
             "memory": memory,
             "hooks": hooks,
+            "skills": skills,
             "status": status,
             "usage": usage,
             "permissions": permissions,

@@ -1,0 +1,1 @@
+"""Definition files (skills, commands, agents): frontmatter, models and rendering (pure)."""

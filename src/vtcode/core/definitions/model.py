@@ -1,0 +1,241 @@
+"""Skills and custom commands as loaded definitions (pure): fields, validation against the standard.
+
+A skill is a folder with a `SKILL.md` (Agent Skills standard); a custom command is one file (Claude
+Code, Codex prompts, opencode markdown, Gemini TOML). Both become a `Definition`: the runtime treats a
+command as a user-invocable skill that is never offered to the model.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from vtcode.core.definitions.frontmatter import flag_field, list_field, parse_frontmatter, text_field
+
+Kind = Literal["skill", "command"]
+Scope = Literal["project", "user"]
+# Whose argument placeholders a body uses (reference section 5): Claude Code and vtcode's own files
+# number from 0, Codex prompts and opencode from 1, Gemini uses `{{args}}`.
+ArgumentStyle = Literal["claude", "codex", "opencode", "gemini"]
+
+NAME_MAX = 64
+DESCRIPTION_MAX = 1024
+COMPATIBILITY_MAX = 500
+_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+SKILL_KEYS = frozenset(
+    {
+        "name",
+        "description",
+        "license",
+        "compatibility",
+        "metadata",
+        "allowed-tools",
+        "when_to_use",
+        "argument-hint",
+        "arguments",
+        "disable-model-invocation",
+        "user-invocable",
+        "paths",
+        "context",
+        "agent",
+        "hooks",
+        "model",
+    }
+)
+"""Keys vtcode reads (the standard's and Claude Code's); any other key is reported, not fatal."""
+
+
+@dataclass(frozen=True)
+class Definition:
+    """One skill or command, ready to list, catalog and invoke."""
+
+    name: str
+    description: str
+    body: str
+    path: str
+    """The absolute path of the file (`SKILL.md` or the command file)."""
+    folder: str
+    """The skill folder (a command's folder is the one holding it)."""
+    kind: Kind
+    scope: Scope
+    source: str
+    """Which folder kind it came from, e.g. `.agents/skills` or `~/.codex/prompts`."""
+    style: ArgumentStyle = "claude"
+    when_to_use: str | None = None
+    argument_hint: str | None = None
+    arguments: tuple[str, ...] = ()
+    model_invocable: bool = True
+    user_invocable: bool = True
+    allowed_tools: tuple[str, ...] = ()
+    paths: tuple[str, ...] = ()
+    has_hooks: bool = False
+
+    @property
+    def catalog_text(self) -> str:
+        """What the catalog says about the skill: its description, then when to use it."""
+        if self.when_to_use:
+            return f"{self.description} {self.when_to_use}".strip()
+        return self.description
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A parsed file: the definition (None when it cannot be used) and problems to report."""
+
+    definition: Definition | None
+    problems: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()
+    """Problems that kept the file from loading (the others are warnings)."""
+
+
+def name_problem(name: str) -> str | None:
+    """Why `name` breaks the standard's naming rule (1-64 of `[a-z0-9-]`, no edge or double hyphen)."""
+    if not name or len(name) > NAME_MAX:
+        return f"the name must be 1-{NAME_MAX} characters"
+    if not _NAME.match(name):
+        return "the name may hold only lowercase letters, digits and single inner hyphens"
+    return None
+
+
+STANDARD_KEYS = frozenset({"name", "description", "license", "compatibility", "metadata", "allowed-tools"})
+"""The keys the Agent Skills standard allows (what `skills-ref validate` accepts)."""
+
+
+def standard_problems(text: str, folder_name: str) -> list[str]:
+    """Why a `SKILL.md` fails the standard's strict rules (the `skills-ref validate` checks); [] if valid."""
+    parsed = parse_frontmatter(text)
+    if not parsed.has_frontmatter:
+        return ["no frontmatter"]
+    problems = list(parsed.diagnostics)
+    fields = parsed.fields
+    extra = sorted(set(fields) - STANDARD_KEYS)
+    if extra:
+        problems.append(f"unexpected fields: {', '.join(extra)}")
+    name = fields.get("name")
+    if not isinstance(name, str):
+        problems.append("`name` is required")
+    else:
+        problem = name_problem(name)
+        if problem is not None:
+            problems.append(problem)
+        if name != folder_name:
+            problems.append(f"the name `{name}` must equal the folder name `{folder_name}`")
+    description = fields.get("description")
+    if not isinstance(description, str) or not description.strip():
+        problems.append("`description` is required")
+    elif len(description) > DESCRIPTION_MAX:
+        problems.append(f"the description is over {DESCRIPTION_MAX} characters")
+    compatibility = fields.get("compatibility")
+    if compatibility is not None and (
+        not isinstance(compatibility, str) or len(compatibility) > COMPATIBILITY_MAX
+    ):
+        problems.append(f"`compatibility` must be text of at most {COMPATIBILITY_MAX} characters")
+    metadata = fields.get("metadata")
+    if metadata is not None and not (
+        isinstance(metadata, dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in metadata.items())
+    ):
+        problems.append("`metadata` must map strings to strings")
+    return problems
+
+
+def load_skill(text: str, *, path: str, folder: str, folder_name: str, scope: Scope, source: str) -> Loaded:
+    """A skill from its `SKILL.md` text, leniently (AS client guide): a bad name still loads, with a
+    warning; a missing description skips the skill."""
+    parsed = parse_frontmatter(text)
+    problems = list(parsed.diagnostics)
+    fields = parsed.fields
+    if not parsed.has_frontmatter:
+        return Loaded(None, (), ("no frontmatter: a SKILL.md starts with `---`, `name` and `description`",))
+    description = text_field(fields, "description")
+    if description is None:
+        return Loaded(None, tuple(problems), ("no `description`: the skill is skipped",))
+    name = text_field(fields, "name") or folder_name
+    problem = name_problem(name)
+    if problem is not None:
+        problems.append(f"{problem} (`{name}`)")
+    if name != folder_name:
+        problems.append(f"the name `{name}` differs from its folder `{folder_name}`")
+    if len(description) > DESCRIPTION_MAX:
+        problems.append(f"the description is over {DESCRIPTION_MAX} characters")
+    compatibility = text_field(fields, "compatibility")
+    if compatibility is not None and len(compatibility) > COMPATIBILITY_MAX:
+        problems.append(f"`compatibility` is over {COMPATIBILITY_MAX} characters")
+    problems.extend(f"unknown key `{key}` ignored" for key in sorted(set(fields) - SKILL_KEYS))
+    definition = _definition(
+        fields, name=name, description=description, body=parsed.body, path=path, folder=folder,
+        kind="skill", scope=scope, source=source, style="claude",
+    )  # fmt: skip
+    return Loaded(definition, tuple(problems))
+
+
+def load_markdown_command(
+    text: str, *, name: str, path: str, folder: str, scope: Scope, source: str, style: ArgumentStyle
+) -> Loaded:
+    """A command from a markdown file (Claude Code, Codex prompt, opencode); frontmatter is optional."""
+    parsed = parse_frontmatter(text)
+    fields = parsed.fields
+    description = text_field(fields, "description") or _first_line(parsed.body)
+    definition = _definition(
+        fields, name=name, description=description, body=parsed.body, path=path, folder=folder,
+        kind="command", scope=scope, source=source, style=style,
+    )  # fmt: skip
+    return Loaded(definition, parsed.diagnostics)
+
+
+def load_toml_command(text: str, *, name: str, path: str, folder: str, scope: Scope, source: str) -> Loaded:
+    """A Gemini CLI command: TOML with a required `prompt` and an optional `description`."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return Loaded(None, (), (f"not valid TOML ({exc})",))
+    prompt = data.get("prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        return Loaded(None, (), ("no `prompt`: the command is skipped",))
+    description = data.get("description")
+    text_description = description.strip() if isinstance(description, str) else _first_line(prompt)
+    definition = Definition(
+        name=name, description=text_description, body=prompt, path=path, folder=folder,
+        kind="command", scope=scope, source=source, style="gemini", model_invocable=False,
+    )  # fmt: skip
+    return Loaded(definition)
+
+
+def _definition(fields: dict[str, Any], **known: Any) -> Definition:
+    kind: Kind = known["kind"]
+    return Definition(
+        **known,
+        when_to_use=text_field(fields, "when_to_use"),
+        argument_hint=text_field(fields, "argument-hint"),
+        arguments=list_field(fields, "arguments"),
+        # A command is typed by a person; only skills are offered to the model.
+        model_invocable=kind == "skill" and not flag_field(fields, "disable-model-invocation", False),
+        user_invocable=flag_field(fields, "user-invocable", True),
+        allowed_tools=tool_rules(fields.get("allowed-tools")),
+        paths=list_field(fields, "paths", separator=","),
+        has_hooks=bool(fields.get("hooks")),
+    )
+
+
+_TOOL_RULE = re.compile(r"[^\s,()]+(?:\([^)]*\))?")
+
+
+def tool_rules(value: Any) -> tuple[str, ...]:
+    """`allowed-tools` entries: a list, or a string split at spaces and commas outside parentheses."""
+    if isinstance(value, list):
+        return tuple(str(item).strip() for item in value if str(item).strip())
+    if isinstance(value, str):
+        return tuple(_TOOL_RULE.findall(value))
+    return ()
+
+
+def _first_line(body: str) -> str:
+    for line in body.splitlines():
+        text = line.strip().lstrip("#").strip()
+        if text:
+            return text[:120]
+    return ""

@@ -1,0 +1,252 @@
+"""Finding skills and custom commands on disk: every source folder, precedence, shadowing, bounds.
+
+Project folders are searched from the working folder up to the project root (nearest wins), then the
+user's; within one folder `.vtcode` beats `.agents` beats `.claude` (skills) and `.vtcode` beats
+`.claude`, `.gemini`, `.opencode` (commands). The first definition of a name wins; later ones are
+reported as shadowed. The walk is bounded (depth, folder count, file size), skips `.git` and
+`node_modules`, and follows a symlinked folder only once, so a link loop ends. A file that cannot be
+used is a diagnostic naming it; nothing here raises.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from vtcode.core.definitions.model import (
+    ArgumentStyle,
+    Definition,
+    Loaded,
+    Scope,
+    load_markdown_command,
+    load_skill,
+    load_toml_command,
+)
+from vtcode.core.instructions.model import Diagnostic
+from vtcode.instructions.definition_folders import DefinitionRoots, command_sources, skill_sources
+
+MAX_DEPTH = 6
+MAX_DIRS = 2000
+MAX_FILE_BYTES = 256 * 1024
+SKILL_FILE = "SKILL.md"
+_SKIPPED = frozenset({".git", "node_modules"})
+
+
+@dataclass
+class Discovery:
+    """Every usable definition by name (winners only) and what was wrong or shadowed."""
+
+    skills: dict[str, Definition] = field(default_factory=dict)
+    commands: dict[str, Definition] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    dirs_seen: int = 0
+
+    def everything(self) -> list[Definition]:
+        """Skills then commands, each sorted by name."""
+        return [*sorted(self.skills.values(), key=_name), *sorted(self.commands.values(), key=_name)]
+
+
+def _name(definition: Definition) -> str:
+    return definition.name
+
+
+def discover(roots: DefinitionRoots) -> Discovery:
+    """Every skill and command of `roots` (blocking I/O; a few `stat`s when no folder exists)."""
+    found = discover_skills(roots)
+    discover_commands(roots, found)
+    return found
+
+
+def discover_skills(roots: DefinitionRoots) -> Discovery:
+    """The skills of `roots` only (what the catalog needs at start-up)."""
+    found = Discovery()
+    for folder, scope, source in skill_sources(roots):
+        for skill_file in _skill_files(folder, found):
+            _add(found.skills, found, _read_skill(skill_file, scope, source))
+    return found
+
+
+def discover_commands(roots: DefinitionRoots, found: Discovery) -> None:
+    """Add the commands of `roots` to `found` (a skill of the same name wins)."""
+    for folder, scope, source, style, ext in command_sources(roots):
+        for name, command_file in _command_files(folder, ext, found):
+            loaded = _read_command(command_file, name, scope, source, style)
+            command = loaded[0].definition
+            if command is not None and command.name in found.skills:
+                # Claude Code's rule: a skill wins over a command of the same name.
+                found.diagnostics.append(_shadowed(command, found.skills[command.name]))
+                continue
+            _add(found.commands, found, loaded)
+
+
+def _add(table: dict[str, Definition], found: Discovery, loaded: tuple[Loaded, str]) -> None:
+    result, path = loaded
+    for problem in result.errors:
+        found.diagnostics.append(Diagnostic(path, "error", problem))
+    for problem in result.problems:
+        found.diagnostics.append(Diagnostic(path, "warning", problem))
+    definition = result.definition
+    if definition is None:
+        return
+    winner = table.get(definition.name)
+    if winner is not None:
+        found.diagnostics.append(_shadowed(definition, winner))
+        return
+    table[definition.name] = definition
+
+
+def _shadowed(loser: Definition, winner: Definition) -> Diagnostic:
+    return Diagnostic(
+        loser.path, "warning", f"{loser.kind} `{loser.name}` is shadowed by {winner.kind} {winner.path}"
+    )
+
+
+def _skill_files(root: Path, found: Discovery) -> Iterator[Path]:
+    """`SKILL.md` files below `root` (a folder holding one is not searched further)."""
+    if not root.is_dir():
+        return
+    for folder, files in _walk(root, found, skills=True):
+        if SKILL_FILE in files:
+            yield folder / SKILL_FILE
+
+
+def _command_files(root: Path, ext: str, found: Discovery) -> Iterator[tuple[str, Path]]:
+    """(name, file) of every command below `root`; subfolders namespace the name with `:`."""
+    if not root.is_dir():
+        return
+    for folder, files in _walk(root, found):
+        for file_name in sorted(files):
+            if file_name.endswith(ext) and not file_name.startswith("."):
+                relative = (folder / file_name).relative_to(root).with_suffix("")
+                yield ":".join(relative.parts), folder / file_name
+
+
+def _walk(root: Path, found: Discovery, *, skills: bool = False) -> Iterator[tuple[Path, list[str]]]:
+    """Folders below `root` (itself first) with their file names, sorted, bounded, loop-safe.
+
+    With `skills`, a folder holding a `SKILL.md` is yielded with that one file and not listed: one
+    `stat` instead of a listing per skill (start-up time with hundreds of skills).
+    """
+    seen: set[tuple[int, int]] = set()
+    stack: list[tuple[Path, int]] = [(root, 0)]
+    while stack:
+        folder, depth = stack.pop()
+        if skills and folder != root and os.path.isfile(os.path.join(folder, SKILL_FILE)):
+            if _over_bound(found, folder):
+                return
+            yield folder, [SKILL_FILE]
+            continue
+        try:
+            info = os.stat(folder)
+        except OSError:
+            continue
+        real = (info.st_dev, info.st_ino)  # a folder seen under another name (a symlink) is the same
+        if real in seen:
+            found.diagnostics.append(
+                Diagnostic(str(folder), "warning", "a symlink loop: folder visited already")
+            )
+            continue
+        seen.add(real)
+        if _over_bound(found, folder):
+            return
+        try:
+            entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+        except OSError as exc:
+            found.diagnostics.append(Diagnostic(str(folder), "error", f"cannot be listed ({exc.strerror})"))
+            continue
+        files = [e.name for e in entries if _is_file(e)]
+        yield folder, files
+        if SKILL_FILE in files and folder != root:
+            continue
+        if depth >= MAX_DEPTH:
+            continue
+        subfolders = [e for e in entries if e.name not in _SKIPPED and _is_dir(e)]
+        stack.extend((Path(e.path), depth + 1) for e in reversed(subfolders))
+
+
+def _over_bound(found: Discovery, folder: Path) -> bool:
+    """Count `folder`; True (said once) past `MAX_DIRS` folders."""
+    found.dirs_seen += 1
+    if found.dirs_seen == MAX_DIRS + 1:
+        found.diagnostics.append(
+            Diagnostic(str(folder), "warning", f"more than {MAX_DIRS} folders: the rest is skipped")
+        )
+    return found.dirs_seen > MAX_DIRS
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def read_text(path: Path) -> tuple[str | None, str | None]:
+    """(text, None) or (None, why it cannot be used): too large, binary, not UTF-8, unreadable."""
+    try:
+        with path.open("rb") as handle:  # one open and one read: no separate `stat`
+            data = handle.read(MAX_FILE_BYTES + 1)
+            if len(data) > MAX_FILE_BYTES:
+                size = os.fstat(handle.fileno()).st_size
+                return None, f"too large ({size} bytes; the limit is {MAX_FILE_BYTES})"
+    except OSError as exc:
+        return None, f"cannot be read ({exc.strerror or exc})"
+    if b"\0" in data[:8192]:
+        return None, "a binary file, not markdown"
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError:
+        return None, "not UTF-8 text"
+
+
+def _read_skill(skill_file: Path, scope: Scope, source: str) -> tuple[Loaded, str]:
+    path = str(skill_file)
+    text, problem = read_text(skill_file)
+    if text is None:
+        return Loaded(None, (), (problem or "unreadable",)), path
+    folder = skill_file.parent
+    loaded = load_skill(
+        text, path=path, folder=str(folder), folder_name=folder.name, scope=scope, source=source
+    )
+    return loaded, path
+
+
+def _read_command(
+    command_file: Path, name: str, scope: Scope, source: str, style: ArgumentStyle
+) -> tuple[Loaded, str]:
+    path = str(command_file)
+    text, problem = read_text(command_file)
+    if text is None:
+        return Loaded(None, (), (problem or "unreadable",)), path
+    folder = str(command_file.parent)
+    if style == "gemini":
+        return load_toml_command(text, name=name, path=path, folder=folder, scope=scope, source=source), path
+    loaded = load_markdown_command(
+        text, name=name, path=path, folder=folder, scope=scope, source=source, style=style
+    )
+    return loaded, path
+
+
+def resources(folder: Path, limit: int = 50) -> tuple[list[str], int]:
+    """Up to `limit` files below a skill folder (relative, sorted, `SKILL.md` left out) and the total."""
+    listed: list[str] = []
+    total = 0
+    found = Discovery()
+    for current, files in _walk(folder, found):
+        for file_name in files:
+            relative = (current / file_name).relative_to(folder).as_posix()
+            if relative == SKILL_FILE:
+                continue
+            total += 1
+            if len(listed) < limit:
+                listed.append(relative)
+    return sorted(listed), total

@@ -1,0 +1,325 @@
+"""A session's skills and custom commands: catalog, `skill` tool, `/name args`, trust, re-attachment.
+
+Discovery runs once when the session is wired. The catalog joins the project appendix (sorted and
+budgeted, so it is byte-identical while the skills are). `/name args` typed by a person (TUI, ACP,
+`vtcode exec "/name args"`) is expanded at the start of its turn: a skill's body is injected directly
+(even one hidden from the model), a command's placeholders are filled, `@path` files are inlined and
+shell blocks run as `exec_command` calls, so they pass approval and the sandbox and the command shows.
+In a workspace the user has not trusted, project definitions are text only: shell blocks, frontmatter
+hooks and `allowed-tools` do nothing, and a notice says so. `allowed-tools` become grants of the
+invoking turn only; they turn an approval prompt into an allow, never a deny rule or read-only mode.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from vtcode.config.schema import Settings
+from vtcode.config.workspace_trust import project_trusted
+from vtcode.core.approvals import Grant
+from vtcode.core.definitions.arguments import Expansion, expand
+from vtcode.core.definitions.catalog import Catalog, build_catalog, catalog_budget
+from vtcode.core.definitions.model import Definition
+from vtcode.core.definitions.names import BUILTIN_COMMANDS
+from vtcode.core.instructions.model import Diagnostic
+from vtcode.instructions.definition_folders import DefinitionRoots, definition_roots
+from vtcode.instructions.definitions import Discovery, discover_commands, discover_skills
+from vtcode.protocol.messages import Message, MessageMeta, ToolCall, ToolResultMessage, UserMessage
+from vtcode.runtime.compaction import Compactor
+from vtcode.runtime.hooks import TurnEnd, TurnHooks
+from vtcode.runtime.tool_dispatch import ToolDispatcher
+from vtcode.runtime.turn import TurnRunner
+from vtcode.tools.skill import SkillTool, wrapped
+
+INCLUDE_MAX_BYTES = 32 * 1024
+INCLUDES_MAX_BYTES = 128 * 1024
+REATTACH_MAX_CHARS = 20_000  # about 5,000 tokens a skill
+REATTACH_TOTAL_CHARS = 100_000  # about 25,000 tokens in all
+_INCLUDE = re.compile(r"(?<![\w@])@\{([^}\n]+)\}|(?<![\w@`])@([\w.~-][\w./~-]*[\w/-])")
+_SHELL_TOOL = "exec_command"
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """`/name args` as typed."""
+
+    name: str
+    args: str
+
+
+def parse_invocation(text: str) -> Invocation | None:
+    """The `/name args` of `text`, or None when it does not start with one (`//x` is text)."""
+    stripped = text.strip()
+    if not stripped.startswith("/") or stripped.startswith("//"):
+        return None
+    head, _, args = stripped[1:].partition(" ")
+    name = head.strip()
+    if not name or "/" in name:
+        return None  # a path such as /etc/hosts is not a command
+    return Invocation(name, args.strip())
+
+
+@dataclass
+class SessionSkills:
+    """The definitions of one session and what using them did.
+
+    Commands are read on first use (a `/name`, `/skills`, the menu): they are not in the prompt, so a
+    session that never types one never reads them.
+    """
+
+    found: Discovery
+    catalog: Catalog
+    trusted: bool
+    discovery_root: str
+    """The workspace, symlinks resolved: `@path` includes stay inside it."""
+    notice: Callable[[str], None] = lambda _: None
+    run_call: Callable[[ToolCall], Awaitable[ToolResultMessage]] | None = None
+    grant: Callable[[Grant], bool] | None = None
+    revoke: Callable[[Grant], bool] | None = None
+    roots: DefinitionRoots | None = None
+    activations: dict[str, str] = field(default_factory=dict)
+    loaded: set[tuple[str, str]] = field(default_factory=set)
+    _turn_grants: list[Grant] = field(default_factory=list)
+    _calls: int = 0
+
+    @property
+    def discovery(self) -> Discovery:
+        """Every skill and command (reading the commands the first time)."""
+        if self.roots is not None:
+            roots, self.roots = self.roots, None
+            known = len(self.found.diagnostics)
+            discover_commands(roots, self.found)
+            for name in sorted(set(self.found.commands) & BUILTIN_COMMANDS):
+                command = self.found.commands.pop(name)
+                self.notice(f"command /{name} ({command.path}) is ignored: a built-in command has that name")
+            _report(self.found.diagnostics[known:], self.notice)
+        return self.found
+
+    @property
+    def catalog_text(self) -> str:
+        """What the project appendix carries (empty without model-invocable skills)."""
+        return self.catalog.text
+
+    def tool(self) -> SkillTool | None:
+        """The `skill` tool, when the catalog offers any skill."""
+        if not self.catalog.listed:
+            return None
+        offered = {name: self.found.skills[name] for name in self.catalog.listed}
+        return SkillTool(offered, on_activated=self.note_activation, is_loaded=self.is_loaded)
+
+    def note_activation(self, skill: Definition, text: str, args: str = "") -> None:
+        """Remember the newest activation of `skill` (re-attached after a compaction)."""
+        self.activations.pop(skill.name, None)
+        self.activations[skill.name] = text
+        self.loaded.add((skill.name, args))
+
+    def is_loaded(self, name: str, args: str) -> bool:
+        """Whether the model already has this activation in its history (dedupe: "already loaded")."""
+        return (name, args) in self.loaded
+
+    def lookup(self, name: str) -> Definition | None:
+        """The user-invocable skill or command called `name`."""
+        skill = self.found.skills.get(name)
+        if skill is not None and skill.user_invocable:
+            return skill
+        return self.discovery.commands.get(name)
+
+    def usable(self, definition: Definition) -> bool:
+        """Whether shell blocks, hooks and `allowed-tools` of `definition` may act."""
+        return self.trusted or definition.scope == "user"
+
+    async def expand_input(self, text: str) -> str:
+        """`text` with a leading `/name args` replaced by what the skill or command says."""
+        invocation = parse_invocation(text)
+        if invocation is None:
+            return text
+        # The first lookup reads the command files: off the event loop.
+        definition = await asyncio.to_thread(self.lookup, invocation.name)
+        if definition is None:
+            return text
+        active = self.usable(definition)
+        if definition.has_hooks:
+            why = (
+                "this workspace is not trusted" if not active else "skill-scoped hooks are not supported yet"
+            )
+            self.notice(f"/{definition.name}: its frontmatter hooks do nothing ({why})")
+        if definition.allowed_tools:
+            self._allow(definition, active)
+        expansion = expand(definition.body, definition.style, invocation.args, definition.arguments)
+        outputs = await self._run_shell_blocks(definition, expansion, active)
+        text = expansion.text(outputs)
+        if definition.kind == "skill":
+            content = await asyncio.to_thread(wrapped, definition, text)
+            self.note_activation(definition, content, invocation.args)
+            return content
+        return await asyncio.to_thread(self._inline_files, text)
+
+    def end_turn(self) -> None:
+        """Take back the grants `allowed-tools` gave for the turn that ends."""
+        for grant in self._turn_grants:
+            if self.revoke is not None:
+                self.revoke(grant)
+        self._turn_grants.clear()
+
+    def _allow(self, definition: Definition, active: bool) -> None:
+        if not active:
+            self.notice(
+                f"/{definition.name}: allowed-tools ({' '.join(definition.allowed_tools)}) not applied: "
+                "this workspace is not trusted"
+            )
+            return
+        for rule in definition.allowed_tools:
+            grant = grant_of(rule)
+            if grant is not None and self.grant is not None and self.grant(grant):
+                self._turn_grants.append(grant)
+
+    async def _run_shell_blocks(
+        self, definition: Definition, expansion: Expansion, active: bool
+    ) -> list[str]:
+        outputs: list[str] = []
+        for command in expansion.commands:
+            if not active or self.run_call is None:
+                self.notice(
+                    f"/{definition.name}: shell block not run (this workspace is not trusted): {command}"
+                )
+                outputs.append(f"[shell command not run: this workspace is not trusted: `{command}`]")
+                continue
+            self._calls += 1
+            call = ToolCall(
+                id=f"slash_{definition.name}_{self._calls}",
+                name=_SHELL_TOOL,
+                arguments=json.dumps({"cmd": command}),
+            )
+            result = await self.run_call(call)
+            outputs.append(result.content)
+        return outputs
+
+    def _inline_files(self, text: str) -> str:
+        workspace = Path(self.discovery_root)
+        budget = INCLUDES_MAX_BYTES
+
+        def include(match: re.Match[str]) -> str:
+            nonlocal budget
+            raw = match.group(1) or match.group(2)
+            path = Path(os.path.realpath(workspace / raw))
+            if not path.is_file() or workspace not in (path, *path.parents) or budget <= 0:
+                return match.group(0)
+            try:
+                data = path.read_bytes()[: min(INCLUDE_MAX_BYTES, budget)]
+            except OSError:
+                return match.group(0)
+            if b"\0" in data:
+                return match.group(0)
+            budget -= len(data)
+            body = data.decode("utf-8", errors="replace")
+            return f'<file path="{raw}">\n{body}\n</file>'
+
+        return _INCLUDE.sub(include, text)
+
+    def reattach(self, messages: Sequence[Message]) -> list[Message]:
+        """`messages` (a compacted history) with the newest activation of each used skill, once."""
+        present = "\n".join(m.content for m in messages if isinstance(m, (UserMessage, ToolResultMessage)))
+        extra: list[Message] = []
+        total = 0
+        for name, text in reversed(self.activations.items()):
+            marker = f'<skill_content name="{name}">'
+            if marker in present:
+                continue
+            kept = text if len(text) <= REATTACH_MAX_CHARS else text[:REATTACH_MAX_CHARS] + "\n[cut]"
+            if total + len(kept) > REATTACH_TOTAL_CHARS:
+                break
+            total += len(kept)
+            extra.append(UserMessage(kept, meta=MessageMeta(kind="context")))
+        kept_names = {name for name in self.activations if f'<skill_content name="{name}">' in present}
+        kept_names |= {
+            name for name in self.activations if any(f'name="{name}">' in m.content for m in extra)
+        }
+        self.loaded = {key for key in self.loaded if key[0] in kept_names}
+        if not extra:
+            return list(messages)
+        # After the leading user messages (context, summary): never between a tool call and its result.
+        at = next((i for i, m in enumerate(messages) if not isinstance(m, UserMessage)), len(messages))
+        return [*messages[:at], *extra, *messages[at:]]
+
+
+def grant_of(rule: str) -> Grant | None:
+    """The session grant an `allowed-tools` rule stands for: `Bash(git diff:*)` is commands that start
+    with `git diff`; `Edit`/`Write` are the edit tools; reads need none."""
+    match = re.fullmatch(r"(\w+)(?:\((.*)\))?", rule.strip())
+    if match is None:
+        return None
+    tool, pattern = match.group(1), match.group(2)
+    if tool in ("Bash", "exec_command"):
+        prefix = (pattern or "").removesuffix("*").removesuffix(":").strip()
+        return Grant("prefix", prefix) if prefix else Grant("tool", _SHELL_TOOL)
+    if tool in ("Edit", "MultiEdit", "apply_patch"):
+        return Grant("tool", "apply_patch")
+    if tool in ("Write", "write_file"):
+        return Grant("tool", "write_file")
+    return None
+
+
+def load_session_skills(
+    settings: Settings,
+    *,
+    workspace: Path,
+    home: Path,
+    user_home: Path | None,
+    context_window: int,
+    notice: Callable[[str], None],
+) -> SessionSkills:
+    """Discover the definitions of a session and report their problems once (blocking I/O)."""
+    roots = definition_roots(workspace, home, user_home, settings.skills.paths)
+    found = discover_skills(roots)
+    for name in sorted(set(found.skills) & BUILTIN_COMMANDS):
+        notice(f"skill {name}: /{name} runs the built-in command; the model can still load the skill")
+    _report(found.diagnostics, notice)
+    budget = catalog_budget(context_window, settings.skills.catalog_budget)
+    catalog = build_catalog(list(found.skills.values()), budget)
+    if catalog.omitted or catalog.truncated:
+        notice(
+            f"skills: the catalog budget ({budget} characters) shortened {len(catalog.truncated)} "
+            f"description(s) and left out {len(catalog.omitted)} skill(s); /skills lists them"
+        )
+    trusted = project_trusted(settings, workspace)
+    return SessionSkills(found, catalog, trusted, os.path.realpath(workspace), notice=notice, roots=roots)
+
+
+def _report(diagnostics: Sequence[Diagnostic], notice: Callable[[str], None]) -> None:
+    for diagnostic in diagnostics:
+        if diagnostic.severity != "info":
+            notice(f"skills: {diagnostic.path}: {diagnostic.reason}")
+
+
+def attach_skills(
+    skills: SessionSkills,
+    *,
+    dispatcher: ToolDispatcher,
+    runner: TurnRunner,
+    hooks: TurnHooks,
+    compactor: Compactor,
+) -> None:
+    """Plug the session's skills into its turn loop: `/name` expansion, turn grants, re-attachment."""
+
+    def grant(new: Grant) -> bool:
+        if new in dispatcher.grants.listed():
+            return False  # the user's own grant: not taken back when the turn ends
+        dispatcher.grants = dispatcher.grants.with_grant(new)
+        skills.notice(f"allowed for this turn by a skill's allowed-tools: {new.describe()}")
+        return True
+
+    async def end_of_turn(_: TurnEnd) -> None:
+        skills.end_turn()
+
+    skills.run_call = dispatcher.run_call
+    skills.grant = grant
+    skills.revoke = dispatcher.revoke
+    runner.expand_input = skills.expand_input
+    hooks.end_of_turn.append(end_of_turn)
+    compactor.reattach = skills.reattach

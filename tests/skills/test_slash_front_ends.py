@@ -1,0 +1,58 @@
+"""`/name args` from the other front ends: `vtcode exec "/name args"` and an ACP prompt."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from acp import text_block
+
+from tests.acp.harness import acp_agent
+from tests.conftest import VtcodeRunner
+from tests.skills.helpers import repo, write_skill
+from vtcode.testing.script import Reply
+from vtcode.testing.wire import cli_env, server_for
+
+
+def test_exec_expands_a_slash_command(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    (root / ".claude/commands").mkdir(parents=True)
+    (root / ".claude/commands/fix.md").write_text("Fix issue $0 on branch $1")
+    with server_for("chat", [Reply(text="fixed")]) as server:
+        result = vtcode.run(
+            "exec", "--provider", "openai", '/fix 12 "feature x"', cwd=root, env=cli_env("chat", server)
+        )
+        sent = server.requests[0].json()["messages"][-1]["content"]
+    assert result.code == 0, result.stderr
+    assert sent == "Fix issue 12 on branch feature x"
+
+
+def test_help_man_completions_and_readme_agree_on_vtcode_skills(vtcode: VtcodeRunner) -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    assert "| `vtcode skills list [--json]` / `vtcode skills new NAME [--user]` |" in readme
+    assert "list the skills and custom commands" in vtcode.run("--help").stdout
+    for shell in ("bash", "zsh", "fish"):
+        completions = vtcode.run("completions", shell).stdout
+        assert "skills" in completions
+        assert "--json" in completions
+    man = vtcode.run("man").stdout
+    assert "skills" in man
+    listed = vtcode.run("skills", "--help").stdout
+    for action in ("list", "new"):
+        assert action in listed
+        assert f"vtcode skills {action}" in readme
+    assert "--user" in vtcode.run("skills", "new", "--help").stdout
+
+
+async def test_an_acp_prompt_runs_a_skill_by_slash_name(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    write_skill(root / ".agents/skills", "review", "Reviews a diff.", "Review $ARGUMENTS carefully.\n")
+    with server_for("chat", [Reply(text="reviewed")]) as server:
+        async with acp_agent(vtcode, root, server) as agent:
+            await agent.conn.initialize(protocol_version=1)
+            session = await agent.conn.new_session(cwd=str(root), mcp_servers=[])
+            done = await agent.conn.prompt(
+                session_id=session.session_id, prompt=[text_block("/review src/app.py")]
+            )
+            assert done.stop_reason == "end_turn"
+        sent = server.requests[0].json()["messages"][-1]["content"]
+    assert sent.startswith('<skill_content name="review">\nReview src/app.py carefully.')

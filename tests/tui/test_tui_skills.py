@@ -1,0 +1,61 @@
+"""Skills and custom commands in the TUI: `/name args` reaches the model expanded, `/skills`, the menu."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.skills.helpers import repo, write_skill
+from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
+from vtcode.testing.script import Reply
+from vtcode.testing.wire import server_for
+from vtcode.tui.screens import TextScreen
+
+
+async def test_slash_skill_and_command_reach_the_model_and_skills_shows_them(tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    write_skill(
+        root / ".agents/skills", "deploy", "Deploys.", "Ship $0 now.\n", **{"argument-hint": "VERSION"}
+    )
+    (root / ".claude/commands/db").mkdir(parents=True)
+    (root / ".claude/commands/db/migrate.md").write_text("---\nargument-hint: NAME\n---\nMigrate $0\n")
+    with server_for("chat", [Reply(text="shipped"), Reply(text="migrated")]) as server:
+        app = make_app(tui_options(root, tmp_path, server))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: app.session is not None, "the session")
+            await type_text(pilot, "/deploy v2")
+            await pilot.press("enter")
+            await until(pilot, lambda: "shipped" in screen_text(app), "the first answer")
+            await type_text(pilot, "/db:migrate users")
+            await pilot.press("enter")
+            await until(pilot, lambda: "migrated" in screen_text(app), "the second answer")
+            await type_text(pilot, "/d")
+            await pilot.press("tab")
+            assert app.composer.completions == ["deploy", "db:migrate"]
+            app.composer.clear()
+            await type_text(pilot, "/skills")
+            await pilot.press("enter")
+            screen = app.screen
+            assert isinstance(screen, TextScreen)
+            body = screen.body if isinstance(screen.body, str) else screen.body.plain
+        first, second = (r.json()["messages"][-1]["content"] for r in server.requests)
+    assert first.startswith('<skill_content name="deploy">\nShip v2 now.')
+    assert second == "Migrate users\n"
+    assert "1 skills listed, 0 truncated, 0 omitted" in body
+    assert "/deploy VERSION  [.agents/skills; listed]  Deploys." in body
+    assert "/db:migrate NAME  [.claude/commands; command]" in body
+
+
+async def test_the_slash_menu_labels_source_and_argument_hint(tmp_path: Path) -> None:
+    from vtcode.tui.skills_view import menu_entries
+
+    root = repo(tmp_path)
+    write_skill(root / ".agents/skills", "deploy", "Deploys.", **{"argument-hint": "VERSION"})
+    with server_for("chat", []) as server:
+        app = make_app(tui_options(root, tmp_path, server))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: app.session is not None, "the session")
+            assert app.session is not None
+            labels = [e.label() for e in menu_entries(app.session.skills)]
+    assert labels[0] == "/help (built-in)"
+    assert "/skills (built-in)" in labels
+    assert labels[-1] == "/deploy VERSION (skill, .agents/skills)"
