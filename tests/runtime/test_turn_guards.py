@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 from tests.runtime.session_helpers import Reader, options
+from vtcode.core.repeat_watch import REPEAT_WARN_AT
 from vtcode.protocol.events import Notice, TurnCompleted, TurnFailed
 from vtcode.protocol.messages import ToolResultMessage
 from vtcode.protocol.ops import UserInput
 from vtcode.runtime.session import Session
-from vtcode.runtime.turn import REPEAT_WARN_AT
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 
