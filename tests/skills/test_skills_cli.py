@@ -106,9 +106,13 @@ def test_skill_paths_from_the_user_file_are_searched(vtcode: VtcodeRunner, tmp_p
 def test_vtcode_prompt_shows_the_catalog_in_the_appendix(vtcode: VtcodeRunner, tmp_path: Path) -> None:
     root = repo(tmp_path)
     write_skill(root / ".agents/skills", "pdf-forms", "Fill PDF forms.")
-    report = json.loads(vtcode.run("prompt", "--json", cwd=root).stdout)
+    shown = vtcode.run("prompt", "--json", cwd=root)
+    assert shown.code == 0, shown.stderr
+    report = json.loads(shown.stdout)
     assert "<skill><name>pdf-forms</name><description>Fill PDF forms.</description>" in report["appendix"]
     assert "available_skills" not in report["static"]
-    empty = json.loads(vtcode.run("prompt", "--json", cwd=tmp_path).stdout)
+    bare = vtcode.run("prompt", "--json", cwd=tmp_path)
+    assert bare.code == 0, bare.stderr
+    empty = json.loads(bare.stdout)
     assert "available_skills" not in empty["appendix"]
     assert empty["cache_key"] != report["cache_key"]  # the `skill` tool joins the cached prefix
