@@ -14,7 +14,8 @@ from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text,
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 from vtcode.tui.app import VtcodeApp
-from vtcode.tui.rewind_screens import ChoiceScreen, ConfirmScreen
+from vtcode.tui.rewind_screens import ConfirmScreen
+from vtcode.tui.screens import ChoiceScreen
 
 PATCH = "*** Begin Patch\n*** Update File: a.py\n@@\n-x = 1\n+x = 2\n*** End Patch\n"
 

@@ -12,7 +12,8 @@ from vtcode.protocol.errors import VtcodeError
 from vtcode.runtime.rewind import Scope
 from vtcode.runtime.session import Session
 from vtcode.runtime.session_rewind import preview_text, result_text
-from vtcode.tui.rewind_screens import ChoiceScreen, ConfirmScreen
+from vtcode.tui.rewind_screens import ConfirmScreen
+from vtcode.tui.screens import ChoiceScreen
 from vtcode.tui.transcript import NoticeEntry
 
 if TYPE_CHECKING:

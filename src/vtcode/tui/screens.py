@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -83,40 +84,56 @@ def _when(timestamp: float) -> str:
     return dt.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
 
 
-class SessionPicker(ModalScreen[str | None]):
-    """Choose a stored session to resume; dismissed with its id, or None."""
+class ChoiceScreen(ModalScreen[str | None]):
+    """Choose one line; dismissed with its id, or None on Esc. The first line starts highlighted."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
 
-    def __init__(self, sessions: list[SessionInfo], workspace: str) -> None:
+    def __init__(
+        self, title: str, choices: Sequence[tuple[str, str | Text]], *, list_id: str | None = None
+    ) -> None:
         super().__init__(classes="text-screen")
-        self.sessions = sessions
-        self.workspace = workspace
+        self.title_text = title
+        self.choices = list(choices)
+        self._list_id = list_id
 
     def compose(self) -> ComposeResult:
-        """One line per session, most recent first."""
-        options = []
-        for info in self.sessions:
-            label = Text()
-            label.append(f"{info.id[:8]}  {_when(info.updated_at)}  {info.turns:>3} turns  ")
-            label.append(safe_text(info.title) or "(untitled)", style="bold")
-            if info.workspace != self.workspace:
-                label.append(f"  {safe_text(info.workspace)}", style="dim")
-            options.append(Option(label, id=info.id))
+        """The title and one option per choice (plain labels are made safe to show)."""
+        options = [
+            Option(safe_text(label) if isinstance(label, str) else label, id=key)
+            for key, label in self.choices
+        ]
         with VerticalScroll(classes="panel"):
-            yield Static(Text("Resume a session  (Enter opens, Esc cancels)", style="bold"))
-            yield OptionList(*options, id="session-list")
+            yield Static(Text(self.title_text, style="bold"))
+            yield OptionList(*options, id=self._list_id)
 
     def on_mount(self) -> None:
-        """The most recent session is highlighted."""
+        """The first choice is highlighted."""
         options = self.query_one(OptionList)
         options.highlighted = 0
         options.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        """Resume the chosen session."""
+        """Take the chosen line."""
         self.dismiss(event.option.id)
 
     def action_cancel(self) -> None:
-        """Keep the current session."""
+        """Choose nothing."""
         self.dismiss(None)
+
+
+class SessionPicker(ChoiceScreen):
+    """Choose a stored session to resume, most recent first; dismissed with its id, or None."""
+
+    def __init__(self, sessions: list[SessionInfo], workspace: str) -> None:
+        choices: list[tuple[str, str | Text]] = []
+        for info in sessions:
+            label = Text()
+            label.append(f"{info.id[:8]}  {_when(info.updated_at)}  {info.turns:>3} turns  ")
+            label.append(safe_text(info.title) or "(untitled)", style="bold")
+            if info.workspace != workspace:
+                label.append(f"  {safe_text(info.workspace)}", style="dim")
+            choices.append((info.id, label))
+        super().__init__("Resume a session  (Enter opens, Esc cancels)", choices, list_id="session-list")
+        self.sessions = sessions
+        self.workspace = workspace
