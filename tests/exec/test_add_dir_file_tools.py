@@ -115,3 +115,21 @@ def test_one_patch_may_not_mix_the_workspace_and_an_added_dir(vtcode: VtcodeRunn
     assert "one patch per folder" in shown, shown
     assert not (ws / "a.txt").exists()
     assert not (added / "b.txt").exists()
+
+
+def test_list_files_and_grep_files_search_an_added_dir(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    ws, added = _folders(tmp_path)
+    (added / "src").mkdir()
+    (added / "src" / "lib.py").write_text("def needle():\n    pass\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "secret.py").write_text("def needle_outside():\n    pass\n")
+    (added / "leak.py").symlink_to(elsewhere / "secret.py")
+    shown = _call(vtcode, ws, "list_files", {"path": str(added)}, "--add-dir", str(added))
+    assert shown.splitlines() == [f"{added}/src/lib.py"], shown
+    shown = _call(
+        vtcode, ws, "grep_files", {"pattern": "needle", "path": str(added)}, "--add-dir", str(added)
+    )
+    assert shown.splitlines() == [f"{added}/src/lib.py:1:def needle():"], shown
+    shown = _call(vtcode, ws, "list_files", {"path": str(added)})
+    assert f"'{added}' is outside the workspace" in shown, shown
