@@ -50,11 +50,8 @@ def _known(resolve: Callable[[Mapping[str, str]], Path], env: Mapping[str, str])
         return None  # no home known: nothing of it to protect
 
 
-def with_added_dirs(settings: Settings, dirs: Iterable[str]) -> Settings:
-    """`settings` with the `--add-dir` folders (relative to the current one) as writable roots too.
-
-    A folder that does not exist is a config error: a typo must not silently leave commands confined.
-    """
+def added_dir_paths(dirs: Iterable[str]) -> tuple[str, ...]:
+    """The `--add-dir` folders as absolute paths (relative to the current one); a missing one is an error."""
     added: list[str] = []
     for name in dirs:
         path = os.path.abspath(os.path.expanduser(name))
@@ -63,6 +60,15 @@ def with_added_dirs(settings: Settings, dirs: Iterable[str]) -> Settings:
                 f"--add-dir {name}: no such folder", hint="pass a folder that exists (it is not created)"
             )
         added.append(path)
+    return tuple(added)
+
+
+def with_added_dirs(settings: Settings, dirs: Iterable[str]) -> Settings:
+    """`settings` with the `--add-dir` folders (relative to the current one) as writable roots too.
+
+    A folder that does not exist is a config error: a typo must not silently leave commands confined.
+    """
+    added = added_dir_paths(dirs)
     if not added:
         return settings
     table = settings.sandbox

@@ -15,7 +15,7 @@ from typing import Any
 from vtcode.config.environment import os_environ
 from vtcode.config.hook_sources import load_hooks
 from vtcode.config.loader import load_settings
-from vtcode.config.sandbox import with_added_dirs
+from vtcode.config.sandbox import added_dir_paths, with_added_dirs
 from vtcode.runtime.wiring import SessionOptions
 
 
@@ -66,6 +66,7 @@ def session_options(
     return SessionOptions(
         workspace=workspace,
         settings=with_added_dirs(loaded.settings, request.add_dirs),
+        added_dirs=tuple(Path(path) for path in added_dir_paths(request.add_dirs)),
         home=loaded.home,
         env=env,
         resume=request.resume,

@@ -96,6 +96,8 @@ class SessionOptions:
     # Which of `agent.provider` / `agent.model` a resumed session keeps from its last run (the CLI: those
     # the command line and environment do not name); the others come from `settings`.
     keep_stored: frozenset[str] = frozenset()
+    # `--add-dir` folders (absolute): the file tools accept paths inside them as well as the workspace's.
+    added_dirs: tuple[Path, ...] = ()
     # `--ephemeral`: store nothing under $VTCODE_HOME/sessions (no resume, no steering from elsewhere).
     ephemeral: bool = False
     # A subagent's session (runtime/subagents): it shares its parent's model client and process-group
@@ -287,7 +289,11 @@ def _wire(
     dispatcher = ToolDispatcher(
         tools=toolset.tools,
         context=ToolContext(
-            workspace=options.workspace, buffers=options.buffers, git=access, journal_dir=journal_dir
+            workspace=options.workspace,
+            buffers=options.buffers,
+            git=access,
+            journal_dir=journal_dir,
+            extra_roots=options.added_dirs,
         ),
         policy=ApprovalPolicy(
             mode=settings.agent.approval,

@@ -46,6 +46,8 @@ class ToolContext:
     journal_dir: Path | None = None
     # The event item that shows this call (the runtime sets one per call).
     item_id: str = ""
+    # Folders added with `--add-dir`: the file tools accept absolute paths inside them as well.
+    extra_roots: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 import shutil
 from collections.abc import AsyncIterator
@@ -19,7 +20,7 @@ from vtcode.tools.file_tool import FILE_TOOL_ERRORS, capped_listing, count_param
 from vtcode.tools.grep_engines import GrepMatch, python_search, ripgrep_search_batches
 from vtcode.tools.output_limit import clip_utf8
 from vtcode.tools.ripgrep_output import DATA_LIMIT
-from vtcode.tools.workspace import resolve, workspace_root
+from vtcode.tools.search_root import search_root
 
 DEFAULT_MAX_RESULTS = 200
 MAX_RESULTS_CEILING = 5_000
@@ -96,10 +97,10 @@ class GrepFilesTool:
         try:
             args = parse_arguments(arguments, _Args)
             regex = _compile(args.pattern)
-            root = workspace_root(ctx.workspace)
-            base = resolve(ctx.workspace, args.path or ".")
-            batches = await visible_file_batches(root, base, git=ctx.git)
-            accepts = compile_glob(args.glob, base.display) if args.glob else None
+            walk, base = search_root(ctx, args.path or ".")
+            root = walk.root
+            batches = await visible_file_batches(root, walk.base, git=walk.git)
+            accepts = compile_glob(args.glob, walk.base.display) if args.glob else None
             # Collected while ripgrep already searches the first batches, for the Python engine.
             files: list[str] = []
             searched = _collect(batches, accepts, files)
@@ -125,7 +126,7 @@ class GrepFilesTool:
                 content=_with_note(content, rescanned), touched_paths=(base.display,), extra=extra
             )
         content = capped_listing(
-            [format_match(match) for match in matches],
+            [format_match(dataclasses.replace(match, path=walk.shown(match.path))) for match in matches],
             args.max_results,
             DEFAULT_MAX_RESULTS,
             ctx,

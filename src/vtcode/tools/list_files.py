@@ -18,7 +18,7 @@ from vtcode.tools.file_tool import (
     failure,
     place,
 )
-from vtcode.tools.workspace import resolve, workspace_root
+from vtcode.tools.search_root import search_root
 
 DEFAULT_MAX_RESULTS = 500
 MAX_RESULTS_CEILING = 10_000
@@ -70,12 +70,12 @@ class ListFilesTool(NamesOnePath):
         """Return the sorted file list, or an error outcome the model can correct."""
         try:
             args = parse_arguments(arguments, _Args)
-            root = workspace_root(ctx.workspace)
-            base = resolve(ctx.workspace, args.path or ".")
-            paths = await visible_files(root, base, ctx.git)
+            walk, base = search_root(ctx, args.path or ".")
+            paths = await visible_files(walk.root, walk.base, walk.git)
             if args.pattern:
-                accepts = compile_glob(args.pattern, base.display)
+                accepts = compile_glob(args.pattern, walk.base.display)
                 paths = [path for path in paths if accepts(path)]
+            paths = [walk.shown(path) for path in paths]
         except FILE_TOOL_ERRORS as exc:
             return failure("list_files", exc)
         if not paths:

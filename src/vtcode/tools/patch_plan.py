@@ -22,6 +22,7 @@ from vtcode.tools.workspace import WorkspacePath, resolve, workspace_root
 
 @dataclass
 class _Staged:
+    # The path below the plan's root the I/O goes by (`beneath`).
     display: str
     original: bytes | None
     mode: int | None
@@ -33,6 +34,11 @@ class PatchPlan:
     """The patch's effect in memory: each touched file's original and final bytes, in first-touch order."""
 
     root: Path
+    # The added folders (`--add-dir`) paths may name besides the workspace.
+    extra_roots: tuple[Path, ...] = ()
+    # The workspace root; `root` becomes the folder of the patch's first file (an added one, maybe).
+    home: Path | None = None
+    claimed: bool = False
     files: dict[Path, _Staged] = field(default_factory=dict)
     summary: list[str] = field(default_factory=list)
     changes: list[FileChange] = field(default_factory=list)
@@ -42,10 +48,24 @@ class PatchPlan:
         """The file as earlier operations of this patch left it (read from disk on first use)."""
         staged = self.files.get(target.real)
         if staged is None:
-            original, mode = _read(self.root, target)
-            staged = _Staged(target.display, original, mode, original)
+            root, below = self._under(target)
+            original, mode = _read(root, below, target.display)
+            staged = _Staged(below, original, mode, original)
             self.files[target.real] = staged
         return staged
+
+    def _under(self, target: WorkspacePath) -> tuple[Path, str]:
+        """Where `target` is read and written from; every file of one patch shares one root."""
+        root, below = target.under(self.home or self.root)
+        if not self.claimed:
+            self.root, self.claimed = root, True
+        elif root != self.root:
+            # One transaction walks from one root: its rollback and journal are per root.
+            raise ToolError(
+                f"cannot patch {target.display} together with files outside its folder; "
+                "send one patch per folder (the workspace, or each added folder)"
+            )
+        return root, below
 
     def edits(self) -> list[FileEdit]:
         """What must be written, leaving out files whose final bytes equal their original ones."""
@@ -56,16 +76,17 @@ class PatchPlan:
         ]
 
 
-def plan_patch(workspace: Path, patch: Patch) -> PatchPlan:
+def plan_patch(workspace: Path, patch: Patch, extra_roots: tuple[Path, ...] = ()) -> PatchPlan:
     """What `patch` does to the files of `workspace`; raises `ToolError` for a patch that cannot apply."""
-    plan = PatchPlan(workspace_root(workspace))
+    home = workspace_root(workspace)
+    plan = PatchPlan(home, extra_roots, home)
     for op in patch.ops:
         _plan_op(workspace, plan, op)
     return plan
 
 
 def _plan_op(workspace: Path, plan: PatchPlan, op: FileOp) -> None:
-    target = resolve(workspace, op.path, for_write=True)
+    target = resolve(workspace, op.path, for_write=True, extra_roots=plan.extra_roots)
     staged = plan.load(target)
     if isinstance(op, AddFile):
         if staged.current is not None:
@@ -103,7 +124,7 @@ def _plan_update(
         change = FileChange(target.display, "update", diff=diff)
         _record(plan, f"M {target.display}", change, target.display)
         return
-    destination = resolve(workspace, op.move_to, for_write=True)
+    destination = resolve(workspace, op.move_to, for_write=True, extra_roots=plan.extra_roots)
     if destination.real == target.real:
         staged.current = new
         change = FileChange(target.display, "update", diff=diff)
@@ -144,16 +165,16 @@ def _refuse_symlink(target: WorkspacePath, raw: str, verb: str) -> None:
         )
 
 
-def _read(root: Path, target: WorkspacePath) -> tuple[bytes | None, int | None]:
+def _read(root: Path, below: str, display: str) -> tuple[bytes | None, int | None]:
     """The pre-image and permission bits, read relative to directory descriptors (`beneath`)."""
     try:
-        entry = entry_stat(root, target.display)
+        entry = entry_stat(root, below)
         if entry is None:
             return None, None
         if stat.S_ISDIR(entry.st_mode):
-            raise ToolError(f"{target.display} is a directory, not a file")
-        return read_bytes(root, target.display), stat.S_IMODE(entry.st_mode)
+            raise ToolError(f"{display} is a directory, not a file")
+        return read_bytes(root, below), stat.S_IMODE(entry.st_mode)
     except IsADirectoryError:
-        raise ToolError(f"{target.display} is a directory, not a file") from None
+        raise ToolError(f"{display} is a directory, not a file") from None
     except OSError as exc:
-        raise ToolError(f"cannot read {target.display}: {exc.strerror or exc}") from None
+        raise ToolError(f"cannot read {display}: {exc.strerror or exc}") from None

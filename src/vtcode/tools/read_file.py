@@ -83,7 +83,7 @@ class ReadFileTool(NamesOnePath):
         """Return the requested lines, or an error outcome the model can correct."""
         try:
             args = parse_arguments(arguments, _Args)
-            target = resolve(ctx.workspace, args.path)
+            target = resolve(ctx.workspace, args.path, extra_roots=ctx.extra_roots)
             offset = args.offset or 1
             limit = args.limit or DEFAULT_LIMIT
             buffer = await ctx.buffers.read_text(target.real) if ctx.buffers is not None else None

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -47,8 +48,17 @@ class WorkspacePath:
     real: Path
     # The path as named (normalized, symlinks *not* resolved), used to inspect the link itself.
     lexical: Path
-    # Workspace-relative POSIX form of `real`, shown to the model ("." for the root).
+    # Workspace-relative POSIX form of `real`, shown to the model ("." for the root); the absolute real
+    # path for a file in an added folder (`--add-dir`).
     display: str
+    # The resolved root `real` lies under (the workspace, or an added folder) and the path below it:
+    # the descriptor walk (`beneath`) starts there. None/"": the workspace root and `display`.
+    root: Path | None = None
+    relative: str = ""
+
+    def under(self, workspace_root: Path) -> tuple[Path, str]:
+        """The root to walk from and the path below it, for `beneath`."""
+        return (self.root or workspace_root, self.relative or self.display)
 
 
 def workspace_root(workspace: Path) -> Path:
@@ -70,8 +80,17 @@ def is_inside(root: Path, real: Path) -> bool:
     return real == root or real.is_relative_to(root)
 
 
-def resolve(workspace: Path, raw: str, *, for_write: bool = False) -> WorkspacePath:
-    """Resolve a model-supplied path (relative to the workspace, or absolute) to a confined real path."""
+def resolve(
+    workspace: Path, raw: str, *, for_write: bool = False, extra_roots: Sequence[Path] = ()
+) -> WorkspacePath:
+    """Resolve a model-supplied path (relative to the workspace, or absolute) to a confined real path.
+
+    An absolute path inside one of `extra_roots` (the `--add-dir` folders) is confined to that folder
+    the same way: links are followed only as far as they stay inside it.
+    """
+    added = added_root(raw, workspace, extra_roots)
+    if added is not None:
+        return confined_in_added(raw, *added, for_write=for_write)
     root = workspace_root(workspace)
     relative = _lexical_relative(workspace, root, _named_bytes(root, raw))
     lexical = root / relative
@@ -86,6 +105,41 @@ def resolve(workspace: Path, raw: str, *, for_write: bool = False) -> WorkspaceP
         _check_writable(raw, PurePosixPath(relative), PurePosixPath(display))
         _check_not_vtcode_own(raw, root, real, PurePosixPath(relative), PurePosixPath(display))
     return WorkspacePath(real=real, lexical=lexical, display=display)
+
+
+def confined_in_added(raw: str, root: Path, relative: str, *, for_write: bool) -> WorkspacePath:
+    """`raw`, which names `relative` below the added folder `root` (resolved), confined to that folder."""
+    lexical = root / relative
+    real = Path(os.path.realpath(lexical))
+    if not is_inside(root, real):
+        raise ConfinementError(
+            f"'{raw}' goes through a symbolic link that points outside the added folder {root}; "
+            "only files inside the workspace or an added folder can be used"
+        )
+    below = display_path(root, real)
+    if for_write:
+        _check_writable(raw, PurePosixPath(relative), PurePosixPath(below))
+    return WorkspacePath(real=real, lexical=lexical, display=str(real), root=root, relative=below)
+
+
+def added_root(raw: str, workspace: Path, extra_roots: Sequence[Path]) -> tuple[Path, str] | None:
+    """The resolved added folder an absolute `raw` lies in and its path below it; None for any other path.
+
+    A path inside the workspace stays the workspace's, even when an added folder contains the workspace.
+    """
+    normalized = os.path.normpath(raw) if raw.strip() and "\0" not in raw else ""
+    if not extra_roots or not os.path.isabs(normalized):
+        return None
+    named = Path(normalized)
+    workspace_bases = (Path(os.path.normpath(os.path.abspath(workspace))), Path(os.path.realpath(workspace)))
+    if any(named.is_relative_to(base) for base in workspace_bases):
+        return None
+    for extra in extra_roots:
+        root = Path(os.path.realpath(extra))
+        for base in (Path(os.path.normpath(os.path.abspath(extra))), root):
+            if named.is_relative_to(base) and root.is_dir():
+                return root, str(named.relative_to(base))
+    return None
 
 
 _BYTE_ESCAPE = re.compile(r"\\x([0-9a-fA-F]{2})")

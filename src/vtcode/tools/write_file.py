@@ -19,7 +19,7 @@ from vtcode.tools.base import ToolContext, ToolOutcome
 from vtcode.tools.beneath import entry_stat, read_bytes, replace_file
 from vtcode.tools.file_tool import FILE_TOOL_ERRORS, NamesOnePath, failure, file_path_parameter
 from vtcode.tools.regular_file import not_regular_error
-from vtcode.tools.workspace import WorkspacePath, resolve, workspace_root
+from vtcode.tools.workspace import resolve, workspace_root
 
 _SPEC = ToolSpec(
     name="write_file",
@@ -74,10 +74,10 @@ class WriteFileTool(NamesOnePath):
         """Write the file and report it as a `FileChange`, or return an error outcome."""
         try:
             args = parse_arguments(arguments, _Args)
-            target = resolve(ctx.workspace, args.path, for_write=True)
+            target = resolve(ctx.workspace, args.path, for_write=True, extra_roots=ctx.extra_roots)
             data = _encode(args.content)
-            root = workspace_root(ctx.workspace)
-            kind, before = await asyncio.to_thread(_write, root, target, data)
+            root, below = target.under(workspace_root(ctx.workspace))
+            kind, before = await asyncio.to_thread(_write, root, below, target.display, data)
         except FILE_TOOL_ERRORS as exc:
             return failure("write_file", exc)
         verb = "Created" if kind == "add" else "Updated"
@@ -109,23 +109,22 @@ def _encode(content: str) -> bytes:
         raise ToolError(f"content is not valid Unicode text: {exc.reason}") from None
 
 
-def _write(root: Path, target: WorkspacePath, data: bytes) -> tuple[Literal["add", "update"], str | None]:
+def _write(root: Path, below: str, display: str, data: bytes) -> tuple[Literal["add", "update"], str | None]:
     """Write `data`; the kind of change and, for text files of modest size, the previous text.
 
     Every step works relative to directory descriptors walked from the workspace root (`beneath`), so
     a directory swapped for a link while the call runs fails it instead of redirecting the write.
     """
-    display = target.display
-    entry = entry_stat(root, display)
+    entry = entry_stat(root, below)
     if entry is not None and stat.S_ISDIR(entry.st_mode):
         raise ToolError(f"{display} is a directory; give a file path")
     # Replacing a named pipe or device by a file is never what writing "a file" means.
     if entry is not None and not stat.S_ISREG(entry.st_mode):
         raise not_regular_error(display, entry.st_mode)
     mode = stat.S_IMODE(entry.st_mode) if entry is not None else None
-    before = _previous_text(root, display, entry) if entry is not None else ""
+    before = _previous_text(root, below, entry) if entry is not None else ""
     try:
-        replace_file(root, display, data, mode=mode)
+        replace_file(root, below, data, mode=mode)
     except (FileExistsError, NotADirectoryError):
         raise ToolError(
             f"cannot create {display}: one of its parent paths is a file, not a directory"
