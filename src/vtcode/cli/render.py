@@ -29,6 +29,7 @@ from vtcode.protocol.events import (
     UsageSummary,
     encode_event,
 )
+from vtcode.protocol.parsed_fields import with_parsed_json
 from vtcode.protocol.plan import Plan
 
 # C1 controls (U+0080-U+009F): terminals in 8-bit mode (xterm, VTE with some settings) take U+009B
@@ -86,7 +87,7 @@ class JsonRenderer:
     def __call__(self, event: Event) -> None:
         if isinstance(event, ItemDelta) and not self.deltas:
             return
-        self.out.write(encode_event(event).decode("utf-8") + "\n")
+        self.out.write(encode_event(with_parsed_json(event)).decode("utf-8") + "\n")
         if isinstance(event, HookSkipped):
             # A policy hook that does not run must never go unnoticed, also when stdout is a pipe.
             self.err.write(f"vtcode: {skipped_line(event)}\n")

@@ -41,11 +41,17 @@ class ReasoningItem(_Item, frozen=True, tag="reasoning"):
 
 ItemStatus = Literal["in_progress", "completed", "failed", "declined"]
 
+ParsedJson = Annotated[
+    dict[str, Any] | list[Any] | None,
+    msgspec.Meta(description="the string field beside it, parsed, when it holds a JSON object or array"),
+]
+
 
 class CommandExecutionItem(_Item, frozen=True, tag="command_execution"):
     """A shell command run by the agent, or a call on its running session (`action`: write, poll, wait,
     kill). `aggregated_output` is what the command printed (or why the call failed); `result` is the
-    tool's whole JSON result; `session_id` names the command session."""
+    tool's whole JSON result; `session_id` names the command session. `result_json` is `result` parsed
+    (in `exec --json` and SDK events only; events.jsonl keeps the string alone)."""
 
     command: str
     status: ItemStatus = "in_progress"
@@ -54,6 +60,7 @@ class CommandExecutionItem(_Item, frozen=True, tag="command_execution"):
     action: str | None = None
     session_id: str | None = None
     result: str | None = None
+    result_json: ParsedJson = None
 
 
 class FileChange(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -78,7 +85,8 @@ class FileChangeItem(_Item, frozen=True, tag="file_change"):
 
 
 class ToolCallItem(_Item, frozen=True, tag="tool_call"):
-    """Any other tool call."""
+    """Any other tool call. `arguments_json` and `result_json` are `arguments` and `result` parsed when
+    they hold a JSON object (or array, for the result), in `exec --json` and SDK events only."""
 
     name: str
     arguments: str = ""
@@ -86,6 +94,8 @@ class ToolCallItem(_Item, frozen=True, tag="tool_call"):
     result: str | None = None
     # Facts the tool reported besides its text (line counts, match counts, the search engine).
     details: dict[str, Any] | None = None
+    arguments_json: dict[str, Any] | None = None
+    result_json: ParsedJson = None
 
 
 Item = AgentMessageItem | ReasoningItem | CommandExecutionItem | FileChangeItem | ToolCallItem

@@ -23,6 +23,7 @@ from vtcode.protocol.events import (
 )
 from vtcode.protocol.messages import Usage
 from vtcode.protocol.ops import ApprovalAnswer, Interrupt, Op, UserInput
+from vtcode.protocol.parsed_fields import with_parsed_json
 from vtcode.sdk.permission import Decision, answer
 
 TurnStatus = Literal["completed", "failed", "interrupted"]
@@ -132,6 +133,8 @@ class TurnHandle:
 
     def feed(self, event: Event) -> None:
         """Take one event of this turn; the last one (`turn.completed` / `turn.failed`) ends it."""
+        # The same parsed fields as `exec --json` lines (the SDK's events are those lines).
+        event = with_parsed_json(event)
         if isinstance(event, ItemCompleted) and event.item is not None:
             self._items.append(event.item)
         self._events.put_nowait(event)

@@ -32,6 +32,7 @@ from vtcode.tui.composer import Composer
 from vtcode.tui.file_picker import FilePicker
 from vtcode.tui.history_view import show_history
 from vtcode.tui.hooks_trust import options_after_hook_trust
+from vtcode.tui.image_mentions import MentionedImages, mentioned_images
 from vtcode.tui.mcp_trust import McpTrustScreen
 from vtcode.tui.pending import PendingList
 from vtcode.tui.plan_panel import PlanPanel
@@ -227,14 +228,24 @@ class VtcodeApp(App[int]):
             self._early.append((text, mode))
             await self.transcript.add(NoticeEntry("the session is still opening; your input will follow"))
             return
+        mentioned = mentioned_images(text, self.options.workspace) if "@" in text else MentionedImages()
+        images = tuple(mentioned.images)
         if session.running or session.pending:
             intent_id = self._new_id()
             self.view.waiting[intent_id] = (text, mode)
-            await session.submit(UserInput(text, mode=mode, intent_id=intent_id))
+            await self._image_notes(mentioned)
+            await session.submit(UserInput(text, mode=mode, intent_id=intent_id, images=images))
         else:
             await self.transcript.add(UserEntry(text))
-            await session.submit(UserInput(text, mode=mode))
+            await self._image_notes(mentioned)
+            await session.submit(UserInput(text, mode=mode, images=images))
         self.refresh_status()
+
+    async def _image_notes(self, mentioned: MentionedImages) -> None:
+        for note in mentioned.notes:
+            await self.transcript.add(NoticeEntry(note))
+        for warning in mentioned.warnings:
+            await self.transcript.add(NoticeEntry(warning, warning=True))
 
     def refresh_status(self) -> None:
         """Repaint the status line and the pending list from the session."""
