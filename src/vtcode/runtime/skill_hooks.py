@@ -13,13 +13,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from vtcode.config.hook_json import read_hook_mapping
-from vtcode.config.hook_sources import digest_of
 from vtcode.core.definitions.model import Definition
-from vtcode.core.hooks.model import ConfiguredHook, HookSource
-from vtcode.protocol.errors import ConfigError
 
 if TYPE_CHECKING:
+    from vtcode.core.hooks.model import ConfiguredHook
     from vtcode.runtime.compaction import Compactor
     from vtcode.runtime.hook_dispatch import HookDispatch
     from vtcode.runtime.lifecycle_hooks import LifecycleHooks
@@ -36,6 +33,12 @@ def skill_hooks(definition: Definition, workspace: Path) -> tuple[list[Configure
     The caller has checked trust: a project skill's hook carries its digest, so a script changed
     during the turn does not run (the dispatcher checks it again before every run).
     """
+    # Imported here: only a session that activates a skill with hooks needs the hook readers.
+    from vtcode.config.hook_json import read_hook_mapping
+    from vtcode.config.hook_sources import digest_of
+    from vtcode.core.hooks.model import ConfiguredHook, HookSource
+    from vtcode.protocol.errors import ConfigError
+
     path = Path(definition.path)
     try:
         read = read_hook_mapping(definition.hooks, path=path, dialect="claude")
