@@ -20,11 +20,11 @@ import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from vtcode.config.project_trust import project_trusted
 from vtcode.config.schema import Settings
-from vtcode.config.workspace_trust import project_trusted
 from vtcode.core.approvals import Grant
-from vtcode.core.definitions.arguments import Expansion, expand
 from vtcode.core.definitions.catalog import Catalog, build_catalog, catalog_budget
 from vtcode.core.definitions.model import Definition
 from vtcode.core.definitions.names import BUILTIN_COMMANDS
@@ -38,6 +38,9 @@ from vtcode.runtime.skill_hooks import NewHooks, TurnSkillHooks
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.turn import TurnRunner
 from vtcode.tools.skill import SkillTool, wrapped
+
+if TYPE_CHECKING:
+    from vtcode.core.definitions.arguments import Expansion
 
 INCLUDE_MAX_BYTES = 32 * 1024
 INCLUDES_MAX_BYTES = 128 * 1024
@@ -156,6 +159,9 @@ class SessionSkills:
             self._hooks(definition, active)
         if definition.allowed_tools:
             self._allow(definition, active)
+        # Imported on first use: a session that never types `/name` does not need it (start-up time).
+        from vtcode.core.definitions.arguments import expand
+
         expansion = expand(definition.body, definition.style, invocation.args, definition.arguments)
         outputs = await self._run_shell_blocks(definition, expansion, active)
         text = expansion.text(outputs)
