@@ -4,6 +4,8 @@
    (half project, half user; every source kind) against the same session with no skill or command
    folders: `Session.open` + the first request reaching a loopback server, in one child process per
    configuration, alternated over rounds. Also discovery + catalog alone. Target: <= 10 ms added.
+   The same two sessions run on the code of `git merge-base HEAD main` too, so a change to the skills
+   start-up path is given as a ratio against main measured in the same run.
 2. `vtcode exec "hi"` as a whole process with no skill folders present, this tree against the code
    before skills (`git merge-base HEAD main`, extracted to a temporary folder). Target: <= 1.02x. On a
    loaded machine whole-process times vary by far more than 2 %, so the work skills add there (the
@@ -223,11 +225,17 @@ def main() -> None:
         empty_home.mkdir(parents=True)
         here = ROOT / "src"
         runs: dict[str, list[float]] = {
-            k: [] for k in ("with", "without", "discovery", "no-folders", "exec-now", "exec-before")
-        }
+            k: []
+            for k in (
+                "with", "without", "with-base", "without-base", "discovery", "no-folders", "exec-now",
+                "exec-before",
+            )
+        }  # fmt: skip
         plan: list[tuple[str, Callable[[], float]]] = [
             ("with", lambda: _child("session", full_root, full_home, server.base_url, here)),
             ("without", lambda: _child("session", empty_root, empty_home, server.base_url, here)),
+            ("with-base", lambda: _child("session", full_root, full_home, server.base_url, before)),
+            ("without-base", lambda: _child("session", empty_root, empty_home, server.base_url, before)),
             ("discovery", lambda: _child("discovery", full_root, full_home, server.base_url, here)),
             ("no-folders", lambda: _child("no-folders", empty_root, empty_home, server.base_url, here)),
             ("exec-now", lambda: _exec(empty_root, empty_home, server.base_url, here)),
@@ -242,6 +250,15 @@ def main() -> None:
         print(f"open + first request, no skill folders:        {best['without'] * 1e3:8.1f} ms")
         print(f"open + first request, {SKILLS} skills + {COMMANDS} cmds:  {best['with'] * 1e3:8.1f} ms")
         print(f"added start-up time:                           {added:8.1f} ms  (target <= 10 ms)")
+        base_added = (best["with-base"] - best["without-base"]) * 1e3
+        print(
+            f"added start-up time, merge-base with main:     {base_added:8.1f} ms  "
+            f"(this tree / main: {added / base_added if base_added > 0 else float('nan'):.2f}x)"
+        )
+        print(
+            f"with/without skills, this tree vs main:        {best['with'] / best['without']:.3f}x vs "
+            f"{best['with-base'] / best['without-base']:.3f}x"
+        )
         print(f"discovery + catalog alone:                     {best['discovery'] * 1e3:8.1f} ms")
         ratio = best["exec-now"] / best["exec-before"]
         share = 1 + best["no-folders"] / best["exec-before"]

@@ -61,6 +61,11 @@ def read_hook_json(path: Path, dialect: Dialect) -> JsonHooks:
     return _read_events(hooks, path=path, dialect=dialect)
 
 
+def read_hook_mapping(hooks: object, *, path: Path, dialect: Dialect) -> JsonHooks:
+    """The hooks of an already-parsed `hooks` mapping (a skill's frontmatter); errors name `path`."""
+    return _read_events(hooks, path=path, dialect=dialect)
+
+
 def _read_events(hooks: object, *, path: Path, dialect: Dialect) -> JsonHooks:
     if not isinstance(hooks, dict):
         raise ConfigError(f"{path}:hooks: expected an object of event names")

@@ -214,17 +214,6 @@ def _check_skill_paths(table: Mapping[str, Any], *, source: str) -> None:
         )
 
 
-def project_trusted(settings: Settings, workspace: Path) -> bool:
-    """Whether the user trusted this workspace (`[projects."<path>"] trust_mcp = true`, the MCP record):
-    only then do project skills and commands run shell blocks, hooks and `allowed-tools`."""
-    keys = {str(workspace), os.path.realpath(workspace)}
-    return any(
-        project.trust_mcp
-        for key, project in settings.projects.items()
-        if key in keys or os.path.realpath(key) in keys
-    )
-
-
 def _with_deny_added(table: Mapping[str, Any], *, below: Mapping[str, Any]) -> dict[str, Any]:
     """`table` with its `approvals.deny` rules appended to those below, so a repository cannot lift one."""
     approvals: Mapping[str, Any] = table.get("approvals", {})

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +87,19 @@ class HookDispatch:
     def active(self, event: HookEvent) -> bool:
         """Whether any trusted hook listens to `event` (the no-hooks path costs one set lookup)."""
         return event in self._events
+
+    def add(self, extra: Sequence[ConfiguredHook]) -> None:
+        """Run `extra` too from now on (a skill's frontmatter hooks while its turn lasts)."""
+        self._set(HookSet((*self.hooks.hooks, *extra)))
+
+    def remove(self, extra: Sequence[ConfiguredHook]) -> None:
+        """Stop running hooks `add` added."""
+        gone = set(extra)
+        self._set(HookSet(tuple(h for h in self.hooks.hooks if h not in gone)))
+
+    def _set(self, hooks: HookSet) -> None:
+        self.hooks = hooks
+        self._events = frozenset(h.event for h in hooks.hooks if h.trusted)
 
     def report_untrusted(self) -> None:
         """One `hook.skipped` event and one warning per hook held back until the user trusts it."""

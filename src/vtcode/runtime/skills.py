@@ -8,6 +8,7 @@ shell blocks run as `exec_command` calls, so they pass approval and the sandbox 
 In a workspace the user has not trusted, project definitions are text only: shell blocks, frontmatter
 hooks and `allowed-tools` do nothing, and a notice says so. `allowed-tools` become grants of the
 invoking turn only; they turn an approval prompt into an allow, never a deny rule or read-only mode.
+Frontmatter hooks likewise run from the activation to the end of its turn (`runtime.skill_hooks`).
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from vtcode.config.project_trust import project_trusted
 from vtcode.config.schema import Settings
-from vtcode.config.workspace_trust import project_trusted
 from vtcode.core.approvals import Grant
-from vtcode.core.definitions.arguments import Expansion, expand
 from vtcode.core.definitions.catalog import Catalog, build_catalog, catalog_budget
 from vtcode.core.definitions.model import Definition
 from vtcode.core.definitions.names import BUILTIN_COMMANDS
@@ -33,9 +34,13 @@ from vtcode.instructions.definitions import Discovery, discover_commands, discov
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, ToolResultMessage, UserMessage
 from vtcode.runtime.compaction import Compactor
 from vtcode.runtime.hooks import TurnEnd, TurnHooks
+from vtcode.runtime.skill_hooks import NewHooks, TurnSkillHooks
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.turn import TurnRunner
 from vtcode.tools.skill import SkillTool, wrapped
+
+if TYPE_CHECKING:
+    from vtcode.core.definitions.arguments import Expansion
 
 INCLUDE_MAX_BYTES = 32 * 1024
 INCLUDES_MAX_BYTES = 128 * 1024
@@ -83,6 +88,7 @@ class SessionSkills:
     grant: Callable[[Grant], bool] | None = None
     revoke: Callable[[Grant], bool] | None = None
     roots: DefinitionRoots | None = None
+    turn_hooks: TurnSkillHooks | None = None
     activations: dict[str, str] = field(default_factory=dict)
     loaded: set[tuple[str, str]] = field(default_factory=set)
     _turn_grants: list[Grant] = field(default_factory=list)
@@ -111,7 +117,12 @@ class SessionSkills:
         if not self.catalog.listed:
             return None
         offered = {name: self.found.skills[name] for name in self.catalog.listed}
-        return SkillTool(offered, on_activated=self.note_activation, is_loaded=self.is_loaded)
+        return SkillTool(offered, on_activated=self._tool_activated, is_loaded=self.is_loaded)
+
+    def _tool_activated(self, skill: Definition, text: str, args: str = "") -> None:
+        self.note_activation(skill, text, args)
+        if skill.has_hooks:
+            self._hooks(skill, self.usable(skill))
 
     def note_activation(self, skill: Definition, text: str, args: str = "") -> None:
         """Remember the newest activation of `skill` (re-attached after a compaction)."""
@@ -145,12 +156,12 @@ class SessionSkills:
             return text
         active = self.usable(definition)
         if definition.has_hooks:
-            why = (
-                "this workspace is not trusted" if not active else "skill-scoped hooks are not supported yet"
-            )
-            self.notice(f"/{definition.name}: its frontmatter hooks do nothing ({why})")
+            self._hooks(definition, active)
         if definition.allowed_tools:
             self._allow(definition, active)
+        # Imported on first use: a session that never types `/name` does not need it (start-up time).
+        from vtcode.core.definitions.arguments import expand
+
         expansion = expand(definition.body, definition.style, invocation.args, definition.arguments)
         outputs = await self._run_shell_blocks(definition, expansion, active)
         text = expansion.text(outputs)
@@ -160,8 +171,19 @@ class SessionSkills:
             return content
         return await asyncio.to_thread(self._inline_files, text)
 
+    def _hooks(self, definition: Definition, active: bool) -> None:
+        if not active or self.turn_hooks is None:
+            self.notice(
+                f"/{definition.name}: its frontmatter hooks do nothing (this workspace is not trusted)"
+            )
+            return
+        for note in self.turn_hooks.activate(definition):
+            self.notice(note)
+
     def end_turn(self) -> None:
-        """Take back the grants `allowed-tools` gave for the turn that ends."""
+        """Take back the grants `allowed-tools` gave and the hooks skills added for the turn that ends."""
+        if self.turn_hooks is not None:
+            self.turn_hooks.end_turn()
         for grant in self._turn_grants:
             if self.revoke is not None:
                 self.revoke(grant)
@@ -304,8 +326,10 @@ def attach_skills(
     runner: TurnRunner,
     hooks: TurnHooks,
     compactor: Compactor,
+    new_hooks: NewHooks | None = None,
 ) -> None:
-    """Plug the session's skills into its turn loop: `/name` expansion, turn grants, re-attachment."""
+    """Plug the session's skills into its turn loop: `/name` expansion, turn grants and hooks,
+    re-attachment. `new_hooks` makes the session's hook dispatcher when it has none yet."""
 
     def grant(new: Grant) -> bool:
         if new in dispatcher.grants.listed():
@@ -317,6 +341,12 @@ def attach_skills(
     async def end_of_turn(_: TurnEnd) -> None:
         skills.end_turn()
 
+    skills.turn_hooks = TurnSkillHooks(
+        dispatcher=dispatcher,
+        runner=runner,
+        compactor=compactor,
+        new_hooks=new_hooks,
+    )
     skills.run_call = dispatcher.run_call
     skills.grant = grant
     skills.revoke = dispatcher.revoke

@@ -337,7 +337,10 @@ def _wire(
     if skills is not None:
         from vtcode.runtime.skills import attach_skills
 
-        attach_skills(skills, dispatcher=dispatcher, runner=runner, hooks=hooks, compactor=compactor)
+        attach_skills(
+            skills, dispatcher=dispatcher, runner=runner, hooks=hooks, compactor=compactor,
+            new_hooks=lambda: _hooks(options, emitter, thread_id, choice.model, always=True),
+        )  # fmt: skip
     attach_checkpoints(
         options, thread_id=thread_id, dispatcher=dispatcher, hooks=hooks, history=history,
         access=access, emitter=emitter, clock=clock,
@@ -373,12 +376,12 @@ def _wire(
 
 
 def _hooks(
-    options: SessionOptions, emitter: Emitter, thread_id: str, model: str
+    options: SessionOptions, emitter: Emitter, thread_id: str, model: str, *, always: bool = False
 ) -> tuple[ToolHooks | None, LifecycleHooks | None]:
     """The session's hooks around tool calls and at its boundaries, over one dispatcher; (None, None)
     without hooks, and then none of the hook machinery is even imported. Untrusted hooks are reported
-    here, once."""
-    if not options.hooks:
+    here, once. `always`: a dispatcher even without hooks (a skill's frontmatter hooks join it)."""
+    if not options.hooks and not always:
         return None, None
     from vtcode.runtime.hook_dispatch import HookDispatch
     from vtcode.runtime.lifecycle_hooks import LifecycleHooks

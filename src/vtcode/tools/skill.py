@@ -16,7 +16,6 @@ from typing import Any
 
 import msgspec
 
-from vtcode.core.definitions.arguments import expand
 from vtcode.core.definitions.catalog import skill_content
 from vtcode.core.definitions.model import Definition
 from vtcode.instructions.definitions import resources
@@ -60,6 +59,8 @@ def skill_spec(names: list[str]) -> ToolSpec:
 
 def activation_text(skill: Definition, args: str = "") -> str:
     """The `<skill_content>` block of `skill` with `args` placed (blocking: it reads the folder)."""
+    from vtcode.core.definitions.arguments import expand  # on first activation only: start-up time
+
     expanded = expand(skill.body, skill.style, args, skill.arguments)
     # Shell blocks of a skill body are not run when the model loads it: they are shown as written.
     rendered = "".join(part if isinstance(part, str) else f"!`{part.command}`" for part in expanded.parts)

@@ -8,7 +8,7 @@ command as a user-invocable skill that is never offered to the model.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from vtcode.core.definitions.frontmatter import flag_field, list_field, parse_frontmatter, text_field
@@ -71,6 +71,8 @@ class Definition:
     allowed_tools: tuple[str, ...] = ()
     paths: tuple[str, ...] = ()
     has_hooks: bool = False
+    hooks: Any = field(default=None, compare=False, repr=False)
+    """The frontmatter `hooks` mapping as written (Claude Code's hooks shape), read when activated."""
 
     @property
     def catalog_text(self) -> str:
@@ -218,6 +220,7 @@ def _definition(fields: dict[str, Any], **known: Any) -> Definition:
         allowed_tools=tool_rules(fields.get("allowed-tools")),
         paths=list_field(fields, "paths", separator=","),
         has_hooks=bool(fields.get("hooks")),
+        hooks=fields.get("hooks") or None,
     )
 
 
