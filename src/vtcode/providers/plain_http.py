@@ -135,8 +135,11 @@ class _Wire:
             self.conn.receive_data(data)
 
     async def _read(self) -> bytes:
+        # `asyncio.timeout`, not `wait_for`: on Python 3.11 `wait_for` returns the bytes and drops a cancel
+        # (an interrupt) that lands as they arrive, so the turn streams on.
         try:
-            return await asyncio.wait_for(self._reader.read(_READ_SIZE), self._read_timeout)
+            async with asyncio.timeout(self._read_timeout):
+                return await self._reader.read(_READ_SIZE)
         except TimeoutError as exc:
             raise ReadTimeout("ReadTimeout") from exc
         except OSError as exc:
@@ -211,9 +214,8 @@ class PlainHttpClient:
         host = parts.hostname or ""
         port = parts.port or 80
         try:
-            reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(host, port), self._connect_timeout
-            )
+            async with asyncio.timeout(self._connect_timeout):
+                reader, writer = await asyncio.open_connection(host, port)
         except TimeoutError as exc:
             raise ConnectTimeout("ConnectTimeout") from exc
         except OSError as exc:
@@ -223,7 +225,8 @@ class PlainHttpClient:
             wire = _Wire(reader, self._read_timeout)
             writer.write(_request_bytes(wire.conn, method, parts, headers, body))
             try:
-                await asyncio.wait_for(writer.drain(), self._write_timeout)
+                async with asyncio.timeout(self._write_timeout):
+                    await writer.drain()
             except TimeoutError as exc:
                 raise WriteTimeout("WriteTimeout") from exc
             except OSError as exc:
