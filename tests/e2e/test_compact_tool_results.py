@@ -89,10 +89,13 @@ def test_ten_echo_calls_add_at_most_260_bytes_per_round_trip(vtcode: VtcodeRunne
         "is_exited": True,
     }
     assert {"session_id", "wall_time", "output_drained", "total_output_bytes"} <= set(first)
-    # events.jsonl records the same whole items as the --json stream.
+    # events.jsonl records the same whole items as the --json stream, less the parsed copy of the result
+    # that only the --json stream adds (`result_json`, rebuilt from `result`).
     (log,) = (vtcode.home / ".vtcode" / "sessions").glob("*/events.jsonl")
     stored = [json.loads(line) for line in log.read_text().splitlines()]
-    assert _completed_commands(stored) == _completed_commands(evts)
+    streamed = _completed_commands(evts)
+    assert [item["result_json"] for item in streamed] == [json.loads(item["result"]) for item in streamed]
+    assert _completed_commands(stored) == [{**item, "result_json": None} for item in streamed]
 
 
 def test_failing_cut_and_running_commands_still_say_so(vtcode: VtcodeRunner, tmp_path: Path) -> None:
