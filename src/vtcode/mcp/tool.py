@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any
 
-from vtcode.core.preview import render_preview
 from vtcode.core.tool_schema import Path as SchemaPath
 from vtcode.core.tool_schema import drop_unset
-from vtcode.exec.spool import write_spool_text
 from vtcode.mcp.connection import Connection, McpCallError
 from vtcode.mcp.result import render_result
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
+from vtcode.tools.bounded_output import bounded
 
 _SHOWN_ARGUMENTS = 160
 
@@ -47,27 +45,7 @@ class McpTool:
         except McpCallError as exc:
             return ToolOutcome(content=str(exc), is_error=True)
         rendered = render_result(result)
-        outcome = bounded(rendered.text, ctx, is_error=bool(result.is_error), name=self.spec.name)
-        return dataclasses.replace(outcome, images=rendered.images)
-
-
-def bounded(text: str, ctx: ToolContext, *, is_error: bool, name: str) -> ToolOutcome:
-    """`text` whole for the events; for the model a head + tail preview pointing at a spool file when
-    it is over the tool-output limit (the same rule as command output)."""
-    data = text.encode("utf-8", "surrogatepass")
-    limit = ctx.max_output_bytes
-    if len(data) <= limit:
-        return ToolOutcome(content=text, is_error=is_error)
-    preview = render_preview(data, b"", len(data), text.count("\n"), limit=limit)
-    digest = hashlib.sha256(data).hexdigest()[:16]
-    try:
-        where = write_spool_text(ctx.workspace, f"mcp-{digest}", text)
-        note = (
-            f"[the whole output ({len(data)} bytes) is in {where}; "
-            "read parts of it with read_file or grep_files]"
+        outcome = bounded(
+            rendered.text, ctx, is_error=bool(result.is_error), name=self.spec.name, spool="mcp"
         )
-    except OSError as exc:
-        note = f"[output of {len(data)} bytes cut to a preview; the spool could not be written: {exc}]"
-    return ToolOutcome(
-        content=text, is_error=is_error, model_content=f"{preview.text}\n{note}", extra={"tool": name}
-    )
+        return dataclasses.replace(outcome, images=rendered.images)

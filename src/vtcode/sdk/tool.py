@@ -19,10 +19,10 @@ from typing import Any, overload
 import msgspec
 
 from vtcode.protocol.model import ToolKind, ToolSpec
-from vtcode.sdk.result_limit import bounded
 from vtcode.sdk.schema import FunctionSchema, function_schema
 from vtcode.tools.base import CallDescription, ToolOutcome
 from vtcode.tools.base import ToolContext as RuntimeContext
+from vtcode.tools.bounded_output import bounded
 
 _SHOWN_ARGUMENTS = 160
 
@@ -91,7 +91,8 @@ class FunctionTool:
     ) -> ToolOutcome:
         """Check the arguments, call the function (a sync one in a worker thread), render its result.
 
-        A result over the tool-output budget of `limits` reaches the model as a preview (`result_limit`).
+        A result over the tool-output budget of `limits` reaches the model as a preview
+        (`tools.bounded_output`).
         """
         name = self._spec.name
         try:
@@ -115,10 +116,16 @@ class FunctionTool:
             context.cancelled.set()
             return ToolOutcome(content=f"{name} timed out after {self.timeout:g} s", is_error=True)
         except ToolError as exc:
-            return bounded(str(exc), limits, is_error=True, name=name)
+            return bounded(str(exc), limits, is_error=True, name=name, spool=f"tool-{name}")
         except Exception as exc:  # the model sees the failure and may try otherwise; the turn goes on
-            return bounded(f"{name} failed: {type(exc).__name__}: {exc}", limits, is_error=True, name=name)
-        return bounded(render(value), limits, is_error=False, name=name)
+            return bounded(
+                f"{name} failed: {type(exc).__name__}: {exc}",
+                limits,
+                is_error=True,
+                name=name,
+                spool=f"tool-{name}",
+            )
+        return bounded(render(value), limits, is_error=False, name=name, spool=f"tool-{name}")
 
 
 class SessionTool:
