@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import VtcodeRunner
-from vtcode.testing.script import Reply, ScriptToolCall
+from vtcode.testing.script import Reply, ScriptToolCall, Step
 from vtcode.testing.wire import cli_args, cli_env, server_for
 
 
@@ -46,11 +46,10 @@ def test_requests_written_before_stdin_closes_all_get_responses(vtcode: VtcodeRu
     assert by_id[2]["result"]["sessionId"]
 
 
-def test_a_prompt_sent_just_before_stdin_closes_runs_to_its_answer(
-    vtcode: VtcodeRunner, tmp_path: Path
-) -> None:
+def _prompt_then_close(vtcode: VtcodeRunner, tmp_path: Path, script: list[Step], text: str) -> list[Any]:
+    """Open a session, send one prompt and close stdin at once; every message vtcode wrote after that."""
     with (
-        server_for("chat", [Reply(text="the answer")]) as server,
+        server_for("chat", script) as server,
         subprocess.Popen(
             vtcode.command("acp", *cli_args("chat")),
             stdin=subprocess.PIPE,
@@ -69,7 +68,7 @@ def test_a_prompt_sent_just_before_stdin_closes_runs_to_its_answer(
         proc.stdin.flush()
         replies = [json.loads(proc.stdout.readline()) for _ in range(2)]
         session_id = {r["id"]: r for r in replies}[2]["result"]["sessionId"]
-        prompt = [{"type": "text", "text": "question"}]
+        prompt = [{"type": "text", "text": text}]
         proc.stdin.write(_request(3, "session/prompt", {"sessionId": session_id, "prompt": prompt}) + "\n")
         proc.stdin.close()
         code = proc.wait(timeout=120)
@@ -77,6 +76,13 @@ def test_a_prompt_sent_just_before_stdin_closes_runs_to_its_answer(
         stderr = proc.stderr.read()
     assert code == 0, stderr
     assert "Traceback" not in stderr
+    return rest
+
+
+def test_a_prompt_sent_just_before_stdin_closes_runs_to_its_answer(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    rest = _prompt_then_close(vtcode, tmp_path, [Reply(text="the answer")], "question")
     answer = [m for m in rest if m.get("id") == 3]
     assert len(answer) == 1, rest
     assert answer[0]["result"]["stopReason"] == "end_turn"
@@ -93,34 +99,9 @@ def test_a_permission_asked_after_stdin_closed_counts_as_not_granted_and_the_pro
     vtcode: VtcodeRunner, tmp_path: Path
 ) -> None:
     touch = ScriptToolCall(id="c1", name="exec_command", arguments=json.dumps({"cmd": "touch made"}))
-    with (
-        server_for("chat", [Reply(tool_calls=(touch,)), Reply(text="gave up")]) as server,
-        subprocess.Popen(
-            vtcode.command("acp", *cli_args("chat")),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=tmp_path,
-            env=vtcode.env(cli_env("chat", server)),
-        ) as proc,
-    ):
-        assert proc.stdin is not None
-        assert proc.stdout is not None
-        assert proc.stderr is not None
-        proc.stdin.write(_request(1, "initialize", {"protocolVersion": 1}) + "\n")
-        proc.stdin.write(_request(2, "session/new", {"cwd": str(tmp_path), "mcpServers": []}) + "\n")
-        proc.stdin.flush()
-        replies = [json.loads(proc.stdout.readline()) for _ in range(2)]
-        session_id = {r["id"]: r for r in replies}[2]["result"]["sessionId"]
-        prompt = [{"type": "text", "text": "make a file"}]
-        proc.stdin.write(_request(3, "session/prompt", {"sessionId": session_id, "prompt": prompt}) + "\n")
-        proc.stdin.close()
-        code = proc.wait(timeout=120)
-        rest = [json.loads(line) for line in proc.stdout.read().splitlines() if line.strip()]
-        stderr = proc.stderr.read()
-    assert code == 0, stderr
-    assert "Traceback" not in stderr
+    rest = _prompt_then_close(
+        vtcode, tmp_path, [Reply(tool_calls=(touch,)), Reply(text="gave up")], "make a file"
+    )
     assert any(m.get("method") == "session/request_permission" for m in rest)
     answer = [m for m in rest if m.get("id") == 3 and "method" not in m]
     assert len(answer) == 1, rest
