@@ -14,21 +14,19 @@ from typing import TYPE_CHECKING, Any
 from vtcode.core.agents.definitions import TASK_TOOL, AgentDefinition, child_tools, stricter
 from vtcode.core.usage_ledger import subagent_source
 from vtcode.exec.manager import SessionManager
-from vtcode.mcp.servers import ServerPlan
 from vtcode.protocol.events import Notice
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.runtime.emitter import Emitter
-from vtcode.runtime.environment import context_message
 from vtcode.runtime.providers import model_info
+from vtcode.runtime.session_parts import LoopSetup, Wiring
 from vtcode.runtime.stored_history import StoredHistory
 from vtcode.runtime.subagent_history import ChildHistory
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.toolset import Toolset, command_environment
 from vtcode.runtime.turn import ConversationState
-from vtcode.runtime.turn_loop import turn_loop
 from vtcode.runtime.usage_tracking import UsageTracking
-from vtcode.runtime.wiring import SessionOptions, Wiring
+from vtcode.runtime.wiring import SessionOptions
 from vtcode.store.session import SessionStore
 from vtcode.tools.base import CallDescription, Tool, ToolContext, ToolOutcome
 from vtcode.tools.registry import builtin_tools
@@ -148,27 +146,8 @@ def wire_child(
         if parent.usage is not None
         else None
     )
-    loop = turn_loop(
-        client=usage.client(subagent_source(agent_id)) if usage is not None else parent.client,
-        model=model,
-        settings=settings,
-        info=info,
-        workspace=options.workspace,
-        prompt=prompt,
-        tools=specs,
-        dispatcher=dispatcher,
-        emitter=emitter,
-        state=state,
-        history=history,
-        clock=clock,
-        max_requests=definition.max_turns or settings.agent.max_turns,
-    )
-    hooks, runner, compactor = loop.hooks, loop.runner, loop.compactor
-    if usage is not None:
-        usage.install(hooks)
-    runner.context = context_message(parent.environment, (), clock()) if parent.environment else None
-    wiring = Wiring(
-        options=options,
+    wiring = Wiring.assemble(
+        options,
         thread_id=agent_id,
         model=model,
         provider_name=parent.provider_name,
@@ -179,11 +158,14 @@ def wire_child(
         toolset=Toolset(tools=tools, sessions=sessions),
         prompt=prompt,
         dispatcher=dispatcher,
-        runner=runner,
         approvals=parent.approvals,
-        hooks=hooks,
-        compactor=compactor,
-        mcp=ServerPlan(),
+        loop=LoopSetup(
+            settings=settings,
+            emitter=emitter,
+            clock=clock,
+            client=usage.client(subagent_source(agent_id)) if usage is not None else parent.client,
+            max_requests=definition.max_turns or settings.agent.max_turns,
+        ),
         usage=usage,
         environment=parent.environment,
     )

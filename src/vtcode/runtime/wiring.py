@@ -23,21 +23,19 @@ from vtcode.core.touched_paths import touched_paths
 from vtcode.core.usage_ledger import SOURCE_COMPACTION, SOURCE_MAIN
 from vtcode.exec.git_query import PendingGitQuery
 from vtcode.exec.git_repo import GitAccess
-from vtcode.mcp.servers import ServerPlan, plan_servers
+from vtcode.mcp.servers import plan_servers
 from vtcode.protocol.events import Notice, ThreadStarted
 from vtcode.protocol.messages import UserMessage
 from vtcode.providers.base import ModelClient
-from vtcode.providers.catalog import ModelInfo
 from vtcode.runtime.approval_port import ApprovalPort
 from vtcode.runtime.checkpoint_wiring import attach_checkpoints
-from vtcode.runtime.compaction import Compactor
 from vtcode.runtime.compaction_files import archive_reader
 from vtcode.runtime.emitter import Emitter
-from vtcode.runtime.environment import context_message, environment_context
-from vtcode.runtime.hooks import TurnHooks
+from vtcode.runtime.environment import environment_context
 from vtcode.runtime.leftovers import end_leftover_groups, record_groups
 from vtcode.runtime.plan_state import PlanState
 from vtcode.runtime.providers import build_client, choose_provider, model_info, resumed_settings
+from vtcode.runtime.session_parts import LoopSetup, Wiring
 from vtcode.runtime.session_resume import (
     note_model_change,
     recover_intents,
@@ -49,17 +47,18 @@ from vtcode.runtime.stored_history import StoredHistory
 from vtcode.runtime.subagents import task_tool
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.tool_dispatch import ToolDispatcher
-from vtcode.runtime.toolset import Toolset, build_toolset
-from vtcode.runtime.turn import ConversationState, TurnRunner
-from vtcode.runtime.turn_loop import turn_loop
+from vtcode.runtime.toolset import build_toolset
+from vtcode.runtime.turn import ConversationState
 from vtcode.runtime.usage_tracking import UsageTracking
 from vtcode.store.session import SessionStore
 from vtcode.tools.base import TextBuffers, Tool, ToolContext
 from vtcode.tools.patch_journal import JOURNAL_DIR_NAME, recover_interrupted_edits
 
+# `Wiring` is re-exported: the session and the front ends know it as the product of `wire`.
+__all__ = ["SessionOptions", "Wiring", "wire"]
+
 if TYPE_CHECKING:
     from vtcode.runtime.lifecycle_hooks import LifecycleHooks
-    from vtcode.runtime.skills import SessionSkills
     from vtcode.runtime.tool_hooks import ToolHooks
 
 
@@ -107,44 +106,6 @@ class SessionOptions:
     # (`core.usage_ledger.subagent_source(id)`), not into an account of its own.
     usage_parent: UsageTracking | None = None
     usage_source: str = SOURCE_MAIN
-
-
-@dataclass
-class Wiring:
-    """The parts of one session."""
-
-    options: SessionOptions
-    thread_id: str
-    model: str
-    provider_name: str
-    info: ModelInfo
-    client: ModelClient
-    history: StoredHistory
-    state: ConversationState
-    toolset: Toolset
-    prompt: SystemPromptBuilder
-    dispatcher: ToolDispatcher
-    runner: TurnRunner
-    approvals: ApprovalPort
-    hooks: TurnHooks
-    compactor: Compactor
-    # Intents found pending when the session was resumed, to run before any new input.
-    recovered: tuple[PendingIntent, ...] = ()
-    # The user message a resumed history ends with unanswered (a crash or a failed request): its turn
-    # runs first, from the history as it stands, so it is neither lost nor added twice.
-    unanswered: UserMessage | None = None
-    # The MCP servers to start (the session starts them on the event loop).
-    mcp: ServerPlan = field(default_factory=ServerPlan)
-    # Lifecycle hooks at the session's boundaries; None when none are configured.
-    lifecycle: LifecycleHooks | None = None
-    # The agent's plan (`update_plan`), kept in the session store.
-    plan: PlanState | None = None
-    # The environment context text the session opened with (a subagent opens with it too).
-    environment: str = ""
-    # The account of the session's model calls (set by `wire`; a subagent's records into its parent's).
-    usage: UsageTracking | None = None
-    # Skills and custom commands (`/skills`, `/name args`); None when disabled.
-    skills: SessionSkills | None = None
 
 
 def wire(
@@ -309,44 +270,9 @@ def _wire(
     if tool_hooks is not None:
         tool_hooks.dispatch.permission_mode = lambda: dispatcher.policy.mode
     usage = UsageTracking(settings, model_client, history, notify=emitter.emit, parent=options.usage_parent)
-    loop = turn_loop(
-        client=usage.client(options.usage_source),
-        # A child session's compactions count as the child's.
-        compaction_client=usage.client(
-            SOURCE_COMPACTION if options.usage_parent is None else options.usage_source
-        ),
-        model=choice.model,
-        settings=settings,
-        info=info,
-        workspace=options.workspace,
-        prompt=prompt,
-        tools=tool_specs,
-        dispatcher=dispatcher,
-        emitter=emitter,
-        state=state,
-        history=history,
-        clock=clock,
-        max_requests=settings.agent.max_turns,
-        lifecycle=lifecycle,
-        output_schema=options.output_schema,
-    )
-    hooks, runner, compactor = loop.hooks, loop.runner, loop.compactor
     context = environment_context(settings, options.workspace, clock, git=git.result())
-    runner.context = context_message(context, state.messages, clock())
-    usage.install(hooks)
-    if skills is not None:
-        from vtcode.runtime.skills import attach_skills
-
-        attach_skills(
-            skills, dispatcher=dispatcher, runner=runner, hooks=hooks, compactor=compactor,
-            new_hooks=lambda: _hooks(options, emitter, thread_id, choice.model, always=True),
-        )  # fmt: skip
-    attach_checkpoints(
-        options, thread_id=thread_id, dispatcher=dispatcher, hooks=hooks, history=history,
-        access=access, emitter=emitter, clock=clock,
-    )  # fmt: skip
-    wiring = Wiring(
-        options=options,
+    wiring = Wiring.assemble(
+        options,
         thread_id=thread_id,
         model=choice.model,
         provider_name=choice.name,
@@ -357,19 +283,36 @@ def _wire(
         toolset=toolset,
         prompt=prompt,
         dispatcher=dispatcher,
-        runner=runner,
         approvals=approvals,
-        hooks=hooks,
-        compactor=compactor,
-        recovered=recovered,
-        unanswered=unanswered,
-        mcp=mcp,
-        lifecycle=lifecycle,
-        plan=plan,
-        environment=context,
+        loop=LoopSetup(
+            settings=settings,
+            emitter=emitter,
+            clock=clock,
+            client=usage.client(options.usage_source),
+            max_requests=settings.agent.max_turns,
+            # A child session's compactions count as the child's.
+            compaction_client=usage.client(
+                SOURCE_COMPACTION if options.usage_parent is None else options.usage_source
+            ),
+            lifecycle=lifecycle,
+        ),
         usage=usage,
-        skills=skills,
+        environment=context,
     )
+    wiring.recovered, wiring.unanswered = recovered, unanswered
+    wiring.mcp, wiring.plan, wiring.skills = mcp, plan, skills
+    if skills is not None:
+        from vtcode.runtime.skills import attach_skills
+
+        attach_skills(
+            skills, dispatcher=dispatcher, runner=wiring.runner, hooks=wiring.hooks,
+            compactor=wiring.compactor,
+            new_hooks=lambda: _hooks(options, emitter, thread_id, choice.model, always=True),
+        )  # fmt: skip
+    attach_checkpoints(
+        options, thread_id=thread_id, dispatcher=dispatcher, hooks=wiring.hooks, history=history,
+        access=access, emitter=emitter, clock=clock,
+    )  # fmt: skip
     if task is not None:
         task.bind(wiring, emitter, clock=clock, new_id=new_id)
     return wiring
