@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -16,6 +16,8 @@ from textual.widgets.option_list import Option
 
 from vtcode.store.meta import SessionInfo
 from vtcode.tui.safe import safe_text
+
+ResultT = TypeVar("ResultT")
 
 SETUP_TEXT = """\
 vtcode needs a model provider to start a session. Any one of:
@@ -58,10 +60,11 @@ class SetupScreen(Screen[None]):
             yield Static(text, id="setup-text")
 
 
-class TextScreen(ModalScreen[None]):
-    """Read-only text over the transcript; Esc or q closes it."""
+class PanelScreen(ModalScreen[ResultT]):
+    """A title and a scrollable body over the transcript, with an optional line of keys under it."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "dismiss", "close")]
+    # What the screen's keys do, shown dimmed under the body (empty: nothing shown).
+    KEYS_TEXT: ClassVar[str] = ""
 
     def __init__(self, title: str, body: str | Text) -> None:
         super().__init__(classes="text-screen")
@@ -69,11 +72,19 @@ class TextScreen(ModalScreen[None]):
         self.body = body
 
     def compose(self) -> ComposeResult:
-        """A title and the scrollable body."""
+        """A title, the scrollable body and the keys."""
         with VerticalScroll(classes="panel"):
             yield Static(Text(self.title_text, style="bold"), classes="panel-title")
             body = self.body if isinstance(self.body, Text) else Text(safe_text(self.body))
             yield Static(body, classes="panel-body")
+            if self.KEYS_TEXT:
+                yield Static(Text(self.KEYS_TEXT, style="dim"))
+
+
+class TextScreen(PanelScreen[None]):
+    """Read-only text over the transcript; Esc or q closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "dismiss", "close")]
 
     async def action_dismiss(self, result: None = None) -> None:
         """Close."""
