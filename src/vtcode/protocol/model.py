@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import msgspec
@@ -23,6 +24,16 @@ class ToolSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: str
     description: str
     parameters: dict[str, Any]
+
+
+def object_parameters(properties: dict[str, Any], *, required: Sequence[str] = ()) -> dict[str, Any]:
+    """A tool's parameters: an object of `properties` that takes no other keys (every built-in tool's)."""
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(required),
+        "additionalProperties": False,
+    }
 
 
 class SystemPrompt(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

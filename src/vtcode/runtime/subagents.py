@@ -23,7 +23,7 @@ from vtcode.core.agents.definitions import TASK_TOOL, AgentDefinition, known_nam
 from vtcode.instructions.agent_files import AgentCatalog, load_agents
 from vtcode.protocol.events import Notice
 from vtcode.protocol.messages import AssistantMessage, ToolResultMessage
-from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
 from vtcode.protocol.ops import UserInput
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.providers import model_info
@@ -66,9 +66,8 @@ class TaskTool:
         self._spec = ToolSpec(
             name=TASK_TOOL,
             description=DESCRIPTION + agents,
-            parameters={
-                "type": "object",
-                "properties": {
+            parameters=object_parameters(
+                {
                     "subagent_type": {
                         "type": "string",
                         "enum": list(catalog.agents),
@@ -83,9 +82,8 @@ class TaskTool:
                         "description": "The complete, self-contained brief for the subagent.",
                     },
                 },
-                "required": ["subagent_type", "description", "prompt"],
-                "additionalProperties": False,
-            },
+                required=["subagent_type", "description", "prompt"],
+            ),
         )
 
     def bind(

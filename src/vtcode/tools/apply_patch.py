@@ -14,7 +14,7 @@ import msgspec
 
 from vtcode.protocol.errors import ToolError
 from vtcode.protocol.events import FileChange
-from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
 from vtcode.tools.file_tool import FILE_TOOL_ERRORS, failure
@@ -48,17 +48,15 @@ the context alone could match in more than one place; hunks must be in file orde
 _SPEC = ToolSpec(
     name="apply_patch",
     description=_DESCRIPTION,
-    parameters={
-        "type": "object",
-        "properties": {
+    parameters=object_parameters(
+        {
             "patch": {
                 "type": "string",
                 "description": "The whole patch, from '*** Begin Patch' to '*** End Patch'.",
             },
         },
-        "required": ["patch"],
-        "additionalProperties": False,
-    },
+        required=["patch"],
+    ),
 )
 
 

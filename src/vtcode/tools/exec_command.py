@@ -23,7 +23,7 @@ from vtcode.core.sandbox_policy import denial_note
 from vtcode.exec.errors import SessionError
 from vtcode.exec.manager import SessionManager
 from vtcode.protocol.errors import ToolError
-from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
 from vtcode.tools.workspace import WorkspacePath, resolve
@@ -55,9 +55,8 @@ _SPEC = ToolSpec(
         "start and the end of long output; the complete output is in the file named by spool_path "
         "(read it with rg, sed -n or tail). Use read_file/list_files/grep_files to read files."
     ),
-    parameters={
-        "type": "object",
-        "properties": {
+    parameters=object_parameters(
+        {
             "cmd": {"type": "string", "description": "The shell command line."},
             "workdir": {
                 "type": "string",
@@ -75,9 +74,8 @@ _SPEC = ToolSpec(
             },
             "max_output_tokens": MAX_OUTPUT_TOKENS_PARAMETER,
         },
-        "required": ["cmd"],
-        "additionalProperties": False,
-    },
+        required=["cmd"],
+    ),
 )
 
 

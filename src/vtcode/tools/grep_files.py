@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import msgspec
 
 from vtcode.protocol.errors import ToolError
-from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
 from vtcode.tools.file_set import FileBatch, PathFilter, compile_glob, visible_file_batches
@@ -38,9 +38,8 @@ _SPEC = ToolSpec(
         "ignored by .gitignore, .git/ and binary files are skipped. Narrow the search with `path` "
         "(a directory or a single file) and `glob` (e.g. `*.py`, `src/**/*.{ts,tsx}`)."
     ),
-    parameters={
-        "type": "object",
-        "properties": {
+    parameters=object_parameters(
+        {
             "pattern": {
                 "type": "string",
                 "minLength": 1,
@@ -60,9 +59,8 @@ _SPEC = ToolSpec(
                 "matching lines", DEFAULT_MAX_RESULTS, ceiling=MAX_RESULTS_CEILING
             ),
         },
-        "required": ["pattern"],
-        "additionalProperties": False,
-    },
+        required=["pattern"],
+    ),
 )
 
 

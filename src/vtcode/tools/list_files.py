@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import msgspec
 
-from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import ToolContext, ToolOutcome
 from vtcode.tools.file_set import compile_glob, visible_files
@@ -32,9 +32,8 @@ _SPEC = ToolSpec(
         "depth, `src/**/*.ts` matches below src/, and braces work (`*.{ts,tsx}`). Use this to find "
         "files before reading them; use grep_files to search their contents."
     ),
-    parameters={
-        "type": "object",
-        "properties": {
+    parameters=object_parameters(
+        {
             "path": {
                 "type": "string",
                 "description": "Directory to list, relative to the workspace root (default: the root).",
@@ -45,9 +44,7 @@ _SPEC = ToolSpec(
             },
             "max_results": count_parameter("paths", DEFAULT_MAX_RESULTS, ceiling=MAX_RESULTS_CEILING),
         },
-        "required": [],
-        "additionalProperties": False,
-    },
+    ),
 )
 
 

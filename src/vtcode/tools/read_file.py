@@ -12,7 +12,7 @@ from typing import Annotated, Any, BinaryIO
 import msgspec
 
 from vtcode.protocol.errors import ToolError
-from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import ToolContext, ToolOutcome
 from vtcode.tools.file_tool import (
@@ -41,9 +41,8 @@ _SPEC = ToolSpec(
         "pass `offset` (1-based first line) and `limit` (number of lines). When the output is cut, "
         "its last line says which offset to use to continue. Binary files are refused."
     ),
-    parameters={
-        "type": "object",
-        "properties": {
+    parameters=object_parameters(
+        {
             "path": file_path_parameter(),
             "offset": {
                 "type": "integer",
@@ -52,9 +51,8 @@ _SPEC = ToolSpec(
             },
             "limit": count_parameter("lines", DEFAULT_LIMIT),
         },
-        "required": ["path"],
-        "additionalProperties": False,
-    },
+        required=["path"],
+    ),
 )
 
 

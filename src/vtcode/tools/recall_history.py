@@ -15,7 +15,7 @@ import msgspec
 from vtcode.core.compaction.recall import DEFAULT_LIMIT, MAX_LIMIT, recall, render_page
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.messages import Message
-from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
 
@@ -31,9 +31,8 @@ _SPEC = ToolSpec(
         "`offset` and `limit`. Use it when the summary lacks a detail you need (an exact error, a "
         "file's earlier content, what the user said)."
     ),
-    parameters={
-        "type": "object",
-        "properties": {
+    parameters=object_parameters(
+        {
             "query": {"type": "string", "description": "Words to find, e.g. `migrations tabs`."},
             "segment": {
                 "type": "integer",
@@ -48,9 +47,7 @@ _SPEC = ToolSpec(
                 "description": f"Matches to return (default {DEFAULT_LIMIT}).",
             },
         },
-        "required": [],
-        "additionalProperties": False,
-    },
+    ),
 )
 
 

@@ -20,7 +20,7 @@ from vtcode.core.definitions.catalog import skill_content
 from vtcode.core.definitions.model import Definition
 from vtcode.instructions.definitions import resources
 from vtcode.protocol.errors import VtcodeError
-from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
 
@@ -44,16 +44,14 @@ def skill_spec(names: list[str]) -> ToolSpec:
             "description, then follow the instructions. With `file` (a path listed in the skill's "
             "resources) it returns that file instead."
         ),
-        parameters={
-            "type": "object",
-            "properties": {
+        parameters=object_parameters(
+            {
                 "name": {"type": "string", "enum": names, "description": "The skill's name."},
                 "args": {"type": "string", "description": "Arguments for the skill, if it takes any."},
                 "file": {"type": "string", "description": "A file of the skill folder to read."},
             },
-            "required": ["name"],
-            "additionalProperties": False,
-        },
+            required=["name"],
+        ),
     )
 
 

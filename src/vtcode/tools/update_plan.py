@@ -12,7 +12,7 @@ import msgspec
 
 from vtcode.core.plan import normalized, problems, update_result
 from vtcode.protocol.errors import VtcodeError
-from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
 from vtcode.protocol.plan import Plan, PlanStatus, PlanStep
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
@@ -25,9 +25,8 @@ _SPEC = ToolSpec(
         "`completed` when it is done and a step no longer needed `cancelled` (do not just leave it out). "
         "Skip the plan for simple tasks of one or two steps."
     ),
-    parameters={
-        "type": "object",
-        "properties": {
+    parameters=object_parameters(
+        {
             "explanation": {"type": "string", "description": "Why the plan is what it is (optional)."},
             "plan": {
                 "type": "array",
@@ -47,9 +46,8 @@ _SPEC = ToolSpec(
                 },
             },
         },
-        "required": ["plan"],
-        "additionalProperties": False,
-    },
+        required=["plan"],
+    ),
 )
 
 

@@ -13,7 +13,7 @@ import msgspec
 from vtcode.core.diff import unified_diff
 from vtcode.protocol.errors import ToolError
 from vtcode.protocol.events import FileChange
-from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import ToolContext, ToolOutcome
 from vtcode.tools.beneath import entry_stat, read_bytes, replace_file
@@ -28,18 +28,16 @@ _SPEC = ToolSpec(
         "replace all of its content. The file is replaced atomically. Prefer apply_patch for "
         "changing part of an existing file; use write_file for new files or complete rewrites."
     ),
-    parameters={
-        "type": "object",
-        "properties": {
+    parameters=object_parameters(
+        {
             "path": file_path_parameter(),
             "content": {
                 "type": "string",
                 "description": "The complete new content of the file.",
             },
         },
-        "required": ["path", "content"],
-        "additionalProperties": False,
-    },
+        required=["path", "content"],
+    ),
 )
 
 

@@ -21,7 +21,7 @@ from vtcode.core.exec.wait import (
 from vtcode.exec.errors import SessionError
 from vtcode.exec.manager import SessionManager
 from vtcode.protocol.errors import ToolError
-from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
 from vtcode.tools.exec_command import MAX_OUTPUT_TOKENS_PARAMETER, error_outcome, outcome, preview_limit
@@ -46,9 +46,8 @@ _SPEC = ToolSpec(
         "since the previous call. For a long build, test run or server start, use one wait (pass the "
         "previous result's next_wait_args) instead of repeated polls: polling wastes turns and tokens."
     ),
-    parameters={
-        "type": "object",
-        "properties": {
+    parameters=object_parameters(
+        {
             "session_id": {"type": "string", "description": "The session_id from exec_command."},
             "action": {"type": "string", "enum": list(_ACTIONS), "description": "What to do (see above)."},
             "chars": {"type": "string", "description": "Input to send (action write)."},
@@ -66,9 +65,8 @@ _SPEC = ToolSpec(
             },
             "max_output_tokens": MAX_OUTPUT_TOKENS_PARAMETER,
         },
-        "required": ["session_id"],
-        "additionalProperties": False,
-    },
+        required=["session_id"],
+    ),
 )
 
 
