@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from vtcode.core.instructions.text import split_frontmatter
+from vtcode.core.instructions.text import block_lines, split_frontmatter, unquote
 
 
 class ParsedFrontmatter(NamedTuple):
@@ -106,24 +106,19 @@ def read_lines(block: str) -> dict[str, Any] | None:
     """Top-level keys by lines; None when a top-level line has no `key:` (nothing sensible to read)."""
     data: dict[str, Any] = {}
     key: str | None = None
-    for raw in block.splitlines():
-        line = raw.rstrip()
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        if line[0] not in " \t-":
-            name, sep, value = line.partition(":")
-            if not sep or not name.strip():
+    for line in block_lines(block):
+        if line.top_level:
+            if not line.separated or not line.key:
                 return None
-            key = name.strip()
-            data[key] = _inline(value.strip())
-        elif key is not None and stripped.startswith("- "):
+            key = line.key
+            data[key] = _inline(line.value)
+        elif key is not None and line.text.startswith("- "):
             items = data.get(key)
-            item = _unquote(stripped[2:].strip())
+            item = unquote(line.text[2:].strip())
             data[key] = [*items, item] if isinstance(items, list) else [item]
         elif key is not None and isinstance(data.get(key), str):
             # An indented continuation of a free-text value (a folded description).
-            data[key] = f"{data[key]} {stripped}".strip()
+            data[key] = f"{data[key]} {line.text}".strip()
     return data
 
 
@@ -131,17 +126,11 @@ def _inline(value: str) -> Any:
     if not value:
         return None
     if value.startswith("[") and value.endswith("]"):
-        return [_unquote(item.strip()) for item in value[1:-1].split(",") if item.strip()]
+        return [unquote(item.strip()) for item in value[1:-1].split(",") if item.strip()]
     lowered = value.lower()
     if lowered in ("true", "false"):
         return lowered == "true"
-    return _unquote(value)
-
-
-def _unquote(value: str) -> str:
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-        return value[1:-1]
-    return value
+    return unquote(value)
 
 
 def text_field(fields: dict[str, Any], key: str) -> str | None:

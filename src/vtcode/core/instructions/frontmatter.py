@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     import yaml
 
 from vtcode.core.instructions.globs import split_patterns
+from vtcode.core.instructions.text import block_lines, unquote
 
 SCOPE_KEYS = ("paths", "globs", "applyTo")
 _ALWAYS = "alwaysApply"
@@ -92,23 +93,18 @@ def _read_lines(block: str, yaml_problem: str) -> dict[str, Any]:
     """The scoping keys by lines: `key: value`, `key: [a, b]`, or `key:` then `- item` lines."""
     data: dict[str, Any] = {}
     key: str | None = None
-    for raw in block.splitlines():
-        line = raw.rstrip()
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        if line[0] not in " \t-":
-            name, sep, value = line.partition(":")
-            key = name.strip()
-            if not sep:
+    for line in block_lines(block):
+        if line.top_level:
+            key = line.key
+            if not line.separated:
                 raise FrontmatterError(f"frontmatter is not valid YAML ({yaml_problem})")
             if key == _DESCRIPTION:
-                data[key] = _unquote(value.strip())  # free text: never parsed as a list
+                data[key] = unquote(line.value)  # free text: never parsed as a list
             elif key in SCOPE_KEYS or key == _ALWAYS:
-                data[key] = _inline_value(key, value.strip(), yaml_problem)
-        elif stripped.startswith("-") and key in SCOPE_KEYS:
+                data[key] = _inline_value(key, line.value, yaml_problem)
+        elif line.text.startswith("-") and key in SCOPE_KEYS:
             items = data.get(key)
-            item = _unquote(stripped[1:].strip())
+            item = unquote(line.text[1:].strip())
             data[key] = [*items, item] if isinstance(items, list) else [item]
     return data
 
@@ -119,11 +115,5 @@ def _inline_value(key: str, value: str, yaml_problem: str) -> Any:
     if value.startswith("["):
         if not value.endswith("]"):
             raise FrontmatterError(f"`{key}` is not valid YAML ({yaml_problem})")
-        return [_unquote(item) for item in split_patterns(value[1:-1])]
-    return _unquote(value)
-
-
-def _unquote(value: str) -> str:
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-        return value[1:-1]
-    return value
+        return [unquote(item) for item in split_patterns(value[1:-1])]
+    return unquote(value)

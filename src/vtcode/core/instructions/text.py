@@ -7,6 +7,7 @@ token outside code (fenced blocks and inline code spans, as in Claude Code) impo
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from vtcode.core.instructions.markdown import FenceTracker, blank_code_spans
@@ -22,6 +23,40 @@ class Frontmatter(NamedTuple):
 
     block: str | None
     body: str
+
+
+class BlockLine(NamedTuple):
+    """A line of a frontmatter block read without YAML: a top-level `key: value`, or an inner line."""
+
+    # The line without surrounding white space.
+    text: str
+    # Whether it starts a key (not indented, not a `-` item); then `key` and `value` are its halves and
+    # `separated` says whether it had the colon at all.
+    top_level: bool
+    key: str = ""
+    value: str = ""
+    separated: bool = False
+
+
+def block_lines(block: str) -> Iterator[BlockLine]:
+    """The lines of a frontmatter block that say something (blank lines and `#` comments skipped)."""
+    for raw in block.splitlines():
+        line = raw.rstrip()
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if line[0] in " \t-":
+            yield BlockLine(stripped, top_level=False)
+            continue
+        name, sep, value = line.partition(":")
+        yield BlockLine(stripped, top_level=True, key=name.strip(), value=value.strip(), separated=bool(sep))
+
+
+def unquote(value: str) -> str:
+    """`value` without one pair of matching quotes around it."""
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
 
 
 def split_lines(text: str) -> list[str]:
