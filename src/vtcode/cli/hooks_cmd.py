@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from vtcode.cli.inputs import workspace_dir
+from vtcode.cli.subcommands import run_action
 from vtcode.config.environment import os_environ
 from vtcode.config.hook_sources import load_hooks
 from vtcode.config.loader import load_settings
@@ -23,16 +24,7 @@ from vtcode.runtime.hook_dispatch import HookDispatch
 
 def run_hooks(args: argparse.Namespace, overrides: list[str], parser: argparse.ArgumentParser) -> int:
     """Dispatch one `vtcode hooks` action."""
-    match args.hooks_command:
-        case "list":
-            return _list(args, overrides)
-        case "trust":
-            return _trust(args, overrides)
-        case "test":
-            return _test(args, overrides)
-        case _:
-            parser.parse_args(["hooks", "--help"])
-            return ExitCode.USAGE
+    return run_action("hooks", {"list": _list, "trust": _trust, "test": _test}, args, overrides, parser)
 
 
 def _load(args: argparse.Namespace, overrides: list[str]) -> tuple[Path, Path, HookSet]:

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from vtcode.cli.subcommands import Action, run_action
 from vtcode.config.environment import os_environ, resolve_home
 from vtcode.config.loader import load_settings
 from vtcode.config.user_file import remove_mcp_server, set_mcp_server
@@ -22,16 +23,13 @@ _SERVER_NAME = re.compile(r"[A-Za-z0-9_-]+")
 
 def run_mcp(args: argparse.Namespace, overrides: list[str], parser: argparse.ArgumentParser) -> int:
     """Dispatch one `vtcode mcp` action."""
-    match args.mcp_command:
-        case "list":
-            return _list(args, overrides)
-        case "add":
-            return _add(args)
-        case "remove":
-            return _remove(args)
-        case _:
-            parser.parse_args(["mcp", "--help"])
-            return ExitCode.USAGE
+    actions: dict[str, Action] = {
+        "list": _list,
+        # Editing the user's config file takes no --config overrides.
+        "add": lambda args, _: _add(args),
+        "remove": lambda args, _: _remove(args),
+    }
+    return run_action("mcp", actions, args, overrides, parser)
 
 
 def _list(args: argparse.Namespace, overrides: list[str]) -> int:

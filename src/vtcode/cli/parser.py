@@ -13,6 +13,7 @@ from vtcode import __version__
 from vtcode.cli.checkpoint_options import add_checkpoint_parsers
 from vtcode.cli.exec_options import add_script_options
 from vtcode.cli.skills_cmd import add_skills_parser
+from vtcode.cli.subcommands import add_workspace_option
 
 PROFILES = ("default", "minimal", "lightweight", "specialized")
 APPROVALS = ("read-only", "ask", "auto-edit", "full-auto")
@@ -139,13 +140,7 @@ def add_agent_options(parser: argparse.ArgumentParser, *, top_level: bool = Fals
 
 def _add_instruction_options(parser: argparse.ArgumentParser) -> None:
     """Options of `prompt` and `instructions`: where, which files count as touched, and JSON."""
-    parser.add_argument(
-        "--workspace",
-        "-C",
-        metavar="DIR",
-        default=argparse.SUPPRESS,
-        help="the workspace directory (default: the current one)",
-    )
+    add_workspace_option(parser)
     parser.add_argument(
         "--path",
         action="append",
@@ -210,14 +205,7 @@ def _add_hooks_parser(commands: argparse._SubParsersAction[argparse.ArgumentPars
         "--tool", metavar="NAME", help="the tool name for tool events (exec_command, Bash, ...)"
     )
     test.add_argument("--json", action="store_true", help="print JSON")
-    for action in (listed, trust, test):
-        action.add_argument(
-            "--workspace",
-            "-C",
-            metavar="DIR",
-            default=argparse.SUPPRESS,
-            help="the workspace directory (default: the current one)",
-        )
+    add_workspace_option(listed, trust, test)
 
 
 class _JoinedWords(argparse.Action):

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from vtcode.protocol.errors import ExitCode, UsageError, VtcodeError
+from vtcode.cli.subcommands import add_workspace_option, run_action
+from vtcode.protocol.errors import UsageError, VtcodeError
 
 _SCAFFOLD = """---
 name: {name}
@@ -43,32 +44,19 @@ def add_skills_parser(commands: argparse._SubParsersAction[argparse.ArgumentPars
     new = actions.add_parser("new", help="create .vtcode/skills/NAME/SKILL.md (or under --user home)")
     new.add_argument("name", metavar="NAME", help="lowercase letters, digits and single hyphens")
     new.add_argument("--user", action="store_true", help="create it in $VTCODE_HOME/skills instead")
-    for action in (listed, new):
-        action.add_argument(
-            "--workspace",
-            "-C",
-            metavar="DIR",
-            default=argparse.SUPPRESS,
-            help="the workspace directory (default: the current one)",
-        )
+    add_workspace_option(listed, new)
 
 
 def run_skills(args: argparse.Namespace, overrides: list[str], parser: argparse.ArgumentParser) -> int:
     """Dispatch one `vtcode skills` action."""
-    match getattr(args, "skills_command", None):
-        case "list":
-            return _list(args, overrides)
-        case "new":
-            return _new(args, overrides)
-        case _:
-            parser.parse_args(["skills", "--help"])
-            return ExitCode.USAGE
+    return run_action("skills", {"list": _list, "new": _new}, args, overrides, parser)
 
 
 def _list(args: argparse.Namespace, overrides: list[str]) -> int:
     from vtcode.cli.inputs import workspace_dir
     from vtcode.config.environment import os_environ
     from vtcode.config.loader import load_settings
+    from vtcode.core.definitions.catalog import catalog_state
     from vtcode.runtime.providers import choose_provider, model_info
     from vtcode.runtime.skills import load_session_skills
     from vtcode.runtime.system_prompt import user_home
@@ -91,16 +79,6 @@ def _list(args: argparse.Namespace, overrides: list[str]) -> int:
     catalog = skills.catalog
     rows: list[dict[str, Any]] = []
     for definition in skills.discovery.everything():
-        if definition.kind == "skill" and not definition.model_invocable:
-            state = "hidden"
-        elif definition.kind == "command":
-            state = "command"
-        elif definition.name in catalog.omitted:
-            state = "omitted"
-        elif definition.name in catalog.truncated:
-            state = "truncated"
-        else:
-            state = "listed"
         rows.append(
             {
                 "name": definition.name,
@@ -110,7 +88,7 @@ def _list(args: argparse.Namespace, overrides: list[str]) -> int:
                 "path": definition.path,
                 "description": definition.description,
                 "argument_hint": definition.argument_hint,
-                "catalog": state,
+                "catalog": catalog_state(definition, catalog),
             }
         )
     report = {

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from vtcode.core.definitions.catalog import CatalogState, catalog_state
 from vtcode.runtime.skills import SessionSkills
 from vtcode.tui.commands import COMMANDS
+
+_STATE_TEXT: dict[CatalogState, str] = {
+    "hidden": "hidden from the model",
+    "omitted": "omitted from the catalog",
+    "truncated": "description shortened",
+}
 
 
 @dataclass(frozen=True)
@@ -49,18 +56,10 @@ def skills_text(skills: SessionSkills | None) -> str:
         "",
     ]
     for definition in skills.discovery.everything():
-        if definition.kind == "command":
-            state = "command"
-        elif not definition.model_invocable:
-            state = "hidden from the model"
-        elif definition.name in catalog.omitted:
-            state = "omitted from the catalog"
-        elif definition.name in catalog.truncated:
-            state = "description shortened"
-        else:
-            state = "listed"
+        state = catalog_state(definition, catalog)
+        shown = _STATE_TEXT.get(state, state)
         hint = f" {definition.argument_hint}" if definition.argument_hint else ""
-        lines.append(f"/{definition.name}{hint}  [{definition.source}; {state}]  {definition.description}")
+        lines.append(f"/{definition.name}{hint}  [{definition.source}; {shown}]  {definition.description}")
     if len(lines) == 2:
         lines.append(
             "No skills or commands found (.agents/skills/NAME/SKILL.md, .vtcode/commands/NAME.md, ...)."

@@ -10,8 +10,9 @@ reported so `/skills` and `vtcode skills list` can show it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from vtcode.core.definitions.model import Definition
 
@@ -22,6 +23,10 @@ BUDGET_SHARE = 0.02
 _SHORTEST = 40
 _ELLIPSIS = "…"
 _SPECIAL = re.compile(r'[&<>"]')
+
+# A command is never in the catalog; a hidden skill is not model-invocable; an omitted one did not fit the
+# budget; a truncated one is listed with a shortened description.
+CatalogState = Literal["command", "hidden", "omitted", "truncated", "listed"]
 
 CATALOG_HEADING = "## Skills"
 CATALOG_INTRO = (
@@ -60,34 +65,45 @@ def build_catalog(skills: Sequence[Definition], budget: int) -> Catalog:
         return base + sum(fixed[i] + len(escape(_clip(full[i], limit))) for i in range(count))
 
     # The most skills that fit with the shortest descriptions (sizes grow with the count) ...
-    low, high = 0, len(offered)
-    while low < high:
-        middle = (low + high + 1) // 2
-        if size(middle, _SHORTEST) <= budget:
-            low = middle
-        else:
-            high = middle - 1
-    count = low
+    count = _largest_fitting(0, len(offered), lambda n: size(n, _SHORTEST) <= budget)
     if count == 0:
         return Catalog("", budget, omitted=tuple(s.name for s in offered))
     # ... then the longest description length at which those skills fit (sizes grow with the limit).
     longest = max(len(text) for text in full[:count])
-    low, high = min(_SHORTEST, longest), longest
-    while low < high:
-        middle = (low + high + 1) // 2
-        if size(count, middle) <= budget:
-            low = middle
-        else:
-            high = middle - 1
+    limit = _largest_fitting(min(_SHORTEST, longest), longest, lambda n: size(count, n) <= budget)
     kept = offered[:count]
-    descriptions = [_clip(full[i], low) for i in range(count)]
+    descriptions = [_clip(full[i], limit) for i in range(count)]
     return Catalog(
         _render(kept, descriptions),
         budget,
         tuple(s.name for s in kept),
-        tuple(s.name for i, s in enumerate(kept) if len(full[i]) > low),
+        tuple(s.name for i, s in enumerate(kept) if len(full[i]) > limit),
         tuple(s.name for s in offered[count:]),
     )
+
+
+def catalog_state(definition: Definition, catalog: Catalog) -> CatalogState:
+    """Where a definition stands in the model's catalog (what `/skills` and `vtcode skills list` show)."""
+    if definition.kind == "command":
+        return "command"
+    if not definition.model_invocable:
+        return "hidden"
+    if definition.name in catalog.omitted:
+        return "omitted"
+    if definition.name in catalog.truncated:
+        return "truncated"
+    return "listed"
+
+
+def _largest_fitting(low: int, high: int, fits: Callable[[int], bool]) -> int:
+    """The largest n in [low, high] that `fits` (which holds for every n up to some point), else low."""
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _clip(text: str, limit: int) -> str:
