@@ -18,6 +18,7 @@ from vtcode.protocol.messages import MessageMeta, UserMessage
 from vtcode.runtime.hook_dispatch import HookDispatch
 
 if TYPE_CHECKING:
+    from vtcode.runtime.emitter import Emitter
     from vtcode.runtime.turn import TurnRunner
 
 log = logging.getLogger(__name__)
@@ -79,14 +80,8 @@ class LifecycleHooks:
         combined = await self.dispatch.fire("Stop", payload)
         if not combined.blocked or combined.stop:
             return None
-        if blocks >= STOP_BLOCK_CAP:
-            self.dispatch.emitter.emit(
-                Notice(
-                    level="warning",
-                    message=f"a Stop hook blocked the end of this turn {STOP_BLOCK_CAP} times; the turn "
-                    f"ends anyway (last reason: {combined.reason})",
-                )
-            )
+        blocked = "a Stop hook blocked the end of this turn"
+        if past_stop_cap(self.dispatch.emitter, blocks, blocked, "the turn", combined.reason):
             return None
         return combined.reason
 
@@ -113,3 +108,16 @@ def with_context(message: UserMessage | None, text: str) -> UserMessage:
     if message is None:
         return UserMessage(text, meta=MessageMeta(kind="context"))
     return UserMessage(f"{message.content}\n\n{text}", meta=message.meta, images=message.images)
+
+
+def past_stop_cap(emitter: Emitter, blocks: int, blocked: str, who: str, reason: str) -> bool:
+    """Whether a Stop-like hook blocked `STOP_BLOCK_CAP` times already; then `who` ends anyway (a notice)."""
+    if blocks < STOP_BLOCK_CAP:
+        return False
+    emitter.emit(
+        Notice(
+            level="warning",
+            message=f"{blocked} {STOP_BLOCK_CAP} times; {who} ends anyway (last reason: {reason})",
+        )
+    )
+    return True

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 from vtcode.config.schema import Settings
 from vtcode.core.agents.definitions import TASK_TOOL, AgentDefinition, known_names
 from vtcode.instructions.agent_files import AgentCatalog, load_agents
-from vtcode.protocol.events import Notice
 from vtcode.protocol.messages import AssistantMessage, ToolResultMessage
 from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
 from vtcode.protocol.ops import UserInput
@@ -245,7 +244,7 @@ async def _subagent_stop(
     hooks = parent.dispatcher.hooks
     if hooks is None or not hooks.dispatch.active("SubagentStop"):
         return None
-    from vtcode.runtime.lifecycle_hooks import STOP_BLOCK_CAP
+    from vtcode.runtime.lifecycle_hooks import past_stop_cap
 
     await _settled(wiring)
     handle = wiring.history.handle
@@ -259,14 +258,8 @@ async def _subagent_stop(
     combined = await hooks.dispatch.fire("SubagentStop", payload, subject=agent_type)
     if not combined.blocked or combined.stop or follow.failure or follow.interrupted:
         return None
-    if blocks >= STOP_BLOCK_CAP:
-        parent.dispatcher.emitter.emit(
-            Notice(
-                level="warning",
-                message=f"a SubagentStop hook blocked subagent {wiring.thread_id} {STOP_BLOCK_CAP} times; "
-                f"it ends anyway (last reason: {combined.reason})",
-            )
-        )
+    blocked = f"a SubagentStop hook blocked subagent {wiring.thread_id}"
+    if past_stop_cap(parent.dispatcher.emitter, blocks, blocked, "it", combined.reason):
         return None
     return combined.reason or "a SubagentStop hook blocked the end"
 
