@@ -191,6 +191,20 @@ def _apply_grants(
     return decision
 
 
+def rule_denial(call: str, rule: str) -> Decision:
+    """The denial of `call`, which the deny rule `rule` names: final in every approval mode."""
+    return Decision(
+        "deny",
+        f"{call} matches the deny rule `{rule}` in the [approvals] config, which blocks it in every "
+        "approval mode; do not retry it, find another way or ask the user",
+    )
+
+
+def rule_allowance(call: str, rule: str) -> Decision:
+    """The allowance of `call`, which the allow rule `rule` names."""
+    return Decision("allow", f"{call} matches the [approvals] allow rule `{rule}`")
+
+
 def tool_rule(tool: str, rules: tuple[str, ...]) -> str | None:
     """The first `mcp__...` rule (a name or a glob) that names `tool`, or None."""
     for rule in rules:
@@ -203,16 +217,12 @@ def _decide_external(policy: ApprovalPolicy, tool: str, call: str) -> Decision:
     mode = policy.mode
     denied_by = tool_rule(tool, policy.deny)
     if denied_by is not None:
-        return Decision(
-            "deny",
-            f"{call} matches the deny rule `{denied_by}` in the [approvals] config, which blocks it in "
-            "every approval mode; do not retry it, find another way or ask the user",
-        )
+        return rule_denial(call, denied_by)
     if mode == "full-auto":
         return Decision("allow", f"{call} is allowed in full-auto mode")
     allowed_by = tool_rule(tool, policy.allow)
     if allowed_by is not None:
-        return Decision("allow", f"{call} matches the [approvals] allow rule `{allowed_by}`")
+        return rule_allowance(call, allowed_by)
     match mode:
         case "read-only":
             return Decision(
@@ -271,12 +281,7 @@ def _decide_command(policy: ApprovalPolicy, command: str) -> Decision:
     shown = _shown(command)
     denied_by = match_deny(command, policy.deny)
     if denied_by is not None:
-        return Decision(
-            "deny",
-            f"command `{shown}` matches the deny rule `{denied_by}` in the [approvals] config, "
-            "which blocks it in every approval mode; do not retry it, find another way or ask "
-            "the user",
-        )
+        return rule_denial(f"command `{shown}`", denied_by)
     dynamic = dynamic_program(command) if policy.deny and mode != "read-only" else None
     if dynamic is not None:
         # Deny rules cannot be checked against a program chosen at run time: a person decides.

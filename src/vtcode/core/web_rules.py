@@ -18,7 +18,14 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Sequence
 
-from vtcode.core.approvals import ApprovalPolicy, Decision, Grant, SessionGrants
+from vtcode.core.approvals import (
+    ApprovalPolicy,
+    Decision,
+    Grant,
+    SessionGrants,
+    rule_allowance,
+    rule_denial,
+)
 
 WEB_FETCH = "web_fetch"
 _RULE_HEAD = f"{WEB_FETCH}(domain:"
@@ -64,14 +71,10 @@ def decide_web_fetch(policy: ApprovalPolicy, domain: str, grants: SessionGrants 
     fetch = f"`{WEB_FETCH}` from {domain}"
     denied_by = matching_rule(domain, policy.deny)
     if denied_by is not None:
-        return Decision(
-            "deny",
-            f"{fetch} matches the deny rule `{denied_by}` in the [approvals] config, which blocks it in "
-            "every approval mode; do not retry it, find another way or ask the user",
-        )
+        return rule_denial(fetch, denied_by)
     allowed_by = matching_rule(domain, policy.allow)
     if allowed_by is not None:
-        return Decision("allow", f"{fetch} matches the [approvals] allow rule `{allowed_by}`")
+        return rule_allowance(fetch, allowed_by)
     if domain_rule(domain) in grants.tools or WEB_FETCH in grants.tools:
         return Decision("allow", f"fetches from {domain} were allowed for this session by the user")
     rule = domain_rule(domain)
