@@ -211,14 +211,7 @@ class ShadowGit:
 
     def disk_bytes(self) -> int:
         """Bytes the private git directory takes on disk."""
-        total = 0
-        for folder, _dirs, files in os.walk(self.git_dir):
-            for name in files:
-                try:
-                    total += os.lstat(os.path.join(folder, name)).st_blocks * 512
-                except OSError:
-                    continue
-        return total
+        return folder_bytes(self.git_dir)
 
     def _init(self) -> None:
         if (self.git_dir / "HEAD").exists():
@@ -332,3 +325,15 @@ def _user_excludes(workspace: Path) -> str:
         )
     except OSError:
         return ""
+
+
+def folder_bytes(root: Path) -> int:
+    """Bytes the files below `root` take on disk (allocated blocks; a file that vanishes counts 0)."""
+    total = 0
+    for folder, _dirs, files in os.walk(root):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(folder, name)).st_blocks * 512
+            except OSError:
+                continue
+    return total

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from vtcode.exec.shadow_git import SNAPSHOTS_DIR, ShadowGit, ShadowGitError, project_id
+from vtcode.exec.shadow_git import SNAPSHOTS_DIR, ShadowGit, ShadowGitError, folder_bytes, project_id
 from vtcode.store.checkpoints import CHECKPOINTS_DIR, CheckpointStore
 from vtcode.store.session import SessionStore
 
@@ -118,12 +117,4 @@ def _prune(
 
 
 def _disk(home: Path) -> int:
-    total = 0
-    for name in (CHECKPOINTS_DIR, SNAPSHOTS_DIR):
-        for folder, _dirs, files in os.walk(home / name):
-            for file in files:
-                try:
-                    total += os.lstat(os.path.join(folder, file)).st_blocks * 512
-                except OSError:
-                    continue
-    return total
+    return folder_bytes(home / CHECKPOINTS_DIR) + folder_bytes(home / SNAPSHOTS_DIR)
