@@ -73,6 +73,25 @@ def message_tokens(message: Message, count: TextCounter) -> int:
     return total
 
 
+class CachedCounter:
+    """`count` remembering up to `entries` texts (forgotten all at once when full): texts such as the
+    system prompt and the tool schemas repeat on every request and are counted once."""
+
+    def __init__(self, count: TextCounter, entries: int) -> None:
+        self._count = count
+        self._entries = entries
+        self._counts: dict[str, int] = {}
+
+    def __call__(self, text: str) -> int:
+        """The count of `text`."""
+        cached = self._counts.get(text)
+        if cached is None:
+            if len(self._counts) >= self._entries:
+                self._counts.clear()
+            cached = self._counts[text] = self._count(text)
+        return cached
+
+
 class MessageEstimator:
     """Per-message estimates, cached by value: a live session estimates each message once.
 

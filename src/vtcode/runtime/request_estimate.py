@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
-from vtcode.core.tokens import TextCounter, request_tokens
+from vtcode.core.tokens import CachedCounter, TextCounter, request_tokens
 from vtcode.protocol.model import ModelRequest
 from vtcode.tokens.encoding import text_counter
 
@@ -32,8 +32,7 @@ class FixedTokens:
     """The system prompt and tool schemas of a request, in estimated tokens."""
 
     def __init__(self, count: TextCounter) -> None:
-        self._count = count
-        self._counts: dict[str, int] = {}
+        self._cached_count = CachedCounter(count, _COUNT_CACHE_ENTRIES)
 
     def __call__(self, request: ModelRequest | None) -> int:
         """The fixed part of `request` (0 without one)."""
@@ -45,11 +44,3 @@ class FixedTokens:
             message_estimates=(),
             count=self._cached_count,
         )
-
-    def _cached_count(self, text: str) -> int:
-        cached = self._counts.get(text)
-        if cached is None:
-            if len(self._counts) >= _COUNT_CACHE_ENTRIES:
-                self._counts.clear()
-            cached = self._counts[text] = self._count(text)
-        return cached

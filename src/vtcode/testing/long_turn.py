@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from vtcode.core.compaction.summary import SECTIONS
+from vtcode.core.tokens import CachedCounter
 from vtcode.testing.script import RecordedRequest, Reply, ScriptToolCall, Step
 
 SECRET = "the secret port is 48151"
@@ -34,15 +36,6 @@ SUMMARY_OPENING = "Previous conversation summary:"
 FALLBACK_OPENING = "(Deterministic summary written by vtcode"
 PATCHED = ("src/patched_0.py", "src/patched_1.py", "src/patched_2.py")
 READ_FILES = 200
-_SECTIONS = (
-    "Goal",
-    "Constraints and user corrections",
-    "Decisions",
-    "Files touched",
-    "Work done",
-    "Open items",
-    "Failed approaches",
-)
 _COUNT_CACHE = 50_000
 
 
@@ -63,7 +56,7 @@ def write_workspace(root: Path) -> None:
 
 def summary_text(marker: int) -> str:
     """A model summary in the fixed structure, marked with its number."""
-    body = {name: "none" for name in _SECTIONS}
+    body = {name: "none" for name in SECTIONS}
     body["Goal"] = f"summary-marker-{marker:04d}: keep working through the round trips"
     return "\n".join(f"## {name}\n{text}" for name, text in body.items())
 
@@ -105,8 +98,11 @@ class LongTurnModel:
     _patches: list[int] = field(default_factory=lambda: [0, 0, 0])
     _calls: list[str] = field(default_factory=list)
     _first_seen: OrderedDict[str, str] = field(default_factory=OrderedDict)
-    _counts: dict[str, int] = field(default_factory=dict)
+    _count: CachedCounter = field(init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self._count = CachedCounter(self.counter, _COUNT_CACHE)
 
     def __call__(self, request: RecordedRequest) -> Step:
         body = request.json()
@@ -224,11 +220,3 @@ class LongTurnModel:
                 function = call["function"]
                 total += 20 + self._count(function["name"]) + self._count(function["arguments"])
         return total
-
-    def _count(self, text: str) -> int:
-        cached = self._counts.get(text)
-        if cached is None:
-            if len(self._counts) >= _COUNT_CACHE:
-                self._counts.clear()
-            cached = self._counts[text] = self.counter(text)
-        return cached
