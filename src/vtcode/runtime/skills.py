@@ -29,6 +29,7 @@ from vtcode.core.definitions.catalog import Catalog, build_catalog, catalog_budg
 from vtcode.core.definitions.model import Definition
 from vtcode.core.definitions.names import BUILTIN_COMMANDS
 from vtcode.core.instructions.model import Diagnostic
+from vtcode.core.slash_line import split_slash
 from vtcode.instructions.definition_folders import DefinitionRoots, definition_roots
 from vtcode.instructions.definitions import Discovery, discover_commands, discover_skills
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, ToolResultMessage, UserMessage
@@ -60,14 +61,13 @@ class Invocation:
 
 def parse_invocation(text: str) -> Invocation | None:
     """The `/name args` of `text`, or None when it does not start with one (`//x` is text)."""
-    stripped = text.strip()
-    if not stripped.startswith("/") or stripped.startswith("//"):
+    split = split_slash(text)
+    if split is None:
         return None
-    head, _, args = stripped[1:].partition(" ")
-    name = head.strip()
+    name = split[0].strip()
     if not name or "/" in name:
         return None  # a path such as /etc/hosts is not a command
-    return Invocation(name, args.strip())
+    return Invocation(name, split[1])
 
 
 @dataclass

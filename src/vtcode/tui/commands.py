@@ -5,6 +5,8 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
+from vtcode.core.slash_line import split_slash
+
 
 @dataclass(frozen=True)
 class SlashCommand:
@@ -63,12 +65,11 @@ KEYS = (
 
 def parse(text: str) -> SlashCommand | None:
     """The slash command `text` is, or None when it is ordinary input (`//x` sends `/x`)."""
-    stripped = text.strip()
-    if not stripped.startswith("/") or stripped.startswith("//"):
+    split = split_slash(text)
+    if split is None:
         return None
-    name, _, argument = stripped[1:].partition(" ")
-    name = name.lower()
-    return SlashCommand(name=ALIASES.get(name, name), argument=argument.strip())
+    name = split[0].lower()
+    return SlashCommand(name=ALIASES.get(name, name), argument=split[1])
 
 
 def help_text() -> str:
