@@ -93,33 +93,43 @@ def resolve(
         return confined_in_added(raw, *added, for_write=for_write)
     root = workspace_root(workspace)
     relative = _lexical_relative(workspace, root, _named_bytes(root, raw))
-    lexical = root / relative
-    real = Path(os.path.realpath(lexical))
-    if not is_inside(root, real):
-        raise ConfinementError(
-            f"'{raw}' goes through a symbolic link that points outside the workspace; "
-            "only files inside the workspace can be used"
-        )
-    display = display_path(root, real)
+    lexical, real, display = _followed(
+        raw, root, relative, "the workspace", for_write=for_write, allowed="the workspace"
+    )
     if for_write:
-        _check_writable(raw, PurePosixPath(relative), PurePosixPath(display))
         _check_not_vtcode_own(raw, root, real, PurePosixPath(relative), PurePosixPath(display))
     return WorkspacePath(real=real, lexical=lexical, display=display)
 
 
 def confined_in_added(raw: str, root: Path, relative: str, *, for_write: bool) -> WorkspacePath:
     """`raw`, which names `relative` below the added folder `root` (resolved), confined to that folder."""
+    lexical, real, below = _followed(
+        raw,
+        root,
+        relative,
+        f"the added folder {root}",
+        for_write=for_write,
+        allowed="the workspace or an added folder",
+    )
+    return WorkspacePath(real=real, lexical=lexical, display=str(real), root=root, relative=below)
+
+
+def _followed(
+    raw: str, root: Path, relative: str, place: str, *, for_write: bool, allowed: str
+) -> tuple[Path, Path, str]:
+    """`relative` below `root` as named and with links followed, and its path below `root`; a link out
+    of `place` (or, for a write, a protected path) is refused."""
     lexical = root / relative
     real = Path(os.path.realpath(lexical))
     if not is_inside(root, real):
         raise ConfinementError(
-            f"'{raw}' goes through a symbolic link that points outside the added folder {root}; "
-            "only files inside the workspace or an added folder can be used"
+            f"'{raw}' goes through a symbolic link that points outside {place}; "
+            f"only files inside {allowed} can be used"
         )
     below = display_path(root, real)
     if for_write:
         _check_writable(raw, PurePosixPath(relative), PurePosixPath(below))
-    return WorkspacePath(real=real, lexical=lexical, display=str(real), root=root, relative=below)
+    return lexical, real, below
 
 
 def added_root(raw: str, workspace: Path, extra_roots: Sequence[Path]) -> tuple[Path, str] | None:
