@@ -27,12 +27,13 @@ from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.protocol.ops import UserInput
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.providers import model_info
-from vtcode.runtime.subagent_events import ChildReport, Follow
 from vtcode.runtime.system_prompt import user_home
 from vtcode.tools.base import CallDescription, Tool, ToolContext, ToolOutcome
 
 if TYPE_CHECKING:
+    # What runs a child loads at the first `task` call, not at every session's start.
     from vtcode.runtime.session import Session
+    from vtcode.runtime.subagent_events import ChildReport, Follow
     from vtcode.runtime.wiring import SessionOptions, Wiring
 
 DESCRIPTION = (
@@ -151,6 +152,7 @@ class TaskTool:
     ) -> ChildReport:
         # Imported here: a session that never delegates never loads the child machinery.
         from vtcode.runtime.session import Session
+        from vtcode.runtime.subagent_events import ChildReport, Follow
         from vtcode.runtime.subagent_wiring import ChildEmitter, wire_child
 
         agent_id = f"agent-{self._new_id().replace('-', '')[:12]}"
