@@ -2,7 +2,7 @@
 
 Every module imported before the first request is paid for by every `vtcode exec`. These stay out
 until their feature runs: the web fetcher's HTTP client and HTML converters (first `web_fetch`), what
-runs a subagent (first `task`), the rewind machinery (first `/rewind`), the checkpoint collector (a
+runs a subagent and, with no agent folder, the definition parsers (first `task`), the rewind machinery (first `/rewind`), the checkpoint collector (a
 session over its quota) and the hook readers (a workspace with a hook source).
 """
 
@@ -25,6 +25,8 @@ LOADED_ON_USE = (
     "vtcode.core.web_content",
     "vtcode.core.web_address",
     "vtcode.runtime.subagent_events",
+    "vtcode.core.agents.definitions",
+    "vtcode.instructions.agent_files",
     "vtcode.runtime.subagent_wiring",
     "vtcode.runtime.session_rewind",
     "vtcode.runtime.rewind",
