@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vtcode.config.hook_json import Dialect, read_hook_json
+from vtcode.config.hook_presence import HOOKS_JSON
 from vtcode.config.loader import LoadedConfig
 from vtcode.config.schema import HookHandlerSettings
 from vtcode.core.hooks.digest import command_words, hook_digest
@@ -26,7 +27,6 @@ IMPORT_FILES: dict[str, tuple[tuple[str, Dialect], ...]] = {
     "codex": ((".codex/hooks.json", "codex"),),
     "gemini": ((".gemini/settings.json", "gemini"),),
 }
-HOOKS_JSON = "hooks.json"
 _PROJECT_VARS = (
     "${VTCODE_PROJECT_DIR}",
     "$VTCODE_PROJECT_DIR",

@@ -15,10 +15,10 @@ from vtcode.core.agents.definitions import (
     BUILTIN_AGENTS,
     AgentDefinition,
     DefinitionProblem,
-    Origin,
     by_precedence,
     parse_definition,
 )
+from vtcode.instructions.agent_folders import agent_folders
 
 # Definition files bigger than this are not agent prompts; reading them whole would be a mistake.
 MAX_DEFINITION_BYTES = 256 * 1024
@@ -30,18 +30,6 @@ class AgentCatalog:
 
     agents: dict[str, AgentDefinition] = field(default_factory=dict)
     diagnostics: tuple[str, ...] = ()
-
-
-def agent_folders(workspace: Path, vtcode_home: Path, user_home: Path | None) -> list[tuple[Origin, Path]]:
-    """The folders searched, highest precedence first."""
-    folders: list[tuple[Origin, Path]] = [
-        ("project", workspace / ".vtcode" / "agents"),
-        ("project", workspace / ".claude" / "agents"),
-        ("user", vtcode_home / "agents"),
-    ]
-    if user_home is not None:
-        folders.append(("user", user_home / ".claude" / "agents"))
-    return folders
 
 
 def load_agents(

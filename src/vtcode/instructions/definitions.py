@@ -103,34 +103,36 @@ def _shadowed(loser: Definition, winner: Definition) -> Diagnostic:
     )
 
 
-def _skill_files(root: Path, found: Discovery) -> Iterator[Path]:
+def _skill_files(root: Path, found: Discovery) -> Iterator[str]:
     """`SKILL.md` files below `root` (a folder holding one is not searched further)."""
     if not root.is_dir():
         return
-    for folder, files in _walk(root, found, skills=True):
+    for folder, files in _walk(str(root), found, skills=True):
         if SKILL_FILE in files:
-            yield folder / SKILL_FILE
+            yield os.path.join(folder, SKILL_FILE)
 
 
 def _command_files(root: Path, ext: str, found: Discovery) -> Iterator[tuple[str, Path]]:
     """(name, file) of every command below `root`; subfolders namespace the name with `:`."""
     if not root.is_dir():
         return
-    for folder, files in _walk(root, found):
+    for folder, files in _walk(str(root), found):
         for file_name in sorted(files):
             if file_name.endswith(ext) and not file_name.startswith("."):
-                relative = (folder / file_name).relative_to(root).with_suffix("")
-                yield ":".join(relative.parts), folder / file_name
+                path = Path(folder, file_name)
+                relative = path.relative_to(root).with_suffix("")
+                yield ":".join(relative.parts), path
 
 
-def _walk(root: Path, found: Discovery, *, skills: bool = False) -> Iterator[tuple[Path, list[str]]]:
+def _walk(root: str, found: Discovery, *, skills: bool = False) -> Iterator[tuple[str, list[str]]]:
     """Folders below `root` (itself first) with their file names, sorted, bounded, loop-safe.
 
     With `skills`, a folder holding a `SKILL.md` is yielded with that one file and not listed: one
-    `stat` instead of a listing per skill (start-up time with hundreds of skills).
+    `stat` instead of a listing per skill (start-up time with hundreds of skills). Paths are strings:
+    `pathlib` costs more than the file system calls here.
     """
     seen: set[tuple[int, int]] = set()
-    stack: list[tuple[Path, int]] = [(root, 0)]
+    stack: list[tuple[str, int]] = [(root, 0)]
     while stack:
         folder, depth = stack.pop()
         if skills and folder != root and os.path.isfile(os.path.join(folder, SKILL_FILE)):
@@ -144,9 +146,7 @@ def _walk(root: Path, found: Discovery, *, skills: bool = False) -> Iterator[tup
             continue
         real = (info.st_dev, info.st_ino)  # a folder seen under another name (a symlink) is the same
         if real in seen:
-            found.diagnostics.append(
-                Diagnostic(str(folder), "warning", "a symlink loop: folder visited already")
-            )
+            found.diagnostics.append(Diagnostic(folder, "warning", "a symlink loop: folder visited already"))
             continue
         seen.add(real)
         if _over_bound(found, folder):
@@ -154,7 +154,7 @@ def _walk(root: Path, found: Discovery, *, skills: bool = False) -> Iterator[tup
         try:
             entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
         except OSError as exc:
-            found.diagnostics.append(Diagnostic(str(folder), "error", f"cannot be listed ({exc.strerror})"))
+            found.diagnostics.append(Diagnostic(folder, "error", f"cannot be listed ({exc.strerror})"))
             continue
         files = [e.name for e in entries if _is_file(e)]
         yield folder, files
@@ -163,15 +163,15 @@ def _walk(root: Path, found: Discovery, *, skills: bool = False) -> Iterator[tup
         if depth >= MAX_DEPTH:
             continue
         subfolders = [e for e in entries if e.name not in _SKIPPED and _is_dir(e)]
-        stack.extend((Path(e.path), depth + 1) for e in reversed(subfolders))
+        stack.extend((e.path, depth + 1) for e in reversed(subfolders))
 
 
-def _over_bound(found: Discovery, folder: Path) -> bool:
+def _over_bound(found: Discovery, folder: str) -> bool:
     """Count `folder`; True (said once) past `MAX_DIRS` folders."""
     found.dirs_seen += 1
     if found.dirs_seen == MAX_DIRS + 1:
         found.diagnostics.append(
-            Diagnostic(str(folder), "warning", f"more than {MAX_DIRS} folders: the rest is skipped")
+            Diagnostic(folder, "warning", f"more than {MAX_DIRS} folders: the rest is skipped")
         )
     return found.dirs_seen > MAX_DIRS
 
@@ -190,14 +190,18 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def read_text(path: Path) -> tuple[str | None, str | None]:
+def read_text(path: Path | str) -> tuple[str | None, str | None]:
     """(text, None) or (None, why it cannot be used): too large, binary, not UTF-8, unreadable."""
     try:
-        with path.open("rb") as handle:  # one open and one read: no separate `stat`
-            data = handle.read(MAX_FILE_BYTES + 1)
+        # os-level calls: one open and reads, no separate `stat`, none of `open()`'s buffer objects.
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            data = _read_up_to(fd, MAX_FILE_BYTES + 1)
             if len(data) > MAX_FILE_BYTES:
-                size = os.fstat(handle.fileno()).st_size
+                size = os.fstat(fd).st_size
                 return None, f"too large ({size} bytes; the limit is {MAX_FILE_BYTES})"
+        finally:
+            os.close(fd)
     except OSError as exc:
         return None, f"cannot be read ({exc.strerror or exc})"
     if b"\0" in data[:8192]:
@@ -208,16 +212,36 @@ def read_text(path: Path) -> tuple[str | None, str | None]:
         return None, "not UTF-8 text"
 
 
-def _read_skill(skill_file: Path, scope: Scope, source: str) -> tuple[Loaded, str]:
-    path = str(skill_file)
+def _read_up_to(fd: int, limit: int) -> bytes:
+    """Up to `limit` bytes of `fd` (fewer only at its end)."""
+    data = os.read(fd, limit)
+    if not data or len(data) == limit:
+        return data
+    chunks = [data]
+    size = len(data)
+    while size < limit:
+        chunk = os.read(fd, limit - size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _read_skill(skill_file: str, scope: Scope, source: str) -> tuple[Loaded, str]:
     text, problem = read_text(skill_file)
     if text is None:
-        return Loaded(None, (), (problem or "unreadable",)), path
-    folder = skill_file.parent
+        return Loaded(None, (), (problem or "unreadable",)), skill_file
+    folder, _ = os.path.split(skill_file)
     loaded = load_skill(
-        text, path=path, folder=str(folder), folder_name=folder.name, scope=scope, source=source
+        text,
+        path=skill_file,
+        folder=folder,
+        folder_name=os.path.basename(folder),
+        scope=scope,
+        source=source,
     )
-    return loaded, path
+    return loaded, skill_file
 
 
 def _read_command(
@@ -241,9 +265,9 @@ def resources(folder: Path, limit: int = 50) -> tuple[list[str], int]:
     listed: list[str] = []
     total = 0
     found = Discovery()
-    for current, files in _walk(folder, found):
+    for current, files in _walk(str(folder), found):
         for file_name in files:
-            relative = (current / file_name).relative_to(folder).as_posix()
+            relative = Path(current, file_name).relative_to(folder).as_posix()
             if relative == SKILL_FILE:
                 continue
             total += 1

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from vtcode.exec.git_repo import GitAccess
 from vtcode.exec.shadow_git import ShadowGit
 from vtcode.protocol.messages import Message
-from vtcode.runtime.checkpoint_gc import GcReport, collect
 from vtcode.runtime.checkpoints import Checkpointer
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import TurnHooks, TurnStart
@@ -17,6 +16,7 @@ from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.store.checkpoints import CheckpointStore
 
 if TYPE_CHECKING:
+    from vtcode.runtime.checkpoint_gc import GcReport
     from vtcode.runtime.wiring import SessionOptions
 
 
@@ -46,6 +46,9 @@ def attach_checkpoints(
         return handle.last_seq if handle is not None else 0
 
     def prune(quota: int) -> GcReport:
+        # Only a session over the quota collects: the collector is not part of every start-up.
+        from vtcode.runtime.checkpoint_gc import collect
+
         return collect(
             options.home, options.env, keep_days=settings.keep_days, clock=clock, quota_bytes=quota,
             keep_session=thread_id, keep_workspace=options.workspace,

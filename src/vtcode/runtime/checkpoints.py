@@ -24,11 +24,11 @@ from vtcode.exec.shadow_git import ShadowGit, ShadowGitError, SnapshotLimits, Tr
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.events import Notice
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, UserMessage
-from vtcode.runtime.checkpoint_gc import GcReport
 from vtcode.runtime.emitter import Emitter
 from vtcode.store.checkpoints import ChangeRecord, CheckpointStore, SnapshotRecord, TurnRecord, read_state
 
 if TYPE_CHECKING:
+    from vtcode.runtime.checkpoint_gc import GcReport
     from vtcode.tools.base import CallDescription, Tool, ToolOutcome
 
 log = logging.getLogger(__name__)
@@ -91,6 +91,8 @@ class Checkpointer:
         self._quota_checked = False
         # A snapshot is due before the turn's first command (its base).
         self._base_pending = True
+        # The fsyncs of the turn's record, run while the turn's first request goes out.
+        self._syncing: asyncio.Task[None] | None = None
 
     @property
     def covers_commands(self) -> bool:
@@ -103,6 +105,7 @@ class Checkpointer:
         Nothing here waits (an interrupt now must not lose the prompt, stored right after): the tree
         snapshot the turn's first command is compared with is taken just before that command runs.
         """
+        await self._settle()
         self._turn = turn
         self._base_pending = True
         if self.shadow is None and not self._warned_no_git:
@@ -117,7 +120,10 @@ class Checkpointer:
             created_at=self._clock(),
         )
         try:
-            self.store.append([record])
+            # In the file now (a killed process keeps it); its fsyncs (~1 ms each, far more on a busy
+            # disk) are not worth delaying the first request for: they run meanwhile, off the loop.
+            self.store.append([record], sync=False)
+            self._syncing = asyncio.create_task(self._sync(), name="vtcode-checkpoint-sync")
             note = self.store.take_note()
         except (VtcodeError, OSError) as exc:
             self._emitter.emit(Notice(level="warning", message=f"checkpoint not recorded: {exc}"))
@@ -128,6 +134,7 @@ class Checkpointer:
 
     async def before_call(self, tool: Tool, call: ToolCall, described: CallDescription) -> None:
         """Keep the pre-image of every path an edit names; before a turn's first command, a snapshot."""
+        await self._settle()
         if tool.kind not in _KNOWN_KINDS and self.shadow is not None and self._base_pending:
             self._base_pending = False
             tree = await self._snapshot(check_folders=True)
@@ -160,9 +167,22 @@ class Checkpointer:
 
     async def rebase(self) -> None:
         """Files changed outside a call (a rewind): the next command is compared with them as they are."""
+        await self._settle()
         self._base_pending = True
 
     # -- inside ---------------------------------------------------------------------------------------
+
+    async def _sync(self) -> None:
+        try:
+            await asyncio.to_thread(self.store.sync)
+        except (VtcodeError, OSError) as exc:
+            self._emitter.emit(Notice(level="warning", message=f"checkpoint not made durable: {exc}"))
+
+    async def _settle(self) -> None:
+        """The turn record's fsyncs are done before any later record (records stay in order on disk)."""
+        if self._syncing is not None:
+            syncing, self._syncing = self._syncing, None
+            await syncing
 
     def _relative(self, named: str) -> str | None:
         path = Path(named)

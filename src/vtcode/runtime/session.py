@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 import uuid
@@ -42,7 +43,6 @@ from vtcode.runtime.intent_queue import IntentQueue, PendingInput
 from vtcode.runtime.manual_compaction import compact_between_turns
 from vtcode.runtime.recorder import persisted
 from vtcode.runtime.run_summary import RunSummary
-from vtcode.runtime.session_rewind import session_rewinds
 from vtcode.runtime.session_turns import SessionTurns
 from vtcode.runtime.status import ContextMeter
 from vtcode.runtime.switch import Switch, check
@@ -54,6 +54,7 @@ from vtcode.store.intents import IntentStore
 if TYPE_CHECKING:
     from vtcode.exec.session import CommandSession
     from vtcode.runtime.mcp_join import McpJoin
+    from vtcode.runtime.session_rewind import SessionRewinds
 
 log = logging.getLogger(__name__)
 
@@ -112,10 +113,19 @@ class Session(SessionTurns):
                 )
             )
         self._intents.restore(wiring.recovered)
-        # `/rewind` and `/redo` for the TUI and ACP.
-        self.rewinds = session_rewinds(wiring, emitter, busy=lambda: self._busy, clock=clock, new_id=new_id)
+        self._rewind_parts = (clock, new_id)
         self._watcher = asyncio.create_task(self._intents.watch(), name="vtcode-intents")
         self._driver = asyncio.create_task(self._drive(), name="vtcode-session")
+
+    @functools.cached_property
+    def rewinds(self) -> SessionRewinds:
+        """`/rewind` and `/redo` for the TUI and ACP, built (and imported) at first use."""
+        from vtcode.runtime.session_rewind import session_rewinds
+
+        clock, new_id = self._rewind_parts
+        return session_rewinds(
+            self._wiring, self._emitter, busy=lambda: self._busy, clock=clock, new_id=new_id
+        )
 
     @classmethod
     async def open(

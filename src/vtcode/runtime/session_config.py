@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from vtcode.config.environment import os_environ
-from vtcode.config.hook_sources import load_hooks
+from vtcode.config.hook_presence import may_have_hooks
 from vtcode.config.loader import load_settings
 from vtcode.config.sandbox import added_dir_paths, with_added_dirs
+from vtcode.core.hooks.model import HookSet
 from vtcode.runtime.wiring import SessionOptions
 
 
@@ -62,7 +63,14 @@ def session_options(
         if env.get(var)
     }
     # Read before anything runs: a bad hook file is a config error (exit 2) like a bad vtcode.toml.
-    hooks = load_hooks(loaded, workspace, trust_all=request.trust_workspace_hooks)
+    hooks = HookSet()
+    hook_warnings: tuple[str, ...] = ()
+    # Read only when some source exists: the readers cost start-up time and most workspaces have none.
+    if may_have_hooks(loaded, workspace):
+        from vtcode.config.hook_sources import load_hooks
+
+        found = load_hooks(loaded, workspace, trust_all=request.trust_workspace_hooks)
+        hooks, hook_warnings = found.hooks, found.warnings
     return SessionOptions(
         workspace=workspace,
         settings=with_added_dirs(loaded.settings, request.add_dirs),
@@ -76,11 +84,11 @@ def session_options(
         trust_project_mcp=request.trust_project_mcp,
         config_warnings=(
             *loaded.warnings,
-            *hooks.warnings,
+            *hook_warnings,
             *loaded.notices,
             *_broad_workspace(workspace, env),
         ),
-        hooks=hooks.hooks,
+        hooks=hooks,
         output_schema=output_schema,
         keep_stored=frozenset({"agent.provider", "agent.model"} - named),
     )

@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from vtcode.core.agents.definitions import TASK_TOOL
+from vtcode.core.agents.builtins import TASK_TOOL
 from vtcode.protocol.events import (
     ApprovalRequested,
     ApprovalResolved,

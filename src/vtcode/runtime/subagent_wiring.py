@@ -11,7 +11,8 @@ import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from vtcode.core.agents.definitions import TASK_TOOL, AgentDefinition, child_tools, stricter
+from vtcode.core.agents.builtins import TASK_TOOL
+from vtcode.core.agents.definitions import AgentDefinition, child_tools, stricter
 from vtcode.core.usage_ledger import subagent_source
 from vtcode.exec.manager import SessionManager
 from vtcode.protocol.events import Notice

@@ -19,19 +19,29 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vtcode.config.schema import Settings
+<<<<<<< HEAD
 from vtcode.core.agents.definitions import TASK_TOOL, AgentDefinition, known_names
 from vtcode.instructions.agent_files import AgentCatalog, load_agents
+=======
+from vtcode.core.agents.builtins import BUILTINS, TASK_TOOL
+from vtcode.instructions.agent_folders import any_agent_folder
+from vtcode.protocol.events import Notice
+>>>>>>> perf
 from vtcode.protocol.messages import AssistantMessage, ToolResultMessage
 from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
 from vtcode.protocol.ops import UserInput
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.providers import model_info
-from vtcode.runtime.subagent_events import ChildReport, Follow
 from vtcode.runtime.system_prompt import user_home
 from vtcode.tools.base import CallDescription, Tool, ToolContext, ToolOutcome
 
 if TYPE_CHECKING:
+    # What runs a child loads at the first `task` call, not at every session's start; so do the
+    # definition parsers when no agent folder exists (the built-in types are plain text until then).
+    from vtcode.core.agents.definitions import AgentDefinition
+    from vtcode.instructions.agent_files import AgentCatalog
     from vtcode.runtime.session import Session
+    from vtcode.runtime.subagent_events import ChildReport, Follow
     from vtcode.runtime.wiring import SessionOptions, Wiring
 
 DESCRIPTION = (
@@ -49,19 +59,24 @@ class TaskTool:
 
     def __init__(
         self,
-        catalog: AgentCatalog,
+        catalog: AgentCatalog | Callable[[], AgentCatalog],
         *,
         max_concurrent: int,
         monotonic: Callable[[], float] = time.monotonic,
+        offered: Sequence[tuple[str, str]] | None = None,
     ) -> None:
-        self.catalog = catalog
+        # A catalog, or what loads it at the first call; then `offered` (name, description) describes
+        # the types in the spec without it.
+        self._catalog = catalog
         self._slots = asyncio.Semaphore(max_concurrent)
         self._monotonic = monotonic
         self._parent: Wiring | None = None
         self._emitter: Emitter | None = None
         self._clock: Callable[[], float] = time.time
         self._new_id: Callable[[], str] = lambda: str(uuid.uuid4())
-        agents = "\n".join(f"- {a.name}: {a.description}" for a in catalog.agents.values())
+        if offered is None:
+            offered = [(a.name, a.description) for a in self.catalog.agents.values()]
+        agents = "\n".join(f"- {name}: {description}" for name, description in offered)
         self._spec = ToolSpec(
             name=TASK_TOOL,
             description=DESCRIPTION + agents,
@@ -69,7 +84,7 @@ class TaskTool:
                 {
                     "subagent_type": {
                         "type": "string",
-                        "enum": list(catalog.agents),
+                        "enum": [name for name, _ in offered],
                         "description": "Which subagent runs the task.",
                     },
                     "description": {
@@ -90,6 +105,13 @@ class TaskTool:
     ) -> None:
         """Attach the parent session's parts (its wiring is built after its tool list)."""
         self._parent, self._emitter, self._clock, self._new_id = parent, emitter, clock, new_id
+
+    @property
+    def catalog(self) -> AgentCatalog:
+        """The subagent types by name (loaded at the first use when the session started without it)."""
+        if callable(self._catalog):
+            self._catalog = self._catalog()
+        return self._catalog
 
     @property
     def spec(self) -> ToolSpec:
@@ -148,6 +170,7 @@ class TaskTool:
     ) -> ChildReport:
         # Imported here: a session that never delegates never loads the child machinery.
         from vtcode.runtime.session import Session
+        from vtcode.runtime.subagent_events import ChildReport, Follow
         from vtcode.runtime.subagent_wiring import ChildEmitter, wire_child
 
         agent_id = f"agent-{self._new_id().replace('-', '')[:12]}"
@@ -286,6 +309,16 @@ def task_tool_for(
     """`task_tool` outside a session (`vtcode prompt` shows the same tool list, and cache key)."""
     if not settings.agents.enabled:
         return None
+    if not any_agent_folder(workspace, home, user_home(env)):
+        # The built-in types only: described from their text now, defined at the first `task` call.
+        return TaskTool(
+            _builtin_catalog,
+            max_concurrent=settings.agents.max_concurrent,
+            offered=[(b.name, b.description) for b in BUILTINS],
+        )
+    from vtcode.core.agents.definitions import known_names
+    from vtcode.instructions.agent_files import load_agents
+
     names = {t.spec.name for t in tools} | {TASK_TOOL}
 
     def known_model(model: str) -> bool:
@@ -301,3 +334,12 @@ def task_tool_for(
     for text in catalog.diagnostics:
         notice(f"agents: {text}")
     return TaskTool(catalog, max_concurrent=settings.agents.max_concurrent)
+
+
+def _builtin_catalog() -> AgentCatalog:
+    """The catalog of a session without agent folders: the built-in types."""
+    from vtcode.core.agents.definitions import BUILTIN_AGENTS, by_precedence
+    from vtcode.instructions.agent_files import AgentCatalog
+
+    agents, notes = by_precedence(BUILTIN_AGENTS)
+    return AgentCatalog(agents, tuple(notes))

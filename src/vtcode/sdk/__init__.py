@@ -13,36 +13,120 @@ async with await vt.Session.open(vt.Options(workspace=".", tools=[ticket])) as s
 ```
 """
 
-from vtcode.protocol.errors import ConfigError, ProviderError, QueueFullError, VtcodeError
-from vtcode.protocol.events import (
-    AgentMessageItem,
-    ApprovalRequested,
-    ApprovalResolved,
-    CommandExecutionItem,
-    Event,
-    FileChangeItem,
-    ItemCompleted,
-    ItemDelta,
-    ItemStarted,
-    ItemUpdated,
-    Notice,
-    ThreadStarted,
-    ToolCallItem,
-    TurnCompleted,
-    TurnFailed,
-    TurnStarted,
-)
-from vtcode.protocol.messages import Usage
-from vtcode.runtime.hooks import AfterToolBatch, BeforeRequest, TurnEnd
-from vtcode.sdk.hooks import Hooks
-from vtcode.sdk.options import Options
-from vtcode.sdk.output import OutputType
-from vtcode.sdk.permission import Allow, ApprovalRequest, Decision, Deny, PermissionCallback
-from vtcode.sdk.schema import SchemaError
-from vtcode.sdk.session import Session
-from vtcode.sdk.sync import SyncSession, SyncTurn
-from vtcode.sdk.tool import FunctionTool, ToolContext, ToolError, tool
-from vtcode.sdk.turn import TurnHandle, TurnResult, TurnStatus
+# Every public name is loaded at its first use (PEP 562): `import vtcode.sdk` alone costs about what
+# `python -c pass` does, and a program pays for the runtime, msgspec and asyncio only once it uses them
+# (providers and MCP later still: at `Session.open`). Type checkers read the imports below.
+from __future__ import annotations
+
+import sys
+
+# Not `typing.TYPE_CHECKING`: importing `typing` alone costs more than the rest of this module (mypy and
+# pyright treat any `TYPE_CHECKING` alike).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from vtcode.protocol.errors import ConfigError, ProviderError, QueueFullError, VtcodeError
+    from vtcode.protocol.events import (
+        AgentMessageItem,
+        ApprovalRequested,
+        ApprovalResolved,
+        CommandExecutionItem,
+        Event,
+        FileChangeItem,
+        ItemCompleted,
+        ItemDelta,
+        ItemStarted,
+        ItemUpdated,
+        Notice,
+        ThreadStarted,
+        ToolCallItem,
+        TurnCompleted,
+        TurnFailed,
+        TurnStarted,
+    )
+    from vtcode.protocol.messages import Usage
+    from vtcode.runtime.hooks import AfterToolBatch, BeforeRequest, TurnEnd
+    from vtcode.sdk.hooks import Hooks
+    from vtcode.sdk.options import Options
+    from vtcode.sdk.output import OutputType
+    from vtcode.sdk.permission import Allow, ApprovalRequest, Decision, Deny, PermissionCallback
+    from vtcode.sdk.schema import SchemaError
+    from vtcode.sdk.session import Session
+    from vtcode.sdk.sync import SyncSession, SyncTurn
+    from vtcode.sdk.tool import FunctionTool, ToolContext, ToolError, tool
+    from vtcode.sdk.turn import TurnHandle, TurnResult, TurnStatus
+
+# Where each public name lives; `__all__` below lists the same names (a test keeps them in step).
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "vtcode.protocol.errors": ("ConfigError", "ProviderError", "QueueFullError", "VtcodeError"),
+    "vtcode.protocol.events": (
+        "AgentMessageItem",
+        "ApprovalRequested",
+        "ApprovalResolved",
+        "CommandExecutionItem",
+        "Event",
+        "FileChangeItem",
+        "ItemCompleted",
+        "ItemDelta",
+        "ItemStarted",
+        "ItemUpdated",
+        "Notice",
+        "ThreadStarted",
+        "ToolCallItem",
+        "TurnCompleted",
+        "TurnFailed",
+        "TurnStarted",
+    ),
+    "vtcode.protocol.messages": ("Usage",),
+    "vtcode.runtime.hooks": ("AfterToolBatch", "BeforeRequest", "TurnEnd"),
+    "vtcode.sdk.hooks": ("Hooks",),
+    "vtcode.sdk.options": ("Options",),
+    "vtcode.sdk.output": ("OutputType",),
+    "vtcode.sdk.permission": ("Allow", "ApprovalRequest", "Decision", "Deny", "PermissionCallback"),
+    "vtcode.sdk.schema": ("SchemaError",),
+    "vtcode.sdk.session": ("Session",),
+    "vtcode.sdk.sync": ("SyncSession", "SyncTurn"),
+    "vtcode.sdk.tool": ("FunctionTool", "ToolContext", "ToolError", "tool"),
+    "vtcode.sdk.turn": ("TurnHandle", "TurnResult", "TurnStatus"),
+}
+_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
+
+
+if not TYPE_CHECKING:  # hidden from type checkers, which would then accept any name as `Any`
+
+    def __getattr__(name: str) -> Any:
+        """Load a public name on first use and keep it (later lookups are plain attribute reads)."""
+        module = _HOME.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(__import__(module, fromlist=[name]), name)
+        globals()[name] = value
+        return value
+
+
+def __dir__() -> list[str]:
+    """The public names with what is loaded already."""
+    return sorted({*globals(), *_HOME})
+
+
+if TYPE_CHECKING:
+    from types import ModuleType as _Module
+else:
+    _Module = type(sys)  # `types.ModuleType`, without importing `types`
+
+
+class _Package(_Module):
+    """Loading the submodule `vtcode.sdk.tool` binds it on the package under its own name, which would
+    hide the `tool` decorator (eagerly imported, the decorator was bound after it): keep the decorator."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in _HOME and isinstance(value, _Module):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "AfterToolBatch",

@@ -142,13 +142,17 @@ class CheckpointStore:
         self._seq += 1
         return self._seq
 
-    def append(self, records: Sequence[Record]) -> None:
-        """Append records durably."""
+    def append(self, records: Sequence[Record], *, sync: bool = True) -> None:
+        """Append records durably; without `sync`, durable at the next `sync()` or synced append."""
         if not records:
             return
         self._ensure_dir()
         with self._log:
-            self._log.append(records)
+            self._log.append(records, sync=sync)
+
+    def sync(self) -> None:
+        """Make every record appended so far durable."""
+        self._log.sync()
 
     def put_blob(self, data: bytes) -> str:
         """Keep `data` (once per content); returns its blob id."""

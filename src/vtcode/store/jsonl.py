@@ -47,6 +47,8 @@ class JsonlLog(Generic[T]):
         self._encode = encode
         self._decode = decode
         self._fd: int | None = None
+        # A file this log created whose directory entry is not durable yet (an unsynced first append).
+        self._dir_unsynced = False
 
     def load(self) -> JsonlLoad[T]:
         """Read every complete record; a missing file is an empty log."""
@@ -77,17 +79,22 @@ class JsonlLog(Generic[T]):
     def append(self, records: Sequence[T], *, sync: bool = True) -> None:
         """Append records as lines in one write; with `sync`, fsync before returning (a checkpoint).
 
+        Without `sync` nothing of it is durable until `sync()` (not even a new file's directory entry);
+        the lines are in the file at once all the same, so a killed process loses none of them.
         On failure the file is cut back to its previous length, so a retry cannot duplicate records.
         """
         if not records:
             return
         payload = b"".join(self._encode(record) + b"\n" for record in records)
-        fd = self._open()
+        fd = self._open(sync_dir=sync)
         start = os.fstat(fd).st_size
         try:
             write_all(fd, payload)
             if sync:
                 os.fsync(fd)
+                if self._dir_unsynced:
+                    fsync_dir(self.path.parent)
+                    self._dir_unsynced = False
         except OSError as err:
             try:
                 os.ftruncate(fd, start)
@@ -95,6 +102,21 @@ class JsonlLog(Generic[T]):
                 # Reopening repairs a torn tail; complete lines of this batch may remain.
                 self.close()
             raise store_error(err, "append to", self.path) from err
+
+    def sync(self) -> None:
+        """Make every append so far durable: the file's bytes and a new file's directory entry."""
+        try:
+            fd = self._fd if self._fd is not None else os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+            try:
+                os.fsync(fd)
+            finally:
+                if fd != self._fd:
+                    os.close(fd)
+            if self._dir_unsynced:
+                fsync_dir(self.path.parent)
+                self._dir_unsynced = False
+        except OSError as err:
+            raise store_error(err, "sync", self.path) from err
 
     def close(self) -> None:
         """Release the file and its writer lock; a later `append` reopens it."""
@@ -108,7 +130,7 @@ class JsonlLog(Generic[T]):
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _open(self) -> int:
+    def _open(self, *, sync_dir: bool = True) -> int:
         if self._fd is not None:
             return self._fd
         flags = os.O_RDWR | os.O_APPEND | os.O_CLOEXEC
@@ -124,9 +146,11 @@ class JsonlLog(Generic[T]):
         try:
             _lock(fd, self.path)
             _cut_torn_tail(fd)
-            if created:
+            if created and sync_dir:
                 # A new file's directory entry is part of the first checkpoint's durability.
                 fsync_dir(self.path.parent)
+            elif created:
+                self._dir_unsynced = True
         except OSError as err:
             os.close(fd)
             raise store_error(err, "open", self.path) from err

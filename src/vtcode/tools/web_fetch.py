@@ -10,24 +10,26 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import msgspec
 
-from vtcode.core.web_address import Refused, literal_refusal, parse_url
-from vtcode.core.web_content import bound, framed
 from vtcode.core.web_rules import WEB_FETCH
 from vtcode.exec.spool import write_spool_bytes, write_spool_text
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
-from vtcode.providers.web_http import FetchFailed, FetchLimits, Page, Resolver, fetch_page, system_resolver
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
-from vtcode.tools.web_page import PageFormat, page_text
+
+if TYPE_CHECKING:
+    # The HTTP client, the address checks and the HTML converters load at the first fetch: most
+    # sessions never fetch, and every session pays its imports before its first request.
+    from vtcode.providers.web_http import FetchLimits, Page, Resolver
 
 DEFAULT_MAX_CHARS = 30_000
 MAX_MAX_CHARS = 200_000
-_LIMITS = FetchLimits()
+# `tools.web_page.PageFormat`, spelled here so the argument type needs no import of the converters.
+PageFormat = Literal["markdown", "text", "raw"]
 
 _SPEC = ToolSpec(
     name=WEB_FETCH,
@@ -65,6 +67,8 @@ def fetch_domain(url: object) -> str:
     """The host a fetch of `url` would ask approval for; "" when the tool refuses it without a request."""
     if not isinstance(url, str):
         return ""
+    from vtcode.core.web_address import Refused, literal_refusal, parse_url
+
     target = parse_url(url)
     if isinstance(target, Refused) or literal_refusal(target) is not None:
         return ""
@@ -74,7 +78,8 @@ def fetch_domain(url: object) -> str:
 class WebFetchTool:
     """Fetches one URL per call; `resolver` and `limits` are the seams tests set (a fake DNS, small caps)."""
 
-    def __init__(self, *, resolver: Resolver = system_resolver, limits: FetchLimits = _LIMITS) -> None:
+    def __init__(self, *, resolver: Resolver | None = None, limits: FetchLimits | None = None) -> None:
+        # None: the system resolver and the default limits, taken at the first fetch.
         self._resolver = resolver
         self._limits = limits
 
@@ -99,8 +104,12 @@ class WebFetchTool:
             args = parse_arguments(arguments, _Args)
         except VtcodeError as error:
             return ToolOutcome(error.message, is_error=True)
+        from vtcode.providers.web_http import FetchFailed, FetchLimits, fetch_page, system_resolver
+        from vtcode.tools.web_page import page_text
+
+        limits = self._limits or FetchLimits()
         try:
-            page = await fetch_page(args.url, resolver=self._resolver, limits=self._limits)
+            page = await fetch_page(args.url, resolver=self._resolver or system_resolver, limits=limits)
         except FetchFailed as exc:
             return ToolOutcome(f"web_fetch refused or failed: {exc}", is_error=True)
         if page.moved_to is not None:
@@ -114,10 +123,12 @@ class WebFetchTool:
                 extra={"url": page.url, "status": page.status, "moved_to": page.moved_to},
             )
         text = await asyncio.to_thread(page_text, page.body, page.content_type, args.format)
-        return _outcome(page, text, args, ctx, self._limits.max_bytes)
+        return _outcome(page, text, args, ctx, limits.max_bytes)
 
 
 def _outcome(page: Page, text: str, args: _Args, ctx: ToolContext, cap: int) -> ToolOutcome:
+    from vtcode.core.web_content import bound, framed
+
     shown = bound(text, args.max_chars)
     notes = list(page.notes)
     if page.cut:

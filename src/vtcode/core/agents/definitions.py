@@ -14,12 +14,12 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from vtcode.core.agents.builtins import BUILTINS, TASK_TOOL
 from vtcode.core.agents.frontmatter import FrontmatterProblem, read_frontmatter
 from vtcode.core.approvals import APPROVAL_MODES, ApprovalMode
 
 Origin = Literal["project", "user", "built-in"]
 
-TASK_TOOL = "task"
 # Tools that act on the parent session itself: a child never gets them (its plan steps would replace the
 # parent's plan; `task` is the depth limit).
 PARENT_ONLY_TOOLS = frozenset({TASK_TOOL, "update_plan"})
@@ -36,7 +36,6 @@ FOREIGN_TOOLS: dict[str, tuple[str, ...]] = {
     "Task": (TASK_TOOL,),
     "Agent": (TASK_TOOL,),
 }
-READ_ONLY_TOOLS = ("read_file", "grep_files", "list_files")
 # Claude Code's model aliases name models of one vendor; a child keeps its parent's model for them.
 INHERIT_MODELS = frozenset({"inherit", "sonnet", "opus", "haiku"})
 # Claude Code's permission modes as vtcode approval modes; a child may only be stricter than its parent.
@@ -72,24 +71,8 @@ class AgentDefinition:
     source: str = "built-in"
 
 
-BUILTIN_AGENTS = (
-    AgentDefinition(
-        name="explore",
-        description="Read-only exploration of the codebase: finds files, reads and searches them, and "
-        "reports what it found. Use it to answer questions without filling your own context.",
-        prompt="You are an exploration subagent. Investigate the codebase with the read-only tools you "
-        "have and answer the brief precisely: name files and line numbers, quote what matters, and say "
-        "what you could not find. You cannot change anything.",
-        tools=READ_ONLY_TOOLS,
-    ),
-    AgentDefinition(
-        name="general",
-        description="A general-purpose subagent with your tools, for a self-contained task that "
-        "would otherwise fill your context.",
-        prompt="You are a subagent working on one self-contained task for another agent. Do the task "
-        "in the brief completely, then answer with what you did, what you found, the files you "
-        "changed and anything left open.",
-    ),
+BUILTIN_AGENTS = tuple(
+    AgentDefinition(name=b.name, description=b.description, prompt=b.prompt, tools=b.tools) for b in BUILTINS
 )
 
 

@@ -94,7 +94,13 @@ def _simple(block: str) -> dict[str, Any] | None:
     return data
 
 
+# What `float()` accepts starts with one of these (digits, a sign, a point, `inf`, `nan`).
+_NUMBER_START = frozenset("0123456789+-.iInN")
+
+
 def _number(value: str) -> bool:
+    if value[:1] not in _NUMBER_START:
+        return False  # most values: no exception raised and caught to learn it
     try:
         float(value)
     except ValueError:

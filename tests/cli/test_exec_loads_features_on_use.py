@@ -1,0 +1,105 @@
+"""What a session loads only when a feature is first used, not at every start-up (the import boundary).
+
+Every module imported before the first request is paid for by every `vtcode exec`. These stay out
+until their feature runs: the web fetcher's HTTP client and HTML converters (first `web_fetch`), what
+runs a subagent and, with no agent folder, the definition parsers (first `task`), the rewind machinery (first `/rewind`), the checkpoint collector (a
+session over its quota) and the hook readers (a workspace with a hook source).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from vtcode.testing.openai_chat_server import OpenAIChatServer
+from vtcode.testing.script import Reply
+
+LOADED_ON_USE = (
+    "bs4",
+    "markdownify",
+    "vtcode.providers.web_http",
+    "vtcode.tools.web_page",
+    "vtcode.core.web_content",
+    "vtcode.core.web_address",
+    "vtcode.runtime.subagent_events",
+    "vtcode.core.agents.definitions",
+    "vtcode.instructions.agent_files",
+    "vtcode.runtime.subagent_wiring",
+    "vtcode.runtime.session_rewind",
+    "vtcode.runtime.rewind",
+    "vtcode.runtime.checkpoint_gc",
+    "vtcode.config.hook_sources",
+    "vtcode.config.hook_json",
+    "vtcode.core.hooks.digest",
+)
+
+_LOADED = f"[m for m in {LOADED_ON_USE!r} if m in sys.modules]"
+
+
+def test_importing_the_session_loads_no_feature_machinery() -> None:
+    probe = (
+        f"import sys, json\nimport vtcode.runtime.session, vtcode.cli.exec_cmd\nprint(json.dumps({_LOADED}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    ).stdout
+    assert json.loads(out.strip().splitlines()[-1]) == []
+
+
+def test_an_exec_turn_that_uses_no_feature_loads_none_of_them(tmp_path: Path) -> None:
+    # A whole `vtcode exec` (stored session, checkpoints on) whose model answers without a tool call.
+    probe = (
+        "import sys, json, runpy\n"
+        "sys.argv = ['vtcode', 'exec', 'hello']\n"
+        "try:\n"
+        "    runpy.run_module('vtcode', run_name='__main__')\n"
+        "except SystemExit as exit:\n"
+        "    print('exit', exit.code, file=sys.stderr)\n"
+        f"print(json.dumps({_LOADED}), file=sys.stderr)\n"
+    )
+    home = tmp_path / "home"
+    work = tmp_path / "work"
+    work.mkdir()
+    with OpenAIChatServer([Reply(text="hi there")]) as server:
+        env = dict(
+            os.environ,
+            HOME=str(home),
+            VTCODE_HOME=str(home / ".vtcode"),
+            OPENAI_API_KEY="sk-test",
+            OPENAI_BASE_URL=server.base_url,
+        )
+        proc = subprocess.run(
+            [sys.executable, "-c", probe],
+            capture_output=True, text=True, check=False, cwd=work, env=env, timeout=120,
+        )  # fmt: skip
+        assert len(server.requests) == 1, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert proc.stdout.strip() == "hi there", proc.stderr
+    assert lines[-2] == "exit 0", proc.stderr
+    assert json.loads(lines[-1]) == []
+    # The session was stored with its checkpoints (what is loaded later is still recorded now).
+    assert list((home / ".vtcode" / "checkpoints").glob("*/manifest.jsonl"))
+
+
+def test_a_workspace_hook_file_still_loads_the_hook_readers(tmp_path: Path) -> None:
+    (tmp_path / ".vtcode").mkdir()
+    (tmp_path / ".vtcode" / "hooks.json").write_text("{not json")
+    probe = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from vtcode.runtime.session_config import SessionRequest, session_options\n"
+        "from vtcode.protocol.errors import ConfigError\n"
+        "try:\n"
+        "    session_options(SessionRequest(workspace=Path(sys.argv[1])), env={'HOME': sys.argv[2]})\n"
+        "except ConfigError as error:\n"
+        "    print('config error', error)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path), str(tmp_path / "home")],
+        capture_output=True, text=True, check=True, timeout=120,
+    ).stdout  # fmt: skip
+    assert out.startswith("config error"), out
+    assert "hooks.json" in out, out
