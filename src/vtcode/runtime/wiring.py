@@ -341,6 +341,12 @@ def _wire(
             skills, dispatcher=dispatcher, runner=runner, hooks=hooks, compactor=compactor,
             new_hooks=lambda: _hooks(options, emitter, thread_id, choice.model, always=True),
         )  # fmt: skip
+        from vtcode.runtime.skill_paths import attach_path_skills
+
+        attach_path_skills(
+            skills, hooks=hooks, project_root=prompt.options.project_root, history=state.messages,
+            inform=lambda message: emitter.emit(Notice(level="info", message=message)),
+        )  # fmt: skip
     attach_checkpoints(
         options, thread_id=thread_id, dispatcher=dispatcher, hooks=hooks, history=history,
         access=access, emitter=emitter, clock=clock,
