@@ -238,7 +238,7 @@ def _wire(
         notice(ended)
     # Before any tool runs: an edit set a crash interrupted is rolled back (all or nothing).
     journal_dir = options.home / JOURNAL_DIR_NAME
-    for message in recover_interrupted_edits(journal_dir, options.workspace):
+    for message in recover_interrupted_edits(journal_dir, options.workspace, options.added_dirs):
         notice(message)
     plan = PlanState(history, emitter)
     for problem in plan.load():

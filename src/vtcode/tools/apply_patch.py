@@ -104,10 +104,11 @@ class ApplyPatchTool:
             args = parse_arguments(arguments, _Args)
             patch = parse_patch(args.patch)
             plan = await asyncio.to_thread(plan_patch, ctx.workspace, patch, ctx.extra_roots)
-            # The crash journal is recovered per workspace at start-up; an added folder's edit set is
-            # still all or nothing while vtcode runs, but a crash mid-commit is not rolled back there.
-            journal = ctx.journal_dir if plan.root == plan.home else None
-            await asyncio.to_thread(commit, plan.root, plan.edits(), journal_dir=journal)
+            # An added folder's journal names the session's workspace: resuming there rolls it back.
+            added = plan.home if plan.root != plan.home else None
+            await asyncio.to_thread(
+                commit, plan.root, plan.edits(), journal_dir=ctx.journal_dir, session_workspace=added
+            )
         except FILE_TOOL_ERRORS as exc:
             return failure("apply_patch", exc)
         return ToolOutcome(
