@@ -81,14 +81,16 @@ class ApplyPatchTool:
         paths = patch_paths(patch) if isinstance(patch, str) else ()
         return CallDescription(display=", ".join(paths) or "patch", paths=paths)
 
-    def preview(self, arguments: dict[str, Any], workspace: Path) -> tuple[FileChange, ...]:
+    def preview(
+        self, arguments: dict[str, Any], workspace: Path, extra_roots: tuple[Path, ...] = ()
+    ) -> tuple[FileChange, ...]:
         """The files and diffs the patch would change (planned in memory, nothing written)."""
         from vtcode.tools.patch_parse import parse_patch
         from vtcode.tools.patch_plan import plan_patch
 
         try:
             args = parse_arguments(arguments, _Args)
-            return tuple(plan_patch(workspace, parse_patch(args.patch)).changes)
+            return tuple(plan_patch(workspace, parse_patch(args.patch), extra_roots).changes)
         except (ToolError, OSError):
             # The call fails the same way when it runs; the model is told why then.
             return ()
