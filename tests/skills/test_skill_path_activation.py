@@ -118,6 +118,18 @@ async def test_writing_a_matching_file_loads_the_skill(tmp_path: Path) -> None:
     assert _sent(last).count(MARKER) == 1
 
 
+async def test_editing_a_matching_file_with_a_patch_loads_the_skill(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    patch = "*** Begin Patch\n*** Update File: src/pkg/a.py\n@@\n-x = 1\n+x = 10\n*** End Patch\n"
+    edit = ScriptToolCall("apply_patch", json.dumps({"patch": patch}), id="p1")
+    script = [Reply(tool_calls=(edit,)), Reply(text="patched")]
+    with server_for("chat", script) as server:
+        await _run(options(root, tmp_path, server, approval="full-auto"), "patch it")
+        last = server.requests[-1].json()
+    assert (root / "src/pkg/a.py").read_text() == "x = 10\n"
+    assert _sent(last).count(MARKER) == 1
+
+
 async def test_a_path_scoped_skill_in_an_untrusted_workspace_loads_as_text_and_its_hooks_stay_inert(
     tmp_path: Path,
 ) -> None:
