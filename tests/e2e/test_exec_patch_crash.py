@@ -1,9 +1,9 @@
 """kill -9 in the middle of a 1,500-file apply_patch, through the real CLI: resuming leaves none applied.
 
-The test watches the workspace and kills the `vtcode exec` process (SIGKILL, no clean-up possible) as
-soon as the first file has its new content, while the rest are still being written. It then checks
-that the kill really landed mid-way, resumes the session, and requires every file back in its
-original state and no temporary file left anywhere.
+The tests watch the patched folder (the workspace, or a folder added with `--add-dir`) and kill the
+`vtcode exec` process (SIGKILL, no clean-up possible) as soon as the first file has its new content,
+while the rest are still being written. They then check that the kill really landed mid-way, resume the
+session, and require every file back in its original state and no temporary file left anywhere.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ def _name(index: int) -> str:
     return f"pkg/m{index // 100:02d}/f{index:04d}.txt"
 
 
-def _patch() -> str:
+def _patch(prefix: str = "") -> str:
     hunk = "@@\n unchanged line 0\n-unchanged line 1\n+CHANGED line 1\n unchanged line 2\n"
-    sections = [f"*** Update File: {_name(i)}\n{hunk}" for i in range(FILES)]
+    sections = [f"*** Update File: {prefix}{_name(i)}\n{hunk}" for i in range(FILES)]
     return "*** Begin Patch\n" + "".join(sections) + "*** End Patch\n"
 
 
@@ -37,19 +37,21 @@ def _changed(workspace: Path) -> int:
     return sum("CHANGED" in (workspace / _name(i)).read_text() for i in range(FILES))
 
 
-def test_a_patch_killed_mid_apply_is_rolled_back_when_the_session_resumes(
-    vtcode: VtcodeRunner, tmp_path: Path
-) -> None:
-    workspace = tmp_path / "ws"
+def _fill(folder: Path) -> None:
     for i in range(FILES):
-        path = workspace / _name(i)
+        path = folder / _name(i)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(BODY)
-    first = workspace / _name(0)
-    call = ScriptToolCall("apply_patch", json.dumps({"patch": _patch()}), id="p1")
+
+
+def _kill_mid_patch(vtcode: VtcodeRunner, workspace: Path, patched: Path, *extra: str) -> None:
+    """Run `vtcode exec` whose model patches every file of `patched`; SIGKILL it mid-apply."""
+    first = patched / _name(0)
+    prefix = "" if patched == workspace else f"{patched}/"
+    call = ScriptToolCall("apply_patch", json.dumps({"patch": _patch(prefix)}), id="p1")
     with server_for("chat", [Reply(tool_calls=(call,)), Reply(text="patched")]) as server:
         proc = subprocess.Popen(
-            vtcode.command("exec", *cli_args("chat"), "change every file"),
+            vtcode.command("exec", *cli_args("chat"), *extra, "change every file"),
             cwd=workspace,
             env=vtcode.env(cli_env("chat", server)),
             stdout=subprocess.DEVNULL,
@@ -65,7 +67,15 @@ def test_a_patch_killed_mid_apply_is_rolled_back_when_the_session_resumes(
             proc.wait()
     assert proc.returncode == -signal.SIGKILL
     # The kill landed while the patch was being applied: some files new, some not.
-    assert 0 < _changed(workspace) < FILES
+    assert 0 < _changed(patched) < FILES
+
+
+def test_a_patch_killed_mid_apply_is_rolled_back_when_the_session_resumes(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    workspace = tmp_path / "ws"
+    _fill(workspace)
+    _kill_mid_patch(vtcode, workspace, workspace)
     with server_for("chat", [Reply(text="resumed")]) as server:
         resumed = vtcode.run(
             "exec",
@@ -81,5 +91,28 @@ def test_a_patch_killed_mid_apply_is_rolled_back_when_the_session_resumes(
     assert _changed(workspace) == 0
     assert all((workspace / _name(i)).read_text() == BODY for i in range(FILES))
     leftovers = [p for p in workspace.rglob("*") if p.is_file() and p.name.endswith(".tmp")]
+    assert leftovers == []
+    assert list((vtcode.home / ".vtcode" / "patch-journal").iterdir()) == []
+
+
+def test_a_patch_of_an_added_folder_killed_mid_apply_is_rolled_back_when_the_session_resumes(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    workspace, added = tmp_path / "ws", tmp_path / "added"
+    workspace.mkdir()
+    _fill(added)
+    _kill_mid_patch(vtcode, workspace, added, "--approval", "full-auto", "--add-dir", str(added))
+    # Resumed in the same workspace, without `--add-dir`: the journal names the session's workspace.
+    with server_for("chat", [Reply(text="resumed")]) as server:
+        resumed = vtcode.run(
+            "exec", *cli_args("chat"), "--continue", "go on", cwd=workspace, env=cli_env("chat", server),
+            timeout=120,
+        )  # fmt: skip
+    assert resumed.code == 0, resumed.stderr
+    assert f"in the added folder {added.resolve()} was interrupted by a crash; it was rolled back" in (
+        resumed.stderr
+    )
+    assert all((added / _name(i)).read_text() == BODY for i in range(FILES))
+    leftovers = [p for p in added.rglob("*") if p.is_file() and p.name.endswith(".tmp")]
     assert leftovers == []
     assert list((vtcode.home / ".vtcode" / "patch-journal").iterdir()) == []

@@ -71,3 +71,28 @@ def test_an_unwritable_journal_folder_does_not_stop_the_edit(tmp_path: Path) -> 
     with journaled(tmp_path / "not-a-folder", root, _writes(root)):
         ran = True
     assert ran
+
+
+def test_an_added_folders_journal_is_rolled_back_by_its_workspace_or_a_session_adding_it(
+    tmp_path: Path,
+) -> None:
+    workspace, other, added, journals = (tmp_path / n for n in ("ws", "other", "added", "journals"))
+    for folder in (workspace, other, added):
+        folder.mkdir()
+    (added / "a.txt").write_bytes(b"a0\n")
+    (added / "gone.txt").write_bytes(b"g0\n")
+    with journaled(journals, added, _writes(added), session_workspace=workspace):
+        (journal,) = journals.iterdir()
+        abandoned = journal.read_bytes()
+    for root, folders in ((workspace, []), (other, [added])):
+        _crashed_state(added)
+        (journals / "crashed.journal").write_bytes(abandoned)
+        assert recover(journals, other) == []  # neither its workspace nor adding the folder
+        assert (added / "a.txt").read_bytes() == b"a1\n"
+        (message,) = recover(journals, root, folders)
+        assert message == (
+            f"an edit of 3 files in the added folder {added} was interrupted by a crash; it was rolled back"
+        )
+        assert sorted(p.relative_to(added).as_posix() for p in added.rglob("*")) == ["a.txt", "gone.txt"]
+        assert (added / "a.txt").read_bytes() == b"a0\n"
+        assert list(journals.iterdir()) == []

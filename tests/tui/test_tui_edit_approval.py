@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -87,3 +88,50 @@ async def test_a_new_file_approval_shows_its_content(tmp_path: Path) -> None:
             await pilot.press("escape")
             await until(pilot, lambda: "written" in screen_text(app), "the answer")
     assert not (tmp_path / "fresh.txt").exists()
+
+
+def _added_folder(tmp_path: Path) -> tuple[Path, Path]:
+    workspace, added = tmp_path / "ws", tmp_path / "added"
+    workspace.mkdir()
+    added.mkdir()
+    return workspace, added
+
+
+async def _approval_diff(tmp_path: Path, workspace: Path, added: Path, call: Reply) -> str:
+    """The diff the approval dialog shows for `call` in a session with `added` as an added folder;
+    the call is then declined."""
+    with server_for("chat", [call, Reply(text="declined")]) as server:
+        opts = tui_options(workspace, tmp_path, server, approval="ask")
+        app = make_app(dataclasses.replace(opts, added_dirs=(added,)))
+        async with app.run_test(size=(100, 40)) as pilot:
+            await until(pilot, lambda: app.session is not None, "the session")
+            await type_text(pilot, "edit it")
+            await pilot.press("enter")
+            await until(
+                pilot, lambda: isinstance(app.screen, ApprovalScreen) and app.screen.armed, "the dialog"
+            )
+            diff = _dialog_diff(app)
+            await pilot.press("escape")
+            await until(pilot, lambda: "declined" in screen_text(app), "the answer")
+    return diff
+
+
+async def test_the_edit_approval_shows_the_diff_of_a_patch_in_an_added_folder(tmp_path: Path) -> None:
+    workspace, added = _added_folder(tmp_path)
+    (added / "numbers.txt").write_text(_ORIGINAL)
+    patch = _PATCH.replace("numbers.txt", f"{added}/numbers.txt")
+    diff = await _approval_diff(tmp_path, workspace, added, _call("apply_patch", {"patch": patch}))
+    assert f"~ {added.resolve()}/numbers.txt" in diff
+    for old, new in (("5", "five"), ("20", "twenty"), ("35", "thirty-five")):
+        assert f"-line {old}\n+line {new}" in diff
+    assert (added / "numbers.txt").read_text() == _ORIGINAL
+
+
+async def test_the_edit_approval_shows_a_file_write_in_an_added_folder(tmp_path: Path) -> None:
+    workspace, added = _added_folder(tmp_path)
+    (added / "notes.txt").write_text("old line\n")
+    call = _call("write_file", {"path": f"{added}/notes.txt", "content": "new line\n"})
+    diff = await _approval_diff(tmp_path, workspace, added, call)
+    assert f"~ {added.resolve()}/notes.txt" in diff
+    assert "-old line\n+new line" in diff
+    assert (added / "notes.txt").read_text() == "old line\n"

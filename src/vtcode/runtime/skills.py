@@ -117,9 +117,10 @@ class SessionSkills:
         if not self.catalog.listed:
             return None
         offered = {name: self.found.skills[name] for name in self.catalog.listed}
-        return SkillTool(offered, on_activated=self._tool_activated, is_loaded=self.is_loaded)
+        return SkillTool(offered, on_activated=self.activated, is_loaded=self.is_loaded)
 
-    def _tool_activated(self, skill: Definition, text: str, args: str = "") -> None:
+    def activated(self, skill: Definition, text: str, args: str = "") -> None:
+        """The model got `skill`'s instructions (the `skill` tool, a path): note them, start its hooks."""
         self.note_activation(skill, text, args)
         if skill.has_hooks:
             self._hooks(skill, self.usable(skill))

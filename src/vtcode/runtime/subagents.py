@@ -19,14 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vtcode.config.schema import Settings
-<<<<<<< HEAD
-from vtcode.core.agents.definitions import TASK_TOOL, AgentDefinition, known_names
-from vtcode.instructions.agent_files import AgentCatalog, load_agents
-=======
 from vtcode.core.agents.builtins import BUILTINS, TASK_TOOL
 from vtcode.instructions.agent_folders import any_agent_folder
-from vtcode.protocol.events import Notice
->>>>>>> perf
 from vtcode.protocol.messages import AssistantMessage, ToolResultMessage
 from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
 from vtcode.protocol.ops import UserInput

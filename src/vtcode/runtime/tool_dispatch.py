@@ -328,7 +328,9 @@ class ToolDispatcher:
         if not isinstance(tool, PreviewsChanges):
             return ()
         try:
-            changes = await asyncio.to_thread(tool.preview, arguments, self.context.workspace)
+            changes = await asyncio.to_thread(
+                tool.preview, arguments, self.context.workspace, self.context.extra_roots
+            )
         except Exception:  # a preview is a courtesy: the question is asked without it
             log.debug("no preview for %s", tool.spec.name, exc_info=True)
             return ()

@@ -199,7 +199,7 @@ def _wire(
         notice(ended)
     # Before any tool runs: an edit set a crash interrupted is rolled back (all or nothing).
     journal_dir = options.home / JOURNAL_DIR_NAME
-    for message in recover_interrupted_edits(journal_dir, options.workspace):
+    for message in recover_interrupted_edits(journal_dir, options.workspace, options.added_dirs):
         notice(message)
     plan = PlanState(history, emitter)
     for problem in plan.load():
@@ -308,6 +308,12 @@ def _wire(
             skills, dispatcher=dispatcher, runner=wiring.runner, hooks=wiring.hooks,
             compactor=wiring.compactor,
             new_hooks=lambda: _hooks(options, emitter, thread_id, choice.model, always=True),
+        )  # fmt: skip
+        from vtcode.runtime.skill_paths import attach_path_skills
+
+        attach_path_skills(
+            skills, hooks=wiring.hooks, project_root=prompt.options.project_root, history=state.messages,
+            inform=lambda message: emitter.emit(Notice(level="info", message=message)),
         )  # fmt: skip
     attach_checkpoints(
         options, thread_id=thread_id, dispatcher=dispatcher, hooks=wiring.hooks, history=history,

@@ -79,14 +79,16 @@ class ApplyPatchTool:
         paths = patch_paths(patch) if isinstance(patch, str) else ()
         return CallDescription(display=", ".join(paths) or "patch", paths=paths)
 
-    def preview(self, arguments: dict[str, Any], workspace: Path) -> tuple[FileChange, ...]:
+    def preview(
+        self, arguments: dict[str, Any], workspace: Path, extra_roots: tuple[Path, ...] = ()
+    ) -> tuple[FileChange, ...]:
         """The files and diffs the patch would change (planned in memory, nothing written)."""
         from vtcode.tools.patch_parse import parse_patch
         from vtcode.tools.patch_plan import plan_patch
 
         try:
             args = parse_arguments(arguments, _Args)
-            return tuple(plan_patch(workspace, parse_patch(args.patch)).changes)
+            return tuple(plan_patch(workspace, parse_patch(args.patch), extra_roots).changes)
         except (ToolError, OSError):
             # The call fails the same way when it runs; the model is told why then.
             return ()
@@ -102,10 +104,11 @@ class ApplyPatchTool:
             args = parse_arguments(arguments, _Args)
             patch = parse_patch(args.patch)
             plan = await asyncio.to_thread(plan_patch, ctx.workspace, patch, ctx.extra_roots)
-            # The crash journal is recovered per workspace at start-up; an added folder's edit set is
-            # still all or nothing while vtcode runs, but a crash mid-commit is not rolled back there.
-            journal = ctx.journal_dir if plan.root == plan.home else None
-            await asyncio.to_thread(commit, plan.root, plan.edits(), journal_dir=journal)
+            # An added folder's journal names the session's workspace: resuming there rolls it back.
+            added = plan.home if plan.root != plan.home else None
+            await asyncio.to_thread(
+                commit, plan.root, plan.edits(), journal_dir=ctx.journal_dir, session_workspace=added
+            )
         except FILE_TOOL_ERRORS as exc:
             return failure("apply_patch", exc)
         return ToolOutcome(

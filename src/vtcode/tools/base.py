@@ -153,9 +153,12 @@ class Tool(Protocol):
 class PreviewsChanges(Protocol):
     """An edit tool that can tell what a call would change before it runs (shown with its approval)."""
 
-    def preview(self, arguments: dict[str, Any], workspace: Path) -> tuple[FileChange, ...]:
+    def preview(
+        self, arguments: dict[str, Any], workspace: Path, extra_roots: tuple[Path, ...] = ()
+    ) -> tuple[FileChange, ...]:
         """The changes the call would make, diffs included, changing nothing; () when it would fail.
 
-        Blocking (it reads files): the runtime calls it off the event loop.
+        `extra_roots` are the added folders (`--add-dir`) the call may edit too. Blocking (it reads
+        files): the runtime calls it off the event loop.
         """
         ...

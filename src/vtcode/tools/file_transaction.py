@@ -39,12 +39,19 @@ class FileEdit:
     mode: int | None = None
 
 
-def commit(root: Path, edits: Sequence[FileEdit], *, journal_dir: Path | None = None) -> None:
+def commit(
+    root: Path,
+    edits: Sequence[FileEdit],
+    *,
+    journal_dir: Path | None = None,
+    session_workspace: Path | None = None,
+) -> None:
     """Write every edit in order; if one fails, restore the earlier ones and raise `TransactionError`.
 
     `root` is the resolved workspace root; each edit's `display` is its resolved path below it, and
     every write goes through directory descriptors walked from `root` (`beneath`). With a
-    `journal_dir`, an undo journal makes the set all or nothing across a crash too (`patch_journal`).
+    `journal_dir`, an undo journal makes the set all or nothing across a crash too (`patch_journal`);
+    `session_workspace` is the session's workspace when `root` is an added folder.
     """
     writes = [
         PlannedWrite(
@@ -52,7 +59,7 @@ def commit(root: Path, edits: Sequence[FileEdit], *, journal_dir: Path | None = 
         )
         for edit in edits
     ]
-    with journaled(journal_dir, root, writes):
+    with journaled(journal_dir, root, writes, session_workspace=session_workspace):
         _commit(root, edits, [write.tmp for write in writes])
 
 

@@ -10,6 +10,10 @@ all. A file changed since by someone else (neither its old nor its new content) 
 named. Journals live under `$VTCODE_HOME/patch-journal/` (out of commands' reach), one per edit set;
 the writing process holds an exclusive `flock` on it, so a second vtcode opening the same workspace
 never rolls back an edit that is still running.
+
+An edit set in an added folder (`--add-dir`) is journaled the same way; its journal also names the
+workspace of the session that wrote it, so resuming there rolls it back even without `--add-dir`, as
+does any session that opens the folder or adds it.
 """
 
 from __future__ import annotations
@@ -57,13 +61,16 @@ class JournalEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Journal(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """An edit set in progress in one workspace."""
+    """An edit set in progress in one folder (the workspace, or an added one)."""
 
     schema_version: int
+    # The folder the entries are relative to (named so for the journals of older versions).
     workspace: str
     entries: tuple[JournalEntry, ...]
     # Directories the edit set creates, parents first (workspace-relative).
     created_dirs: tuple[str, ...] = ()
+    # The workspace of the session that wrote it, when `workspace` is an added folder.
+    session_workspace: str | None = None
 
 
 @dataclass(frozen=True)
@@ -94,11 +101,18 @@ def missing_directories(root: Path, displays: Sequence[str]) -> tuple[str, ...]:
 
 
 @contextlib.contextmanager
-def journaled(journal_dir: Path | None, root: Path, writes: Sequence[PlannedWrite]) -> Iterator[None]:
+def journaled(
+    journal_dir: Path | None,
+    root: Path,
+    writes: Sequence[PlannedWrite],
+    *,
+    session_workspace: Path | None = None,
+) -> Iterator[None]:
     """Hold a durable journal of `writes` (under an exclusive lock) while the block applies them.
 
     The journal is removed when the block ends, whether it applied or undid the edits itself; only a
     crash leaves it behind for `recover`. Without a `journal_dir` the block runs unjournaled.
+    `session_workspace`: the session's workspace, when `root` is an added folder.
     """
     if journal_dir is None or not writes:
         yield
@@ -111,6 +125,7 @@ def journaled(journal_dir: Path | None, root: Path, writes: Sequence[PlannedWrit
             for w in writes
         ),
         created_dirs=missing_directories(root, [w.display for w in writes if w.new is not None]),
+        session_workspace=None if session_workspace is None else str(session_workspace),
     )
     try:
         os.makedirs(journal_dir, mode=0o700, exist_ok=True)
@@ -160,8 +175,9 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def recover(journal_dir: Path, root: Path) -> list[str]:
-    """Roll back the edit sets a crash interrupted in workspace `root`; one message per edit set undone."""
+def recover(journal_dir: Path, root: Path, added: Sequence[Path] = ()) -> list[str]:
+    """Roll back the edit sets a crash interrupted in workspace `root`, in the added folders of its
+    sessions and in the folders of `added` (resolved); one message per edit set undone."""
     try:
         names = sorted(os.listdir(journal_dir))
     except (FileNotFoundError, NotADirectoryError):
@@ -174,7 +190,7 @@ def recover(journal_dir: Path, root: Path) -> list[str]:
             continue
         if not name.endswith(_SUFFIX):
             continue
-        message = _recover_one(path, journal_dir, root)
+        message = _recover_one(path, journal_dir, root, added)
         if message is not None:
             messages.append(message)
     return messages
@@ -187,7 +203,7 @@ def _remove_stale_temp(path: Path) -> None:
             os.unlink(path)
 
 
-def _recover_one(path: Path, journal_dir: Path, root: Path) -> str | None:
+def _recover_one(path: Path, journal_dir: Path, root: Path, added: Sequence[Path]) -> str | None:
     with unless_locked(path) as fd:
         if fd is None:
             return None  # gone, or its vtcode is still applying it
@@ -198,17 +214,25 @@ def _recover_one(path: Path, journal_dir: Path, root: Path) -> str | None:
         except msgspec.DecodeError:
             log.warning("unreadable patch journal %s left in place", path)
             return None
-        if journal.workspace != str(root):
+        if not _belongs(journal, root, added):
             return None
-        kept = _roll_back(root, journal)
+        kept = _roll_back(Path(journal.workspace), journal)
         os.unlink(path)
         _fsync_dir(journal_dir)
     undone = len(journal.entries) - len(kept)
-    message = f"an edit of {len(journal.entries)} files was interrupted by a crash; it was rolled back"
+    where = "" if journal.workspace == str(root) else f" in the added folder {journal.workspace}"
+    message = f"an edit of {len(journal.entries)} files{where} was interrupted by a crash; it was rolled back"
     if kept:
         shown = ", ".join(kept[:5]) + (" ..." if len(kept) > 5 else "")
         message += f" ({undone} restored; left as found, changed since: {shown})"
     return message
+
+
+def _belongs(journal: Journal, root: Path, added: Sequence[Path]) -> bool:
+    """Whether a session in workspace `root` with the folders `added` rolls `journal` back."""
+    if journal.workspace == str(root) or journal.session_workspace == str(root):
+        return True
+    return any(journal.workspace == str(folder) for folder in added)
 
 
 def _roll_back(root: Path, journal: Journal) -> list[str]:
@@ -258,12 +282,14 @@ def _discard_temp(root: Path, entry: JournalEntry) -> None:
         remove_file(root, temp)
 
 
-def recover_interrupted_edits(journal_dir: Path, workspace: Path) -> list[str]:
-    """`recover` for a session opening `workspace`; nothing to do (the usual case) costs one listdir."""
+def recover_interrupted_edits(journal_dir: Path, workspace: Path, added: Sequence[Path] = ()) -> list[str]:
+    """`recover` for a session opening `workspace` with the folders `added` (`--add-dir`); nothing to
+    do (the usual case) costs one listdir."""
     if not os.path.isdir(journal_dir):
         return []
     try:
         root = Path(os.path.realpath(workspace))
+        folders = [Path(os.path.realpath(folder)) for folder in added]
     except OSError:
         return []
-    return recover(journal_dir, root)
+    return recover(journal_dir, root, folders)

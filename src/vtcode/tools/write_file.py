@@ -53,18 +53,20 @@ class WriteFileTool(NamesOnePath):
     # Writing changes the workspace.
     kind: ToolKind = "edit"
 
-    def preview(self, arguments: dict[str, Any], workspace: Path) -> tuple[FileChange, ...]:
+    def preview(
+        self, arguments: dict[str, Any], workspace: Path, extra_roots: tuple[Path, ...] = ()
+    ) -> tuple[FileChange, ...]:
         """The file as it would change: a diff against its text now, or the whole new file's lines."""
         try:
             args = parse_arguments(arguments, _Args)
-            target = resolve(workspace, args.path, for_write=True)
-            root = workspace_root(workspace)
-            entry = entry_stat(root, target.display)
+            target = resolve(workspace, args.path, for_write=True, extra_roots=extra_roots)
+            root, below = target.under(workspace_root(workspace))
+            entry = entry_stat(root, below)
         except (ToolError, OSError):
             return ()
         if entry is not None and not stat.S_ISREG(entry.st_mode):
             return ()  # the call itself will fail and say why
-        before = _previous_text(root, target.display, entry) if entry is not None else ""
+        before = _previous_text(root, below, entry) if entry is not None else ""
         kind: Literal["add", "update"] = "update" if entry is not None else "add"
         return (FileChange(path=target.display, kind=kind, diff=_diff(target.display, before, args.content)),)
 
