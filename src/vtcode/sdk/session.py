@@ -53,6 +53,17 @@ class Session:
         return await cls._open(options, resume=session_id)
 
     @classmethod
+    async def fork(cls, session_id: str, options: Options) -> Session:
+        """Open a new session whose history starts as a copy of stored session `session_id`'s.
+
+        The original is left untouched: resuming it later continues its own history.
+        """
+        from vtcode.sdk.fork import fork_history
+
+        home = runtime_options(options, session_id=lambda: "").home
+        return await cls._open(options, resume=await fork_history(home, session_id))
+
+    @classmethod
     async def _open(cls, options: Options, *, resume: str | None) -> Session:
         from vtcode.runtime.session import Session as RuntimeSession
 

@@ -92,6 +92,11 @@ class SyncSession:
         return cls._open(Session.resume(session_id, options))
 
     @classmethod
+    def fork(cls, session_id: str, options: Options) -> SyncSession:
+        """Open a new session starting from a copy of stored session `session_id`'s history."""
+        return cls._open(Session.fork(session_id, options))
+
+    @classmethod
     def _open(cls, opening: Coroutine[Any, Any, Session]) -> SyncSession:
         runner = _LoopThread()
         try:
