@@ -42,6 +42,7 @@ from vtcode.sdk.schema import SchemaError
 from vtcode.sdk.session import Session
 from vtcode.sdk.sync import SyncSession, SyncTurn
 from vtcode.sdk.tool import FunctionTool, ToolContext, ToolError, tool
+from vtcode.sdk.tool_hooks import HookResult, HookSpec, PostTool, PreCompact, PreTool
 from vtcode.sdk.turn import TurnHandle, TurnResult, TurnStatus
 
 __all__ = [
@@ -59,6 +60,8 @@ __all__ = [
     "Event",
     "FileChangeItem",
     "FunctionTool",
+    "HookResult",
+    "HookSpec",
     "Hooks",
     "ItemCompleted",
     "ItemDelta",
@@ -68,6 +71,9 @@ __all__ = [
     "Options",
     "OutputType",
     "PermissionCallback",
+    "PostTool",
+    "PreCompact",
+    "PreTool",
     "ProviderError",
     "QueueFullError",
     "SchemaError",

@@ -21,6 +21,7 @@ from vtcode.sdk.tool import FunctionTool, SessionTool
 
 if TYPE_CHECKING:
     from vtcode.providers.base import ModelClient
+    from vtcode.runtime.callable_hooks import CallableHook
     from vtcode.runtime.wiring import SessionOptions
 
 
@@ -96,7 +97,12 @@ def runtime_options(
     # Not headless: an "ask" becomes an `approval.requested` the SDK answers (see `sdk.permission`).
     built = session_options(request, headless=False, env=env, output_schema=_schema(options))
     tools = tuple(SessionTool(t, session_id) for t in options.tools)
-    return dataclasses.replace(built, extra_tools=tools, ephemeral=options.ephemeral)
+    hooks: tuple[CallableHook, ...] = ()
+    if options.hooks is not None:
+        from vtcode.sdk.tool_hooks import callable_hooks
+
+        hooks = callable_hooks(options.hooks, session_id)
+    return dataclasses.replace(built, extra_tools=tools, ephemeral=options.ephemeral, callable_hooks=hooks)
 
 
 def _schema(options: Options) -> dict[str, Any] | None:
