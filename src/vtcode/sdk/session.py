@@ -17,14 +17,17 @@ from typing import TYPE_CHECKING, Any
 from vtcode.protocol.errors import QueueFullError, UsageError
 from vtcode.protocol.events import ApprovalRequested, Event
 from vtcode.protocol.ops import Op, UserInput
+from vtcode.sdk import pause
 from vtcode.sdk.hooks import install
 from vtcode.sdk.options import Options, runtime_options
 from vtcode.sdk.output import output
-from vtcode.sdk.permission import NO_ANSWER, consult
+from vtcode.sdk.permission import NO_ANSWER, Decision, consult
 from vtcode.sdk.turn import TurnHandle, TurnResult
 
 if TYPE_CHECKING:
+    from vtcode.runtime.paused_calls import PausedApprovals
     from vtcode.runtime.session import Session as RuntimeSession
+    from vtcode.store.paused_calls import PausedCall as PendingApproval
 
 _CLOSED = "the session was closed before the turn ended"
 
@@ -40,6 +43,8 @@ class Session:
         self._unattended = False
         self._between: list[Event] = []
         self._answering: set[asyncio.Task[None]] = set()
+        # Calls a paused turn left waiting for approval (`sdk.pause`), set by `open`.
+        self._paused: PausedApprovals | None = None
         self._reader = asyncio.create_task(self._read(), name=f"vtcode-sdk-{runtime.id}")
 
     @classmethod
@@ -76,7 +81,9 @@ class Session:
         runtime.allow_tools(names)
         if options.hooks is not None:
             install(options.hooks, runtime.hooks)
-        return cls(runtime, options)
+        session = cls(runtime, options)
+        session._paused = pause.attach(runtime)
+        return session
 
     @property
     def id(self) -> str:
@@ -87,6 +94,17 @@ class Session:
     def runtime(self) -> RuntimeSession:
         """The runtime session underneath, for what the SDK does not wrap yet."""
         return self._runtime
+
+    @property
+    def pending_approvals(self) -> tuple[PendingApproval, ...]:
+        """Calls a paused turn left waiting for `approve()` (`approval="pause"`), also after a resume."""
+        return self._paused.undecided if self._paused is not None else ()
+
+    async def approve(self, request_id: str, decision: Decision) -> None:
+        """Decide a paused call, durably; the next turn runs it (at most once) before its prompt."""
+        if self._paused is None:
+            raise UsageError(f"no paused call {request_id!r} waits for a decision")
+        await asyncio.to_thread(pause.decide, self._paused, request_id, decision)
 
     async def start(self, prompt: str) -> TurnHandle:
         """Start a turn and return its handle at once (raises `QueueFullError` while a turn runs)."""
@@ -123,6 +141,11 @@ class Session:
         await self.close()
 
     async def _start(self, prompt: str, *, unattended: bool) -> TurnHandle:
+        if self.pending_approvals:
+            raise UsageError(
+                f"{len(self.pending_approvals)} paused call(s) wait for a decision",
+                hint="answer each of Session.pending_approvals with approve() first",
+            )
         if self._turn is not None:
             raise QueueFullError(
                 "a turn is already running in this session",
@@ -163,7 +186,9 @@ class Session:
                 # The callback answers; the event is not shown, so nobody answers twice.
                 self._answer(event)
                 return
-            if self._unattended:
+            if self._options.approval == "pause" and self._paused is not None:
+                self._spawn(self._submit(pause.pause(self._paused, handle, event)))
+            elif self._unattended:
                 self._spawn(handle.deny_unanswered(event.request_id, NO_ANSWER))
         handle.feed(event)
         if handle.done:

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from vtcode.protocol.events import (
     AgentMessageItem,
@@ -26,7 +26,11 @@ from vtcode.protocol.ops import ApprovalAnswer, Interrupt, Op, UserInput
 from vtcode.protocol.parsed_fields import with_parsed_json
 from vtcode.sdk.permission import Decision, answer
 
-TurnStatus = Literal["completed", "failed", "interrupted"]
+if TYPE_CHECKING:
+    from vtcode.store.paused_calls import PausedCall as PendingApproval
+
+# "paused": with `approval="pause"`, a call waits for approval (`TurnResult.pending_approvals`).
+TurnStatus = Literal["completed", "failed", "interrupted", "paused"]
 # How long a cancelled wait for a turn's result waits for the interrupted turn to end before re-raising.
 CANCEL_GRACE_SECONDS = 10.0
 
@@ -47,6 +51,8 @@ class TurnResult:
     error: TurnFailed | None = None
     # With `Options(output_type=T)`: the final answer as a `T` (None when the turn did not complete).
     output: Any = None
+    # The calls that wait for `Session.approve()` (status "paused").
+    pending_approvals: tuple[PendingApproval, ...] = ()
 
     def raise_for_status(self) -> TurnResult:
         """This result when the turn completed; else the error its exit code stands for (`sdk.errors`)."""
@@ -73,6 +79,7 @@ class TurnHandle:
         self._result: asyncio.Future[TurnResult] = asyncio.get_running_loop().create_future()
         self._items: list[Item] = []
         self._reading = False
+        self._paused: list[PendingApproval] = []
 
     async def events(self) -> AsyncIterator[Event]:
         """The turn's events, in order, ending with `turn.completed` or `turn.failed` (one reader)."""
@@ -144,6 +151,10 @@ class TurnHandle:
             case TurnFailed(kind=kind):
                 self._finish("interrupted" if kind == "interrupted" else "failed", Usage(), event)
 
+    def pause(self, call: PendingApproval) -> None:
+        """A call of this turn waits for approval: the turn ends as "paused" (`approval="pause"`)."""
+        self._paused.append(call)
+
     def abandon(self, reason: str) -> None:
         """The session ended before the turn did (closed, or its stream broke)."""
         if not self._result.done():
@@ -152,6 +163,8 @@ class TurnHandle:
     def _finish(self, status: TurnStatus, usage: Usage, error: TurnFailed | None) -> None:
         if self._result.done():
             return
+        if self._paused and status == "interrupted":
+            status = "paused"
         texts = [item.text for item in self._items if isinstance(item, AgentMessageItem)]
         final_text = texts[-1] if texts else ""
         output: Any = None
@@ -171,6 +184,7 @@ class TurnHandle:
                 items=tuple(self._items),
                 error=error,
                 output=output,
+                pending_approvals=tuple(self._paused),
             )
         )
         self._events.put_nowait(None)
