@@ -7,7 +7,7 @@ and the next turn runs it, at most once, before its prompt goes to the model.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.events import ApprovalRequested
@@ -28,7 +28,7 @@ def attach(runtime: RuntimeSession) -> PausedApprovals:
 
 
 def pause(
-    paused: PausedApprovals, handle: TurnHandle, request: ApprovalRequested
+    paused: PausedApprovals, handle: TurnHandle[Any], request: ApprovalRequested
 ) -> Interrupt | ApprovalAnswer:
     """Record `request`'s call durably and mark the turn paused; the operation that then ends it.
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from vtcode.protocol.events import (
     AgentMessageItem,
@@ -31,12 +31,13 @@ if TYPE_CHECKING:
 
 # "paused": with `approval="pause"`, a call waits for approval (`TurnResult.pending_approvals`).
 TurnStatus = Literal["completed", "failed", "interrupted", "paused"]
+T = TypeVar("T")
 # How long a cancelled wait for a turn's result waits for the interrupted turn to end before re-raising.
 CANCEL_GRACE_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
-class TurnResult:
+class TurnResult(Generic[T]):
     """How a turn ended: its status, the answer's text, token usage and the completed items.
 
     `error` is the `turn.failed` event of a turn that did not complete (its `kind`, `message`, `hint`
@@ -49,34 +50,42 @@ class TurnResult:
     usage: Usage
     items: tuple[Item, ...]
     error: TurnFailed | None = None
-    # With `Options(output_type=T)`: the final answer as a `T` (None when the turn did not complete).
-    output: Any = None
+    # With `output_type=T`: the final answer as a `T`. None when the turn did not complete (check
+    # `status`, or call `raise_for_status()` first).
+    output: T = None  # type: ignore[assignment]
     # The calls that wait for `Session.approve()` (status "paused").
     pending_approvals: tuple[PendingApproval, ...] = ()
+    # The exception that ended a failed turn, as the runtime raised it (a provider's status kept).
+    cause: BaseException | None = field(default=None, compare=False, repr=False)
 
-    def raise_for_status(self) -> TurnResult:
+    def raise_for_status(self) -> TurnResult[T]:
         """This result when the turn completed; else the error its exit code stands for (`sdk.errors`)."""
         if self.error is None:
             return self
+        from vtcode.protocol.errors import InterruptedByUser, VtcodeError
         from vtcode.sdk.errors import failure_error
 
+        if isinstance(self.cause, VtcodeError) and not isinstance(self.cause, InterruptedByUser):
+            raise self.cause
         raise failure_error(self.error)
 
 
-class TurnHandle:
+class TurnHandle(Generic[T]):
     """A running turn: read `events()`, await `result()`, or `steer()`, `interrupt()`, `approve()` it."""
 
     def __init__(
         self,
         session_id: str,
         submit: Callable[[Op], Awaitable[None]],
-        decode: Callable[[str], Any] | None = None,
+        decode: Callable[[str], T] | None = None,
     ) -> None:
         self.session_id = session_id
         self._submit = submit
         self._decode = decode
         self._events: asyncio.Queue[Event | None] = asyncio.Queue()
-        self._result: asyncio.Future[TurnResult] = asyncio.get_running_loop().create_future()
+        self._result: asyncio.Future[TurnResult[T]] = asyncio.get_running_loop().create_future()
+        # Set by the session just before `turn.failed` arrives: the exception behind it.
+        self.cause: BaseException | None = None
         self._items: list[Item] = []
         self._reading = False
         self._paused: list[PendingApproval] = []
@@ -89,7 +98,7 @@ class TurnHandle:
         while (event := await self._events.get()) is not None:
             yield event
 
-    async def result(self) -> TurnResult:
+    async def result(self) -> TurnResult[T]:
         """Wait for the turn to end; a failed or interrupted turn is a result, not an exception.
 
         Cancelling the task that awaits it interrupts the turn, waits (up to `CANCEL_GRACE_SECONDS`)
@@ -185,6 +194,7 @@ class TurnHandle:
                 error=error,
                 output=output,
                 pending_approvals=tuple(self._paused),
+                cause=self.cause if error is not None else None,
             )
         )
         self._events.put_nowait(None)
