@@ -51,7 +51,7 @@ def _wait_for(predicate: Any, what: str, seconds: float = 120) -> None:
         time.sleep(0.05)
 
 
-async def _pause(tmp_path: Path, server: WireServer) -> tuple[str, vt.TurnResult]:
+async def _pause(tmp_path: Path, server: WireServer) -> tuple[str, vt.TurnResult[Any]]:
     async with await vt.Session.open(_options(tmp_path, server)) as s:
         result = await s.run("count")
     return s.id, result

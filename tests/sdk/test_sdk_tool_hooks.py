@@ -6,10 +6,12 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import vtcode.sdk as vt
 from tests.hooks.helpers import script, user_config
 from tests.sdk.sdk_helpers import sdk_options, tool_results
+from vtcode.core.approvals import ApprovalMode
 from vtcode.protocol.ops import Compact
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
@@ -20,9 +22,11 @@ def _command(cmd: str, call_id: str = "c1") -> Reply:
     return Reply(tool_calls=(ScriptToolCall("exec_command", arguments, id=call_id),))
 
 
-async def _run(tmp_path: Path, hooks: vt.Hooks, cmd: str, **more: object) -> tuple[vt.TurnResult, list[str]]:
+async def _run(
+    tmp_path: Path, hooks: vt.Hooks, cmd: str, approval: ApprovalMode = "full-auto"
+) -> tuple[vt.TurnResult[Any], list[str]]:
     with server_for("chat", [_command(cmd), Reply(text="done")]) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server, hooks=hooks, **more)) as s:
+        async with await vt.Session.open(sdk_options(tmp_path, server, hooks=hooks, approval=approval)) as s:
             result = await s.run("go")
         return result, tool_results(server.requests[1].json(), "chat")
 

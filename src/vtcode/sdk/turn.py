@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
@@ -90,7 +90,7 @@ class TurnHandle(Generic[T]):
         self._reading = False
         self._paused: list[PendingApproval] = []
 
-    async def events(self) -> AsyncIterator[Event]:
+    async def events(self) -> AsyncGenerator[Event, None]:
         """The turn's events, in order, ending with `turn.completed` or `turn.failed` (one reader)."""
         if self._reading:
             raise RuntimeError("a turn's events have one reader")
