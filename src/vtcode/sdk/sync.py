@@ -10,7 +10,7 @@ import asyncio
 import threading
 from collections.abc import AsyncIterator, Coroutine, Iterator, Mapping
 from types import TracebackType
-from typing import Any, Generic, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from vtcode.protocol.events import Event
 from vtcode.sdk.options import Options
@@ -18,6 +18,9 @@ from vtcode.sdk.output import OutputType
 from vtcode.sdk.permission import Decision
 from vtcode.sdk.session import Session
 from vtcode.sdk.turn import TurnHandle, TurnResult
+
+if TYPE_CHECKING:
+    from vtcode.store.paused_calls import PausedCall as PendingApproval
 
 T = TypeVar("T")
 
@@ -111,6 +114,15 @@ class SyncSession:
     def id(self) -> str:
         """The session id."""
         return self._session.id
+
+    @property
+    def pending_approvals(self) -> tuple[PendingApproval, ...]:
+        """Calls a paused turn left waiting for `approve()` (`approval="pause"`)."""
+        return self._session.pending_approvals
+
+    def approve(self, request_id: str, decision: Decision) -> None:
+        """Decide a paused call, durably; the next turn runs it at most once."""
+        self._runner.call(self._session.approve(request_id, decision))
 
     @overload
     def run(self, prompt: str) -> TurnResult[Any]: ...
