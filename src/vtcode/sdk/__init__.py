@@ -55,7 +55,9 @@ if TYPE_CHECKING:
     from vtcode.sdk.session import Session
     from vtcode.sdk.sync import SyncSession, SyncTurn
     from vtcode.sdk.tool import FunctionTool, ToolContext, ToolError, tool
+    from vtcode.sdk.tool_hooks import HookResult, HookSpec, PostTool, PreCompact, PreTool
     from vtcode.sdk.turn import TurnHandle, TurnResult, TurnStatus
+    from vtcode.store.paused_calls import PausedCall as PendingApproval
 
 # Where each public name lives; `__all__` below lists the same names (a test keeps them in step).
 _EXPORTS: dict[str, tuple[str, ...]] = {
@@ -88,19 +90,23 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "vtcode.sdk.session": ("Session",),
     "vtcode.sdk.sync": ("SyncSession", "SyncTurn"),
     "vtcode.sdk.tool": ("FunctionTool", "ToolContext", "ToolError", "tool"),
+    "vtcode.sdk.tool_hooks": ("HookResult", "HookSpec", "PostTool", "PreCompact", "PreTool"),
     "vtcode.sdk.turn": ("TurnHandle", "TurnResult", "TurnStatus"),
 }
-_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
+# Public names that differ from their definition's: public name -> (module, name there).
+_RENAMED = {"PendingApproval": ("vtcode.store.paused_calls", "PausedCall")}
+_HOME = {name: (module, name) for module, names in _EXPORTS.items() for name in names} | _RENAMED
 
 
 if not TYPE_CHECKING:  # hidden from type checkers, which would then accept any name as `Any`
 
     def __getattr__(name: str) -> Any:
         """Load a public name on first use and keep it (later lookups are plain attribute reads)."""
-        module = _HOME.get(name)
-        if module is None:
+        home = _HOME.get(name)
+        if home is None:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(__import__(module, fromlist=[name]), name)
+        module, attribute = home
+        value = getattr(__import__(module, fromlist=[attribute]), attribute)
         globals()[name] = value
         return value
 
@@ -143,6 +149,8 @@ __all__ = [
     "Event",
     "FileChangeItem",
     "FunctionTool",
+    "HookResult",
+    "HookSpec",
     "Hooks",
     "ItemCompleted",
     "ItemDelta",
@@ -151,7 +159,11 @@ __all__ = [
     "Notice",
     "Options",
     "OutputType",
+    "PendingApproval",
     "PermissionCallback",
+    "PostTool",
+    "PreCompact",
+    "PreTool",
     "ProviderError",
     "QueueFullError",
     "SchemaError",
