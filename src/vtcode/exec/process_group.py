@@ -13,6 +13,7 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
@@ -94,8 +95,19 @@ def signal_processes(pgid: int, pids: set[int], sig: signal.Signals) -> None:
 
 def group_alive(pgid: int) -> bool:
     """Whether any process of the group still exists."""
+    return _answers(os.killpg, pgid)
+
+
+def process_alive(pid: int) -> bool:
+    """Whether the process still exists (a zombie does, until it is reaped)."""
+    return _answers(os.kill, pid)
+
+
+def _answers(send: Callable[[int, int], None], target: int) -> bool:
+    # Signal 0 checks existence only; a process of another user (PermissionError) counts as gone, as it
+    # cannot be ours.
     try:
-        os.killpg(pgid, 0)
+        send(target, 0)
     except (ProcessLookupError, PermissionError):
         return False
     return True

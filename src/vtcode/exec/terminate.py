@@ -14,6 +14,7 @@ from collections.abc import Collection
 
 from vtcode.exec.process_group import (
     KILL_GRACE_SECONDS,
+    process_alive,
     session_processes,
     signal_processes,
     subreaper_enabled,
@@ -78,18 +79,10 @@ async def wait_all_exited(pids: Collection[int], within: float) -> bool:
 
 async def _poll_all_exited(pids: Collection[int], within: float) -> bool:
     deadline = asyncio.get_running_loop().time() + within
-    while any(_running(pid) for pid in pids):
+    while any(process_alive(pid) for pid in pids):
         if asyncio.get_running_loop().time() >= deadline:
             return False
         await asyncio.sleep(_FALLBACK_POLL_SECONDS)
-    return True
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except (ProcessLookupError, PermissionError):
-        return False
     return True
 
 

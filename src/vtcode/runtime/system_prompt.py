@@ -9,6 +9,7 @@ changed (SPEC section 4).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -72,11 +73,8 @@ def instruction_options(
     """Instruction discovery options from configuration (and nothing from any instruction file)."""
     agent = settings.agent
     base = InstructionOptions.for_workspace(workspace, vtcode_home=home, user_home=user_home)
-    return InstructionOptions(
-        workspace=base.workspace,
-        project_root=base.project_root,
-        vtcode_home=base.vtcode_home,
-        user_home=base.user_home,
+    return dataclasses.replace(
+        base,
         extra_patterns=agent.instruction_files,
         excludes=agent.instruction_excludes,
         max_bytes=agent.instruction_max_bytes,
