@@ -1,9 +1,10 @@
 """What a session loads only when a feature is first used, not at every start-up (the import boundary).
 
 Every module imported before the first request is paid for by every `vtcode exec`. These stay out
-until their feature runs: the web fetcher's HTTP client and HTML converters (first `web_fetch`), what
-runs a subagent and, with no agent folder, the definition parsers (first `task`), the rewind machinery (first `/rewind`), the checkpoint collector (a
-session over its quota) and the hook readers (a workspace with a hook source).
+until their feature runs: the web fetcher's HTTP client and HTML converters (first `web_fetch`); what
+runs a subagent and, with no agent folder, the definition parsers (first `task`); the rewind machinery
+(first `/rewind`); the checkpoint collector (a session over its quota); the hook readers (a workspace
+with a hook source); the parsers of other subcommands.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ LOADED_ON_USE = (
     "vtcode.config.hook_sources",
     "vtcode.config.hook_json",
     "vtcode.core.hooks.digest",
+    "vtcode.cli.skills_cmd",
+    "vtcode.cli.checkpoint_options",
 )
 
 _LOADED = f"[m for m in {LOADED_ON_USE!r} if m in sys.modules]"

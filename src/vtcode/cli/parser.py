@@ -10,9 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from vtcode import __version__
-from vtcode.cli.checkpoint_options import add_checkpoint_parsers
 from vtcode.cli.exec_options import add_script_options
-from vtcode.cli.skills_cmd import add_skills_parser
 from vtcode.cli.subcommands import add_workspace_option
 
 PROFILES = ("default", "minimal", "lightweight", "specialized")
@@ -392,6 +390,10 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
 
     _add_mcp_parser(commands)
     _add_hooks_parser(commands)
+    # Imported here: the exec-only parser (every `vtcode exec`) never builds these.
+    from vtcode.cli.checkpoint_options import add_checkpoint_parsers
+    from vtcode.cli.skills_cmd import add_skills_parser
+
     add_skills_parser(commands)
     add_checkpoint_parsers(commands, _add_config_option)
 
