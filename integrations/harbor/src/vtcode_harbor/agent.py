@@ -3,7 +3,7 @@
 Install uploads the vtcode executable of a release archive (no network in the task environment); a run
 is one `vtcode exec --json` in the task's working directory with only an allowlist of the host's
 variables; afterwards the events give Harbor its token counts and an ATIF `trajectory.json` (converted
-by `vtcode.core.atif`, the same code `vtcode batch` uses).
+by `vtcode.core.atif`, vtcode's own conversion, not a copy).
 """
 
 from __future__ import annotations
