@@ -15,7 +15,9 @@ Mapping (reference batch-scale §9.3):
 
 The stream marks no boundary between two model replies that both consist of tool calls only, so such
 replies share one agent step (`llm_call_count` is left out: it is not known per step); the run's request
-count is in `final_metrics.extra.requests`. Unknown event types are skipped, so newer streams convert.
+count is in `final_metrics.extra.requests`. The stream carries no compaction summary and re-sends no
+earlier step, so the compaction step's observation holds its figures and no step is `is_copied_context`.
+Unknown event types are skipped, so newer streams convert.
 """
 
 from __future__ import annotations
