@@ -1,0 +1,1 @@
+"""vtcode in Harbor jobs: `harbor run -a vtcode_harbor.agent:VTCodeAgent --ak artifact=...`."""
