@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from vtcode import __version__
+from vtcode.cli.batch_options import add_batch_parser
 from vtcode.cli.checkpoint_options import add_checkpoint_parsers
 from vtcode.cli.exec_options import add_script_options
 from vtcode.cli.skills_cmd import add_skills_parser
@@ -406,6 +407,7 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     _add_hooks_parser(commands)
     add_skills_parser(commands)
     add_checkpoint_parsers(commands, _add_config_option)
+    add_batch_parser(commands)
 
     sandbox_p = commands.add_parser(
         "sandbox",
