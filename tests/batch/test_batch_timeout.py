@@ -48,7 +48,7 @@ def test_a_task_past_its_limit_ends_timeout_and_leaves_no_process(
             "-o",
             str(out),
             "--timeout",
-            "12",
+            "10",
             "--grace",
             "2",
             *MODEL_ARGS,
@@ -60,7 +60,7 @@ def test_a_task_past_its_limit_ends_timeout_and_leaves_no_process(
     assert requests == 2  # the command ran and the model was asked again before the limit struck
     record = json.loads((out / "tasks" / "slow" / "result.json").read_text())
     assert record["status"] == "timeout"
-    assert record["error"] == {"kind": "timeout", "message": "the task ran past its 12 s limit"}
+    assert record["error"] == {"kind": "timeout", "message": "the task ran past its 10 s limit"}
     assert _tagged(tag) == []
     # A task that did not complete keeps its workspace for inspection.
     assert record["workspace"] == str(out / "work" / "slow" / "repo")
