@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import psutil
+import pytest
 
 from tests.batch.scripted_tasks import MODEL_ARGS, command_call, small_repo, writes_its_id
 from tests.batch_ray.conftest import Model, driver_env, run_batch, start_cluster
@@ -77,6 +78,7 @@ def _processes_holding(text: str, pids: list[int]) -> list[str]:
     return found
 
 
+@pytest.mark.timeout(300)
 def test_ray_gives_the_same_statuses_patches_and_predictions_as_local(
     vtcode: VtcodeRunner, namespace: LoopbackNamespace, model: Model, ray_base: Path, tmp_path: Path
 ) -> None:

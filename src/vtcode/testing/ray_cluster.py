@@ -9,6 +9,7 @@ after it. Worker nodes run with `--block`, so each one's raylet is a child the t
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import subprocess
@@ -117,9 +118,16 @@ class RayCluster:
                 return child
         raise RayClusterError(f"ray node {name} has no raylet")
 
-    def kill_raylet(self, name: str) -> None:
-        """SIGKILL the raylet of worker node `name`, as a crash or a preempted machine would end it."""
-        self.raylet(name).kill()
+    def kill_node(self, name: str) -> None:
+        """SIGKILL worker node `name`'s raylet and every process under it (its workers and their tasks).
+
+        This is a machine lost or preempted. The raylet alone would not do: a worker outliving its raylet
+        for a moment can still hand its result to the driver, which talks to it directly.
+        """
+        raylet = self.raylet(name)
+        for proc in [raylet, *raylet.children(recursive=True)]:
+            with contextlib.suppress(psutil.Error):
+                proc.kill()
 
     def _tail(self, name: str) -> str:
         path = self.logs / f"{name}.log"
