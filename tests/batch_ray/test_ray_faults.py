@@ -14,7 +14,9 @@ import signal
 import subprocess
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import psutil
 import pytest
@@ -26,6 +28,7 @@ from vtcode.testing.loopback_netns import LoopbackNamespace
 from vtcode.testing.script import Reply, Step
 
 _WAIT_S = 120.0
+T = TypeVar("T")
 
 
 def _task_execs(pids: list[int]) -> dict[int, str]:
@@ -41,10 +44,10 @@ def _task_execs(pids: list[int]) -> dict[int, str]:
     return found
 
 
-def _wait_for(find: object, what: str) -> object:
+def _wait_for(find: Callable[[], T | None], what: str) -> T:
     deadline = time.monotonic() + _WAIT_S
     while time.monotonic() < deadline:
-        found = find() if callable(find) else None
+        found = find()
         if found:
             return found
         time.sleep(0.1)

@@ -28,7 +28,14 @@ Ctrl-C once stops starting tasks and interrupts the running ones; twice kills th
 BATCH_EPILOG = """\
 exit codes: 0 every task completed, 1 some task failed, timed out or errored, 2 usage or configuration
 error (a bad tasks file, another file or other flags for an existing folder), 4 tasks ended on provider
-errors, 130 interrupted."""
+errors, 130 interrupted.
+
+--backend ray runs each task as a Ray task on a cluster (pip install 'vtcode[ray]' on the driver and
+every node, vtcode at the same path everywhere, OUT/work on a filesystem the nodes share). Start one
+with `ray start --head --node-ip-address=127.0.0.1 --port=6379` (nodes: `ray start
+--address=HEAD:6379`), then pass --ray-address HEAD:6379 or set RAY_ADDRESS; a cluster with token
+authentication also needs RAY_AUTH_MODE=token and its token (~/.ray/auth_token or RAY_AUTH_TOKEN).
+--workers caps the tasks in flight; each takes one CPU of a node."""
 
 
 def _folder(parser: argparse.ArgumentParser) -> None:
