@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vtcode import __version__
+from vtcode.batch.trajectory import trajectory_json
 from vtcode.core.batch.events_digest import digest_events
 from vtcode.core.batch.job import EvalOutcome, TaskError, TaskJob, TaskOutcome, TaskStatus
 from vtcode.core.batch.result import encode_result, result_of
@@ -44,6 +45,8 @@ __all__ = [
 
 TASKS_FOLDER = "tasks"
 RESULT_FILE = "result.json"
+INSTRUCTION_FILE = "instruction.txt"
+TRAJECTORY_FILE = "trajectory.json"
 
 
 def task_dir(out_dir: Path, task_id: str) -> Path:
@@ -248,6 +251,7 @@ async def run_task(
         instance_id=task.prediction_id,
         status=status,
         exit_code=exit_code,
+        instruction=task.instruction,
         patch=patch,
         events=events,
         stderr=stderr,
@@ -302,7 +306,11 @@ def run_task_blocking(job: TaskJob) -> TaskOutcome:
 
 
 def write_outcome(out_dir: Path, outcome: TaskOutcome, *, backend: str = "local") -> Path:
-    """Write a task's artifacts under `OUT/tasks/<id>/`, `result.json` last and atomically; its folder."""
+    """Write a task's artifacts under `OUT/tasks/<id>/`, `result.json` last and atomically; its folder.
+
+    Artifacts: events.jsonl, stderr.log, patch.diff, setup.log (when setup ran), eval.log (when an eval
+    ran), instruction.txt, trajectory.json (ATIF, from the events).
+    """
     folder = task_dir(out_dir, outcome.id)
     folder.mkdir(parents=True, exist_ok=True)
     atomic_write(folder / "events.jsonl", outcome.events)
@@ -312,6 +320,13 @@ def write_outcome(out_dir: Path, outcome: TaskOutcome, *, backend: str = "local"
         atomic_write(folder / "setup.log", outcome.setup_log)
     if outcome.eval is not None:
         atomic_write(folder / "eval.log", outcome.eval.log)
+    atomic_write(folder / INSTRUCTION_FILE, outcome.instruction.encode())
+    atomic_write(
+        folder / TRAJECTORY_FILE,
+        trajectory_json(
+            outcome.events, task_id=outcome.id, model=outcome.model, instruction=outcome.instruction
+        ),
+    )
     result = result_of(outcome, vtcode_version=__version__, backend=backend)
     atomic_write(folder / RESULT_FILE, encode_result(result))
     return folder
