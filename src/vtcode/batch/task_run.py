@@ -223,7 +223,10 @@ async def run_task(
             status, exit_code = _status_of(run), run.exit_code
             patch = await workspace_patch(workspace, base, job.env)
             if task.eval is not None and status in ("completed", "failed", "timeout"):
-                evaluated = await _evaluate(job, workspace, env, eval_path, control)
+                evaluated, stopped = await _evaluate(job, workspace, env, eval_path, control)
+                if stopped:
+                    # A verdict cut short by the user says nothing: the task runs again next time.
+                    status = "interrupted"
     except WorkspaceError as exc:
         status, error = "error", TaskError(kind="workspace", message=str(exc))
     except OSError as exc:
@@ -278,8 +281,8 @@ def _read(path: Path) -> bytes:
 
 async def _evaluate(
     job: TaskJob, workspace: Path, env: dict[str, str], log_path: Path, control: TaskControl | None
-) -> EvalOutcome:
-    """The eval command's verdict, run in the same sandbox as the agent's commands."""
+) -> tuple[EvalOutcome, bool]:
+    """The eval command's verdict (run in the agent's sandbox), and whether the user stopped it."""
     assert job.task.eval is not None
     run = await run_child(
         _sandbox_argv(job, workspace, job.task.eval.command),
@@ -292,12 +295,13 @@ async def _evaluate(
         grace_s=job.grace_s,
         control=control,
     )
-    return EvalOutcome(
+    verdict = EvalOutcome(
         passed=run.exit_code == 0 and not run.timed_out,
         exit_code=run.exit_code,
         timed_out=run.timed_out,
         log=await asyncio.to_thread(_read, log_path),
     )
+    return verdict, run.interrupted or run.killed
 
 
 def run_task_blocking(job: TaskJob) -> TaskOutcome:

@@ -169,5 +169,6 @@ def run_batch_command(args: argparse.Namespace, overrides: list[str], parser: ar
         case "atif":
             return _atif_command(args)
         case _:
-            parser.parse_args(["batch", "--help"])
-            return int(ExitCode.USAGE)
+            raise UsageError(
+                "batch needs an action: run, status, preds or atif", hint="vtcode batch run --help"
+            )
