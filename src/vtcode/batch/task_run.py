@@ -31,7 +31,7 @@ from vtcode.exec.task_workspace import (
     remove_tree,
     workspace_patch,
 )
-from vtcode.store.atomic import atomic_write
+from vtcode.store.atomic import atomic_write, sync_folder, write_synced
 
 __all__ = [
     "TaskControl",
@@ -203,8 +203,12 @@ async def run_task(
                 control=control,
             )
             if run.exit_code != 0:
-                status = _status_of(run) if run.timed_out or run.interrupted or run.killed else "error"
-                error = TaskError(kind="setup", message=f"setup command {number} exited with {run.exit_code}")
+                stopped = run.timed_out or run.interrupted or run.killed
+                status = _status_of(run) if stopped else "error"
+                if not stopped:
+                    error = TaskError(
+                        kind="setup", message=f"setup command {number} exited with {run.exit_code}"
+                    )
                 exit_code = run.exit_code
                 break
         else:
@@ -317,20 +321,23 @@ def write_outcome(out_dir: Path, outcome: TaskOutcome, *, backend: str = "local"
     """
     folder = task_dir(out_dir, outcome.id)
     folder.mkdir(parents=True, exist_ok=True)
-    atomic_write(folder / "events.jsonl", outcome.events)
-    atomic_write(folder / "stderr.log", outcome.stderr)
-    atomic_write(folder / "patch.diff", outcome.patch)
-    if outcome.setup_log:
-        atomic_write(folder / "setup.log", outcome.setup_log)
-    if outcome.eval is not None:
-        atomic_write(folder / "eval.log", outcome.eval.log)
-    atomic_write(folder / INSTRUCTION_FILE, outcome.instruction.encode())
-    atomic_write(
-        folder / TRAJECTORY_FILE,
-        trajectory_json(
+    artifacts = {
+        "events.jsonl": outcome.events,
+        "stderr.log": outcome.stderr,
+        "patch.diff": outcome.patch,
+        INSTRUCTION_FILE: outcome.instruction.encode(),
+        TRAJECTORY_FILE: trajectory_json(
             outcome.events, task_id=outcome.id, model=outcome.model, instruction=outcome.instruction
         ),
-    )
+    }
+    if outcome.setup_log:
+        artifacts["setup.log"] = outcome.setup_log
+    if outcome.eval is not None:
+        artifacts["eval.log"] = outcome.eval.log
+    # Each artifact durable before result.json names the task done (one directory sync for them all).
+    for name, data in artifacts.items():
+        write_synced(folder / name, data)
+    sync_folder(folder)
     result = result_of(outcome, vtcode_version=__version__, backend=backend)
     atomic_write(folder / RESULT_FILE, encode_result(result))
     return folder

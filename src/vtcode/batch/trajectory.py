@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
+
+import msgspec
 
 from vtcode import __version__
 from vtcode.core.atif import trajectory_from_events
@@ -15,8 +16,8 @@ def _events(data: bytes) -> list[Mapping[str, Any]]:
     events: list[Mapping[str, Any]] = []
     for raw in data.splitlines():
         try:
-            value = json.loads(raw)
-        except ValueError:
+            value = msgspec.json.decode(raw)
+        except msgspec.DecodeError:
             continue
         if isinstance(value, dict):
             events.append(value)
@@ -36,4 +37,4 @@ def trajectory_json(events: bytes, *, task_id: str, model: str, instruction: str
         model_name=model or None,
         instruction=instruction or None,
     )
-    return json.dumps(trajectory, indent=2, ensure_ascii=False).encode() + b"\n"
+    return msgspec.json.format(msgspec.json.encode(trajectory), indent=2) + b"\n"
