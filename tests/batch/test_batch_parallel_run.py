@@ -25,7 +25,11 @@ from vtcode.testing.openai_chat_server import OpenAIChatServer
 def _exec_children(driver: psutil.Process) -> int:
     """The driver's `vtcode exec` children right now."""
     count = 0
-    for child in driver.children():
+    try:
+        children = driver.children()
+    except psutil.Error:  # the driver has just exited
+        return 0
+    for child in children:
         try:
             cmdline = child.cmdline()
         except psutil.Error:
@@ -85,5 +89,8 @@ def test_twenty_tasks_on_four_workers_stay_isolated_and_give_twenty_predictions(
     lines = (out / "preds.jsonl").read_text().splitlines()
     assert [json.loads(line)["instance_id"] for line in lines] == ids
     assert "20 tasks (20 completed); ran 20, skipped 0; 20 predictions" in stdout
+    # Without a terminal, progress is one plain line per finished task.
+    assert sorted(line.split("] ")[1].split(":")[0] for line in stderr.splitlines()) == ids
+    assert stderr.splitlines()[-1].startswith("[20/20] ")
     # Completed tasks leave no workspace behind.
     assert list((out / "work").iterdir()) == []

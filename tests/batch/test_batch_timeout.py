@@ -65,3 +65,39 @@ def test_a_task_past_its_limit_ends_timeout_and_leaves_no_process(
     # A task that did not complete keeps its workspace for inspection.
     assert record["workspace"] == str(out / "work" / "slow" / "repo")
     assert Path(record["workspace"]).is_dir()
+
+
+def test_a_setup_command_past_the_limit_is_killed_with_every_process_it_started(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    tag = f"vtcode-batch-setup-{uuid.uuid4().hex}"
+    sleeper = f"python3 -c 'import time; time.sleep(300)' {tag}"
+    # `vtcode sandbox` ignores SIGINT and the command leads its own session: only SIGKILL of the group
+    # ends it, and the escapee (its own session, no vtcode marker) only the batch's sweep. Without the
+    # sandbox, whose namespaces would end the escapee along with the command.
+    setup = f"env -u VTCODE_EXEC_SESSION setsid {sleeper}-escapee & {sleeper}-main"
+    tasks = tasks_file(tmp_path / "tasks.jsonl", ["setup-slow"], setup=[setup])
+    out = tmp_path / "out"
+    with OpenAIChatServer(responder=TaskScripts()) as server:
+        result = vtcode.run(
+            "batch",
+            "run",
+            str(tasks),
+            "-o",
+            str(out),
+            "--timeout",
+            "4",
+            "--grace",
+            "1",
+            "--sandbox",
+            "off",
+            *MODEL_ARGS,
+            env=batch_env(server),
+            timeout=120,
+        )
+        requests = len(server.requests)
+    assert result.code == 1, result.stderr
+    assert requests == 0  # the agent never started
+    record = json.loads((out / "tasks" / "setup-slow" / "result.json").read_text())
+    assert (record["status"], record["error"]["kind"]) == ("timeout", "timeout")
+    assert _tagged(tag) == []

@@ -97,6 +97,7 @@ def failed_outcome(job: TaskJob, message: str) -> TaskOutcome:
         id=job.task.id,
         instance_id=job.task.prediction_id,
         status="error",
+        instruction=job.task.instruction,
         error=TaskError(kind="internal", message=message),
         attempt=job.attempt,
     )

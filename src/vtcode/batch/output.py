@@ -10,7 +10,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from vtcode.batch.task_run import RESULT_FILE, TASKS_FOLDER, task_dir
+from vtcode.batch.task_run import INSTRUCTION_FILE, RESULT_FILE, TASKS_FOLDER, TRAJECTORY_FILE, task_dir
+from vtcode.batch.trajectory import trajectory_json
 from vtcode.core.batch.preds import predictions, preds_json, preds_jsonl
 from vtcode.core.batch.result import TaskResult, decode_result
 from vtcode.core.batch.run_record import RunRecord, decode_run, encode_run
@@ -117,3 +118,24 @@ def write_summary(out_dir: Path, ids: list[str]) -> BatchSummary:
     summary = summarize(ids, read_states(out_dir, ids))
     atomic_write(out_dir / "summary.json", encode_summary(summary))
     return summary
+
+
+def write_trajectories(out_dir: Path, ids: list[str]) -> int:
+    """(Re)write every task's trajectory.json from its events.jsonl; how many were written."""
+    written = 0
+    for task_id, state in read_states(out_dir, ids).items():
+        if not isinstance(state, TaskResult):
+            continue
+        folder = task_dir(out_dir, task_id)
+        try:
+            events = (folder / "events.jsonl").read_bytes()
+        except OSError:
+            continue
+        try:
+            instruction = (folder / INSTRUCTION_FILE).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            instruction = ""
+        data = trajectory_json(events, task_id=task_id, model=state.model, instruction=instruction)
+        atomic_write(folder / TRAJECTORY_FILE, data)
+        written += 1
+    return written

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vtcode import __version__
+from vtcode.batch.trajectory import trajectory_json
 from vtcode.core.batch.events_digest import digest_events
 from vtcode.core.batch.job import EvalOutcome, TaskError, TaskJob, TaskOutcome, TaskStatus
 from vtcode.core.batch.result import encode_result, result_of
@@ -30,7 +31,7 @@ from vtcode.exec.task_workspace import (
     remove_tree,
     workspace_patch,
 )
-from vtcode.store.atomic import atomic_write
+from vtcode.store.atomic import atomic_write, sync_folder, write_synced
 
 __all__ = [
     "TaskControl",
@@ -44,6 +45,8 @@ __all__ = [
 
 TASKS_FOLDER = "tasks"
 RESULT_FILE = "result.json"
+INSTRUCTION_FILE = "instruction.txt"
+TRAJECTORY_FILE = "trajectory.json"
 
 
 def task_dir(out_dir: Path, task_id: str) -> Path:
@@ -200,8 +203,12 @@ async def run_task(
                 control=control,
             )
             if run.exit_code != 0:
-                status = _status_of(run) if run.timed_out or run.interrupted or run.killed else "error"
-                error = TaskError(kind="setup", message=f"setup command {number} exited with {run.exit_code}")
+                stopped = run.timed_out or run.interrupted or run.killed
+                status = _status_of(run) if stopped else "error"
+                if not stopped:
+                    error = TaskError(
+                        kind="setup", message=f"setup command {number} exited with {run.exit_code}"
+                    )
                 exit_code = run.exit_code
                 break
         else:
@@ -220,7 +227,10 @@ async def run_task(
             status, exit_code = _status_of(run), run.exit_code
             patch = await workspace_patch(workspace, base, job.env)
             if task.eval is not None and status in ("completed", "failed", "timeout"):
-                evaluated = await _evaluate(job, workspace, env, eval_path, control)
+                evaluated, stopped = await _evaluate(job, workspace, env, eval_path, control)
+                if stopped:
+                    # A verdict cut short by the user says nothing: the task runs again next time.
+                    status = "interrupted"
     except WorkspaceError as exc:
         status, error = "error", TaskError(kind="workspace", message=str(exc))
     except OSError as exc:
@@ -248,6 +258,7 @@ async def run_task(
         instance_id=task.prediction_id,
         status=status,
         exit_code=exit_code,
+        instruction=task.instruction,
         patch=patch,
         events=events,
         stderr=stderr,
@@ -274,8 +285,8 @@ def _read(path: Path) -> bytes:
 
 async def _evaluate(
     job: TaskJob, workspace: Path, env: dict[str, str], log_path: Path, control: TaskControl | None
-) -> EvalOutcome:
-    """The eval command's verdict, run in the same sandbox as the agent's commands."""
+) -> tuple[EvalOutcome, bool]:
+    """The eval command's verdict (run in the agent's sandbox), and whether the user stopped it."""
     assert job.task.eval is not None
     run = await run_child(
         _sandbox_argv(job, workspace, job.task.eval.command),
@@ -288,12 +299,13 @@ async def _evaluate(
         grace_s=job.grace_s,
         control=control,
     )
-    return EvalOutcome(
+    verdict = EvalOutcome(
         passed=run.exit_code == 0 and not run.timed_out,
         exit_code=run.exit_code,
         timed_out=run.timed_out,
         log=await asyncio.to_thread(_read, log_path),
     )
+    return verdict, run.interrupted or run.killed
 
 
 def run_task_blocking(job: TaskJob) -> TaskOutcome:
@@ -302,16 +314,30 @@ def run_task_blocking(job: TaskJob) -> TaskOutcome:
 
 
 def write_outcome(out_dir: Path, outcome: TaskOutcome, *, backend: str = "local") -> Path:
-    """Write a task's artifacts under `OUT/tasks/<id>/`, `result.json` last and atomically; its folder."""
+    """Write a task's artifacts under `OUT/tasks/<id>/`, `result.json` last and atomically; its folder.
+
+    Artifacts: events.jsonl, stderr.log, patch.diff, setup.log (when setup ran), eval.log (when an eval
+    ran), instruction.txt, trajectory.json (ATIF, from the events).
+    """
     folder = task_dir(out_dir, outcome.id)
     folder.mkdir(parents=True, exist_ok=True)
-    atomic_write(folder / "events.jsonl", outcome.events)
-    atomic_write(folder / "stderr.log", outcome.stderr)
-    atomic_write(folder / "patch.diff", outcome.patch)
+    artifacts = {
+        "events.jsonl": outcome.events,
+        "stderr.log": outcome.stderr,
+        "patch.diff": outcome.patch,
+        INSTRUCTION_FILE: outcome.instruction.encode(),
+        TRAJECTORY_FILE: trajectory_json(
+            outcome.events, task_id=outcome.id, model=outcome.model, instruction=outcome.instruction
+        ),
+    }
     if outcome.setup_log:
-        atomic_write(folder / "setup.log", outcome.setup_log)
+        artifacts["setup.log"] = outcome.setup_log
     if outcome.eval is not None:
-        atomic_write(folder / "eval.log", outcome.eval.log)
+        artifacts["eval.log"] = outcome.eval.log
+    # Each artifact durable before result.json names the task done (one directory sync for them all).
+    for name, data in artifacts.items():
+        write_synced(folder / name, data)
+    sync_folder(folder)
     result = result_of(outcome, vtcode_version=__version__, backend=backend)
     atomic_write(folder / RESULT_FILE, encode_result(result))
     return folder

@@ -1,4 +1,4 @@
-"""`vtcode batch run|status|preds`: the front end of the batch driver (vtcode.batch)."""
+"""`vtcode batch run|status|preds|atif`: the front end of the batch driver (vtcode.batch)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import msgspec
 
 from vtcode.batch.backend import BatchStop, default_workers
-from vtcode.batch.output import read_states, require_run, write_predictions
+from vtcode.batch.output import read_states, require_run, write_predictions, write_trajectories
 from vtcode.batch.runner import BatchConfig, BatchReport, run_batch
 from vtcode.cli.batch_progress import ProgressDisplay, status_text
 from vtcode.config.environment import os_environ, resolve_home
@@ -149,6 +149,14 @@ def _preds_command(args: argparse.Namespace) -> int:
     return int(ExitCode.OK)
 
 
+def _atif_command(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    record = require_run(out)
+    count = write_trajectories(out, list(record.task_ids))
+    sys.stdout.write(f"{count} trajectories written (tasks/<id>/trajectory.json)\n")
+    return int(ExitCode.OK)
+
+
 def run_batch_command(args: argparse.Namespace, overrides: list[str], parser: argparse.ArgumentParser) -> int:
     """Dispatch `vtcode batch ACTION`."""
     match args.batch_command:
@@ -158,6 +166,9 @@ def run_batch_command(args: argparse.Namespace, overrides: list[str], parser: ar
             return _status_command(args)
         case "preds":
             return _preds_command(args)
+        case "atif":
+            return _atif_command(args)
         case _:
-            parser.parse_args(["batch", "--help"])
-            return int(ExitCode.USAGE)
+            raise UsageError(
+                "batch needs an action: run, status, preds or atif", hint="vtcode batch run --help"
+            )

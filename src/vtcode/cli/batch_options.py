@@ -10,7 +10,8 @@ copy), and collect the results in one resumable folder:
 
   OUT/run.json                the tasks file's sha256 and the pinned flags
   OUT/tasks/<id>/result.json  written last: its presence with a terminal status means done
-  OUT/tasks/<id>/             events.jsonl, patch.diff, stderr.log, setup.log, eval.log
+  OUT/tasks/<id>/             events.jsonl, trajectory.json (ATIF), patch.diff, stderr.log,
+                              setup.log, eval.log, instruction.txt
   OUT/preds.json, preds.jsonl SWE-bench predictions (instance_id, model_name_or_path, model_patch)
   OUT/summary.json            counts by status, tokens, cost, durations
   OUT/work/<id>/              workspaces of tasks that did not complete (or all, --keep-workspaces)
@@ -157,7 +158,7 @@ def _add_run_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def add_batch_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """`vtcode batch run|status|preds`."""
+    """`vtcode batch run|status|preds|atif`."""
     batch = commands.add_parser(
         "batch",
         help="run many tasks headless into one resumable folder (SWE-bench predictions)",
@@ -176,3 +177,8 @@ def add_batch_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
         "preds", help="rebuild preds.json and preds.jsonl from the task results of a batch folder"
     )
     _folder(preds)
+    atif = actions.add_parser(
+        "atif",
+        help="(re)write each task's trajectory.json (ATIF, Harbor's trajectory format) from its events.jsonl",
+    )
+    _folder(atif)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vtcode.exec.process_group import enable_subreaper, signal_processes
+from vtcode.exec.process_group import enable_subreaper, group_alive, signal_processes, subreaper_enabled
 from vtcode.exec.spawn import child_preexec
 from vtcode.exec.terminate import reap, wait_all_exited
 
@@ -28,7 +28,13 @@ BATCH_TASK_ENV = "VTCODE_BATCH_TASK"
 """Environment variable every process of one batch task carries ("<driver pid>:<random>")."""
 
 _KILL_SETTLE_SECONDS = 2.0
+# How long the child's output may keep flowing after it has exited and its processes were swept.
+_DRAIN_SECONDS = 5.0
 _READ_CHUNK = 1 << 16
+
+# The batch children running now (their pids): the only direct children of the driver that are
+# expected; any other one may be a task's orphan.
+_live_children: set[int] = set()
 
 
 @dataclass
@@ -93,6 +99,7 @@ async def run_child(
         os.close(err)
         raise
     os.close(err)
+    _live_children.add(proc.pid)
     pump = asyncio.create_task(_pump(proc, stdin, out, on_line))
     try:
         ended = await _wait_or_stop(proc, timeout_s, control)
@@ -106,9 +113,13 @@ async def run_child(
         await asyncio.shield(_interrupt(proc, marker, grace_s, None))
         raise
     finally:
+        _live_children.discard(proc.pid)
         await _sweep(proc.pid, marker)
-        with contextlib.suppress(Exception):
-            await asyncio.shield(pump)
+        # A process that escaped every search may still hold the output pipe open: stop reading then.
+        done, _ = await asyncio.wait({pump}, timeout=_DRAIN_SECONDS)
+        if not done:
+            pump.cancel()
+        await asyncio.gather(pump, return_exceptions=True)
         os.close(out)
     code = proc.returncode if proc.returncode is not None else -signal.SIGKILL
     return ChildRun(
@@ -197,8 +208,35 @@ async def _kill(proc: asyncio.subprocess.Process, marker: str) -> None:
         await asyncio.wait_for(proc.wait(), _KILL_SETTLE_SECONDS)
 
 
+def _direct_children() -> set[int] | None:
+    """This process's children, from /proc (None where that is not available)."""
+    found: set[int] = set()
+    try:
+        for tid in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{tid}/children", "rb") as listing:
+                found.update(int(pid) for pid in listing.read().split())
+    except (OSError, ValueError):
+        return None
+    return found
+
+
+def _may_have_leftovers(pgid: int) -> bool:
+    """Whether a finished task can have processes left: its group has members, or an unknown orphan.
+
+    With the subreaper, every survivor of a task whose child has exited was re-parented to this
+    process or descends from one that was; so when the group is empty and every direct child is a
+    running batch child, nothing of the task is left and the walk of all processes is skipped.
+    """
+    if not subreaper_enabled() or group_alive(pgid):
+        return True
+    children = _direct_children()
+    return children is None or bool(children - _live_children)
+
+
 async def _sweep(pgid: int, marker: str) -> None:
     """Kill and reap whatever of the task is still running once its child has ended."""
+    if not _may_have_leftovers(pgid):
+        return
     leftovers = marked_processes(pgid, marker)
     if not leftovers:
         return

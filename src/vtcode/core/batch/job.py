@@ -70,6 +70,8 @@ class TaskOutcome(msgspec.Struct, frozen=True, kw_only=True):
     instance_id: str
     status: TaskStatus
     exit_code: int | None = None
+    # What the agent was asked (kept beside the results: the trajectory starts with it).
+    instruction: str = ""
     patch: bytes = b""
     events: bytes = b""
     stderr: bytes = b""

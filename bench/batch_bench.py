@@ -1,0 +1,239 @@
+"""`vtcode batch`: throughput at 1, 2 and 4 workers, the scheduler's own CPU share, disk per task.
+
+N scripted tasks (default 100), each five tool round trips (list, read, run, patch, run) on a small git
+repository, against a loopback Chat Completions server in a child process. The driver runs in this
+process, so its CPU (`RUSAGE_SELF`) is the scheduler's alone and the tasks' (`vtcode exec` children,
+their commands, git) is `RUSAGE_CHILDREN`. Baseline, measured in the same run: the same task run as a
+plain sequential `vtcode exec` loop (no batch), per task.
+Run: .venv/bin/python bench/batch_bench.py [--tasks N] [--workers 1,2,4] [--backend local|ray]
+     [--ray-address HOST:PORT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from loopback_process import ServerProcess
+
+from vtcode.batch.backend import BatchStop
+from vtcode.batch.runner import BatchConfig, run_batch
+from vtcode.core.batch.env import task_environment
+from vtcode.core.batch.run_record import ModelFlags
+
+# Runs in a child process: per task (named in its first user message), five tool calls then "done".
+_SERVER = r"""
+import json, re, sys, threading, time
+from vtcode.testing.openai_chat_server import OpenAIChatServer
+from vtcode.testing.script import Reply, ScriptToolCall
+PATCH = ("*** Begin Patch\n*** Update File: calc.py\n@@ def add(a, b):\n-    return a - b\n"
+         "+    return a + b\n*** End Patch\n")
+STEPS = [
+    ("list_files", {}),
+    ("read_file", {"path": "calc.py"}),
+    ("exec_command", {"cmd": "python3 check.py || true"}),
+    ("apply_patch", {"patch": PATCH}),
+    ("exec_command", {"cmd": "python3 check.py"}),
+]
+def respond(request):
+    body = request.json()
+    done = sum(1 for m in body["messages"] if m.get("role") == "tool")
+    if done >= len(STEPS):
+        return Reply(text="Fixed add; check.py passes.")
+    name, args = STEPS[done]
+    return Reply(tool_calls=(ScriptToolCall(name, json.dumps(args), id=f"c{done}"),))
+server = OpenAIChatServer(responder=respond).start()
+print(server.base_url, flush=True)
+def trim():
+    while True:
+        time.sleep(0.5)
+        server.requests.clear()
+threading.Thread(target=trim, daemon=True).start()
+sys.stdin.read()
+server.stop()
+"""
+
+MODEL = ("--provider", "openai", "--model", "gpt-4.1")
+
+
+def _repo(path: Path) -> Path:
+    path.mkdir(parents=True)
+    (path / "calc.py").write_text("def add(a, b):\n    return a - b\n")
+    (path / "check.py").write_text("import calc\nassert calc.add(2, 3) == 5\nprint('ok')\n")
+    (path / "README.md").write_text("# calc\n" + "text\n" * 200)
+    ident = ["-c", "user.email=b@example.com", "-c", "user.name=b"]
+    subprocess.run(["git", "init", "-q"], cwd=path, check=True)
+    subprocess.run(["git", "add", "."], cwd=path, check=True)
+    subprocess.run(["git", *ident, "commit", "-qm", "init"], cwd=path, check=True)
+    return path
+
+
+def _env(root: Path, base_url: str) -> dict[str, str]:
+    home = root / "home"
+    home.mkdir(exist_ok=True)
+    env = dict(os.environ, HOME=str(home), OPENAI_API_KEY="bench", OPENAI_BASE_URL=base_url)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def _cpu(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _size(path: Path) -> int:
+    return sum(
+        entry.stat().st_size for entry in path.rglob("*") if entry.is_file() and not entry.is_symlink()
+    )
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One batch run."""
+
+    workers: int
+    seconds: float
+    driver_cpu: float
+    tasks_cpu: float
+    completed: int
+    disk_per_task: int
+    work_left: int
+
+    def per_minute(self, tasks: int) -> float:
+        """Tasks finished per minute of wall time."""
+        return tasks / self.seconds * 60
+
+
+def run_once(
+    root: Path, repo: Path, base_url: str, tasks: int, *, workers: int, backend: str, extra: dict[str, str]
+) -> Measured:
+    """Run the N-task batch once into a fresh folder."""
+    tasks_path = root / f"tasks-{workers}-{backend}.jsonl"
+    lines = [
+        json.dumps({"id": f"b{n:03d}", "instruction": f"task b{n:03d}: fix add", "repo": {"path": str(repo)}})
+        for n in range(tasks)
+    ]
+    tasks_path.write_text("\n".join(lines) + "\n")
+    out = root / f"out-{workers}-{backend}"
+    env = _env(root, base_url)
+    config = BatchConfig(
+        tasks_path=tasks_path,
+        out_dir=out,
+        vtcode_argv=(sys.executable, "-m", "vtcode"),
+        env={**task_environment(env), "VTCODE_HOME": str(root / "home" / ".vtcode")},
+        flags=ModelFlags(provider="openai", model="gpt-4.1"),
+        backend=backend,
+        workers=workers,
+        timeout_s=600,
+        extra=extra,
+    )
+    self_before, children_before = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    report = asyncio.run(run_batch(config, BatchStop()))
+    seconds = time.perf_counter() - start
+    driver = _cpu(resource.RUSAGE_SELF) - self_before
+    children = _cpu(resource.RUSAGE_CHILDREN) - children_before
+    work = out / "work"
+    return Measured(
+        workers=workers,
+        seconds=seconds,
+        driver_cpu=driver,
+        tasks_cpu=children,
+        completed=report.summary.counts.get("completed", 0),
+        disk_per_task=_size(out) // max(1, tasks),
+        work_left=_size(work) if work.exists() else 0,
+    )
+
+
+def plain_exec(root: Path, repo: Path, base_url: str, runs: int) -> float:
+    """Seconds per task of a sequential `vtcode exec` loop on fresh copies (the no-batch baseline)."""
+    env = _env(root, base_url)
+    env["VTCODE_HOME"] = str(root / "home" / ".vtcode-plain")
+    total = 0.0
+    for n in range(runs):
+        copy = root / f"plain-{n}"
+        shutil.copytree(repo, copy)
+        start = time.perf_counter()
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "vtcode",
+                "exec",
+                "--json",
+                "--approval",
+                "full-auto",
+                *MODEL,
+                f"task p{n}: fix add",
+            ],
+            cwd=copy,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=True,
+        )
+        total += time.perf_counter() - start
+    return total / runs
+
+
+def main() -> None:
+    """Measure and print the figures."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--tasks", type=int, default=100)
+    parser.add_argument("--workers", default="1,2,4")
+    parser.add_argument("--backend", default="local", help="local, ray, or both as local,ray")
+    parser.add_argument("--ray-address", help="the Ray cluster for --backend ray")
+    parser.add_argument("--baseline-runs", type=int, default=10)
+    args = parser.parse_args()
+    counts = [int(part) for part in args.workers.split(",")]
+    backends = args.backend.split(",")
+    extra = {"ray_address": args.ray_address} if args.ray_address else {}
+    root = Path(tempfile.mkdtemp(prefix="vtcode-batch-bench-"))
+    server = ServerProcess(_SERVER)
+    try:
+        repo = _repo(root / "repo")
+        baseline = plain_exec(root, repo, server.base_url, args.baseline_runs)
+        print(
+            f"baseline: plain sequential vtcode exec, {baseline:.2f} s per task "
+            f"({60 / baseline:.1f} tasks/min)"
+        )
+        print(f"{args.tasks} tasks, 5 tool round trips each, on {os.cpu_count()} cores")
+        print(
+            "backend  workers  tasks/min  vs exec loop  vs 1 worker  scheduler CPU  tasks CPU s  "
+            "disk/task  work left"
+        )
+        first: dict[str, float] = {}
+        for backend in backends:
+            for workers in counts:
+                m = run_once(
+                    root, repo, server.base_url, args.tasks, workers=workers, backend=backend, extra=extra
+                )
+                rate = m.per_minute(args.tasks)
+                first.setdefault(backend, rate)
+                share = m.driver_cpu / max(1e-9, m.driver_cpu + m.tasks_cpu)
+                print(
+                    f"{backend:7}  {workers:7}  {rate:9.1f}  {rate / (60 / baseline):11.2f}x  "
+                    f"{rate / first[backend]:10.2f}x  {share:12.1%}  {m.tasks_cpu:11.1f}  "
+                    f"{m.disk_per_task / 1024:7.1f} KiB  {m.work_left} B"
+                    + ("" if m.completed == args.tasks else f"  ({m.completed} completed!)"),
+                    flush=True,
+                )
+    finally:
+        server.close()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
