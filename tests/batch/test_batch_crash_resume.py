@@ -49,6 +49,7 @@ def test_a_killed_driver_resumes_with_only_the_missing_tasks_and_the_same_predic
         done_before = _results(out)
         assert 2 <= len(done_before) < len(ids), driver.stderr.read() if driver.stderr else ""
         first_run = len(server.requests)
+        killed_run = json.loads((out / "run.json").read_text())
 
         rerun = vtcode.run(*argv, env=env, timeout=300)
         rerun_tasks = requests_by_task(server.requests[first_run:])
@@ -62,6 +63,9 @@ def test_a_killed_driver_resumes_with_only_the_missing_tasks_and_the_same_predic
     assert json.loads((out / "preds.json").read_text()) == {task_id: _prediction(task_id) for task_id in ids}
     run = json.loads((out / "run.json").read_text())
     assert (run["runs"], run["task_ids"]) == (2, ids)
+    # run.json says which run ended and which was killed.
+    assert killed_run["finished_at"] is None
+    assert run["finished_at"] >= run["updated_at"]
     # The tasks killed with the driver left no process behind.
     assert _processes_in(out) == []
 

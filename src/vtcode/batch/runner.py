@@ -238,6 +238,7 @@ async def run_batch(
     name = model_name(config.flags.provider, config.flags.model)
     count = write_predictions(config.out_dir, ids, name)
     summary = write_summary(config.out_dir, ids)
+    write_run(config.out_dir, msgspec.structs.replace(record, finished_at=time.time()))
     interrupted = stop.interrupting.is_set()
     return BatchReport(
         summary=summary,

@@ -220,22 +220,36 @@ def _direct_children() -> set[int] | None:
     return found
 
 
-def _may_have_leftovers(pgid: int) -> bool:
-    """Whether a finished task can have processes left: its group has members, or an unknown orphan.
+def _carries(pid: int, marker: str) -> bool:
+    """Whether process `pid` carries the task's marker (True when its environment cannot be read)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as environ:
+            return f"{BATCH_TASK_ENV}={marker}".encode() in environ.read().split(b"\0")
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+
+
+def _may_have_leftovers(pgid: int, marker: str) -> bool:
+    """Whether a finished task can have processes left: its group has members, or an orphan of it.
 
     With the subreaper, every survivor of a task whose child has exited was re-parented to this
-    process or descends from one that was; so when the group is empty and every direct child is a
-    running batch child, nothing of the task is left and the walk of all processes is skipped.
+    process or descends from one that was; so when the group is empty and no direct child but the
+    running batch children carries the task's marker, nothing of it is left and the walk of all
+    processes is skipped.
     """
     if not subreaper_enabled() or group_alive(pgid):
         return True
     children = _direct_children()
-    return children is None or bool(children - _live_children)
+    if children is None:
+        return True
+    return any(_carries(pid, marker) for pid in children - _live_children)
 
 
 async def _sweep(pgid: int, marker: str) -> None:
     """Kill and reap whatever of the task is still running once its child has ended."""
-    if not _may_have_leftovers(pgid):
+    if not _may_have_leftovers(pgid, marker):
         return
     leftovers = marked_processes(pgid, marker)
     if not leftovers:

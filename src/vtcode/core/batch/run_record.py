@@ -40,6 +40,8 @@ class RunRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
     task_ids: tuple[str, ...]
     created_at: float
     updated_at: float
+    # When the latest run ended (None while it runs, or when its driver was killed).
+    finished_at: float | None = None
     runs: int = 1
     backend: str = "local"
     workers: int = 1
