@@ -5,8 +5,16 @@ repository, against a loopback Chat Completions server in a child process. The d
 process, so its CPU (`RUSAGE_SELF`) is the scheduler's alone and the tasks' (`vtcode exec` children,
 their commands, git) is `RUSAGE_CHILDREN`. Baseline, measured in the same run: the same task run as a
 plain sequential `vtcode exec` loop (no batch), per task.
-Run: .venv/bin/python bench/batch_bench.py [--tasks N] [--workers 1,2,4] [--backend local|ray]
+Run: .venv/bin/python bench/batch_bench.py [--tasks N] [--workers 1,2,4] [--backend local|ray|local,ray]
      [--ray-address HOST:PORT]
+
+With `ray` among the backends and no --ray-address, the benchmark starts its own cluster (a head with no
+CPUs and one worker node with as many CPUs as the most workers asked) inside a network namespace holding
+only `lo` (Ray otherwise binds the host's interfaces), and runs itself inside it, so the driver, the
+model server and the tasks all live on 127.0.0.1. The Ray rows also show their rate against the local
+backend's at the same worker count. Their "tasks CPU" is not measured (the tasks run in Ray's worker
+processes, not children of this one); their "scheduler CPU" column shows the driver's CPU seconds,
+Ray's driver-side client included.
 """
 
 from __future__ import annotations
@@ -30,6 +38,8 @@ from vtcode.batch.backend import BatchStop
 from vtcode.batch.runner import BatchConfig, run_batch
 from vtcode.core.batch.env import task_environment
 from vtcode.core.batch.run_record import ModelFlags
+from vtcode.testing.loopback_netns import LoopbackNamespace
+from vtcode.testing.ray_cluster import RayCluster
 
 # Runs in a child process: per task (named in its first user message), five tool calls then "done".
 _SERVER = r"""
@@ -186,6 +196,27 @@ def plain_exec(root: Path, repo: Path, base_url: str, runs: int) -> float:
     return total / runs
 
 
+def in_ray_namespace(counts: list[int]) -> int:
+    """Start a Ray cluster in a loopback namespace and run this benchmark again inside it."""
+    base = Path(tempfile.mkdtemp(prefix="vtray-bench-"))
+    with LoopbackNamespace() as namespace:
+        cluster = RayCluster(namespace, Path(sys.executable).with_name("ray"), base)
+        start = time.perf_counter()
+        cluster.start_head()
+        head = time.perf_counter() - start
+        cluster.add_node("node2", max(counts))
+        print(
+            f"ray cluster: head {head:.1f} s, + worker node {time.perf_counter() - start - head:.1f} s "
+            f"(not in the rates below)",
+            flush=True,
+        )
+        argv = [sys.executable, *sys.argv, "--ray-address", cluster.address]
+        env = dict(os.environ, **{k: v for k, v in cluster.env.items() if k.startswith("RAY_")})
+        code = subprocess.run(namespace.argv(argv), env=env, check=False).returncode
+    shutil.rmtree(base, ignore_errors=True)
+    return code
+
+
 def main() -> None:
     """Measure and print the figures."""
     parser = argparse.ArgumentParser(
@@ -194,11 +225,13 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=100)
     parser.add_argument("--workers", default="1,2,4")
     parser.add_argument("--backend", default="local", help="local, ray, or both as local,ray")
-    parser.add_argument("--ray-address", help="the Ray cluster for --backend ray")
+    parser.add_argument("--ray-address", help="the Ray cluster for --backend ray (default: one of its own)")
     parser.add_argument("--baseline-runs", type=int, default=10)
     args = parser.parse_args()
     counts = [int(part) for part in args.workers.split(",")]
     backends = args.backend.split(",")
+    if "ray" in backends and not args.ray_address:
+        sys.exit(in_ray_namespace(counts))
     extra = {"ray_address": args.ray_address} if args.ray_address else {}
     root = Path(tempfile.mkdtemp(prefix="vtcode-batch-bench-"))
     server = ServerProcess(_SERVER)
@@ -211,10 +244,11 @@ def main() -> None:
         )
         print(f"{args.tasks} tasks, 5 tool round trips each, on {os.cpu_count()} cores")
         print(
-            "backend  workers  tasks/min  vs exec loop  vs 1 worker  scheduler CPU  tasks CPU s  "
+            "backend  workers  tasks/min  vs exec loop  vs 1 worker  vs local  scheduler CPU  tasks CPU s  "
             "disk/task  work left"
         )
         first: dict[str, float] = {}
+        local: dict[int, float] = {}
         for backend in backends:
             for workers in counts:
                 m = run_once(
@@ -222,10 +256,17 @@ def main() -> None:
                 )
                 rate = m.per_minute(args.tasks)
                 first.setdefault(backend, rate)
-                share = m.driver_cpu / max(1e-9, m.driver_cpu + m.tasks_cpu)
+                if backend == "local":
+                    local[workers] = rate
+                versus = f"{rate / local[workers]:7.2f}x" if workers in local else "      -"
+                share = f"{m.driver_cpu / max(1e-9, m.driver_cpu + m.tasks_cpu):12.1%}"
+                tasks_cpu = f"{m.tasks_cpu:11.1f}"
+                if backend != "local":
+                    # The tasks ran in Ray's workers: only the driver's own CPU seconds are known here.
+                    share, tasks_cpu = f"{m.driver_cpu:8.1f} s drv", "        n/a"
                 print(
                     f"{backend:7}  {workers:7}  {rate:9.1f}  {rate / (60 / baseline):11.2f}x  "
-                    f"{rate / first[backend]:10.2f}x  {share:12.1%}  {m.tasks_cpu:11.1f}  "
+                    f"{rate / first[backend]:10.2f}x  {versus}  {share}  {tasks_cpu}  "
                     f"{m.disk_per_task / 1024:7.1f} KiB  {m.work_left} B"
                     + ("" if m.completed == args.tasks else f"  ({m.completed} completed!)"),
                     flush=True,
