@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 from collections.abc import Iterator
 
 import msgspec
@@ -45,7 +46,14 @@ def run_remote(job: TaskJob) -> Iterator[Started | TaskOutcome]:
     # This runs in a Ray worker, where Ray is imported already.
     node_id = importlib.import_module("ray").get_runtime_context().get_node_id()
     yield Started(node_id=node_id, pid=os.getpid(), create_time=psutil.Process().create_time())
-    yield run_task_blocking(job)
+    # A Ray worker runs tasks with SIGINT blocked, and a child inherits the mask of the thread that forks
+    # it: unblocked here, so `vtcode exec` can be interrupted (Ctrl-C of the batch, the task's limit).
+    previous = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    try:
+        outcome = run_task_blocking(job)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+    yield outcome
 
 
 def sweep_remote(sweep: Sweep) -> int:

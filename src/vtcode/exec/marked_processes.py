@@ -29,11 +29,13 @@ def marked_pids(name: str, value: str) -> list[int]:
 
 
 def interrupt_marked(name: str, value: str) -> int:
-    """SIGINT the process groups led by marked processes (as a terminal's Ctrl-C would); how many."""
+    """SIGINT the group of each topmost marked process (whose parent is not marked), as a driver would
+    its own child's; the commands under it are left to it, as in a local batch. How many groups."""
+    marked = set(marked_pids(name, value))
     groups = 0
-    for pid in marked_pids(name, value):
-        with contextlib.suppress(OSError):
-            if os.getpgid(pid) == pid:
+    for pid in marked:
+        with contextlib.suppress(psutil.Error, OSError):
+            if psutil.Process(pid).ppid() not in marked and os.getpgid(pid) == pid:
                 os.killpg(pid, signal.SIGINT)
                 groups += 1
     return groups
