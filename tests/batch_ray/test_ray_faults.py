@@ -176,3 +176,38 @@ def test_a_worker_that_hangs_past_the_limit_is_cancelled_and_leaves_no_process(
     assert not worker.is_running()
     assert tagged() == []
     assert _task_execs(namespace.pids()) == {}
+
+
+@pytest.mark.timeout(300)
+def test_a_task_whose_node_dies_three_times_ends_error_naming_the_node_deaths(
+    vtcode: VtcodeRunner, namespace: LoopbackNamespace, model: Model, ray_base: Path, tmp_path: Path
+) -> None:
+    def script(task_id: str) -> list[Step]:
+        return [command_call("sleep 60", yield_time_ms=90000), Reply(text="done")]
+
+    model.scripts.script = script
+    cluster = start_cluster(namespace, ray_base, [])
+    tasks = tasks_file(tmp_path / "tasks.jsonl", ["unlucky"])
+    out = tmp_path / "out"
+    args = [str(tasks), "-o", str(out), *MODEL_ARGS, "--backend", "ray", "--ray-address", cluster.address]
+    driver = _driver(vtcode, namespace, args, driver_env(cluster, model.server))
+    try:
+        # Each run of the task gets a node of its own, which dies under it.
+        for name in ("node2", "node3", "node4"):
+            cluster.add_node(name, 1)
+            raylet = cluster.raylet(name)
+
+            def on_node(raylet: psutil.Process = raylet) -> dict[int, str]:
+                return _task_execs([child.pid for child in raylet.children(recursive=True)])
+
+            _wait_for(on_node, f"the task on {name}")
+            cluster.kill_node(name)
+        _, stderr = driver.communicate(timeout=120)
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+    assert driver.returncode == 1, stderr
+    assert "Traceback" not in stderr
+    result = json.loads((out / "tasks" / "unlucky" / "result.json").read_text())
+    assert (result["status"], result["error"]["kind"]) == ("error", "node_died")
+    assert result["error"]["message"].startswith("its node failed 3 times")
