@@ -3,8 +3,9 @@
 N scripted tasks (default 100), each five tool round trips (list, read, run, patch, run) on a small git
 repository, against a loopback Chat Completions server in a child process. The driver runs in this
 process, so its CPU (`RUSAGE_SELF`) is the scheduler's alone and the tasks' (`vtcode exec` children,
-their commands, git) is `RUSAGE_CHILDREN`. Baseline, measured in the same run: the same task run as a
-plain sequential `vtcode exec` loop (no batch), per task.
+their commands, git) is `RUSAGE_CHILDREN`. Baseline, measured in the same run right before each batch
+(so a shared machine's load hits both alike): the same task as a plain sequential `vtcode exec` loop
+(no batch, no workspace copy), per task.
 Run: .venv/bin/python bench/batch_bench.py [--tasks N] [--workers 1,2,4] [--backend local|ray|local,ray]
      [--ray-address HOST:PORT]
 
@@ -167,8 +168,9 @@ def run_once(
 
 def plain_exec(root: Path, repo: Path, base_url: str, runs: int) -> float:
     """Seconds per task of a sequential `vtcode exec` loop on fresh copies (the no-batch baseline)."""
+    root.mkdir(parents=True, exist_ok=True)
     env = _env(root, base_url)
-    env["VTCODE_HOME"] = str(root / "home" / ".vtcode-plain")
+    env["VTCODE_HOME"] = str(root / "home" / ".vtcode")
     total = 0.0
     for n in range(runs):
         copy = root / f"plain-{n}"
@@ -237,11 +239,6 @@ def main() -> None:
     server = ServerProcess(_SERVER)
     try:
         repo = _repo(root / "repo")
-        baseline = plain_exec(root, repo, server.base_url, args.baseline_runs)
-        print(
-            f"baseline: plain sequential vtcode exec, {baseline:.2f} s per task "
-            f"({60 / baseline:.1f} tasks/min)"
-        )
         print(f"{args.tasks} tasks, 5 tool round trips each, on {os.cpu_count()} cores")
         print(
             "backend  workers  tasks/min  vs exec loop  vs 1 worker  vs local  scheduler CPU  tasks CPU s  "
@@ -251,6 +248,9 @@ def main() -> None:
         local: dict[int, float] = {}
         for backend in backends:
             for workers in counts:
+                baseline = plain_exec(
+                    root / f"plain-{backend}-{workers}", repo, server.base_url, args.baseline_runs
+                )
                 m = run_once(
                     root, repo, server.base_url, args.tasks, workers=workers, backend=backend, extra=extra
                 )
@@ -267,7 +267,7 @@ def main() -> None:
                 print(
                     f"{backend:7}  {workers:7}  {rate:9.1f}  {rate / (60 / baseline):11.2f}x  "
                     f"{rate / first[backend]:10.2f}x  {versus}  {share}  {tasks_cpu}  "
-                    f"{m.disk_per_task / 1024:7.1f} KiB  {m.work_left} B"
+                    f"{m.disk_per_task / 1024:7.1f} KiB  {m.work_left} B  (exec loop {60 / baseline:.1f}/min)"
                     + ("" if m.completed == args.tasks else f"  ({m.completed} completed!)"),
                     flush=True,
                 )
