@@ -45,6 +45,11 @@ def test_without_a_cluster_the_error_says_how_to_start_one(
     assert START in result.stderr
     assert "Traceback" not in result.stderr
     assert not (out / "run.json").exists()
+    # The same through RAY_ADDRESS.
+    plain = [str(tasks), "-o", str(out), "--backend", "ray", *MODEL_ARGS]
+    by_env = run_batch(vtcode, namespace, plain, {"RAY_ADDRESS": "127.0.0.1:6380"}, timeout=60)
+    assert by_env.returncode == 2, by_env.stderr
+    assert "no Ray cluster at 127.0.0.1:6380" in by_env.stderr
 
 
 def test_the_batch_help_says_how_to_start_a_cluster(vtcode: VtcodeRunner) -> None:

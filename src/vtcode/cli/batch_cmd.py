@@ -57,7 +57,9 @@ def _config(args: argparse.Namespace, overrides: list[str]) -> BatchConfig:
         network=args.network == "on",
         config=tuple(overrides),
     )
-    extra = {"ray_address": args.ray_address} if args.ray_address else {}
+    # RAY_ADDRESS is read here (not by Ray) so the backend can check it answers before joining.
+    ray_address = args.ray_address or env.get("RAY_ADDRESS")
+    extra = {"ray_address": ray_address} if ray_address else {}
     return BatchConfig(
         tasks_path=Path(args.tasks),
         out_dir=Path(args.output),
