@@ -31,7 +31,10 @@ RAY_MISSING = "Ray is not installed in this Python (scripts/install-ray.sh insta
 
 def ray_installed() -> bool:
     """Whether `import ray` would work here."""
-    return importlib.util.find_spec("ray") is not None
+    try:
+        return importlib.util.find_spec("ray") is not None
+    except (ImportError, ValueError):  # a module set to None in sys.modules: not importable
+        return False
 
 
 def _require(problem: str | None) -> None:
