@@ -139,11 +139,13 @@ class RayBackend:
         stopping = False
         try:
             while queue or flights:
-                if stop.interrupting.is_set() and not stopping:
-                    stopping = True
-                    queue.clear()  # never started: they stay pending and run on the next `batch run`
-                    for flight in flights:
-                        self._interrupt(flight)
+                if stop.interrupting.is_set():
+                    # Not started (or sent back by a node's death): they stay pending for the next run.
+                    queue.clear()
+                    if not stopping:
+                        stopping = True
+                        for flight in flights:
+                            self._interrupt(flight)
                 while queue and len(flights) < self.workers:
                     job, requeues = queue.popleft()
                     flights.append(self._submit(job, requeues))
