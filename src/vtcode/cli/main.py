@@ -132,6 +132,10 @@ def _command(
             from vtcode.cli.instructions_cmd import run_instructions
 
             return lambda: run_instructions(args, overrides)
+        case "batch":
+            from vtcode.cli.batch_cmd import run_batch_command
+
+            return lambda: run_batch_command(args, overrides, parser)
         case "sandbox":
             from vtcode.cli.sandbox_cmd import run_sandbox
 

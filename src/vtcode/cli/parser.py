@@ -396,6 +396,9 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
 
     add_skills_parser(commands)
     add_checkpoint_parsers(commands, _add_config_option)
+    from vtcode.cli.batch_options import add_batch_parser
+
+    add_batch_parser(commands)
 
     sandbox_p = commands.add_parser(
         "sandbox",

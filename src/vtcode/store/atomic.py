@@ -56,3 +56,27 @@ def write_all(fd: int, data: bytes) -> None:
     while view:
         written = os.write(fd, view)
         view = view[written:]
+
+
+def write_synced(path: Path, data: bytes) -> None:
+    """Create or truncate `path` with `data` and fsync it (not atomic: for files a later record vouches for).
+
+    Raises `StoreError` on any file-system failure.
+    """
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+        try:
+            write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as err:
+        raise store_error(err, "write", path) from err
+
+
+def sync_folder(directory: Path) -> None:
+    """`fsync_dir` raising `StoreError`: the entries of files just created in `directory` are durable."""
+    try:
+        fsync_dir(directory)
+    except OSError as err:
+        raise store_error(err, "sync", directory) from err

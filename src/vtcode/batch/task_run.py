@@ -1,0 +1,343 @@
+"""The one per-task function every backend runs, and the driver's writing of its artifacts.
+
+`run_task` makes the task's workspace (a checkout or a copy) and its own VTCODE_HOME under
+`job.work_root/<id>/`, runs the setup commands, then `vtcode exec --json` as a child in its own
+process group (commands under vtcode's sandbox, network off unless the job allows it), takes the patch,
+runs the eval command in the same sandbox, and returns every artifact as bytes. It writes nothing to
+the output folder: `write_outcome`, called by the driver of each backend, does, with `result.json`
+last and atomic, so a task folder with a readable result is complete.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from vtcode import __version__
+from vtcode.batch.trajectory import trajectory_json
+from vtcode.core.batch.events_digest import digest_events
+from vtcode.core.batch.job import EvalOutcome, TaskError, TaskJob, TaskOutcome, TaskStatus
+from vtcode.core.batch.result import encode_result, result_of
+from vtcode.exec.task_process import ChildRun, TaskControl, run_child
+from vtcode.exec.task_workspace import (
+    WorkspaceError,
+    checkout_mirror,
+    commit_base,
+    copy_folder,
+    remove_tree,
+    workspace_patch,
+)
+from vtcode.store.atomic import atomic_write, sync_folder, write_synced
+
+__all__ = [
+    "TaskControl",
+    "TaskJob",
+    "TaskOutcome",
+    "run_task",
+    "run_task_blocking",
+    "task_dir",
+    "write_outcome",
+]
+
+TASKS_FOLDER = "tasks"
+RESULT_FILE = "result.json"
+INSTRUCTION_FILE = "instruction.txt"
+TRAJECTORY_FILE = "trajectory.json"
+
+
+def task_dir(out_dir: Path, task_id: str) -> Path:
+    """`OUT/tasks/<id>`."""
+    return out_dir / TASKS_FOLDER / task_id
+
+
+def _status_of(run: ChildRun) -> TaskStatus:
+    if run.timed_out:
+        return "timeout"
+    if run.interrupted or run.killed or run.exit_code == 130:
+        return "interrupted"
+    if run.exit_code == 0:
+        return "completed"
+    if run.exit_code == 1:
+        return "failed"
+    return "error"
+
+
+def _sandbox_argv(job: TaskJob, workspace: Path, command: str) -> list[str]:
+    """`vtcode sandbox` running `command` in the task's workspace under the task's sandbox."""
+    mode = ["--sandbox", job.sandbox_mode] if job.sandbox_mode else []
+    network = "true" if job.network else "false"
+    return [
+        *job.vtcode_argv,
+        "sandbox",
+        "-C",
+        str(workspace),
+        "-c",
+        f"sandbox.network={network}",
+        *mode,
+        "--",
+        "sh",
+        "-c",
+        command,
+    ]
+
+
+def _exec_argv(job: TaskJob, workspace: Path) -> list[str]:
+    """`vtcode exec --json` in the workspace; the instruction comes on stdin (no argv length limit)."""
+    mode = ["--sandbox", job.sandbox_mode] if job.sandbox_mode else []
+    network = "true" if job.network else "false"
+    return [
+        *job.vtcode_argv,
+        "exec",
+        "--json",
+        "-C",
+        str(workspace),
+        "-c",
+        f"sandbox.network={network}",
+        *mode,
+        *job.model_args,
+    ]
+
+
+@dataclass(frozen=True)
+class _Scratch:
+    """A task's private folder on the worker: workspace, VTCODE_HOME and the child's output files."""
+
+    root: Path
+
+    @property
+    def workspace(self) -> Path:
+        return self.root / "repo"
+
+    @property
+    def home(self) -> Path:
+        return self.root / "home"
+
+    @property
+    def events(self) -> Path:
+        return self.root / "events.jsonl"
+
+    @property
+    def stderr(self) -> Path:
+        return self.root / "stderr.log"
+
+    @property
+    def setup(self) -> Path:
+        return self.root / "setup.log"
+
+    @property
+    def eval(self) -> Path:
+        return self.root / "eval.log"
+
+
+def _make_scratch(job: TaskJob) -> _Scratch:
+    """A fresh scratch folder (a leftover of an earlier, killed run is removed first)."""
+    scratch = _Scratch(Path(job.work_root) / job.task.id)
+    remove_tree(scratch.root)
+    scratch.home.mkdir(parents=True)
+    if job.task.repo is None:
+        scratch.workspace.mkdir()
+    if job.user_config is not None:
+        (scratch.home / "vtcode.toml").write_bytes(job.user_config)
+    for path in (scratch.events, scratch.stderr, scratch.setup):
+        path.touch()
+    return scratch
+
+
+async def _prepare(job: TaskJob, workspace: Path) -> str:
+    repo = job.task.repo
+    if repo is None:
+        return await commit_base(workspace, job.env)
+    if repo.git is not None:
+        assert repo.commit is not None
+        return await checkout_mirror(repo.git, repo.commit, workspace, job.env)
+    assert repo.path is not None
+    return await copy_folder(repo.path, workspace, job.env)
+
+
+def _last_line(data: bytes) -> str:
+    lines = [line for line in data.decode("utf-8", "replace").splitlines() if line.strip()]
+    return lines[-1].strip() if lines else ""
+
+
+async def run_task(
+    job: TaskJob,
+    control: TaskControl | None = None,
+    *,
+    on_line: Callable[[bytes], None] | None = None,
+) -> TaskOutcome:
+    """Run one task from a fresh workspace to its result; never raises for a task's own failure.
+
+    `control` lets a local driver interrupt or kill it; `on_line` sees each event line as it arrives
+    (the local backend's rate limiter reads retry notices there).
+    """
+    task = job.task
+    started_at = time.time()
+    begun = time.monotonic()
+    scratch = await asyncio.to_thread(_make_scratch, job)
+    workspace = scratch.workspace
+    events_path, stderr_path = scratch.events, scratch.stderr
+    setup_path, eval_path = scratch.setup, scratch.eval
+    env = {**job.env, **task.env, "VTCODE_HOME": str(scratch.home)}
+    status: TaskStatus = "error"
+    exit_code: int | None = None
+    error: TaskError | None = None
+    patch = b""
+    evaluated: EvalOutcome | None = None
+    try:
+        base = await _prepare(job, workspace)
+        deadline = begun + job.timeout_s
+        for number, command in enumerate(task.setup, 1):
+            run = await run_child(
+                _sandbox_argv(job, workspace, command),
+                cwd=workspace,
+                env=env,
+                stdin=b"",
+                stdout_path=setup_path,
+                stderr_path=setup_path,
+                timeout_s=max(0.0, deadline - time.monotonic()),
+                grace_s=job.grace_s,
+                control=control,
+            )
+            if run.exit_code != 0:
+                stopped = run.timed_out or run.interrupted or run.killed
+                status = _status_of(run) if stopped else "error"
+                if not stopped:
+                    error = TaskError(
+                        kind="setup", message=f"setup command {number} exited with {run.exit_code}"
+                    )
+                exit_code = run.exit_code
+                break
+        else:
+            run = await run_child(
+                _exec_argv(job, workspace),
+                cwd=workspace,
+                env=env,
+                stdin=task.instruction.encode(),
+                stdout_path=events_path,
+                stderr_path=stderr_path,
+                timeout_s=max(0.0, deadline - time.monotonic()),
+                grace_s=job.grace_s,
+                control=control,
+                on_line=on_line,
+            )
+            status, exit_code = _status_of(run), run.exit_code
+            patch = await workspace_patch(workspace, base, job.env)
+            if task.eval is not None and status in ("completed", "failed", "timeout"):
+                evaluated, stopped = await _evaluate(job, workspace, env, eval_path, control)
+                if stopped:
+                    # A verdict cut short by the user says nothing: the task runs again next time.
+                    status = "interrupted"
+    except WorkspaceError as exc:
+        status, error = "error", TaskError(kind="workspace", message=str(exc))
+    except OSError as exc:
+        status, error = "error", TaskError(kind="start", message=f"could not start vtcode: {exc}")
+    events, stderr, setup_log = await asyncio.to_thread(
+        lambda: (_read(events_path), _read(stderr_path), _read(setup_path))
+    )
+    digest = digest_events(events)
+    if error is None and status != "completed":
+        if status == "timeout":
+            error = TaskError(kind="timeout", message=f"the task ran past its {job.timeout_s:g} s limit")
+        elif status == "interrupted":
+            error = TaskError(kind="interrupted", message="the batch was stopped")
+        else:
+            error = TaskError(
+                kind=digest.failure_kind or "exit",
+                message=digest.failure_message or _last_line(stderr) or f"vtcode exited with {exit_code}",
+            )
+    kept: str | None = str(workspace)
+    if status == "completed" and not job.keep_workspace:
+        await asyncio.to_thread(remove_tree, scratch.root)
+        kept = None
+    return TaskOutcome(
+        id=task.id,
+        instance_id=task.prediction_id,
+        status=status,
+        exit_code=exit_code,
+        instruction=task.instruction,
+        patch=patch,
+        events=events,
+        stderr=stderr,
+        setup_log=setup_log,
+        eval=evaluated,
+        usage=digest.usage,
+        cost_usd=digest.cost_usd,
+        requests=digest.requests,
+        model=digest.model,
+        started_at=started_at,
+        finished_at=time.time(),
+        duration_s=time.monotonic() - begun,
+        error=error,
+        workspace=kept,
+        attempt=job.attempt,
+    )
+
+
+def _read(path: Path) -> bytes:
+    with contextlib.suppress(OSError):
+        return path.read_bytes()
+    return b""
+
+
+async def _evaluate(
+    job: TaskJob, workspace: Path, env: dict[str, str], log_path: Path, control: TaskControl | None
+) -> tuple[EvalOutcome, bool]:
+    """The eval command's verdict (run in the agent's sandbox), and whether the user stopped it."""
+    assert job.task.eval is not None
+    run = await run_child(
+        _sandbox_argv(job, workspace, job.task.eval.command),
+        cwd=workspace,
+        env=env,
+        stdin=b"",
+        stdout_path=log_path,
+        stderr_path=log_path,
+        timeout_s=job.task.eval.timeout_s,
+        grace_s=job.grace_s,
+        control=control,
+    )
+    verdict = EvalOutcome(
+        passed=run.exit_code == 0 and not run.timed_out,
+        exit_code=run.exit_code,
+        timed_out=run.timed_out,
+        log=await asyncio.to_thread(_read, log_path),
+    )
+    return verdict, run.interrupted or run.killed
+
+
+def run_task_blocking(job: TaskJob) -> TaskOutcome:
+    """`run_task` in an event loop of its own (a Ray worker, a thread, a plain script)."""
+    return asyncio.run(run_task(job))
+
+
+def write_outcome(out_dir: Path, outcome: TaskOutcome, *, backend: str = "local") -> Path:
+    """Write a task's artifacts under `OUT/tasks/<id>/`, `result.json` last and atomically; its folder.
+
+    Artifacts: events.jsonl, stderr.log, patch.diff, setup.log (when setup ran), eval.log (when an eval
+    ran), instruction.txt, trajectory.json (ATIF, from the events).
+    """
+    folder = task_dir(out_dir, outcome.id)
+    folder.mkdir(parents=True, exist_ok=True)
+    artifacts = {
+        "events.jsonl": outcome.events,
+        "stderr.log": outcome.stderr,
+        "patch.diff": outcome.patch,
+        INSTRUCTION_FILE: outcome.instruction.encode(),
+        TRAJECTORY_FILE: trajectory_json(
+            outcome.events, task_id=outcome.id, model=outcome.model, instruction=outcome.instruction
+        ),
+    }
+    if outcome.setup_log:
+        artifacts["setup.log"] = outcome.setup_log
+    if outcome.eval is not None:
+        artifacts["eval.log"] = outcome.eval.log
+    # Each artifact durable before result.json names the task done (one directory sync for them all).
+    for name, data in artifacts.items():
+        write_synced(folder / name, data)
+    sync_folder(folder)
+    result = result_of(outcome, vtcode_version=__version__, backend=backend)
+    atomic_write(folder / RESULT_FILE, encode_result(result))
+    return folder
