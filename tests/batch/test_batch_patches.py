@@ -94,3 +94,19 @@ def test_every_patch_applies_at_the_base_commit_with_binary_changes_and_no_vtcod
     }
     assert "AssertionError" in (out / "tasks" / "same" / "eval.log").read_text()
     assert (out / "tasks" / "same" / "patch.diff").read_bytes() == b""
+
+
+def test_an_unknown_commit_ends_the_task_as_a_workspace_error(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    repo, _ = small_repo(tmp_path / "repo")
+    mirror = bare_mirror(repo, tmp_path / "mirror.git")
+    tasks = tasks_file(tmp_path / "tasks.jsonl", ["lost"], repo={"git": str(mirror), "commit": "0" * 40})
+    out = tmp_path / "out"
+    with OpenAIChatServer(responder=TaskScripts()) as server:
+        result = vtcode.run("batch", "run", str(tasks), "-o", str(out), *MODEL_ARGS, env=batch_env(server))
+        requests = len(server.requests)
+    assert result.code == 1, result.stderr
+    assert requests == 0
+    record = json.loads((out / "tasks" / "lost" / "result.json").read_text())
+    assert record["status"] == "error"
+    assert record["error"]["kind"] == "workspace"
+    assert record["error"]["message"].startswith("git failed: fatal:")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shlex
 import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -36,13 +37,20 @@ class WorkspaceError(Exception):
 
 
 async def _git(
-    args: Sequence[str], cwd: Path | None, env: Mapping[str, str], *, extra: Mapping[str, str] | None = None
+    steps: Sequence[Sequence[str]], env: Mapping[str, str], *, extra: Mapping[str, str] | None = None
 ) -> bytes:
+    """Run git once per step (each a list of git arguments), in order, stopping at the first failure.
+
+    The steps run in one `sh` started by the driver, so a task's workspace costs the driver two
+    process starts instead of one per git call (the batch's own CPU is mostly process starts).
+    """
+    script = "set -e\n" + "\n".join(
+        " ".join(shlex.quote(arg) for arg in ("git", *_SAFE, *step)) for step in steps
+    )
     proc = await asyncio.create_subprocess_exec(
-        "git",
-        *_SAFE,
-        *args,
-        cwd=cwd,
+        "/bin/sh",
+        "-c",
+        script,
         env={**git_environment(env), **(extra or {})},
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
@@ -51,7 +59,7 @@ async def _git(
     out, err = await proc.communicate()
     if proc.returncode != 0:
         detail = err.decode("utf-8", "replace").strip().splitlines()
-        raise WorkspaceError(f"git {args[0]} failed: {detail[-1] if detail else f'exit {proc.returncode}'}")
+        raise WorkspaceError(f"git failed: {detail[-1] if detail else f'exit {proc.returncode}'}")
     return out
 
 
@@ -59,9 +67,16 @@ async def checkout_mirror(mirror: str, commit: str, dest: Path, env: Mapping[str
     """Check `commit` of the git repository `mirror` out at `dest` (new); returns the full commit id."""
     if not await asyncio.to_thread(os.path.isdir, mirror):
         raise WorkspaceError(f"no git mirror at {mirror}")
-    await _git(["clone", "--quiet", "--shared", "--no-checkout", mirror, str(dest)], None, env)
-    await _git(["checkout", "--quiet", "--detach", commit, "--"], dest, env)
-    return (await _git(["rev-parse", "HEAD"], dest, env)).decode().strip()
+    at = ["-C", str(dest)]
+    out = await _git(
+        [
+            ["clone", "--quiet", "--shared", "--no-checkout", "--", mirror, str(dest)],
+            [*at, "checkout", "--quiet", "--detach", commit, "--"],
+            [*at, "rev-parse", "HEAD"],
+        ],
+        env,
+    )
+    return out.decode().strip()
 
 
 async def copy_folder(source: str, dest: Path, env: Mapping[str, str]) -> str:
@@ -77,27 +92,43 @@ async def copy_folder(source: str, dest: Path, env: Mapping[str, str]) -> str:
 
 async def commit_base(dest: Path, env: Mapping[str, str]) -> str:
     """Make `dest` a repository (if it is none) whose HEAD is its current state; returns HEAD."""
-    if not (dest / ".git").exists():
-        await _git(["init", "--quiet"], dest, env)
-    await _git(["add", "-A", "--", *_PATHSPEC], dest, env)
-    await _git(
-        [*_IDENT, "commit", "--quiet", "--allow-empty", "--no-verify", "-m", "vtcode batch base"], dest, env
+    at = ["-C", str(dest)]
+    fresh = not await asyncio.to_thread(os.path.lexists, dest / ".git")
+    out = await _git(
+        [
+            *([[*at, "init", "--quiet"]] if fresh else []),
+            [*at, "add", "-A", "--", *_PATHSPEC],
+            [*at, *_IDENT, "commit", "--quiet", "--allow-empty", "--no-verify", "-m", "vtcode batch base"],
+            [*at, "rev-parse", "HEAD"],
+        ],
+        env,
     )
-    return (await _git(["rev-parse", "HEAD"], dest, env)).decode().strip()
+    return out.decode().strip()
 
 
 async def workspace_patch(workspace: Path, base: str, env: Mapping[str, str]) -> bytes:
     """Every change since `base` (committed, staged, unstaged, new files) as a binary-safe diff."""
     index = workspace.parent / f".{workspace.name}.batch-index"
-    extra = {"GIT_INDEX_FILE": str(index)}
+    at = ["-C", str(workspace)]
     try:
-        await _git(["read-tree", base], workspace, env, extra=extra)
-        await _git(["add", "-A", "--", *_PATHSPEC], workspace, env, extra=extra)
         return await _git(
-            ["diff", "--cached", "--binary", "--full-index", "--no-color", "--no-ext-diff", base, "--"],
-            workspace,
+            [
+                [*at, "read-tree", base],
+                [*at, "add", "-A", "--", *_PATHSPEC],
+                [
+                    *at,
+                    "diff",
+                    "--cached",
+                    "--binary",
+                    "--full-index",
+                    "--no-color",
+                    "--no-ext-diff",
+                    base,
+                    "--",
+                ],
+            ],
             env,
-            extra=extra,
+            extra={"GIT_INDEX_FILE": str(index)},
         )
     finally:
         index.unlink(missing_ok=True)
