@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     # Annotations only: a session without hooks never loads the hook machinery.
     from vtcode.core.hooks.outcome import Combined
     from vtcode.runtime.checkpoints import Checkpointer
+    from vtcode.runtime.policy_shadow import ShadowWatch
     from vtcode.runtime.tool_hooks import ToolHooks
 
 log = logging.getLogger(__name__)
@@ -93,6 +94,8 @@ class ToolDispatcher:
         self.hooks = hooks
         # Every write of every tool passes here: checkpoints keep what it changed (None: off).
         self.checkpoints: Checkpointer | None = None
+        # Told of every call before its approval when a permission callback answers asks (None: off).
+        self.shadows: ShadowWatch | None = None
 
     async def run_calls(self, calls: Sequence[ToolCall], commit: Commit) -> list[ToolResultMessage]:
         """Run `calls` (read-only ones in parallel batches) and commit their results in call order.
@@ -256,6 +259,8 @@ class ToolDispatcher:
         "deny"), unless it also changed the input, which is then approved like any call; a hook's
         "ask" asks even where the policy allows; PermissionRequest hooks answer an "ask" first.
         """
+        if self.shadows is not None:
+            self.shadows.observe(self.policy, tool.kind, call.name, described.subject)
         hooks = self.hooks
         if hooks is None or (pre is None and not hooks.dispatch.active("PermissionRequest")):
             decision = decide(self.policy, tool.kind, described.subject, tool=call.name, grants=self.grants)
