@@ -20,15 +20,21 @@ def _command(cmd: str, call_id: str) -> Reply:
 
 
 class Recorder:
-    """A permission callback that allows commands writing `allowed.txt` and denies the rest."""
+    """A permission callback that allows commands writing `allowed.txt` and denies the rest.
 
-    def __init__(self) -> None:
+    With `rewrite`, it allows with that command line in place of the one asked about.
+    """
+
+    def __init__(self, rewrite: str | None = None) -> None:
         self.asked: list[vt.ApprovalRequest] = []
+        self.rewrite = rewrite
 
     async def __call__(self, request: vt.ApprovalRequest) -> vt.Decision:
         self.asked.append(request)
         if "allowed.txt" in request.display:
-            return vt.Allow()
+            if self.rewrite is None:
+                return vt.Allow()
+            return vt.Allow(updated_args={**json.loads(request.arguments), "cmd": self.rewrite})
         return vt.Deny("no writes to denied.txt")
 
 
@@ -59,7 +65,7 @@ async def test_the_permission_callback_decides_what_the_approval_mode_leaves_ope
         _command("touch touched-again.txt", "c6"),
         Reply(text="done"),
     ]
-    policy = Recorder()
+    policy = Recorder(rewrite="echo rewritten > allowed.txt")
     opts = sdk_options(
         tmp_path, server := server_for("chat", script), approval="ask", permission=policy,
         config=('approvals.deny=["echo rule"]', 'approvals.allow=["touch"]'),
@@ -77,7 +83,9 @@ async def test_the_permission_callback_decides_what_the_approval_mode_leaves_ope
         if drive == "run":
             events = await _stored_events(s.id, opts)
         bodies = [r.json() for r in server.requests]
-    assert (tmp_path / "allowed.txt").read_text() == "yes\n"
+    # The callback's `updated_args` ran instead of the model's arguments, which it was shown.
+    assert (tmp_path / "allowed.txt").read_text() == "rewritten\n"
+    assert json.loads(policy.asked[0].arguments) == {"cmd": "echo yes > allowed.txt", "yield_time_ms": 5000}
     # The denied command never ran.
     assert not (tmp_path / "denied.txt").exists()
     assert not (tmp_path / "ruled.txt").exists()
@@ -94,6 +102,39 @@ async def test_the_permission_callback_decides_what_the_approval_mode_leaves_ope
         ("allow_rule", "touch", "exec_command", "allow"),
     ]
     assert result.status == "completed"
+
+
+async def test_arguments_a_callback_substitutes_still_meet_the_deny_rules(tmp_path: Path) -> None:
+    script = [_command("echo yes > allowed.txt", "c1"), Reply(text="done")]
+    policy = Recorder(rewrite="echo rule > allowed.txt")
+    with server_for("chat", script) as server:
+        opts = sdk_options(
+            tmp_path, server, approval="ask", permission=policy, config=('approvals.deny=["echo rule"]',)
+        )
+        async with await vt.Session.open(opts) as s:
+            result = await s.run("write")
+        second = server.requests[1].json()
+    assert not (tmp_path / "allowed.txt").exists()
+    refusal = tool_results(second, "chat")[-1]
+    assert "the arguments the approval substituted are refused" in refusal
+    assert "echo rule" in refusal
+    assert result.status == "completed"
+
+
+async def test_arguments_a_callback_substitutes_must_fit_the_tool(tmp_path: Path) -> None:
+    script = [_command("echo yes > allowed.txt", "c1"), Reply(text="done")]
+
+    def policy(request: vt.ApprovalRequest) -> vt.Decision:
+        return vt.Allow(updated_args={"command": "echo wrong key > allowed.txt"})
+
+    with server_for("chat", script) as server:
+        async with await vt.Session.open(
+            sdk_options(tmp_path, server, approval="ask", permission=policy)
+        ) as s:
+            await s.run("write")
+        second = server.requests[1].json()
+    assert not (tmp_path / "allowed.txt").exists()
+    assert "into ones it does not accept" in tool_results(second, "chat")[-1]
 
 
 async def test_full_auto_runs_commands_without_consulting_the_callback(tmp_path: Path) -> None:

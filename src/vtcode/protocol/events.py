@@ -166,6 +166,8 @@ class ApprovalRequested(_Event, frozen=True, tag="approval.requested"):
     session_prefix: str = ""
     # What an edit would change, diffs included (bounded), so the user reviews it before answering.
     changes: tuple[FileChange, ...] = ()
+    # The call's arguments as the tool would receive them (a JSON object); an answer may substitute them.
+    arguments: str = ""
 
 
 class PolicyShadowed(_Event, frozen=True, tag="policy.shadowed"):

@@ -19,12 +19,18 @@ from vtcode.protocol.model import ToolKind
 class ShadowWatch:
     """Emits one `policy.shadowed` event per (rule, tool) that settles calls before the callback."""
 
-    def __init__(self, emit: Callable[[Event], None]) -> None:
-        self._emit = emit
+    def __init__(self) -> None:
+        self._emit: Callable[[Event], None] | None = None  # off until a front end asks for reports
         self._reported: set[tuple[str, str, str]] = set()
+
+    def report_to(self, emit: Callable[[Event], None]) -> None:
+        """Start reporting shadowed calls through `emit` (the session's emitter)."""
+        self._emit = emit
 
     def observe(self, policy: ApprovalPolicy, kind: ToolKind, tool: str, subject: str) -> None:
         """Look at one call before its approval; report it if a rule or the mode settles it first."""
+        if self._emit is None:
+            return
         shadow = find_shadow(policy, kind, subject, tool=tool)
         if shadow is None:
             return

@@ -125,10 +125,8 @@ class SessionQueries:
     def report_shadowed_policy(self) -> None:
         """Emit `policy.shadowed` when a rule or the mode settles a call a permission callback would
         have been asked about (front ends that answer approvals with a callback: the SDK)."""
-        from vtcode.runtime.policy_shadow import ShadowWatch
-
         dispatcher = self._wiring.dispatcher
-        dispatcher.shadows = ShadowWatch(dispatcher.emitter.emit)
+        dispatcher.shadows.report_to(dispatcher.emitter.emit)
 
     @property
     def grants(self) -> tuple[Grant, ...]:
