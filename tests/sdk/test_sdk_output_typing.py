@@ -1,5 +1,6 @@
 """`output_type` per turn: it overrides the session's for one turn, reaches the model as a schema, and
-`mypy --strict` sees `(await turn.result()).output` as the program's own type."""
+`mypy --strict` sees `(await turn.result()).output` as the program's own type (and passes the examples;
+`test_sdk_types_under_pyright` checks both with pyright)."""
 
 from __future__ import annotations
 
@@ -92,11 +93,18 @@ async def test_a_turn_without_an_output_type_answers_free_text_after_a_typed_one
     assert "<output_schema>" not in last
 
 
+EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.py"))
+
+
 def test_mypy_strict_sees_the_output_as_the_programs_type(tmp_path: Path) -> None:
     program = tmp_path / "review_types.py"
     program.write_text(TYPED_PROGRAM)
     argv = [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), program.name]
+    # The example programs are checked in the same run: they must pass `mypy --strict` as they are.
+    argv += [str(example) for example in EXAMPLES]
     checked = subprocess.run(argv, check=False, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert EXAMPLES
+    assert not [line for line in checked.stdout.splitlines() if "examples/" in line], checked.stdout
     lines = [line.split(": ", 1)[1] for line in checked.stdout.splitlines() if line.startswith(program.name)]
     assert lines == [
         'note: Revealed type is "review_types.Review"',

@@ -133,6 +133,8 @@ async def test_a_denied_paused_call_never_runs_and_undecided_ones_block_new_turn
                 await s.run("go on")
             with pytest.raises(vt.VtcodeError, match="no paused call 'nope'"):
                 await s.approve("nope", vt.Allow())
+            with pytest.raises(vt.VtcodeError, match="runs as it was asked"):
+                await s.approve(paused.pending_approvals[0].request_id, vt.Allow(updated_args={"cmd": "x"}))
             await s.approve(paused.pending_approvals[0].request_id, vt.Deny("not on a Friday"))
             result = await s.run("go on")
         told = json.dumps(server.requests[1].json()["messages"])

@@ -166,6 +166,24 @@ class ApprovalRequested(_Event, frozen=True, tag="approval.requested"):
     session_prefix: str = ""
     # What an edit would change, diffs included (bounded), so the user reviews it before answering.
     changes: tuple[FileChange, ...] = ()
+    # The call's arguments as the tool would receive them (a JSON object); an answer may substitute them.
+    arguments: str = ""
+
+
+class PolicyShadowed(_Event, frozen=True, tag="policy.shadowed"):
+    """A configured rule or the approval mode settled a call the program's permission callback would
+    otherwise have been asked about (emitted only to sessions with a callback, once per rule and tool).
+
+    `source` is `deny_rule`, `allow_rule` or `approval_mode`; `rule` the rule's text or the mode's name;
+    `action` what it decided, `reason` the sentence the model read.
+    """
+
+    tool: str = ""
+    kind: ToolKind = "command"
+    source: Literal["deny_rule", "allow_rule", "approval_mode"] = "deny_rule"
+    rule: str = ""
+    action: Literal["allow", "deny"] = "deny"
+    reason: str = ""
 
 
 # `allow_tool` allows every later call of the same tool in this session; `allow_prefix` every later
@@ -369,6 +387,7 @@ Event = (
     | ItemDelta
     | ApprovalRequested
     | ApprovalResolved
+    | PolicyShadowed
     | ThreadCompacted
     | IntentQueued
     | IntentApplied

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -39,6 +39,8 @@ class ApprovalAnswer(msgspec.Struct, frozen=True, tag="approval_answer", forbid_
     request_id: str
     decision: ApprovalDecision
     reason: str = ""
+    # With an allow: the arguments the call runs with instead (checked again against the deny rules).
+    updated_arguments: dict[str, Any] | None = None
 
 
 class CancelIntent(msgspec.Struct, frozen=True, tag="cancel_intent", forbid_unknown_fields=True):

@@ -20,6 +20,7 @@ from vtcode.protocol.events import (
     ItemUpdated,
     Notice,
     PlanUpdated,
+    PolicyShadowed,
     SessionPaused,
     SessionResumed,
     ThreadCompacted,
@@ -50,6 +51,7 @@ def persisted(event: Event) -> bool:
             | ItemCompleted()
             | ApprovalRequested()
             | ApprovalResolved()
+            | PolicyShadowed()
             | ThreadCompacted()
             | IntentQueued()
             | IntentApplied()

@@ -122,6 +122,12 @@ class SessionQueries:
         for name in names:
             dispatcher.grants = dispatcher.grants.with_grant(Grant("tool", name))
 
+    def report_shadowed_policy(self) -> None:
+        """Emit `policy.shadowed` when a rule or the mode settles a call a permission callback would
+        have been asked about (front ends that answer approvals with a callback: the SDK)."""
+        dispatcher = self._wiring.dispatcher
+        dispatcher.shadows.report_to(dispatcher.emitter.emit)
+
     @property
     def grants(self) -> tuple[Grant, ...]:
         """What the user allowed for the rest of this session (`/permissions`; `RevokeGrant` takes back)."""

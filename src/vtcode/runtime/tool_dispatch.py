@@ -45,8 +45,10 @@ from vtcode.protocol.events import (
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, ToolResultMessage
 from vtcode.protocol.ops import ApprovalAnswer
 from vtcode.runtime.approval_port import ApprovalPort
+from vtcode.runtime.approval_rewrite import Rewrites
 from vtcode.runtime.editor_buffers import follow_edits
 from vtcode.runtime.emitter import Emitter
+from vtcode.runtime.policy_shadow import ShadowWatch
 from vtcode.tools.base import CallDescription, PreviewsChanges, Tool, ToolContext, ToolOutcome, storable
 
 if TYPE_CHECKING:
@@ -93,6 +95,8 @@ class ToolDispatcher:
         self.hooks = hooks
         # Every write of every tool passes here: checkpoints keep what it changed (None: off).
         self.checkpoints: Checkpointer | None = None
+        self.shadows = ShadowWatch()  # sees each call before approval (reports for permission callbacks)
+        self.rewrites = Rewrites(lambda: self.policy)  # arguments an approval substituted, until run
 
     async def run_calls(self, calls: Sequence[ToolCall], commit: Commit) -> list[ToolResultMessage]:
         """Run `calls` (read-only ones in parallel batches) and commit their results in call order.
@@ -195,6 +199,9 @@ class ToolDispatcher:
             decision = Decision("deny", pre.reason)
         else:
             decision = await self._approve(tool, call, item_id, described, pre=pre, arguments=arguments)
+        if (rewritten := self.rewrites.take(call.id)) is not None:  # only kept for allowed calls
+            arguments, described = rewritten
+            self.emitter.emit(ItemUpdated(item=_item(tool, call, item_id, described, status="in_progress")))
         if decision.action != "allow":
             declined = _item(tool, call, item_id, described, status="declined", text=decision.reason)
             self.emitter.emit(ItemCompleted(item=declined))
@@ -256,6 +263,7 @@ class ToolDispatcher:
         "deny"), unless it also changed the input, which is then approved like any call; a hook's
         "ask" asks even where the policy allows; PermissionRequest hooks answer an "ask" first.
         """
+        self.shadows.observe(self.policy, tool.kind, call.name, described.subject)
         hooks = self.hooks
         if hooks is None or (pre is None and not hooks.dispatch.active("PermissionRequest")):
             decision = decide(self.policy, tool.kind, described.subject, tool=call.name, grants=self.grants)
@@ -289,6 +297,7 @@ class ToolDispatcher:
                 reason=decision.reason,
                 session_prefix=prefix,
                 changes=changes,
+                arguments=json.dumps(arguments) if arguments is not None else call.arguments,
             )
         )
         try:
@@ -303,7 +312,7 @@ class ToolDispatcher:
         self.emitter.emit(
             ApprovalResolved(request_id=request_id, decision=answer.decision, reason=answer.reason)
         )
-        return self._granted(answer, call.name, prefix)
+        return self.rewrites.settle(self._granted(answer, call.name, prefix), answer, tool, call.id)
 
     def _granted(self, answer: ApprovalAnswer, tool: str, prefix: str) -> Decision:
         match answer.decision:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from vtcode.protocol.errors import VtcodeError
+from vtcode.protocol.errors import UsageError, VtcodeError
 from vtcode.protocol.events import ApprovalRequested
 from vtcode.protocol.ops import ApprovalAnswer, Interrupt
 from vtcode.sdk.permission import Allow, Decision, Deny
@@ -48,6 +48,8 @@ def pause(
 def decide(paused: PausedApprovals, request_id: str, decision: Decision) -> None:
     """Record the program's decision on a paused call (raises `UsageError` for an unknown one)."""
     match decision:
+        case Allow(updated_args=updated) if updated is not None:
+            raise UsageError("a paused call runs as it was asked: Allow(updated_args=...) is not supported")
         case Allow(remember=remember):
             paused.decide(request_id, allow=True, remember=remember)
         case Deny(reason=reason):

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 from vtcode.protocol.events import ApprovalRequested
 from vtcode.protocol.ops import ApprovalAnswer
@@ -34,9 +34,14 @@ NO_ANSWER = (
 
 @dataclass(frozen=True)
 class Allow:
-    """Let the call run; `remember` also allows every call of the tool, or commands with its prefix."""
+    """Let the call run; `remember` also allows every call of the tool, or commands with its prefix.
+
+    `updated_args` runs the call with these arguments instead (the request's `arguments`, a JSON object,
+    are the originals); they must fit the tool's schema, and deny rules and the mode still refuse them.
+    """
 
     remember: Literal["once", "tool", "prefix"] = "once"
+    updated_args: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -53,15 +58,23 @@ PermissionCallback: TypeAlias = Callable[[ApprovalRequest], Decision | Awaitable
 def answer(request_id: str, decision: Decision) -> ApprovalAnswer:
     """The runtime operation that carries `decision` for `request_id`."""
     match decision:
-        case Allow(remember="tool"):
-            return ApprovalAnswer(request_id=request_id, decision="allow_tool")
-        case Allow(remember="prefix"):
-            return ApprovalAnswer(request_id=request_id, decision="allow_prefix")
-        case Allow():
-            return ApprovalAnswer(request_id=request_id, decision="allow_once")
+        case Allow(remember="tool", updated_args=updated):
+            return ApprovalAnswer(request_id, "allow_tool", updated_arguments=_plain(updated))
+        case Allow(remember="prefix", updated_args=updated):
+            return ApprovalAnswer(request_id, "allow_prefix", updated_arguments=_plain(updated))
+        case Allow(updated_args=updated):
+            return ApprovalAnswer(request_id, "allow_once", updated_arguments=_plain(updated))
         case Deny(reason=reason):
             return ApprovalAnswer(request_id=request_id, decision="deny", reason=reason)
     raise TypeError(f"a permission decision is Allow(...) or Deny(...), not {decision!r}")
+
+
+def _plain(updated: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if updated is None:
+        return None
+    if not isinstance(updated, Mapping):
+        raise TypeError(f"Allow(updated_args=...) takes a mapping of argument names, not {updated!r}")
+    return dict(updated)
 
 
 async def consult(callback: PermissionCallback, request: ApprovalRequest) -> ApprovalAnswer:

@@ -83,6 +83,9 @@ class Session:
         names = [t.spec.name for t in options.tools if t.kind != "read" and not t.needs_approval]
         # The program registered these itself: asking about them would ask the program about its own code.
         runtime.allow_tools(names)
+        if options.permission is not None:
+            # The program learns (`PolicyShadowed`) when a rule or the mode decides before its callback.
+            runtime.report_shadowed_policy()
         if options.hooks is not None:
             install(options.hooks, runtime.hooks)
         session = cls(runtime, options)
