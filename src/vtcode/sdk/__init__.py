@@ -42,6 +42,7 @@ from vtcode.sdk.schema import SchemaError
 from vtcode.sdk.session import Session
 from vtcode.sdk.sync import SyncSession, SyncTurn
 from vtcode.sdk.tool import FunctionTool, ToolContext, ToolError, tool
+from vtcode.sdk.transport import TransportError
 from vtcode.sdk.turn import TurnHandle, TurnResult, TurnStatus
 
 __all__ = [
@@ -78,6 +79,7 @@ __all__ = [
     "ToolCallItem",
     "ToolContext",
     "ToolError",
+    "TransportError",
     "TurnCompleted",
     "TurnEnd",
     "TurnFailed",

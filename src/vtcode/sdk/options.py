@@ -10,7 +10,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from vtcode.core.approvals import ApprovalMode
 from vtcode.protocol.errors import ConfigError
@@ -56,6 +56,9 @@ class Options:
     hooks: Hooks | None = None
     # A model client instead of the configured provider (`vtcode.sdk.testing.ScriptedModel` in tests).
     model_client: ModelClient | None = None
+    # Where the agent runs: in this process, or a `vtcode acp` child spoken to over stdio
+    # (`vtcode.sdk.transport`); the events and results are the same.
+    transport: Literal["in-process", "subprocess"] = "in-process"
 
 
 def runtime_options(
@@ -69,12 +72,7 @@ def runtime_options(
     from vtcode.config.environment import os_environ
     from vtcode.runtime.session_config import SessionRequest, session_options
 
-    workspace = Path(options.workspace).expanduser().resolve()
-    if not workspace.is_dir():
-        raise ConfigError(f"workspace {str(workspace)!r} is not a directory")
-    names = [t.spec.name for t in options.tools]
-    if len(set(names)) != len(names):
-        raise ConfigError(f"two tools share a name: {', '.join(sorted(names))}")
+    workspace = checked_workspace(options)
     flags = {
         key: value
         for key, value in (
@@ -97,6 +95,22 @@ def runtime_options(
     built = session_options(request, headless=False, env=env, output_schema=_schema(options))
     tools = tuple(SessionTool(t, session_id) for t in options.tools)
     return dataclasses.replace(built, extra_tools=tools, ephemeral=options.ephemeral)
+
+
+def checked_workspace(options: Options) -> Path:
+    """The workspace as an absolute path (raises `ConfigError` for a missing one or clashing tool names)."""
+    workspace = Path(options.workspace).expanduser().resolve()
+    if not workspace.is_dir():
+        raise ConfigError(f"workspace {str(workspace)!r} is not a directory")
+    names = [t.spec.name for t in options.tools]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"two tools share a name: {', '.join(sorted(names))}")
+    return workspace
+
+
+def output_schema(options: Options) -> dict[str, Any] | None:
+    """The JSON Schema of `options.output_type`, checked like `--output-schema` (UsageError)."""
+    return _schema(options)
 
 
 def _schema(options: Options) -> dict[str, Any] | None:

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 from vtcode.protocol.errors import QueueFullError, UsageError
 from vtcode.protocol.events import ApprovalRequested, Event
 from vtcode.protocol.ops import Op, UserInput
-from vtcode.sdk.hooks import install
-from vtcode.sdk.options import Options, runtime_options
+from vtcode.sdk.options import Options
 from vtcode.sdk.output import output
 from vtcode.sdk.permission import NO_ANSWER, consult
+from vtcode.sdk.transport import Transport, TransportError, open_transport
 from vtcode.sdk.turn import TurnHandle, TurnResult
 
 if TYPE_CHECKING:
@@ -32,7 +32,8 @@ _CLOSED = "the session was closed before the turn ended"
 class Session:
     """A conversation held by a program: `await Session.open(options)`, then `run()` or `start()` turns."""
 
-    def __init__(self, runtime: RuntimeSession, options: Options) -> None:
+    def __init__(self, runtime: Transport, options: Options) -> None:
+        # The runtime behind its transport (`Options.transport`): in this process or a `vtcode acp` child.
         self._runtime = runtime
         self._options = options
         self._turn: TurnHandle | None = None
@@ -54,18 +55,7 @@ class Session:
 
     @classmethod
     async def _open(cls, options: Options, *, resume: str | None) -> Session:
-        from vtcode.runtime.session import Session as RuntimeSession
-
-        opened: list[RuntimeSession] = []
-        built = runtime_options(options, session_id=lambda: opened[0].id if opened else "", resume=resume)
-        runtime = await RuntimeSession.open(built, client=options.model_client)
-        opened.append(runtime)
-        names = [t.spec.name for t in options.tools if t.kind != "read" and not t.needs_approval]
-        # The program registered these itself: asking about them would ask the program about its own code.
-        runtime.allow_tools(names)
-        if options.hooks is not None:
-            install(options.hooks, runtime.hooks)
-        return cls(runtime, options)
+        return cls(await open_transport(options, resume=resume), options)
 
     @property
     def id(self) -> str:
@@ -74,8 +64,12 @@ class Session:
 
     @property
     def runtime(self) -> RuntimeSession:
-        """The runtime session underneath, for what the SDK does not wrap yet."""
-        return self._runtime
+        """The runtime session underneath, for what the SDK does not wrap yet (in-process only)."""
+        from vtcode.sdk.transport.in_process import InProcess
+
+        if not isinstance(self._runtime, InProcess):
+            raise UsageError("a subprocess session's runtime is in its child process")
+        return self._runtime.runtime
 
     async def start(self, prompt: str) -> TurnHandle:
         """Start a turn and return its handle at once (raises `QueueFullError` while a turn runs)."""
@@ -137,6 +131,10 @@ class Session:
         try:
             async for event in self._runtime.events():
                 self._route(event)
+        except TransportError as exc:
+            if self._turn is not None:
+                self._turn.break_off(exc)
+                self._turn = None
         finally:
             if self._turn is not None:
                 self._turn.abandon(_CLOSED)

@@ -1,0 +1,171 @@
+"""The subprocess transport: a `vtcode acp` child per session, large payloads, a killed child, no orphans."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+from pathlib import Path
+
+import psutil
+import pytest
+
+import vtcode.sdk as vt
+from tests.sdk.sdk_helpers import sdk_options, tool_results
+from vtcode.sdk.transport import TransportName
+from vtcode.testing.script import Reply, ScriptToolCall
+from vtcode.testing.wire import server_for
+
+MIB = 1024 * 1024
+PAYLOAD = 50 * MIB
+
+
+def _call(name: str, arguments: dict[str, object], call_id: str) -> Reply:
+    return Reply(tool_calls=(ScriptToolCall(name, json.dumps(arguments), id=call_id),))
+
+
+def _children(workspace: Path) -> list[psutil.Process]:
+    """The `vtcode acp` children this process started for `workspace`."""
+    found = []
+    for child in psutil.Process().children():
+        try:
+            argv = child.cmdline()
+        except psutil.NoSuchProcess:
+            continue
+        if "acp" in argv and str(workspace) in argv:
+            found.append(child)
+    return found
+
+
+def _peak_rss(pid: int) -> int:
+    """The highest resident set size the process has had (VmHWM), in bytes."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmHWM")
+
+
+def _alive(process: psutil.Process) -> bool:
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+async def test_a_50_mib_tool_result_crosses_the_transport_whole_and_the_model_gets_a_spooled_preview(
+    tmp_path: Path, transport: TransportName
+) -> None:
+    @vt.tool(read_only=True)
+    def dump() -> str:
+        """Return 50 MiB of text."""
+        return ("x" * 1023 + "\n") * (PAYLOAD // 1024)
+
+    peaks: list[int] = []
+    with server_for("chat", [_call("dump", {}, "c1"), Reply(text="ok")]) as server:
+        async with await vt.Session.open(
+            sdk_options(tmp_path, server, tools=[dump], transport=transport)
+        ) as s:
+            result = await s.run("dump")
+            peaks.extend(_peak_rss(c.pid) for c in _children(tmp_path))
+        sent = tool_results(server.requests[1].json(), "chat")[0]
+        request_bytes = len(server.requests[1].body)
+    whole = result.items[0]
+    assert isinstance(whole, vt.ToolCallItem)
+    assert whole.result is not None
+    assert len(whole.result) == PAYLOAD
+    assert (result.status, result.final_text) == ("completed", "ok")
+    # The model reads a preview and where the whole text is, not 50 MiB.
+    assert request_bytes < 200_000
+    spooled = re.search(r"the whole output \((\d+) bytes\) is in (\S+);", sent)
+    assert spooled is not None
+    assert (tmp_path / spooled.group(2)).stat().st_size == PAYLOAD
+    if transport == "subprocess":
+        # The child holds the message a few times over (line, text, event, log line; about 5x measured),
+        # never an unbounded pile of chunks.
+        assert len(peaks) == 1
+        assert peaks[0] < 8 * PAYLOAD
+
+
+async def test_a_50_mib_command_output_crosses_the_transport_bounded_and_spooled(
+    tmp_path: Path, transport: TransportName
+) -> None:
+    command = f"head -c {PAYLOAD} /dev/zero | tr '\\0' 'y'; echo; echo end-of-output"
+    arguments = {"cmd": command, "yield_time_ms": 120000}
+    script = [_call("exec_command", arguments, "c1"), Reply(text="seen")]
+    with server_for("chat", script) as server:
+        async with await vt.Session.open(sdk_options(tmp_path, server, transport=transport)) as s:
+            result = await s.run("print a lot")
+        sent = tool_results(server.requests[1].json(), "chat")[0]
+        request_bytes = len(server.requests[1].body)
+    item = result.items[0]
+    assert isinstance(item, vt.CommandExecutionItem)
+    assert item.exit_code == 0
+    assert "end-of-output" in item.aggregated_output
+    assert len(item.aggregated_output) < MIB
+    assert (result.status, result.final_text) == ("completed", "seen")
+    assert request_bytes < 200_000
+    assert "end-of-output" in sent
+
+
+async def test_sigkill_of_the_child_mid_turn_raises_transport_error_and_resume_continues(
+    tmp_path: Path,
+) -> None:
+    gate = asyncio.Event()
+
+    @vt.tool(read_only=True)
+    async def wait_here() -> str:
+        """Wait until the test lets go."""
+        gate.set()
+        await asyncio.sleep(3600)
+        return "never"
+
+    script = [_call("wait_here", {}, "c1"), Reply(text="after the crash")]
+    with server_for("chat", script) as server:
+        options = sdk_options(tmp_path, server, tools=[wait_here], transport="subprocess")
+        session = await vt.Session.open(options)
+        try:
+            turn = await session.start("remember the word kumquat")
+            await asyncio.wait_for(gate.wait(), 60)
+            (child,) = _children(tmp_path)
+            os.kill(child.pid, signal.SIGKILL)
+            with pytest.raises(vt.TransportError) as failed:
+                await asyncio.wait_for(turn.result(), 30)
+        finally:
+            await session.close()
+        assert failed.value.returncode == -signal.SIGKILL
+        assert session.id in (failed.value.hint or "")
+        async with await vt.Session.resume(session.id, options) as again:
+            result = await asyncio.wait_for(again.run("which word?"), 60)
+        sent = json.dumps(server.requests[-1].json()["messages"])
+    assert again.id == session.id
+    assert result.final_text == "after the crash"
+    assert "remember the word kumquat" in sent
+    assert "which word?" in sent
+
+
+async def test_closing_a_subprocess_session_mid_command_leaves_no_process(tmp_path: Path) -> None:
+    pid_file = tmp_path / "pid.txt"
+    arguments = {"cmd": "echo $$ > pid.txt; exec sleep 600", "yield_time_ms": 600000}
+    with server_for("chat", [_call("exec_command", arguments, "c1")]) as server:
+        session = await vt.Session.open(sdk_options(tmp_path, server, transport="subprocess"))
+        (child,) = _children(tmp_path)
+        turn = await session.start("wait")
+        async with asyncio.timeout(60):
+            while not pid_file.exists() or not pid_file.read_text().strip():  # noqa: ASYNC110 - a child writes it
+                await asyncio.sleep(0.05)
+        command = psutil.Process(int(pid_file.read_text()))
+        await asyncio.wait_for(session.close(), 60)
+        result = await asyncio.wait_for(turn.result(), 60)
+    assert result.status in ("interrupted", "failed")
+    assert not _alive(child)
+    assert not _alive(command)
+    assert _children(tmp_path) == []
+
+
+async def test_a_subprocess_session_refuses_in_process_only_options(tmp_path: Path) -> None:
+    hooks = vt.Hooks(turn_end=[lambda end: None])
+    with pytest.raises(vt.ConfigError, match="in the program's process"):
+        await vt.Session.open(vt.Options(workspace=tmp_path, hooks=hooks, transport="subprocess"))
+    assert _children(tmp_path) == []
