@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 import vtcode.sdk as vt
 from tests.sdk.sdk_helpers import sdk_options, tool_results
+from tests.sdk.transport_params import in_process_each_and_one_subprocess
 from vtcode.sdk.transport import TransportName
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
@@ -36,7 +35,7 @@ async def _drain(turn: vt.TurnHandle) -> list[vt.Event]:
     return [event async for event in turn.events()]
 
 
-@pytest.mark.parametrize("drive", ["run", "events"])
+@in_process_each_and_one_subprocess("drive", ["events", "run"])
 async def test_the_permission_callback_decides_what_the_approval_mode_leaves_open(
     tmp_path: Path, drive: str, transport: TransportName
 ) -> None:

@@ -12,6 +12,7 @@ import pytest
 
 import vtcode.sdk as vt
 from tests.sdk.sdk_helpers import sdk_options, tool_results
+from tests.sdk.transport_params import in_process_each_and_one_subprocess
 from vtcode.sdk.transport import TransportName
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import Wire, server_for
@@ -51,7 +52,7 @@ def _offered(body: dict[str, object], wire: Wire) -> dict[str, object]:
     return {t["function"]["name"]: t["function"]["parameters"] for t in tools}
 
 
-@pytest.mark.parametrize("wire", ["chat", "anthropic"])
+@in_process_each_and_one_subprocess("wire", ["chat", "anthropic"])
 async def test_run_offers_a_function_tool_and_its_result_reaches_the_next_request(
     tmp_path: Path, wire: Wire, transport: TransportName
 ) -> None:
@@ -74,7 +75,7 @@ async def test_run_offers_a_function_tool_and_its_result_reaches_the_next_reques
     assert [type(i).__name__ for i in result.items] == ["ToolCallItem", "AgentMessageItem"]
 
 
-@pytest.mark.parametrize("wire", ["chat", "anthropic"])
+@in_process_each_and_one_subprocess("wire", ["chat", "anthropic"])
 async def test_a_tool_that_raises_gives_the_model_an_error_result_and_the_turn_goes_on(
     tmp_path: Path, wire: Wire, transport: TransportName
 ) -> None:
