@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from vtcode.core.approvals import ApprovalMode
 from vtcode.sdk import FunctionTool, Options, PermissionCallback
@@ -23,7 +23,7 @@ def sdk_options(
     server: WireServer,
     *,
     wire: Wire = "chat",
-    approval: ApprovalMode = "full-auto",
+    approval: ApprovalMode | Literal["pause"] = "full-auto",
     tools: Sequence[FunctionTool] = (),
     permission: PermissionCallback | None = None,
     config: Sequence[str] = (),

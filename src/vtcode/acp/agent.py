@@ -194,7 +194,9 @@ class VtcodeAgent:
             reply = await rewind_command.answer(live.session, given.text)
             await self._require_client().session_update(session_id=live.id, update=text_chunk(reply))
             return PromptResponse(stop_reason="end_turn")
-        intent_id = sdk_extension.intent_id(kwargs.get(sdk_extension.KEY)) or str(uuid.uuid4())
+        intent_id = sdk_extension.prompt_setup(live.session, kwargs.get(sdk_extension.KEY)) or str(
+            uuid.uuid4()
+        )
         waiting = _Waiting(intent_id, asyncio.get_running_loop().create_future())
         live.waiting = waiting
         try:

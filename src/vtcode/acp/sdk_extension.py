@@ -8,8 +8,8 @@ extension points (`_meta` and `_`-prefixed methods), so there is one protocol:
   stream in-process programs read), in place of the `session/update` translations.
 - `session/new` and `session/load` with `_meta.vtcode`: `tools` the client runs itself
   (`acp.client_tools`), `ephemeral`, `outputSchema`.
-- `session/prompt` with `_meta.vtcode.intentId`: the id of the prompt's input, so the client knows its
-  own `intent.applied` events.
+- `session/prompt` with `_meta.vtcode`: `intentId`, the id of the prompt's input, so the client knows
+  its own `intent.applied` events; `outputSchema`, the schema this turn's answer is held to.
 - `_vtcode/op {sessionId, op}`: the runtime operations ACP has no method for (steer, compact, pause,
   resume, withdraw a queued input, revoke a grant), as the runtime's own `Op` structs.
 - a `session/request_permission` answer with `_meta.vtcode {decision, reason}`: the exact approval
@@ -109,10 +109,16 @@ async def send_event(caller: Caller, session_id: str, event: Event) -> None:
     await caller.ext_notification(EVENT, {"sessionId": session_id, "event": msgspec.to_builtins(event)})
 
 
-def intent_id(meta: object) -> str | None:
-    """The intent id a client gave its prompt (`_meta.vtcode.intentId`), to recognise its own input in
-    the events; None: the server makes one."""
-    given = meta.get("intentId") if isinstance(meta, dict) else None
+def prompt_setup(session: Session, meta: object) -> str | None:
+    """Apply a prompt's `_meta.vtcode`: `outputSchema` holds this turn's answer to a schema (null: free
+    text); `intentId` is the id of its input, so the client knows its own `intent.applied` events
+    (returned; None: the server makes one)."""
+    if not isinstance(meta, dict):
+        return None
+    if "outputSchema" in meta:
+        schema = meta["outputSchema"]
+        session.set_output_schema(schema if isinstance(schema, dict) else None)
+    given = meta.get("intentId")
     return given if isinstance(given, str) and given else None
 
 

@@ -31,6 +31,8 @@ from vtcode.core.hooks.outcome import Combined, HookResult, cap_context, combine
 from vtcode.exec.hook_runner import hook_argv, run_hook
 from vtcode.exec.spool import spool_dir
 from vtcode.protocol.events import HookCompleted, HookSkipped, HookStarted, Notice
+from vtcode.runtime import callable_hooks
+from vtcode.runtime.callable_hooks import CallableHook
 from vtcode.runtime.emitter import Emitter
 
 NOTHING = Combined()
@@ -61,8 +63,11 @@ class HookDispatch:
         permission_mode: Callable[[], str] = lambda: "auto-edit",
         monotonic: Callable[[], float] = time.monotonic,
         agent: Mapping[str, str] | None = None,
+        callables: Sequence[CallableHook] = (),
     ) -> None:
         self.hooks = hooks
+        # In-process hooks of an embedding program (runtime.callable_hooks), after the commands.
+        self.callables = tuple(callables)
         self.workspace = workspace
         self.emitter = emitter
         self.session_id = session_id
@@ -70,7 +75,7 @@ class HookDispatch:
         self.transcript_path = transcript_path
         self.permission_mode = permission_mode
         self.monotonic = monotonic
-        self._events = frozenset(h.event for h in hooks.hooks if h.trusted)
+        self._events = frozenset(h.event for h in hooks.hooks if h.trusted) | {h.event for h in callables}
         self._env = {
             **env,
             "VTCODE_PROJECT_DIR": str(workspace),
@@ -99,7 +104,9 @@ class HookDispatch:
 
     def _set(self, hooks: HookSet) -> None:
         self.hooks = hooks
-        self._events = frozenset(h.event for h in hooks.hooks if h.trusted)
+        self._events = frozenset(h.event for h in hooks.hooks if h.trusted) | {
+            h.event for h in self.callables
+        }
 
     def report_untrusted(self) -> None:
         """One `hook.skipped` event and one warning per hook held back until the user trusts it."""
@@ -118,8 +125,10 @@ class HookDispatch:
         """Run the hooks `event` selects for `tool` (or `subject`) concurrently and combine their results."""
         if event not in self._events:
             return NOTHING
-        chosen = select(self.hooks, event, subject_names(event, tool, subject))
-        if not chosen:
+        names = subject_names(event, tool, subject)
+        chosen = select(self.hooks, event, names)
+        own = callable_hooks.chosen(self.callables, event, names)
+        if not chosen and not own:
             return NOTHING
         stdin = json.dumps({**self._common(event), **payload}, default=str).encode()
         runs = [self._run(event, hook, stdin) for hook in chosen]
@@ -127,6 +136,8 @@ class HookDispatch:
             results = await self._within_budget(chosen, runs)
         else:
             results = tuple(await asyncio.gather(*runs))
+        if own:
+            results = (*results, await callable_hooks.run_chain(own, {**self._common(event), **payload}))
         combined = combine(results)
         for warning in combined.warnings:
             self.emitter.emit(Notice(level="warning", message=warning))

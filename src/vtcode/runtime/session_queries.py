@@ -7,8 +7,8 @@ session's state; the operations that change them are in `session.py` and `sessio
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from vtcode.core.approvals import ApprovalMode, Grant
 from vtcode.core.usage_ledger import Scope
@@ -110,6 +110,10 @@ class SessionQueries:
         """Judge tool calls by `mode` from the next one on (an editor's mode switch); grants stay."""
         dispatcher = self._wiring.dispatcher
         dispatcher.policy = dataclasses.replace(dispatcher.policy, mode=mode)
+
+    def set_output_schema(self, schema: Mapping[str, Any] | None) -> None:
+        """Hold the final answers of turns started from now on to `schema` (None: free text)."""
+        self._wiring.runner.output_schema = schema
 
     def allow_tools(self, names: Iterable[str]) -> None:
         """Allow every call of `names` without asking for the rest of the session (an SDK program's own

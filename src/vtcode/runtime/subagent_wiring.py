@@ -233,5 +233,6 @@ def _child_hooks(
         transcript_path=own.transcript_path,
         permission_mode=own.permission_mode,
         agent={"agent_id": agent_id, "agent_type": agent_type},
+        callables=own.callables,
     )
     return ToolHooks(dispatch)

@@ -149,6 +149,12 @@ class ToolHooks:
         }
 
 
+def tool_arguments(name: str, tool_input: dict[str, Any]) -> dict[str, Any]:
+    """A hook input's `tool_input` less the keys added for Claude Code hooks: the call's own arguments."""
+    added = ("command", "file_paths") if name in _COMMAND_KEYS else ()
+    return {key: value for key, value in tool_input.items() if key not in added}
+
+
 def _native_input(
     name: str, original: dict[str, Any], updated: dict[str, Any], schema: dict[str, Any]
 ) -> dict[str, Any]:

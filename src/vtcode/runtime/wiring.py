@@ -58,6 +58,7 @@ from vtcode.tools.base import TextBuffers, Tool, ToolContext
 from vtcode.tools.patch_journal import JOURNAL_DIR_NAME, recover_interrupted_edits
 
 if TYPE_CHECKING:
+    from vtcode.runtime.callable_hooks import CallableHook
     from vtcode.runtime.lifecycle_hooks import LifecycleHooks
     from vtcode.runtime.skills import SessionSkills
     from vtcode.runtime.tool_hooks import ToolHooks
@@ -107,6 +108,8 @@ class SessionOptions:
     # (`core.usage_ledger.subagent_source(id)`), not into an account of its own.
     usage_parent: UsageTracking | None = None
     usage_source: str = SOURCE_MAIN
+    # In-process hooks of an embedding program (the SDK's typed hooks), run by the one hook dispatcher.
+    callable_hooks: Sequence[CallableHook] = ()
 
 
 @dataclass
@@ -381,7 +384,7 @@ def _hooks(
     """The session's hooks around tool calls and at its boundaries, over one dispatcher; (None, None)
     without hooks, and then none of the hook machinery is even imported. Untrusted hooks are reported
     here, once. `always`: a dispatcher even without hooks (a skill's frontmatter hooks join it)."""
-    if not options.hooks and not always:
+    if not options.hooks and not options.callable_hooks and not always:
         return None, None
     from vtcode.runtime.hook_dispatch import HookDispatch
     from vtcode.runtime.lifecycle_hooks import LifecycleHooks
@@ -395,6 +398,7 @@ def _hooks(
         session_id=thread_id,
         model=model,
         transcript_path=str(options.home / "sessions" / thread_id / "history.jsonl"),
+        callables=options.callable_hooks,
     )
     dispatch.report_untrusted()
     return ToolHooks(dispatch), LifecycleHooks(dispatch)

@@ -13,6 +13,8 @@ async with await vt.Session.open(vt.Options(workspace=".", tools=[ticket])) as s
 ```
 """
 
+from typing import TYPE_CHECKING
+
 from vtcode.protocol.errors import ConfigError, ProviderError, QueueFullError, VtcodeError
 from vtcode.protocol.events import (
     AgentMessageItem,
@@ -42,8 +44,12 @@ from vtcode.sdk.schema import SchemaError
 from vtcode.sdk.session import Session
 from vtcode.sdk.sync import SyncSession, SyncTurn
 from vtcode.sdk.tool import FunctionTool, ToolContext, ToolError, tool
+from vtcode.sdk.tool_hooks import HookResult, HookSpec, PostTool, PreCompact, PreTool
 from vtcode.sdk.transport import TransportError
 from vtcode.sdk.turn import TurnHandle, TurnResult, TurnStatus
+
+if TYPE_CHECKING:
+    from vtcode.store.paused_calls import PausedCall as PendingApproval
 
 __all__ = [
     "AfterToolBatch",
@@ -60,6 +66,8 @@ __all__ = [
     "Event",
     "FileChangeItem",
     "FunctionTool",
+    "HookResult",
+    "HookSpec",
     "Hooks",
     "ItemCompleted",
     "ItemDelta",
@@ -68,7 +76,11 @@ __all__ = [
     "Notice",
     "Options",
     "OutputType",
+    "PendingApproval",
     "PermissionCallback",
+    "PostTool",
+    "PreCompact",
+    "PreTool",
     "ProviderError",
     "QueueFullError",
     "SchemaError",
@@ -91,3 +103,12 @@ __all__ = [
     "VtcodeError",
     "tool",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # Loaded on use: `import vtcode.sdk` does not read the session store's modules.
+    if name == "PendingApproval":
+        from vtcode.store.paused_calls import PausedCall
+
+        return PausedCall
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,4 +1,5 @@
-"""Typed Python hooks at the turn loop's three boundaries (DESIGN.md section 2), as observers.
+"""Typed Python hooks: observers at the turn loop's three boundaries (DESIGN.md section 2), and the
+deciding hooks around tool calls and compaction (`sdk.tool_hooks`).
 
 `pre_model_request` sees each request as it will be sent (after compaction and MCP tool changes),
 `after_tool_batch` the checkpointed results of one reply's tool calls, `turn_end` how a turn ended. The
@@ -16,6 +17,8 @@ from typing import TypeVar
 
 from vtcode.protocol.messages import Message
 from vtcode.runtime.hooks import AfterToolBatch, BeforeRequest, HistoryReplacement, TurnEnd, TurnHooks
+from vtcode.sdk.tool_hooks import Hook as DecidingHook
+from vtcode.sdk.tool_hooks import PostTool, PreCompact, PreTool
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +33,10 @@ class Hooks:
     pre_model_request: Sequence[Hook[BeforeRequest]] = ()
     after_tool_batch: Sequence[Hook[AfterToolBatch]] = ()
     turn_end: Sequence[Hook[TurnEnd]] = ()
+    # Deciding hooks (`sdk.tool_hooks`): a callback, or a `HookSpec` with a matcher and a timeout.
+    pre_tool: Sequence[DecidingHook[PreTool]] = ()
+    post_tool: Sequence[DecidingHook[PostTool]] = ()
+    pre_compact: Sequence[DecidingHook[PreCompact]] = ()
 
 
 def install(hooks: Hooks, turn: TurnHooks) -> None:

@@ -21,6 +21,7 @@ from vtcode.sdk.tool import FunctionTool, SessionTool
 
 if TYPE_CHECKING:
     from vtcode.providers.base import ModelClient
+    from vtcode.runtime.callable_hooks import CallableHook
     from vtcode.runtime.wiring import SessionOptions
 
 
@@ -40,7 +41,8 @@ class Options:
     workspace: str | Path = "."
     provider: str | None = None
     model: str | None = None
-    approval: ApprovalMode | None = None
+    # "pause": what would be asked ends the turn with `pending_approvals` instead (`sdk.pause`).
+    approval: ApprovalMode | Literal["pause"] | None = None
     base_url: str | None = None
     max_turns: int | None = None
     tools: Sequence[FunctionTool] = ()
@@ -78,7 +80,7 @@ def runtime_options(
         for key, value in (
             ("agent.provider", options.provider),
             ("agent.model", options.model),
-            ("agent.approval", options.approval),
+            ("agent.approval", "ask" if options.approval == "pause" else options.approval),
             ("agent.base_url", options.base_url),
             ("agent.max_turns", options.max_turns),
         )
@@ -94,7 +96,12 @@ def runtime_options(
     # Not headless: an "ask" becomes an `approval.requested` the SDK answers (see `sdk.permission`).
     built = session_options(request, headless=False, env=env, output_schema=_schema(options))
     tools = tuple(SessionTool(t, session_id) for t in options.tools)
-    return dataclasses.replace(built, extra_tools=tools, ephemeral=options.ephemeral)
+    hooks: tuple[CallableHook, ...] = ()
+    if options.hooks is not None:
+        from vtcode.sdk.tool_hooks import callable_hooks
+
+        hooks = callable_hooks(options.hooks, session_id)
+    return dataclasses.replace(built, extra_tools=tools, ephemeral=options.ephemeral, callable_hooks=hooks)
 
 
 def checked_workspace(options: Options) -> Path:
@@ -102,6 +109,8 @@ def checked_workspace(options: Options) -> Path:
     workspace = Path(options.workspace).expanduser().resolve()
     if not workspace.is_dir():
         raise ConfigError(f"workspace {str(workspace)!r} is not a directory")
+    if options.approval == "pause" and options.ephemeral:
+        raise ConfigError("approval='pause' needs a stored session", hint="drop ephemeral=True")
     names = [t.spec.name for t in options.tools]
     if len(set(names)) != len(names):
         raise ConfigError(f"two tools share a name: {', '.join(sorted(names))}")

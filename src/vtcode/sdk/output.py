@@ -50,3 +50,12 @@ def output(spec: OutputType) -> Output:
     except TypeError as exc:
         raise ConfigError(f"output_type {spec!r} has no JSON Schema: {exc}") from exc
     return Output(schema=schema, kind=spec)
+
+
+def turn_schema(expected: Output | None) -> dict[str, Any] | None:
+    """The checked JSON Schema a turn holds its answer to (raises `UsageError` for an unusable one)."""
+    if expected is None:
+        return None
+    from vtcode.runtime.structured_output import check_schema
+
+    return dict(check_schema(expected.schema, "output_type"))

@@ -10,22 +10,27 @@ number of sessions may run in one process and one loop.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Mapping
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from vtcode.protocol.errors import QueueFullError, UsageError
-from vtcode.protocol.events import ApprovalRequested, Event
+from vtcode.protocol.events import ApprovalRequested, Event, TurnFailed
 from vtcode.protocol.ops import Op, UserInput
-from vtcode.sdk.options import Options
-from vtcode.sdk.output import output
-from vtcode.sdk.permission import NO_ANSWER, consult
+from vtcode.sdk import pause
+from vtcode.sdk.options import Options, runtime_options
+from vtcode.sdk.output import OutputType, output, turn_schema
+from vtcode.sdk.permission import NO_ANSWER, Decision, consult
 from vtcode.sdk.transport import Transport, TransportError, open_transport
 from vtcode.sdk.turn import TurnHandle, TurnResult
 
 if TYPE_CHECKING:
+    from vtcode.runtime.hooks import TurnEnd
+    from vtcode.runtime.paused_calls import PausedApprovals
     from vtcode.runtime.session import Session as RuntimeSession
+    from vtcode.store.paused_calls import PausedCall as PendingApproval
 
+T = TypeVar("T")
 _CLOSED = "the session was closed before the turn ended"
 
 
@@ -36,11 +41,15 @@ class Session:
         # The runtime behind its transport (`Options.transport`): in this process or a `vtcode acp` child.
         self._runtime = runtime
         self._options = options
-        self._turn: TurnHandle | None = None
+        self._turn: TurnHandle[Any] | None = None
         # Run by `run()`: nobody holds the handle to approve, so what the callback does not answer is refused.
         self._unattended = False
         self._between: list[Event] = []
         self._answering: set[asyncio.Task[None]] = set()
+        # Calls a paused turn left waiting for approval (`sdk.pause`), set by `open`.
+        self._paused: PausedApprovals | None = None
+        # The exception behind the next `turn.failed` (`_note_end`), for `TurnResult.raise_for_status`.
+        self._ended_by: BaseException | None = None
         self._reader = asyncio.create_task(self._read(), name=f"vtcode-sdk-{runtime.id}")
 
     @classmethod
@@ -54,8 +63,30 @@ class Session:
         return await cls._open(options, resume=session_id)
 
     @classmethod
+    async def fork(cls, session_id: str, options: Options) -> Session:
+        """Open a new session whose history starts as a copy of stored session `session_id`'s.
+
+        The original is left untouched: resuming it later continues its own history.
+        """
+        from vtcode.sdk.fork import fork_history
+
+        home = runtime_options(options, session_id=lambda: "").home
+        return await cls._open(options, resume=await fork_history(home, session_id))
+
+    @classmethod
     async def _open(cls, options: Options, *, resume: str | None) -> Session:
-        return cls(await open_transport(options, resume=resume), options)
+        from vtcode.sdk.transport.in_process import InProcess
+
+        transport = await open_transport(options, resume=resume)
+        session = cls(transport, options)
+        runtime = transport.runtime if isinstance(transport, InProcess) else None
+        if runtime is not None:
+            # Paused approvals and the runtime's own exceptions need the runtime in this process.
+            session._paused = pause.attach(runtime)
+            # First of the end-of-turn hooks: it runs before the reader task sees the `turn.failed` the
+            # runtime emitted just before them (the turn task does not yield in between).
+            runtime.hooks.end_of_turn.insert(0, session._note_end)
+        return session
 
     @property
     def id(self) -> str:
@@ -71,16 +102,44 @@ class Session:
             raise UsageError("a subprocess session's runtime is in its child process")
         return self._runtime.runtime
 
-    async def start(self, prompt: str) -> TurnHandle:
-        """Start a turn and return its handle at once (raises `QueueFullError` while a turn runs)."""
-        return await self._start(prompt, unattended=False)
+    @property
+    def pending_approvals(self) -> tuple[PendingApproval, ...]:
+        """Calls a paused turn left waiting for `approve()` (`approval="pause"`), also after a resume."""
+        return self._paused.undecided if self._paused is not None else ()
 
-    async def run(self, prompt: str) -> TurnResult:
+    async def approve(self, request_id: str, decision: Decision) -> None:
+        """Decide a paused call, durably; the next turn runs it (at most once) before its prompt."""
+        if self._paused is None:
+            raise UsageError(f"no paused call {request_id!r} waits for a decision")
+        await asyncio.to_thread(pause.decide, self._paused, request_id, decision)
+
+    @overload
+    async def start(self, prompt: str) -> TurnHandle[Any]: ...
+    @overload
+    async def start(self, prompt: str, *, output_type: type[T]) -> TurnHandle[T]: ...
+    @overload
+    async def start(self, prompt: str, *, output_type: Mapping[str, Any]) -> TurnHandle[Any]: ...
+
+    async def start(self, prompt: str, *, output_type: OutputType | None = None) -> TurnHandle[Any]:
+        """Start a turn and return its handle at once (raises `QueueFullError` while a turn runs).
+
+        `output_type` holds this turn's answer to a type (or JSON Schema) instead of the session's.
+        """
+        return await self._start(prompt, unattended=False, output_type=output_type)
+
+    @overload
+    async def run(self, prompt: str) -> TurnResult[Any]: ...
+    @overload
+    async def run(self, prompt: str, *, output_type: type[T]) -> TurnResult[T]: ...
+    @overload
+    async def run(self, prompt: str, *, output_type: Mapping[str, Any]) -> TurnResult[Any]: ...
+
+    async def run(self, prompt: str, *, output_type: OutputType | None = None) -> TurnResult[Any]:
         """Run a turn to its end: `start()` and wait for the result, approvals left open refused.
 
         Cancelling the task that awaits it interrupts the turn (`TurnHandle.result`).
         """
-        handle = await self._start(prompt, unattended=True)
+        handle = await self._start(prompt, unattended=True, output_type=output_type)
         return await handle.result()
 
     async def steer(self, text: str) -> None:
@@ -105,14 +164,24 @@ class Session:
     ) -> None:
         await self.close()
 
-    async def _start(self, prompt: str, *, unattended: bool) -> TurnHandle:
+    async def _start(
+        self, prompt: str, *, unattended: bool, output_type: OutputType | None = None
+    ) -> TurnHandle[Any]:
+        if self.pending_approvals:
+            raise UsageError(
+                f"{len(self.pending_approvals)} paused call(s) wait for a decision",
+                hint="answer each of Session.pending_approvals with approve() first",
+            )
         if self._turn is not None:
             raise QueueFullError(
                 "a turn is already running in this session",
                 hint="await its result() first, or steer() it",
             )
-        decode = output(self._options.output_type).decode if self._options.output_type is not None else None
-        handle = TurnHandle(self.id, self._submit, decode)
+        wanted = output_type if output_type is not None else self._options.output_type
+        expected = output(wanted) if wanted is not None else None
+        # The session's own type stays for turns that do not name one.
+        self._runtime.set_output_schema(turn_schema(expected))
+        handle: TurnHandle[Any] = TurnHandle(self.id, self._submit, expected.decode if expected else None)
         self._turn, self._unattended = handle, unattended
         for event in self._between:
             handle.feed(event)
@@ -140,17 +209,24 @@ class Session:
                 self._turn.abandon(_CLOSED)
                 self._turn = None
 
+    async def _note_end(self, end: TurnEnd) -> None:
+        self._ended_by = end.error
+
     def _route(self, event: Event) -> None:
         handle = self._turn
         if handle is None:
             self._between.append(event)
             return
+        if isinstance(event, TurnFailed):
+            handle.cause, self._ended_by = self._ended_by, None
         if isinstance(event, ApprovalRequested):
             if self._options.permission is not None:
                 # The callback answers; the event is not shown, so nobody answers twice.
                 self._answer(event)
                 return
-            if self._unattended:
+            if self._options.approval == "pause" and self._paused is not None:
+                self._spawn(self._submit(pause.pause(self._paused, handle, event)))
+            elif self._unattended:
                 self._spawn(handle.deny_unanswered(event.request_id, NO_ANSWER))
         handle.feed(event)
         if handle.done:

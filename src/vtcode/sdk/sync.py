@@ -8,15 +8,19 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Coroutine, Iterator
+from collections.abc import AsyncIterator, Coroutine, Iterator, Mapping
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from vtcode.protocol.events import Event
 from vtcode.sdk.options import Options
+from vtcode.sdk.output import OutputType
 from vtcode.sdk.permission import Decision
 from vtcode.sdk.session import Session
 from vtcode.sdk.turn import TurnHandle, TurnResult
+
+if TYPE_CHECKING:
+    from vtcode.store.paused_calls import PausedCall as PendingApproval
 
 T = TypeVar("T")
 
@@ -40,10 +44,10 @@ class _LoopThread:
         self.loop.close()
 
 
-class SyncTurn:
+class SyncTurn(Generic[T]):
     """A running turn for synchronous code: `events()`, `result()`, `steer()`, `interrupt()`, `approve()`."""
 
-    def __init__(self, handle: TurnHandle, runner: _LoopThread) -> None:
+    def __init__(self, handle: TurnHandle[T], runner: _LoopThread) -> None:
         self._handle = handle
         self._runner = runner
 
@@ -56,7 +60,7 @@ class SyncTurn:
             except StopAsyncIteration:
                 return
 
-    def result(self) -> TurnResult:
+    def result(self) -> TurnResult[T]:
         """Wait for the turn to end."""
         return self._runner.call(self._handle.result())
 
@@ -92,6 +96,11 @@ class SyncSession:
         return cls._open(Session.resume(session_id, options))
 
     @classmethod
+    def fork(cls, session_id: str, options: Options) -> SyncSession:
+        """Open a new session starting from a copy of stored session `session_id`'s history."""
+        return cls._open(Session.fork(session_id, options))
+
+    @classmethod
     def _open(cls, opening: Coroutine[Any, Any, Session]) -> SyncSession:
         runner = _LoopThread()
         try:
@@ -106,13 +115,33 @@ class SyncSession:
         """The session id."""
         return self._session.id
 
-    def run(self, prompt: str) -> TurnResult:
-        """Run a turn to its end."""
-        return self._runner.call(self._session.run(prompt))
+    @property
+    def pending_approvals(self) -> tuple[PendingApproval, ...]:
+        """Calls a paused turn left waiting for `approve()` (`approval="pause"`)."""
+        return self._session.pending_approvals
 
-    def start(self, prompt: str) -> SyncTurn:
+    def approve(self, request_id: str, decision: Decision) -> None:
+        """Decide a paused call, durably; the next turn runs it at most once."""
+        self._runner.call(self._session.approve(request_id, decision))
+
+    @overload
+    def run(self, prompt: str) -> TurnResult[Any]: ...
+    @overload
+    def run(self, prompt: str, *, output_type: type[T]) -> TurnResult[T]: ...
+    @overload
+    def run(self, prompt: str, *, output_type: Mapping[str, Any]) -> TurnResult[Any]: ...
+
+    def run(self, prompt: str, *, output_type: OutputType | None = None) -> TurnResult[Any]:
+        """Run a turn to its end (`output_type`: this turn's answer type, as `Session.run`)."""
+        if output_type is None:
+            return self._runner.call(self._session.run(prompt))
+        return self._runner.call(self._session.run(prompt, output_type=output_type))
+
+    def start(self, prompt: str, *, output_type: OutputType | None = None) -> SyncTurn[Any]:
         """Start a turn and return its handle."""
-        return SyncTurn(self._runner.call(self._session.start(prompt)), self._runner)
+        if output_type is None:
+            return SyncTurn(self._runner.call(self._session.start(prompt)), self._runner)
+        return SyncTurn(self._runner.call(self._session.start(prompt, output_type=output_type)), self._runner)
 
     def close(self) -> None:
         """Close the session and stop its loop thread; safe to call twice."""

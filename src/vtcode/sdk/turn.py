@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, Literal
+from collections.abc import AsyncGenerator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from vtcode.protocol.events import (
     AgentMessageItem,
@@ -26,13 +26,18 @@ from vtcode.protocol.ops import ApprovalAnswer, Interrupt, Op, UserInput
 from vtcode.protocol.parsed_fields import with_parsed_json
 from vtcode.sdk.permission import Decision, answer
 
-TurnStatus = Literal["completed", "failed", "interrupted"]
+if TYPE_CHECKING:
+    from vtcode.store.paused_calls import PausedCall as PendingApproval
+
+# "paused": with `approval="pause"`, a call waits for approval (`TurnResult.pending_approvals`).
+TurnStatus = Literal["completed", "failed", "interrupted", "paused"]
+T = TypeVar("T")
 # How long a cancelled wait for a turn's result waits for the interrupted turn to end before re-raising.
 CANCEL_GRACE_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
-class TurnResult:
+class TurnResult(Generic[T]):
     """How a turn ended: its status, the answer's text, token usage and the completed items.
 
     `error` is the `turn.failed` event of a turn that did not complete (its `kind`, `message`, `hint`
@@ -45,36 +50,47 @@ class TurnResult:
     usage: Usage
     items: tuple[Item, ...]
     error: TurnFailed | None = None
-    # With `Options(output_type=T)`: the final answer as a `T` (None when the turn did not complete).
-    output: Any = None
+    # With `output_type=T`: the final answer as a `T`. None when the turn did not complete (check
+    # `status`, or call `raise_for_status()` first).
+    output: T = None  # type: ignore[assignment]
+    # The calls that wait for `Session.approve()` (status "paused").
+    pending_approvals: tuple[PendingApproval, ...] = ()
+    # The exception that ended a failed turn, as the runtime raised it (a provider's status kept).
+    cause: BaseException | None = field(default=None, compare=False, repr=False)
 
-    def raise_for_status(self) -> TurnResult:
+    def raise_for_status(self) -> TurnResult[T]:
         """This result when the turn completed; else the error its exit code stands for (`sdk.errors`)."""
         if self.error is None:
             return self
+        from vtcode.protocol.errors import InterruptedByUser, VtcodeError
         from vtcode.sdk.errors import failure_error
 
+        if isinstance(self.cause, VtcodeError) and not isinstance(self.cause, InterruptedByUser):
+            raise self.cause
         raise failure_error(self.error)
 
 
-class TurnHandle:
+class TurnHandle(Generic[T]):
     """A running turn: read `events()`, await `result()`, or `steer()`, `interrupt()`, `approve()` it."""
 
     def __init__(
         self,
         session_id: str,
         submit: Callable[[Op], Awaitable[None]],
-        decode: Callable[[str], Any] | None = None,
+        decode: Callable[[str], T] | None = None,
     ) -> None:
         self.session_id = session_id
         self._submit = submit
         self._decode = decode
         self._events: asyncio.Queue[Event | None] = asyncio.Queue()
-        self._result: asyncio.Future[TurnResult] = asyncio.get_running_loop().create_future()
+        self._result: asyncio.Future[TurnResult[T]] = asyncio.get_running_loop().create_future()
+        # Set by the session just before `turn.failed` arrives: the exception behind it.
+        self.cause: BaseException | None = None
         self._items: list[Item] = []
         self._reading = False
+        self._paused: list[PendingApproval] = []
 
-    async def events(self) -> AsyncIterator[Event]:
+    async def events(self) -> AsyncGenerator[Event, None]:
         """The turn's events, in order, ending with `turn.completed` or `turn.failed` (one reader)."""
         if self._reading:
             raise RuntimeError("a turn's events have one reader")
@@ -82,7 +98,7 @@ class TurnHandle:
         while (event := await self._events.get()) is not None:
             yield event
 
-    async def result(self) -> TurnResult:
+    async def result(self) -> TurnResult[T]:
         """Wait for the turn to end; a failed or interrupted turn is a result, not an exception.
 
         Cancelling the task that awaits it interrupts the turn, waits (up to `CANCEL_GRACE_SECONDS`)
@@ -144,6 +160,10 @@ class TurnHandle:
             case TurnFailed(kind=kind):
                 self._finish("interrupted" if kind == "interrupted" else "failed", Usage(), event)
 
+    def pause(self, call: PendingApproval) -> None:
+        """A call of this turn waits for approval: the turn ends as "paused" (`approval="pause"`)."""
+        self._paused.append(call)
+
     def abandon(self, reason: str) -> None:
         """The session ended before the turn did (closed, or its stream broke)."""
         if not self._result.done():
@@ -158,6 +178,8 @@ class TurnHandle:
     def _finish(self, status: TurnStatus, usage: Usage, error: TurnFailed | None) -> None:
         if self._result.done():
             return
+        if self._paused and status == "interrupted":
+            status = "paused"
         texts = [item.text for item in self._items if isinstance(item, AgentMessageItem)]
         final_text = texts[-1] if texts else ""
         output: Any = None
@@ -177,6 +199,8 @@ class TurnHandle:
                 items=tuple(self._items),
                 error=error,
                 output=output,
+                pending_approvals=tuple(self._paused),
+                cause=self.cause if error is not None else None,
             )
         )
         self._events.put_nowait(None)

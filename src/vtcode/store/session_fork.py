@@ -16,10 +16,15 @@ from vtcode.store.meta import META_FILE, write_info
 from vtcode.store.session import SessionHandle, SessionStore
 
 
-def fork_session(store: SessionStore, source: SessionHandle, *, upto_seq: int, turns: int) -> SessionHandle:
-    """A session with the history of `source` up to `upto_seq` and `turns` turns; raises `StoreError`."""
+def fork_session(
+    store: SessionStore, source: SessionHandle, *, upto_seq: int, turns: int, label: str = "rewound"
+) -> SessionHandle:
+    """A session with the history of `source` up to `upto_seq` and `turns` turns; raises `StoreError`.
+
+    `label` marks the fork's title (`<title> (<label>)`).
+    """
     info = source.info
-    title = f"{info.title} (rewound)" if info.title else "rewound"
+    title = f"{info.title} ({label})" if info.title else label
     fork = store.create(Path(info.workspace), title, model=info.model, provider=info.provider)
     try:
         data = source.history_path.read_bytes()

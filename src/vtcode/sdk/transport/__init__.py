@@ -6,8 +6,8 @@ event types), so `events()` and `result()` are the same whichever transport carr
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Literal, Protocol
+from collections.abc import AsyncIterator, Mapping
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from vtcode.protocol.events import Event
 from vtcode.protocol.ops import Op
@@ -39,6 +39,10 @@ class Transport(Protocol):
 
     async def aclose(self) -> None:
         """Interrupt a running turn and close the session (and its process, if any)."""
+        ...
+
+    def set_output_schema(self, schema: Mapping[str, Any] | None) -> None:
+        """Hold the answers of turns started from now on to `schema` (None: free text)."""
         ...
 
 

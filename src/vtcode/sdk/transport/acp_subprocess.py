@@ -15,7 +15,7 @@ import contextlib
 import logging
 import sys
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +72,8 @@ class AcpSubprocess:
         self._ended = True
         # The intent ids of our prompts: ACP needs one per prompt, the in-process stream shows none.
         self._intents: set[str] = set()
+        # The answer schema of the next prompt's turn (`set_output_schema`), sent with it.
+        self._schema: Mapping[str, Any] | None = None
         self._watch = asyncio.ensure_future(self._watch_end())
 
     @property
@@ -134,6 +136,10 @@ class AcpSubprocess:
         if self._prompt is not None:
             await asyncio.gather(self._prompt, return_exceptions=True)
 
+    def set_output_schema(self, schema: Mapping[str, Any] | None) -> None:
+        """Hold the answers of turns started from now on to `schema`: it goes with the next prompt."""
+        self._schema = schema
+
     # -- inside ----------------------------------------------------------------------------------------
 
     def _on_event(self, session_id: str, event: Event) -> None:
@@ -160,7 +166,11 @@ class AcpSubprocess:
         self._intents.add(intent)
         blocks: list[Block] = [TextContentBlock(type="text", text=text)]
         try:
-            await self.conn.prompt(session_id=self._session_id, prompt=blocks, vtcode={"intentId": intent})
+            await self.conn.prompt(
+                session_id=self._session_id,
+                prompt=blocks,
+                vtcode={"intentId": intent, "outputSchema": self._schema},
+            )
         except (RequestError, ConnectionError) as exc:
             if not self._ended and not self._closing and isinstance(exc, RequestError):
                 # Refused before any turn ran: the turn still ends, as it would in-process.
@@ -215,9 +225,9 @@ async def open_subprocess(options: Options, *, resume: str | None) -> AcpSubproc
     """Start a `vtcode acp` child and open (or load) the session in it."""
     from vtcode.config.environment import os_environ
 
-    if options.model_client is not None or options.hooks is not None:
+    if options.model_client is not None or options.hooks is not None or options.approval == "pause":
         raise ConfigError(
-            "model_client and Python hooks run in the program's process",
+            'model_client, Python hooks and approval="pause" run in the program\'s process',
             hint='use transport="in-process" with them',
         )
     workspace = checked_workspace(options)

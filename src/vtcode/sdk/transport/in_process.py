@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from vtcode.protocol.events import Event
 from vtcode.protocol.ops import Op
@@ -36,6 +36,10 @@ class InProcess:
     async def aclose(self) -> None:
         """Close the runtime session (a running turn is interrupted, its commands ended)."""
         await self.runtime.aclose()
+
+    def set_output_schema(self, schema: Mapping[str, Any] | None) -> None:
+        """Hold the answers of turns started from now on to `schema` (None: free text)."""
+        self.runtime.set_output_schema(schema)
 
 
 async def open_in_process(options: Options, *, resume: str | None) -> InProcess:

@@ -1,0 +1,56 @@
+"""`approval="pause"`: a call that waits for approval ends the turn instead of waiting in it.
+
+The call is recorded in the session store before the turn is interrupted (`runtime.paused_calls`), so
+`Session.resume(id)` in another process sees it in `pending_approvals`, answers it with `approve()`,
+and the next turn runs it, at most once, before its prompt goes to the model.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from vtcode.protocol.errors import VtcodeError
+from vtcode.protocol.events import ApprovalRequested
+from vtcode.protocol.ops import ApprovalAnswer, Interrupt
+from vtcode.sdk.permission import Allow, Decision, Deny
+
+if TYPE_CHECKING:
+    from vtcode.runtime.paused_calls import PausedApprovals
+    from vtcode.runtime.session import Session as RuntimeSession
+    from vtcode.sdk.turn import TurnHandle
+
+
+def attach(runtime: RuntimeSession) -> PausedApprovals:
+    """The session's paused calls; calls decided earlier run at the start of its next turn."""
+    from vtcode.runtime.paused_calls import PausedApprovals
+
+    return PausedApprovals.attach(runtime)
+
+
+def pause(
+    paused: PausedApprovals, handle: TurnHandle[Any], request: ApprovalRequested
+) -> Interrupt | ApprovalAnswer:
+    """Record `request`'s call durably and mark the turn paused; the operation that then ends it.
+
+    A call that cannot be recorded is refused (the turn goes on): a pause nobody can resume would
+    lose it.
+    """
+    try:
+        # A small synchronous write (fsync included) in the reader task: the record must exist before
+        # the interrupt, and nothing else of this session runs until it returns.
+        handle.pause(paused.pause(request))
+    except VtcodeError as exc:
+        reason = f"the call could not be paused for approval: {exc.user_text()}"
+        return ApprovalAnswer(request_id=request.request_id, decision="deny", reason=reason)
+    return Interrupt()
+
+
+def decide(paused: PausedApprovals, request_id: str, decision: Decision) -> None:
+    """Record the program's decision on a paused call (raises `UsageError` for an unknown one)."""
+    match decision:
+        case Allow(remember=remember):
+            paused.decide(request_id, allow=True, remember=remember)
+        case Deny(reason=reason):
+            paused.decide(request_id, allow=False, reason=reason)
+        case _:
+            raise TypeError(f"a decision is Allow(...) or Deny(...), not {decision!r}")

@@ -1,0 +1,104 @@
+"""Tool calls a paused turn left waiting for approval, in the session's `paused_calls.json`.
+
+A call moves pending -> allowed | denied (the program decided) -> running (written before it starts)
+-> done (its result is kept until the history holds it). Each change is read-modify-write under an
+exclusive `flock` and an atomic replace, like the steering envelope (`store.intents`), so a decision
+survives a crash and a call that was running when the process died is never started again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Literal
+
+import msgspec
+
+from vtcode.store.errors import store_error
+from vtcode.store.state_file import read_state_file, write_state_file
+
+PAUSED_FILE = "paused_calls.json"
+LOCK_FILE = "paused_calls.lock"
+SCHEMA_VERSION = 1
+
+CallState = Literal["pending", "allowed", "denied", "running", "done"]
+
+
+class PausedCall(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One call of the model's reply that waits for (or got) the program's decision."""
+
+    request_id: str
+    call_id: str
+    tool: str
+    arguments: str
+    display: str
+    kind: str = "command"
+    reason: str = ""
+    state: CallState = "pending"
+    # An allow that also allows every later call of the tool ("tool") or commands with the prefix.
+    remember: Literal["once", "tool", "prefix"] = "once"
+    session_prefix: str = ""
+    deny_reason: str = ""
+    # Once done: what the model reads about the call.
+    result: str = ""
+
+
+class PausedCalls(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The file's content."""
+
+    calls: tuple[PausedCall, ...] = ()
+    schema_version: int | None = SCHEMA_VERSION
+
+
+_DECODER = msgspec.json.Decoder(PausedCalls)
+
+
+class PausedCallStore:
+    """The paused calls of the session stored in `directory`."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def read(self) -> tuple[PausedCall, ...]:
+        """The calls as stored (none when the file does not exist); raises `StoreError`."""
+        stored = read_state_file(
+            self.directory / PAUSED_FILE,
+            _DECODER,
+            name=PAUSED_FILE,
+            newest=SCHEMA_VERSION,
+            damaged_hint=f"remove {PAUSED_FILE} to drop the paused calls (the model is told nothing ran)",
+            newer_hint="resume this session with the vtcode that paused it",
+        )
+        return stored.calls if stored is not None else ()
+
+    def update(
+        self, change: Callable[[tuple[PausedCall, ...]], tuple[PausedCall, ...]]
+    ) -> tuple[PausedCall, ...]:
+        """Apply `change` under the lock and write the result durably (the file goes when empty)."""
+        with self._locked():
+            before = self.read()
+            after = change(before)
+            if after != before:
+                path = self.directory / PAUSED_FILE
+                if after:
+                    write_state_file(path, PausedCalls(calls=after))
+                else:
+                    with contextlib.suppress(FileNotFoundError):
+                        path.unlink()
+            return after
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        path = self.directory / LOCK_FILE
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError as err:
+            raise store_error(err, "open", path) from err
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
