@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import re
 import signal
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -169,3 +171,53 @@ async def test_a_subprocess_session_refuses_in_process_only_options(tmp_path: Pa
     with pytest.raises(vt.ConfigError, match="in the program's process"):
         await vt.Session.open(vt.Options(workspace=tmp_path, hooks=hooks, transport="subprocess"))
     assert _children(tmp_path) == []
+
+
+@pytest.mark.filterwarnings("error")
+async def test_subprocess_sessions_cancelled_inside_one_task_group_end_cleanly_and_go_on(
+    tmp_path: Path,
+) -> None:
+    loop_errors: list[dict[str, Any]] = []
+    asyncio.get_running_loop().set_exception_handler(lambda _loop, context: loop_errors.append(context))
+    started: list[str] = []
+
+    @vt.tool(read_only=True)
+    async def wait_forever(ctx: vt.ToolContext) -> str:
+        """Wait until cancelled."""
+        started.append(ctx.session_id)
+        await asyncio.Event().wait()
+        return "unreachable"
+
+    sessions, servers = [], []
+    for i in range(3):
+        space = tmp_path / f"s{i}"
+        space.mkdir()
+        server = server_for("chat", [_call("wait_forever", {}, "c1"), Reply(text=f"after {i}")])
+        servers.append(server.__enter__())
+        options = sdk_options(space, server, tools=[wait_forever], transport="subprocess")
+        sessions.append(await vt.Session.open(options))
+
+    async def run_all() -> None:
+        async with asyncio.TaskGroup() as group:
+            for session in sessions:
+                group.create_task(session.run("wait"))
+
+    try:
+        runs = asyncio.create_task(run_all())
+        async with asyncio.timeout(120):
+            while len(started) < len(sessions):  # noqa: ASYNC110 - the tools report in
+                await asyncio.sleep(0.02)
+        runs.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await runs
+        # Each turn ended before the cancellation came back: the session takes the next one.
+        after = await asyncio.wait_for(sessions[0].run("again"), 60)
+        await asyncio.gather(*(s.close() for s in sessions))
+    finally:
+        for server in servers:
+            server.__exit__(None, None, None)
+    gc.collect()
+    await asyncio.sleep(0)
+    assert after.final_text == "after 0"
+    assert loop_errors == []
+    assert all(_children(tmp_path / f"s{i}") == [] for i in range(3))
