@@ -8,6 +8,7 @@ import json
 import os
 import re
 import signal
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -221,3 +222,43 @@ async def test_subprocess_sessions_cancelled_inside_one_task_group_end_cleanly_a
     assert after.final_text == "after 0"
     assert loop_errors == []
     assert all(_children(tmp_path / f"s{i}") == [] for i in range(3))
+
+
+_PROGRAM = """
+import asyncio, sys
+import psutil
+import vtcode.sdk as vt
+
+async def main():
+    options = vt.Options(workspace=sys.argv[1], provider="openai", model="gpt-4.1", transport="subprocess")
+    async with await vt.Session.open(options):
+        (child,) = psutil.Process().children()
+        open(sys.argv[2], "w").write(str(child.pid))
+        await asyncio.sleep(3600)
+
+asyncio.run(main())
+"""
+
+
+async def test_a_program_killed_with_sigkill_takes_its_child_with_it(tmp_path: Path) -> None:
+    pid_file = tmp_path / "child.pid"
+    env = {**os.environ, "OPENAI_API_KEY": "test-key", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}
+    program = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", _PROGRAM, str(tmp_path), str(pid_file), env=env
+    )
+    try:
+        async with asyncio.timeout(120):
+            while not pid_file.exists() or not pid_file.read_text():  # noqa: ASYNC110 - the program writes it
+                await asyncio.sleep(0.05)
+        child = psutil.Process(int(pid_file.read_text()))
+        assert _alive(child)
+        program.kill()
+        await program.wait()
+        # The child's parent-death signal ends it; nothing is left to adopt.
+        async with asyncio.timeout(30):
+            while _alive(child):  # noqa: ASYNC110 - polling another process
+                await asyncio.sleep(0.05)
+    finally:
+        if program.returncode is None:
+            program.kill()
+            await program.wait()
