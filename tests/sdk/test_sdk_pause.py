@@ -145,13 +145,12 @@ async def test_a_denied_paused_call_never_runs_and_undecided_ones_block_new_turn
 
 def test_a_sync_session_approves_a_paused_call_and_its_next_turn_runs_it(tmp_path: Path) -> None:
     script = [_command("echo synced > sync.txt"), Reply(text="written")]
-    with server_for("chat", script) as server:
-        with vt.SyncSession.open(_options(tmp_path, server)) as s:
-            paused = s.run("write it")
-            assert [p.display for p in s.pending_approvals] == ["echo synced > sync.txt"]
-            s.approve(paused.pending_approvals[0].request_id, vt.Allow())
-            assert s.pending_approvals == ()
-            result = s.run("go on")
+    with server_for("chat", script) as server, vt.SyncSession.open(_options(tmp_path, server)) as s:
+        paused = s.run("write it")
+        assert [p.display for p in s.pending_approvals] == ["echo synced > sync.txt"]
+        s.approve(paused.pending_approvals[0].request_id, vt.Allow())
+        assert s.pending_approvals == ()
+        result = s.run("go on")
     assert paused.status == "paused"
     assert (tmp_path / "sync.txt").read_text() == "synced\n"
     assert result.final_text == "written"
