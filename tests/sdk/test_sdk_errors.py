@@ -44,7 +44,7 @@ ERRORS: list[VtcodeError] = [
 @pytest.mark.parametrize("error", ERRORS, ids=lambda e: f"{type(e).__name__}-{getattr(e, 'kind', '')}")
 def test_a_failed_turn_raises_the_error_with_the_same_exit_code_and_kind(error: VtcodeError) -> None:
     event = turn_end.failed(error)
-    result = vt.TurnResult(
+    result: vt.TurnResult[None] = vt.TurnResult(
         session_id="s", status="failed", final_text="", usage=Usage(), items=(), error=event
     )
     with pytest.raises(VtcodeError) as raised:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import vtcode.sdk as vt
 from tests.sdk.sdk_helpers import sdk_options, tool_results
@@ -31,7 +32,7 @@ class Recorder:
         return vt.Deny("no writes to denied.txt")
 
 
-async def _drain(turn: vt.TurnHandle) -> list[vt.Event]:
+async def _drain(turn: vt.TurnHandle[Any]) -> list[vt.Event]:
     return [event async for event in turn.events()]
 
 
