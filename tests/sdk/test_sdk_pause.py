@@ -154,3 +154,19 @@ def test_a_sync_session_approves_a_paused_call_and_its_next_turn_runs_it(tmp_pat
     assert paused.status == "paused"
     assert (tmp_path / "sync.txt").read_text() == "synced\n"
     assert result.final_text == "written"
+
+
+async def test_a_paused_request_is_not_answered_through_the_turn_handle(tmp_path: Path) -> None:
+    script = [_command("echo once >> once.txt"), Reply(text="done")]
+    with server_for("chat", script) as server:
+        async with await vt.Session.open(_options(tmp_path, server)) as s:
+            turn = await s.start("write")
+            async for event in turn.events():
+                if isinstance(event, vt.ApprovalRequested):
+                    with pytest.raises(vt.VtcodeError, match="was paused with the turn"):
+                        await turn.approve(event.request_id, vt.Allow())
+            paused = await turn.result()
+            await s.approve(paused.pending_approvals[0].request_id, vt.Allow())
+            await s.run("go on")
+    assert paused.status == "paused"
+    assert (tmp_path / "once.txt").read_text() == "once\n"

@@ -125,6 +125,13 @@ class TurnHandle(Generic[T]):
 
     async def approve(self, request_id: str, decision: Decision) -> None:
         """Answer the `approval.requested` event `request_id` with `Allow(...)` or `Deny(...)`."""
+        if any(p.request_id == request_id for p in self._paused):
+            from vtcode.protocol.errors import UsageError
+
+            raise UsageError(
+                f"{request_id!r} was paused with the turn (approval='pause')",
+                hint="decide it with Session.approve(); the next turn runs it",
+            )
         await self._submit(answer(request_id, decision))
 
     async def deny_unanswered(self, request_id: str, reason: str) -> None:
