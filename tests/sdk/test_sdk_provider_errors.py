@@ -56,9 +56,11 @@ async def test_three_429s_then_a_reply_succeed(tmp_path: Path, wire: Wire, trans
     assert sent == 4
 
 
-async def test_a_429_that_never_ends_is_a_retryable_provider_error_with_its_status(tmp_path: Path) -> None:
+async def test_a_429_that_never_ends_is_a_retryable_provider_error_with_its_status(
+    tmp_path: Path, transport: TransportName
+) -> None:
     with server_for("chat", [SLOW_DOWN] * 10) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server)) as s:
+        async with await vt.Session.open(sdk_options(tmp_path, server, transport=transport)) as s:
             result = await s.run("hi")
         sent = len(server.requests)
     assert result.status == "failed"

@@ -87,6 +87,7 @@ class _Live:
     pump: asyncio.Task[None] | None = None
     waiting: _Waiting | None = None
     asking: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    setup: sdk_extension.SessionSetup | None = None
 
 
 class VtcodeAgent:
@@ -265,7 +266,7 @@ class VtcodeAgent:
         if buffers is not None:
             buffers.session_id = session.id
         setup.opened(session)
-        live = _Live(session.id, session, Translator(str(options.workspace)))
+        live = _Live(session.id, session, Translator(str(options.workspace)), setup=setup)
         self._sessions[live.id] = live
         return live
 
@@ -289,7 +290,7 @@ class VtcodeAgent:
         async for event in live.session.events():
             if self._typed_events:
                 with contextlib.suppress(ConnectionError):
-                    await sdk_extension.send_event(client, live.id, event)
+                    await sdk_extension.send_event(client, live.id, event, live.setup)
                 self._follow(live, event)
                 continue
             updates: list[Update | UsageUpdate] = [*live.translator.updates(event)]

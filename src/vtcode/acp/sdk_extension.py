@@ -12,6 +12,8 @@ extension points (`_meta` and `_`-prefixed methods), so there is one protocol:
   its own `intent.applied` events; `outputSchema`, the schema this turn's answer is held to.
 - `_vtcode/op {sessionId, op}`: the runtime operations ACP has no method for (steer, compact, pause,
   resume, withdraw a queued input, revoke a grant), as the runtime's own `Op` structs.
+- a `turn.failed` event of a provider failure carries `cause` beside `event`: the status, provider and
+  retry-after the event has no field for.
 - a `session/request_permission` answer with `_meta.vtcode {decision, reason}`: the exact approval
   answer (allow once / this tool / this prefix, or deny with the reason the model reads).
 """
@@ -27,7 +29,8 @@ from acp import RequestError
 from acp.schema import ClientCapabilities
 
 from vtcode.acp.client_tools import Caller, ClientTool, client_tools
-from vtcode.protocol.events import ApprovalRequested, Event
+from vtcode.protocol.errors import ProviderError
+from vtcode.protocol.events import ApprovalRequested, Event, TurnFailed
 from vtcode.protocol.ops import (
     ApprovalAnswer,
     CancelIntent,
@@ -41,6 +44,7 @@ from vtcode.protocol.ops import (
 from vtcode.runtime.wiring import SessionOptions
 
 if TYPE_CHECKING:
+    from vtcode.runtime.hooks import TurnEnd
     from vtcode.runtime.session import Session
 
 KEY = "vtcode"
@@ -71,6 +75,8 @@ class SessionSetup:
     setup: _Setup
     tools: tuple[ClientTool, ...]
     session_id: str = ""
+    # The exception that ended the last turn (a turn-end hook), sent with its `turn.failed`.
+    failure: BaseException | None = None
 
     @classmethod
     def read(cls, meta: object, caller: Caller) -> SessionSetup:
@@ -102,11 +108,34 @@ class SessionSetup:
         # The client declared these itself: asking about them would ask it about its own code.
         names = [t.declared.name for t in self.tools if t.kind != "read" and not t.declared.needs_approval]
         session.allow_tools(names)
+        # First of the end-of-turn hooks: it runs before the pump reads the turn's `turn.failed`.
+        session.hooks.end_of_turn.insert(0, self._note_end)
+
+    async def _note_end(self, end: TurnEnd) -> None:
+        self.failure = end.error
+
+    def cause(self, event: Event) -> dict[str, Any] | None:
+        """What `turn.failed` cannot say about a provider error (status, provider, retry-after)."""
+        failure, self.failure = self.failure, None
+        if not isinstance(event, TurnFailed) or not isinstance(failure, ProviderError):
+            return None
+        return {
+            "kind": failure.kind.value,
+            "message": failure.message,
+            "hint": failure.hint,
+            "status": failure.status,
+            "provider": failure.provider,
+            "retryAfter": failure.retry_after,
+        }
 
 
-async def send_event(caller: Caller, session_id: str, event: Event) -> None:
-    """One event as a `_vtcode/event` notification."""
-    await caller.ext_notification(EVENT, {"sessionId": session_id, "event": msgspec.to_builtins(event)})
+async def send_event(caller: Caller, session_id: str, event: Event, setup: SessionSetup | None) -> None:
+    """One event as a `_vtcode/event` notification (a `turn.failed` with the provider error's `cause`)."""
+    params: dict[str, Any] = {"sessionId": session_id, "event": msgspec.to_builtins(event)}
+    cause = setup.cause(event) if setup is not None else None
+    if cause is not None:
+        params["cause"] = cause
+    await caller.ext_notification(EVENT, params)
 
 
 def prompt_setup(session: Session, meta: object) -> str | None:

@@ -25,7 +25,6 @@ from vtcode.sdk.transport import Transport, TransportError, open_transport
 from vtcode.sdk.turn import TurnHandle, TurnResult
 
 if TYPE_CHECKING:
-    from vtcode.runtime.hooks import TurnEnd
     from vtcode.runtime.paused_calls import PausedApprovals
     from vtcode.runtime.session import Session as RuntimeSession
     from vtcode.store.paused_calls import PausedCall as PendingApproval
@@ -48,7 +47,7 @@ class Session:
         self._answering: set[asyncio.Task[None]] = set()
         # Calls a paused turn left waiting for approval (`sdk.pause`), set by `open`.
         self._paused: PausedApprovals | None = None
-        # The exception behind the next `turn.failed` (`_note_end`), for `TurnResult.raise_for_status`.
+        # The exception behind the next `turn.failed` (`_note_failure`), for `TurnResult.raise_for_status`.
         self._ended_by: BaseException | None = None
         self._reader = asyncio.create_task(self._read(), name=f"vtcode-sdk-{runtime.id}")
 
@@ -81,11 +80,9 @@ class Session:
         session = cls(transport, options)
         runtime = transport.runtime if isinstance(transport, InProcess) else None
         if runtime is not None:
-            # Paused approvals and the runtime's own exceptions need the runtime in this process.
+            # Paused approvals need the runtime in this process.
             session._paused = pause.attach(runtime)
-            # First of the end-of-turn hooks: it runs before the reader task sees the `turn.failed` the
-            # runtime emitted just before them (the turn task does not yield in between).
-            runtime.hooks.end_of_turn.insert(0, session._note_end)
+        transport.on_failure(session._note_failure)
         return session
 
     @property
@@ -209,8 +206,8 @@ class Session:
                 self._turn.abandon(_CLOSED)
                 self._turn = None
 
-    async def _note_end(self, end: TurnEnd) -> None:
-        self._ended_by = end.error
+    def _note_failure(self, error: BaseException | None) -> None:
+        self._ended_by = error
 
     def _route(self, event: Event) -> None:
         handle = self._turn

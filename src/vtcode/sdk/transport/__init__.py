@@ -6,7 +6,7 @@ event types), so `events()` and `result()` are the same whichever transport carr
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from vtcode.protocol.events import Event
@@ -43,6 +43,11 @@ class Transport(Protocol):
 
     def set_output_schema(self, schema: Mapping[str, Any] | None) -> None:
         """Hold the answers of turns started from now on to `schema` (None: free text)."""
+        ...
+
+    def on_failure(self, sink: Callable[[BaseException | None], None]) -> None:
+        """Call `sink` with the exception behind each turn's end (None: none), before its `turn.failed`
+        reaches `events()` (`TurnResult.cause`)."""
         ...
 
 

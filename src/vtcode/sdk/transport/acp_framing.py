@@ -27,6 +27,8 @@ _MARK_WINDOW = 64
 class _EventParams(msgspec.Struct, frozen=True, rename="camel"):
     session_id: str
     event: Event
+    # What a `turn.failed` cannot say about a provider error (`acp.sdk_extension`).
+    cause: dict[str, Any] | None = None
 
 
 class _EventNote(msgspec.Struct, frozen=True):
@@ -47,7 +49,7 @@ class PipeFraming:
         self,
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
-        on_event: Callable[[str, Event], None],
+        on_event: Callable[[str, Event, dict[str, Any] | None], None],
     ) -> None:
         self._reader = reader
         self._writer = writer
@@ -87,7 +89,7 @@ class PipeFraming:
                 except msgspec.ValidationError:
                     log.warning("an event the SDK cannot read was skipped", exc_info=True)
                     continue
-                self._on_event(note.params.session_id, note.params.event)
+                self._on_event(note.params.session_id, note.params.event, note.params.cause)
                 continue
             try:
                 message = _any_decoder.decode(line)

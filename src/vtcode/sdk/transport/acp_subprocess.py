@@ -15,7 +15,7 @@ import contextlib
 import logging
 import sys
 import uuid
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,14 @@ from acp.schema import (
 
 from vtcode import __version__
 from vtcode.exec.agent_child import AgentChild, start_agent_child
-from vtcode.protocol.errors import ConfigError, ExitCode, UsageError, VtcodeError
+from vtcode.protocol.errors import (
+    ConfigError,
+    ExitCode,
+    ProviderError,
+    ProviderErrorKind,
+    UsageError,
+    VtcodeError,
+)
 from vtcode.protocol.events import Event, IntentApplied, TurnCompleted, TurnFailed
 from vtcode.protocol.ops import ApprovalAnswer, Interrupt, Op, Shutdown, UserInput
 from vtcode.sdk.options import Options, checked_workspace, output_schema
@@ -74,6 +81,7 @@ class AcpSubprocess:
         self._intents: set[str] = set()
         # The answer schema of the next prompt's turn (`set_output_schema`), sent with it.
         self._schema: Mapping[str, Any] | None = None
+        self._failure_sink: Callable[[BaseException | None], None] | None = None
         self._watch = asyncio.ensure_future(self._watch_end())
 
     @property
@@ -140,15 +148,21 @@ class AcpSubprocess:
         """Hold the answers of turns started from now on to `schema`: it goes with the next prompt."""
         self._schema = schema
 
+    def on_failure(self, sink: Callable[[BaseException | None], None]) -> None:
+        """Report the provider error a `turn.failed` came with (its `cause`), before the event."""
+        self._failure_sink = sink
+
     # -- inside ----------------------------------------------------------------------------------------
 
-    def _on_event(self, session_id: str, event: Event) -> None:
+    def _on_event(self, session_id: str, event: Event, cause: dict[str, Any] | None = None) -> None:
         if isinstance(event, IntentApplied) and event.intent_id in self._intents:
             self._intents.discard(event.intent_id)
             return
         self._client.saw(event)
         if isinstance(event, TurnCompleted | TurnFailed):
             self._ended = True
+            if self._failure_sink is not None:
+                self._failure_sink(provider_error(cause) if cause is not None else None)
         self._events.put_nowait(event)
 
     async def _op(self, op: Op) -> None:
@@ -197,6 +211,21 @@ class AcpSubprocess:
             returncode=code,
             stderr=tail,
         )
+
+
+def provider_error(cause: Mapping[str, Any]) -> BaseException | None:
+    """The provider error a `turn.failed` event's `cause` describes (None for one it cannot read)."""
+    try:
+        return ProviderError(
+            ProviderErrorKind(cause["kind"]),
+            str(cause["message"]),
+            hint=cause.get("hint"),
+            status=cause.get("status"),
+            provider=str(cause.get("provider") or ""),
+            retry_after=cause.get("retryAfter"),
+        )
+    except (KeyError, ValueError):
+        return None
 
 
 def _as_client(client: SdkClient) -> Client:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from vtcode.protocol.events import Event
@@ -11,6 +11,7 @@ from vtcode.sdk.hooks import install
 from vtcode.sdk.options import Options, runtime_options
 
 if TYPE_CHECKING:
+    from vtcode.runtime.hooks import TurnEnd
     from vtcode.runtime.session import Session as RuntimeSession
 
 
@@ -40,6 +41,16 @@ class InProcess:
     def set_output_schema(self, schema: Mapping[str, Any] | None) -> None:
         """Hold the answers of turns started from now on to `schema` (None: free text)."""
         self.runtime.set_output_schema(schema)
+
+    def on_failure(self, sink: Callable[[BaseException | None], None]) -> None:
+        """Report each turn's ending exception from the runtime's first end-of-turn hook."""
+
+        async def note(end: TurnEnd) -> None:
+            sink(end.error)
+
+        # First of the end-of-turn hooks: it runs before the reader task sees the `turn.failed` the
+        # runtime emitted just before them (the turn task does not yield in between).
+        self.runtime.hooks.end_of_turn.insert(0, note)
 
 
 async def open_in_process(options: Options, *, resume: str | None) -> InProcess:
