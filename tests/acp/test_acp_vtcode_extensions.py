@@ -27,6 +27,11 @@ class ExtensionClient(EditorClient):
     async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
         """Record one."""
         self.notes.append((method, params))
+        self.changed.set()
+
+    def event_types(self) -> list[str]:
+        """The `type` of every typed event received so far."""
+        return [p["event"]["type"] for m, p in self.notes if m == "vtcode/event"]
 
 
 async def test_a_client_asking_for_typed_events_gets_the_exec_json_stream_instead_of_updates(
@@ -47,14 +52,22 @@ async def test_a_client_asking_for_typed_events_gets_the_exec_json_stream_instea
                 await agent.conn.ext_method("vtcode/op", {"sessionId": opened.session_id, "op": prompt_op})
             with pytest.raises(RequestError, match="Method not found"):
                 await agent.conn.ext_method("vtcode/unknown", {})
+            # What ACP has no method for: compacting between turns, as `/compact` does.
+            await agent.conn.ext_method(
+                "vtcode/op", {"sessionId": opened.session_id, "op": {"type": "compact"}}
+            )
+            # The runtime's compaction answers (one short exchange is all verbatim tail: nothing to do).
+            await client.wait_for(lambda: "notice" in client.event_types())
     assert done.stop_reason == "end_turn"
     assert client.updates == []
     events = [msgspec.convert(p["event"], Event) for m, p in client.notes if m == "vtcode/event"]
     assert {p["sessionId"] for _, p in client.notes} == {opened.session_id}
     kinds = [type(e).__name__ for e in events]
     assert kinds[0] == "ThreadStarted"
-    assert kinds[-1] == "TurnCompleted"
+    assert kinds[-2:] == ["TurnCompleted", "Notice"]
     assert "".join(getattr(e, "delta", "") for e in events) == "typed hello"
+    notices = [p["event"]["message"] for m, p in client.notes if p["event"]["type"] == "notice"]
+    assert notices == ["nothing to compact: the history fits in the verbatim continuity tail"]
 
 
 async def test_an_editor_that_does_not_ask_gets_updates_and_no_vtcode_events(
