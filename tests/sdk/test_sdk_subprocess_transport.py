@@ -135,6 +135,9 @@ async def test_sigkill_of_the_child_mid_turn_raises_transport_error_and_resume_c
             os.kill(child.pid, signal.SIGKILL)
             with pytest.raises(vt.TransportError) as failed:
                 await asyncio.wait_for(turn.result(), 30)
+            # The dead session refuses the next turn at once instead of waiting for ever.
+            with pytest.raises(vt.TransportError, match="has ended"):
+                await asyncio.wait_for(session.run("anyone there?"), 30)
         finally:
             await session.close()
         assert failed.value.returncode == -signal.SIGKILL

@@ -95,7 +95,12 @@ class AcpSubprocess:
         return self._child.pid
 
     async def submit(self, op: Op) -> None:
-        """Send one operation by its ACP method, or as `_vtcode/op` where ACP has none."""
+        """Send one operation by its ACP method, or as `_vtcode/op` where ACP has none.
+
+        Raises `TransportError` once the child is gone (nothing would ever answer).
+        """
+        if self.framing.ended.is_set() and not self._closing and not isinstance(op, Interrupt | Shutdown):
+            raise self._broken("the vtcode acp child has ended")
         match op:
             case UserInput(mode="steer"):
                 await self._op(op)
