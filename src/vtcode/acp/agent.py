@@ -120,7 +120,8 @@ class VtcodeAgent:
             self._typed_events = sdk_extension.wants_events(client_capabilities)
         if client_info is not None:
             self._client_name = client_info.title or client_info.name
-        image = await self._takes_images()
+        # A program on the typed stream sends text prompts: no need to probe the model for images.
+        image = False if self._typed_events else await self._takes_images()
         return InitializeResponse(
             protocol_version=PROTOCOL_VERSION,
             agent_capabilities=AgentCapabilities(
