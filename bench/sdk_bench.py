@@ -6,6 +6,8 @@ fresh loopback socket and takes the time its first byte arrives:
 - `sdk cold`: spawning `python -c "import vtcode.sdk; Session.open + run"` (a fresh program's first query);
 - `sdk warm`: `Session.open` + `run` in this process, vtcode already imported (every later query of a
   program that embeds the SDK);
+- `sdk subprocess`: the same with `Options(transport="subprocess")`: a `vtcode acp` child per session,
+  spoken to over stdio (the price of isolation, against `sdk warm` and `exec`);
 and `import vtcode.sdk` against `python -c pass` (the budget of the issue: at most 3x).
 Run: .venv/bin/python bench/sdk_bench.py [--runs N]
 """
@@ -110,7 +112,7 @@ def cold_sample() -> float | None:
     return _child([sys.executable, "-c", _COLD, work, _NO_RETRY], work)
 
 
-async def _warm(home: str) -> float | None:
+async def _warm(home: str, transport: str = "in-process") -> float | None:
     import vtcode.sdk as vt
 
     listener = FirstByte()
@@ -122,6 +124,7 @@ async def _warm(home: str) -> float | None:
         base_url=listener.base_url,
         env=env,
         config=[_NO_RETRY],
+        transport="subprocess" if transport == "subprocess" else "in-process",
     )
     started = time.perf_counter()
     async with await vt.Session.open(options) as session:
@@ -133,6 +136,11 @@ async def _warm(home: str) -> float | None:
 def warm_sample() -> float | None:
     """Seconds from `Session.open` in this (already importing) process to the first request byte."""
     return asyncio.run(_warm(tempfile.mkdtemp()))
+
+
+def subprocess_sample() -> float | None:
+    """Seconds from `Session.open` with the subprocess transport to the child's first request byte."""
+    return asyncio.run(_warm(tempfile.mkdtemp(), "subprocess"))
 
 
 def _import_sample(code: str) -> float:
@@ -151,6 +159,7 @@ def main() -> None:
         "exec": exec_sample,
         "sdk cold": cold_sample,
         "sdk warm": warm_sample,
+        "sdk subprocess": subprocess_sample,
         "python -c pass": lambda: _import_sample("pass"),
         "import vtcode.sdk": lambda: _import_sample("import vtcode.sdk"),
     }
@@ -166,6 +175,9 @@ def main() -> None:
     base = medians["exec"]
     print(f"first request byte, sdk cold / exec: {medians['sdk cold'] / base:.2f}x")
     print(f"first request byte, sdk warm / exec: {medians['sdk warm'] / base:.3f}x")
+    print(f"first request byte, sdk subprocess / exec: {medians['sdk subprocess'] / base:.2f}x")
+    child = medians["sdk subprocess"]
+    print(f"first request byte, sdk subprocess / sdk warm: {child / medians['sdk warm']:.1f}x")
     imported = medians["import vtcode.sdk"] / medians["python -c pass"]
     print(f"import vtcode.sdk / python -c pass:  {imported:.2f}x")
 

@@ -1,4 +1,9 @@
-"""Every SDK test runs under `vtcode.sdk.testing.no_network()`: loopback only (the wire fakes bind there)."""
+"""Every SDK test runs under `vtcode.sdk.testing.no_network()`: loopback only (the wire fakes bind there).
+
+The `transport` fixture: a test that takes it runs once in-process and once over a `vtcode acp` child.
+Only tests whose behaviour crosses the transport take it (a child costs a process start per session);
+tests of in-process-only features (`model_client`, Python hooks, `approval="pause"`) and pure ones do not.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from vtcode.sdk.testing import no_network
+from vtcode.sdk.transport import TransportName
 
 
 @pytest.fixture(autouse=True)
@@ -14,3 +20,10 @@ def loopback_only() -> Iterator[None]:
     """Refuse any connection beyond 127.0.0.1 for the test's duration."""
     with no_network():
         yield
+
+
+@pytest.fixture(params=["in-process", "subprocess"])
+def transport(request: pytest.FixtureRequest) -> TransportName:
+    """The transport the session under test runs over."""
+    name: TransportName = request.param
+    return name

@@ -14,6 +14,7 @@ import pytest
 
 import vtcode.sdk as vt
 from tests.sdk.sdk_helpers import sdk_options
+from vtcode.sdk.transport import TransportName
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.server import WireServer
 from vtcode.testing.wire import server_for
@@ -73,13 +74,15 @@ async def test_cancelling_a_task_group_of_runs_interrupts_every_turn_cleanly(tmp
     assert loop_errors == []
 
 
-async def test_cancelling_a_wait_for_a_started_turns_result_interrupts_it(tmp_path: Path) -> None:
+async def test_cancelling_a_wait_for_a_started_turns_result_interrupts_it(
+    tmp_path: Path, transport: TransportName
+) -> None:
     arguments = json.dumps({"cmd": "echo $$ > pid.txt; exec sleep 60", "yield_time_ms": 60000})
     pid_file = tmp_path / "pid.txt"
     with server_for(
         "chat", [Reply(tool_calls=(ScriptToolCall("exec_command", arguments, id="c1"),))]
     ) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server)) as s:
+        async with await vt.Session.open(sdk_options(tmp_path, server, transport=transport)) as s:
             turn = await s.start("wait")
             async with asyncio.timeout(60):
                 while not pid_file.exists() or not pid_file.read_text().strip():  # noqa: ASYNC110 - a child writes it

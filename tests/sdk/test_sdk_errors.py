@@ -23,6 +23,7 @@ from vtcode.protocol.errors import (
 )
 from vtcode.protocol.messages import Usage
 from vtcode.runtime import turn_end
+from vtcode.sdk.transport import TransportName
 from vtcode.testing.script import HttpError, Reply
 from vtcode.testing.wire import server_for
 
@@ -61,9 +62,11 @@ def test_every_error_pickles_with_its_fields(error: VtcodeError) -> None:
     assert back.args == error.args
 
 
-async def test_a_provider_refusal_fails_the_turn_and_raises_a_provider_error(tmp_path: Path) -> None:
+async def test_a_provider_refusal_fails_the_turn_and_raises_a_provider_error(
+    tmp_path: Path, transport: TransportName
+) -> None:
     with server_for("chat", [HttpError(401, "invalid key")]) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server)) as s:
+        async with await vt.Session.open(sdk_options(tmp_path, server, transport=transport)) as s:
             result = await s.run("hi")
     assert result.status == "failed"
     with pytest.raises(vt.ProviderError) as raised:
@@ -71,8 +74,8 @@ async def test_a_provider_refusal_fails_the_turn_and_raises_a_provider_error(tmp
     assert (raised.value.kind, raised.value.exit_code) == (ProviderErrorKind.AUTH, 4)
 
 
-async def test_a_completed_turn_passes_raise_for_status(tmp_path: Path) -> None:
+async def test_a_completed_turn_passes_raise_for_status(tmp_path: Path, transport: TransportName) -> None:
     with server_for("chat", [Reply(text="fine")]) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server)) as s:
+        async with await vt.Session.open(sdk_options(tmp_path, server, transport=transport)) as s:
             result = await s.run("hi")
     assert result.raise_for_status() is result

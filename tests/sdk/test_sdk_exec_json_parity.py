@@ -7,12 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-import pytest
 
 import vtcode.sdk as vt
 from tests.e2e.harness import FIX_PATCH, git_repo
 from tests.e2e.test_exec_event_contract import FIXTURES, _call, _normalized
 from tests.sdk.sdk_helpers import sdk_options
+from tests.sdk.transport_params import in_process_each_and_one_subprocess
+from vtcode.sdk.transport import TransportName
 from vtcode.testing.script import Reply
 from vtcode.testing.wire import WIRES, Wire, server_for
 
@@ -29,8 +30,10 @@ def _as_exec_lines(events: list[vt.Event]) -> list[dict[str, Any]]:
     return lines
 
 
-@pytest.mark.parametrize("wire", WIRES)
-async def test_sdk_events_match_the_exec_json_golden_stream(tmp_path: Path, wire: Wire) -> None:
+@in_process_each_and_one_subprocess("wire", list(WIRES))
+async def test_sdk_events_match_the_exec_json_golden_stream(
+    tmp_path: Path, wire: Wire, transport: TransportName
+) -> None:
     repo = git_repo(tmp_path / "repo")
     script = [
         _call("read_file", {"path": "calc.py"}, "c1"),
@@ -39,7 +42,7 @@ async def test_sdk_events_match_the_exec_json_golden_stream(tmp_path: Path, wire
         Reply(text="Fixed.", reasoning="all good", chunk_size=5),
     ]
     with server_for(wire, script) as server:
-        async with await vt.Session.open(sdk_options(repo, server, wire=wire)) as s:
+        async with await vt.Session.open(sdk_options(repo, server, wire=wire, transport=transport)) as s:
             turn = await s.start("fix it")
             events = [event async for event in turn.events()]
             result = await turn.result()

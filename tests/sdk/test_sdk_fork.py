@@ -9,6 +9,7 @@ import pytest
 
 import vtcode.sdk as vt
 from tests.sdk.sdk_helpers import sdk_options
+from vtcode.sdk.transport import TransportName
 from vtcode.testing.script import Reply
 from vtcode.testing.wire import server_for
 
@@ -17,14 +18,20 @@ def _sent(body: dict[str, object]) -> str:
     return json.dumps(body["messages"])
 
 
-async def test_a_fork_carries_the_history_and_the_original_resumes_unchanged(tmp_path: Path) -> None:
+async def test_a_fork_carries_the_history_and_the_original_resumes_unchanged(
+    tmp_path: Path, transport: TransportName
+) -> None:
     script = [Reply(text="noted kumquat"), Reply(text="fork answer"), Reply(text="original answer")]
     with server_for("chat", script) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server)) as original:
+        async with await vt.Session.open(sdk_options(tmp_path, server, transport=transport)) as original:
             await original.run("remember the word kumquat")
-        async with await vt.Session.fork(original.id, sdk_options(tmp_path, server)) as fork:
+        async with await vt.Session.fork(
+            original.id, sdk_options(tmp_path, server, transport=transport)
+        ) as fork:
             forked = await fork.run("in the fork: say plum")
-        async with await vt.Session.resume(original.id, sdk_options(tmp_path, server)) as again:
+        async with await vt.Session.resume(
+            original.id, sdk_options(tmp_path, server, transport=transport)
+        ) as again:
             resumed = await again.run("which word?")
         fork_body, original_body = server.requests[1].json(), server.requests[2].json()
     assert fork.id != original.id

@@ -14,6 +14,7 @@ import msgspec
 
 import vtcode.sdk as vt
 from tests.sdk.sdk_helpers import sdk_options
+from vtcode.sdk.transport import TransportName
 from vtcode.testing.script import Reply
 from vtcode.testing.wire import server_for
 
@@ -61,11 +62,15 @@ def _last_user_text(body: dict[str, object]) -> str:
     return str([m for m in messages if m["role"] == "user"][-1]["content"])
 
 
-async def test_a_turns_output_type_overrides_the_sessions_for_that_turn_only(tmp_path: Path) -> None:
+async def test_a_turns_output_type_overrides_the_sessions_for_that_turn_only(
+    tmp_path: Path, transport: TransportName
+) -> None:
     review = json.dumps({"verdict": "approve", "findings": []})
     script = [Reply(text=json.dumps({"count": 3})), Reply(text=review), Reply(text='{"count": 4}')]
     with server_for("chat", script) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server, output_type=Count)) as s:
+        async with await vt.Session.open(
+            sdk_options(tmp_path, server, output_type=Count, transport=transport)
+        ) as s:
             first = await s.run("count them")
             second = await s.run("review it", output_type=Review)
             third = await s.run("count again")
@@ -81,10 +86,12 @@ async def test_a_turns_output_type_overrides_the_sessions_for_that_turn_only(tmp
     assert "request_changes" not in _last_user_text(bodies[2])
 
 
-async def test_a_turn_without_an_output_type_answers_free_text_after_a_typed_one(tmp_path: Path) -> None:
+async def test_a_turn_without_an_output_type_answers_free_text_after_a_typed_one(
+    tmp_path: Path, transport: TransportName
+) -> None:
     script = [Reply(text='{"count": 1}'), Reply(text="just prose")]
     with server_for("chat", script) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server)) as s:
+        async with await vt.Session.open(sdk_options(tmp_path, server, transport=transport)) as s:
             typed = await s.run("count", output_type=Count)
             plain = await s.run("talk")
         last = _last_user_text(server.requests[1].json())

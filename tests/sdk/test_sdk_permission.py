@@ -10,6 +10,7 @@ import pytest
 
 import vtcode.sdk as vt
 from tests.sdk.sdk_helpers import sdk_options, tool_results
+from vtcode.sdk.transport import TransportName
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 
@@ -165,10 +166,14 @@ async def test_without_a_callback_nothing_is_reported_as_shadowed(tmp_path: Path
     assert _shadowed(events) == []
 
 
-async def test_without_a_callback_events_carry_the_request_and_approve_answers_it(tmp_path: Path) -> None:
+async def test_without_a_callback_events_carry_the_request_and_approve_answers_it(
+    tmp_path: Path, transport: TransportName
+) -> None:
     script = [_command("echo ok > approved.txt", "c1"), Reply(text="done")]
     with server_for("chat", script) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server, approval="ask")) as s:
+        async with await vt.Session.open(
+            sdk_options(tmp_path, server, approval="ask", transport=transport)
+        ) as s:
             turn = await s.start("write")
             seen: list[str] = []
             async for event in turn.events():
@@ -195,10 +200,14 @@ async def test_without_a_callback_events_carry_the_request_and_approve_answers_i
     ]
 
 
-async def test_run_without_a_callback_refuses_what_nobody_can_approve(tmp_path: Path) -> None:
+async def test_run_without_a_callback_refuses_what_nobody_can_approve(
+    tmp_path: Path, transport: TransportName
+) -> None:
     script = [_command("echo no > unasked.txt", "c1"), Reply(text="done")]
     with server_for("chat", script) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server, approval="ask")) as s:
+        async with await vt.Session.open(
+            sdk_options(tmp_path, server, approval="ask", transport=transport)
+        ) as s:
             result = await s.run("write")
         second = server.requests[1].json()
     assert not (tmp_path / "unasked.txt").exists()
@@ -206,13 +215,13 @@ async def test_run_without_a_callback_refuses_what_nobody_can_approve(tmp_path: 
     assert result.status == "completed"
 
 
-async def test_a_callback_that_raises_denies_the_call(tmp_path: Path) -> None:
+async def test_a_callback_that_raises_denies_the_call(tmp_path: Path, transport: TransportName) -> None:
     def broken(request: vt.ApprovalRequest) -> vt.Decision:
         raise ValueError("policy store down")
 
     script = [_command("echo no > broken.txt", "c1"), Reply(text="done")]
     with server_for("chat", script) as server:
-        opts = sdk_options(tmp_path, server, approval="ask", permission=broken)
+        opts = sdk_options(tmp_path, server, approval="ask", permission=broken, transport=transport)
         async with await vt.Session.open(opts) as s:
             await s.run("write")
         second = server.requests[1].json()
@@ -220,7 +229,9 @@ async def test_a_callback_that_raises_denies_the_call(tmp_path: Path) -> None:
     assert "the permission callback failed: ValueError: policy store down" in tool_results(second, "chat")[-1]
 
 
-async def test_a_function_tool_needing_approval_goes_to_the_callback(tmp_path: Path) -> None:
+async def test_a_function_tool_needing_approval_goes_to_the_callback(
+    tmp_path: Path, transport: TransportName
+) -> None:
     ran: list[str] = []
 
     @vt.tool(needs_approval=True)
@@ -241,7 +252,9 @@ async def test_a_function_tool_needing_approval_goes_to_the_callback(tmp_path: P
         ScriptToolCall("deploy", json.dumps({"target": "prod"}), id="c2"),
     )
     with server_for("chat", [Reply(tool_calls=calls), Reply(text="done")]) as server:
-        opts = sdk_options(tmp_path, server, approval="ask", permission=policy, tools=[deploy, status])
+        opts = sdk_options(
+            tmp_path, server, approval="ask", permission=policy, tools=[deploy, status], transport=transport
+        )
         async with await vt.Session.open(opts) as s:
             await s.run("deploy")
     assert ran == ["status prod"]

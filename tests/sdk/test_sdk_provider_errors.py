@@ -9,6 +9,7 @@ import pytest
 
 import vtcode.sdk as vt
 from tests.sdk.sdk_helpers import sdk_options
+from tests.sdk.transport_params import in_process_each_and_one_subprocess
 from vtcode.protocol.errors import (
     AgentFailedError,
     BudgetExceededError,
@@ -23,6 +24,7 @@ from vtcode.protocol.errors import (
     UsageError,
     VtcodeError,
 )
+from vtcode.sdk.transport import TransportName
 from vtcode.testing.script import HttpError, Reply
 from vtcode.testing.wire import Wire, server_for
 
@@ -44,19 +46,21 @@ EXIT_CODES: list[tuple[type[VtcodeError], int]] = [
 ]
 
 
-@pytest.mark.parametrize("wire", ["chat", "anthropic"])
-async def test_three_429s_then_a_reply_succeed(tmp_path: Path, wire: Wire) -> None:
+@in_process_each_and_one_subprocess("wire", ["chat", "anthropic"])
+async def test_three_429s_then_a_reply_succeed(tmp_path: Path, wire: Wire, transport: TransportName) -> None:
     with server_for(wire, [SLOW_DOWN, SLOW_DOWN, SLOW_DOWN, Reply(text="made it")]) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server, wire=wire)) as s:
+        async with await vt.Session.open(sdk_options(tmp_path, server, wire=wire, transport=transport)) as s:
             result = await s.run("hi")
         sent = len(server.requests)
     assert (result.status, result.final_text) == ("completed", "made it")
     assert sent == 4
 
 
-async def test_a_429_that_never_ends_is_a_retryable_provider_error_with_its_status(tmp_path: Path) -> None:
+async def test_a_429_that_never_ends_is_a_retryable_provider_error_with_its_status(
+    tmp_path: Path, transport: TransportName
+) -> None:
     with server_for("chat", [SLOW_DOWN] * 10) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server)) as s:
+        async with await vt.Session.open(sdk_options(tmp_path, server, transport=transport)) as s:
             result = await s.run("hi")
         sent = len(server.requests)
     assert result.status == "failed"

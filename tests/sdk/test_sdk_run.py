@@ -12,6 +12,8 @@ import pytest
 
 import vtcode.sdk as vt
 from tests.sdk.sdk_helpers import sdk_options, tool_results
+from tests.sdk.transport_params import in_process_each_and_one_subprocess
+from vtcode.sdk.transport import TransportName
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import Wire, server_for
 
@@ -50,13 +52,15 @@ def _offered(body: dict[str, object], wire: Wire) -> dict[str, object]:
     return {t["function"]["name"]: t["function"]["parameters"] for t in tools}
 
 
-@pytest.mark.parametrize("wire", ["chat", "anthropic"])
+@in_process_each_and_one_subprocess("wire", ["chat", "anthropic"])
 async def test_run_offers_a_function_tool_and_its_result_reaches_the_next_request(
-    tmp_path: Path, wire: Wire
+    tmp_path: Path, wire: Wire, transport: TransportName
 ) -> None:
     script = [_call("ticket", {"key": "ABC-12"}, "c1"), Reply(text="It is title of ABC-12.")]
     with server_for(wire, script) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server, wire=wire, tools=[ticket])) as s:
+        async with await vt.Session.open(
+            sdk_options(tmp_path, server, wire=wire, tools=[ticket], transport=transport)
+        ) as s:
             result = await s.run("what is ABC-12?")
         first, second = (r.json() for r in server.requests)
     assert _offered(first, wire)["ticket"] == ticket.spec.parameters
@@ -71,9 +75,9 @@ async def test_run_offers_a_function_tool_and_its_result_reaches_the_next_reques
     assert [type(i).__name__ for i in result.items] == ["ToolCallItem", "AgentMessageItem"]
 
 
-@pytest.mark.parametrize("wire", ["chat", "anthropic"])
+@in_process_each_and_one_subprocess("wire", ["chat", "anthropic"])
 async def test_a_tool_that_raises_gives_the_model_an_error_result_and_the_turn_goes_on(
-    tmp_path: Path, wire: Wire
+    tmp_path: Path, wire: Wire, transport: TransportName
 ) -> None:
     script = [
         _call("explode", {"reason": "disk"}, "c1"),
@@ -83,7 +87,9 @@ async def test_a_tool_that_raises_gives_the_model_an_error_result_and_the_turn_g
     ]
     tools = [explode, refuse, ticket]
     with server_for(wire, script) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server, wire=wire, tools=tools)) as s:
+        async with await vt.Session.open(
+            sdk_options(tmp_path, server, wire=wire, tools=tools, transport=transport)
+        ) as s:
             result = await s.run("try")
         bodies = [r.json() for r in server.requests]
     assert len(bodies) == 4
@@ -98,11 +104,13 @@ async def test_a_tool_that_raises_gives_the_model_an_error_result_and_the_turn_g
     assert (result.status, result.final_text) == ("completed", "giving up")
 
 
-async def test_a_session_resumed_by_id_continues_its_history(tmp_path: Path) -> None:
+async def test_a_session_resumed_by_id_continues_its_history(
+    tmp_path: Path, transport: TransportName
+) -> None:
     with server_for("chat", [Reply(text="first answer"), Reply(text="second answer")]) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server)) as s:
+        async with await vt.Session.open(sdk_options(tmp_path, server, transport=transport)) as s:
             await s.run("remember the word kumquat")
-        async with await vt.Session.resume(s.id, sdk_options(tmp_path, server)) as again:
+        async with await vt.Session.resume(s.id, sdk_options(tmp_path, server, transport=transport)) as again:
             result = await again.run("which word?")
         sent = json.dumps(server.requests[1].json()["messages"])
     assert again.id == s.id
@@ -111,13 +119,16 @@ async def test_a_session_resumed_by_id_continues_its_history(tmp_path: Path) -> 
     assert result.final_text == "second answer"
 
 
-async def test_opening_a_session_in_a_missing_workspace_is_a_config_error(tmp_path: Path) -> None:
+async def test_opening_a_session_in_a_missing_workspace_is_a_config_error(
+    tmp_path: Path, transport: TransportName
+) -> None:
     with server_for("chat", []) as server, pytest.raises(vt.ConfigError, match="is not a directory"):
-        await vt.Session.open(sdk_options(tmp_path / "nowhere", server))
+        await vt.Session.open(sdk_options(tmp_path / "nowhere", server, transport=transport))
 
 
 async def test_a_huge_result_reaches_the_model_as_a_preview_with_the_whole_text_spooled(
     tmp_path: Path,
+    transport: TransportName,
 ) -> None:
     @vt.tool(read_only=True)
     def dump() -> str:
@@ -125,7 +136,9 @@ async def test_a_huge_result_reaches_the_model_as_a_preview_with_the_whole_text_
         return "".join(f"line {i}\n" for i in range(2_000_000))  # about 20 MB
 
     with server_for("chat", [_call("dump", {}, "c1"), Reply(text="ok")]) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server, tools=[dump])) as s:
+        async with await vt.Session.open(
+            sdk_options(tmp_path, server, tools=[dump], transport=transport)
+        ) as s:
             result = await s.run("dump")
         sent = tool_results(server.requests[1].json(), "chat")[0]
         request_bytes = len(server.requests[1].body)
@@ -140,7 +153,9 @@ async def test_a_huge_result_reaches_the_model_as_a_preview_with_the_whole_text_
     assert (tmp_path / spooled.group(2)).read_text() == whole.result
 
 
-async def test_a_tool_over_its_timeout_gives_the_model_a_timeout_result(tmp_path: Path) -> None:
+async def test_a_tool_over_its_timeout_gives_the_model_a_timeout_result(
+    tmp_path: Path, transport: TransportName
+) -> None:
     stopped = threading.Event()
 
     @vt.tool(timeout=0.2)
@@ -158,7 +173,9 @@ async def test_a_tool_over_its_timeout_gives_the_model_a_timeout_result(tmp_path
 
     calls = [_call("stuck", {}, "c1"), _call("stuck_async", {}, "c2"), Reply(text="both timed out")]
     with server_for("chat", calls) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server, tools=[stuck, stuck_async])) as s:
+        async with await vt.Session.open(
+            sdk_options(tmp_path, server, tools=[stuck, stuck_async], transport=transport)
+        ) as s:
             result = await s.run("go")
         bodies = [r.json() for r in server.requests]
     assert tool_results(bodies[1], "chat")[-1].endswith("stuck timed out after 0.2 s")

@@ -10,6 +10,7 @@ import msgspec
 
 import vtcode.sdk as vt
 from tests.sdk.sdk_helpers import sdk_options
+from vtcode.sdk.transport import TransportName
 from vtcode.testing.script import Reply
 from vtcode.testing.wire import server_for
 
@@ -21,7 +22,9 @@ class Review(msgspec.Struct):
     findings: list[str]
 
 
-async def test_an_invalid_answer_is_reasked_and_the_valid_one_comes_back_typed(tmp_path: Path) -> None:
+async def test_an_invalid_answer_is_reasked_and_the_valid_one_comes_back_typed(
+    tmp_path: Path, transport: TransportName
+) -> None:
     valid = json.dumps({"verdict": "request_changes", "findings": ["no tests"]})
     script = [
         Reply(text="looks fine to me"),
@@ -29,7 +32,7 @@ async def test_an_invalid_answer_is_reasked_and_the_valid_one_comes_back_typed(t
         Reply(text=valid),
     ]
     with server_for("anthropic", script) as server:
-        opts = sdk_options(tmp_path, server, wire="anthropic", output_type=Review)
+        opts = sdk_options(tmp_path, server, wire="anthropic", output_type=Review, transport=transport)
         async with await vt.Session.open(opts) as s:
             result = await s.run("review the diff")
         bodies = [json.dumps(r.json()["messages"]) for r in server.requests]
@@ -41,11 +44,15 @@ async def test_an_invalid_answer_is_reasked_and_the_valid_one_comes_back_typed(t
     assert len(bodies) == 3
 
 
-async def test_an_answer_that_never_validates_fails_the_turn_with_its_raw_text(tmp_path: Path) -> None:
+async def test_an_answer_that_never_validates_fails_the_turn_with_its_raw_text(
+    tmp_path: Path, transport: TransportName
+) -> None:
     script = [Reply(text="prose 1"), Reply(text="prose 2"), Reply(text="prose 3")]
     with server_for("chat", script) as server:
         schema = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
-        async with await vt.Session.open(sdk_options(tmp_path, server, output_type=schema)) as s:
+        async with await vt.Session.open(
+            sdk_options(tmp_path, server, output_type=schema, transport=transport)
+        ) as s:
             result = await s.run("answer")
             server.add(Reply(text='{"ok": true}'))
             second = await s.run("again")

@@ -11,6 +11,7 @@ import pytest
 
 import vtcode.sdk as vt
 from tests.sdk.sdk_helpers import sdk_options, tool_results
+from vtcode.sdk.transport import TransportName
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 
@@ -21,10 +22,12 @@ def shout(text: str) -> str:
     return text.upper()
 
 
-def test_a_sync_session_runs_a_turn_with_a_function_tool_in_plain_code(tmp_path: Path) -> None:
+def test_a_sync_session_runs_a_turn_with_a_function_tool_in_plain_code(
+    tmp_path: Path, transport: TransportName
+) -> None:
     call = ScriptToolCall("shout", json.dumps({"text": "hi"}), id="c1")
     with server_for("chat", [Reply(tool_calls=(call,)), Reply(text="HI it is")]) as server:
-        with vt.SyncSession.open(sdk_options(tmp_path, server, tools=[shout])) as s:
+        with vt.SyncSession.open(sdk_options(tmp_path, server, tools=[shout], transport=transport)) as s:
             result = s.run("shout hi")
         second = server.requests[1].json()
     assert result.final_text == "HI it is"
@@ -32,11 +35,16 @@ def test_a_sync_session_runs_a_turn_with_a_function_tool_in_plain_code(tmp_path:
     assert not [t for t in threading.enumerate() if t.name == "vtcode-sdk-loop"]
 
 
-async def test_a_sync_session_works_while_the_callers_loop_is_running(tmp_path: Path) -> None:
+async def test_a_sync_session_works_while_the_callers_loop_is_running(
+    tmp_path: Path, transport: TransportName
+) -> None:
     # As in a Jupyter cell: a loop runs in this thread, and `asyncio.run` would refuse to start.
     running = asyncio.get_running_loop()
     server = server_for("anthropic", [Reply(text="one"), Reply(text="two")])
-    with server, vt.SyncSession.open(sdk_options(tmp_path, server, wire="anthropic")) as s:
+    with (
+        server,
+        vt.SyncSession.open(sdk_options(tmp_path, server, wire="anthropic", transport=transport)) as s,
+    ):
         first = s.run("first")
         turn = s.start("second")
         kinds = [type(e).__name__ for e in turn.events()]

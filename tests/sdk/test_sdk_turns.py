@@ -12,6 +12,7 @@ import pytest
 
 import vtcode.sdk as vt
 from tests.sdk.sdk_helpers import sdk_options, tool_results
+from vtcode.sdk.transport import TransportName
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 
@@ -23,7 +24,9 @@ async def whoami(ctx: vt.ToolContext, label: str) -> str:
     return f"{label} in {ctx.session_id} at {ctx.workspace.name}"
 
 
-async def test_two_sessions_run_concurrently_in_one_loop_without_crossing(tmp_path: Path) -> None:
+async def test_two_sessions_run_concurrently_in_one_loop_without_crossing(
+    tmp_path: Path, transport: TransportName
+) -> None:
     spaces = [tmp_path / "one", tmp_path / "two"]
     for space in spaces:
         space.mkdir()
@@ -34,8 +37,10 @@ async def test_two_sessions_run_concurrently_in_one_loop_without_crossing(tmp_pa
 
     with server_for("chat", script("one")) as first, server_for("anthropic", script("two")) as second:
         opened = await asyncio.gather(
-            vt.Session.open(sdk_options(spaces[0], first, tools=[whoami])),
-            vt.Session.open(sdk_options(spaces[1], second, wire="anthropic", tools=[whoami])),
+            vt.Session.open(sdk_options(spaces[0], first, tools=[whoami], transport=transport)),
+            vt.Session.open(
+                sdk_options(spaces[1], second, wire="anthropic", tools=[whoami], transport=transport)
+            ),
         )
         try:
             results = await asyncio.gather(opened[0].run("ask one"), opened[1].run("ask two"))
@@ -53,12 +58,13 @@ async def test_two_sessions_run_concurrently_in_one_loop_without_crossing(tmp_pa
 
 async def test_interrupting_a_turn_ends_its_command_process_and_the_turn_as_interrupted(
     tmp_path: Path,
+    transport: TransportName,
 ) -> None:
     pid_file = tmp_path / "pid.txt"
     arguments = json.dumps({"cmd": "echo $$ > pid.txt; exec sleep 60", "yield_time_ms": 60000})
     script = [Reply(tool_calls=(ScriptToolCall("exec_command", arguments, id="c1"),))]
     with server_for("chat", script) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server)) as s:
+        async with await vt.Session.open(sdk_options(tmp_path, server, transport=transport)) as s:
             turn = await s.start("wait")
             async with asyncio.timeout(60):
                 while not pid_file.exists() or not pid_file.read_text().strip():  # noqa: ASYNC110 - a child writes it
@@ -84,9 +90,9 @@ def _alive(pid: int) -> bool:
         return False
 
 
-async def test_a_second_turn_while_one_runs_is_refused(tmp_path: Path) -> None:
+async def test_a_second_turn_while_one_runs_is_refused(tmp_path: Path, transport: TransportName) -> None:
     with server_for("chat", [Reply(text="slow", delay_before=0.5), Reply(text="next")]) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server)) as s:
+        async with await vt.Session.open(sdk_options(tmp_path, server, transport=transport)) as s:
             turn = await s.start("first")
             with pytest.raises(vt.QueueFullError, match="already running"):
                 await s.start("second")
@@ -94,9 +100,11 @@ async def test_a_second_turn_while_one_runs_is_refused(tmp_path: Path) -> None:
             assert (await s.run("second")).final_text == "next"
 
 
-async def test_breaking_out_of_events_neither_cancels_the_turn_nor_loses_its_result(tmp_path: Path) -> None:
+async def test_breaking_out_of_events_neither_cancels_the_turn_nor_loses_its_result(
+    tmp_path: Path, transport: TransportName
+) -> None:
     with server_for("chat", [Reply(text="the whole answer", delay_between=0.01)]) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server)) as s:
+        async with await vt.Session.open(sdk_options(tmp_path, server, transport=transport)) as s:
             turn = await s.start("talk")
             async for event in turn.events():
                 if isinstance(event, vt.TurnStarted):
@@ -105,9 +113,13 @@ async def test_breaking_out_of_events_neither_cancels_the_turn_nor_loses_its_res
     assert (result.status, result.final_text) == ("completed", "the whole answer")
 
 
-async def test_the_second_turns_events_start_at_its_own_turn(tmp_path: Path) -> None:
+async def test_the_second_turns_events_start_at_its_own_turn(
+    tmp_path: Path, transport: TransportName
+) -> None:
     with server_for("anthropic", [Reply(text="one"), Reply(text="two")]) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server, wire="anthropic")) as s:
+        async with await vt.Session.open(
+            sdk_options(tmp_path, server, wire="anthropic", transport=transport)
+        ) as s:
             await s.run("first")
             turn = await s.start("second")
             events = [event async for event in turn.events()]
@@ -122,7 +134,9 @@ async def test_the_second_turns_events_start_at_its_own_turn(tmp_path: Path) -> 
     assert deltas == "two"
 
 
-async def test_interrupting_a_sync_tool_sets_its_cancelled_flag(tmp_path: Path) -> None:
+async def test_interrupting_a_sync_tool_sets_its_cancelled_flag(
+    tmp_path: Path, transport: TransportName
+) -> None:
     started, stopped = threading.Event(), threading.Event()
 
     @vt.tool
@@ -136,7 +150,9 @@ async def test_interrupting_a_sync_tool_sets_its_cancelled_flag(tmp_path: Path) 
 
     call = ScriptToolCall("watch", json.dumps({"seconds": 60}), id="c1")
     with server_for("chat", [Reply(tool_calls=(call,))]) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server, tools=[watch])) as s:
+        async with await vt.Session.open(
+            sdk_options(tmp_path, server, tools=[watch], transport=transport)
+        ) as s:
             turn = await s.start("watch")
             assert await asyncio.to_thread(started.wait, 60)
             await turn.interrupt()
@@ -146,7 +162,9 @@ async def test_interrupting_a_sync_tool_sets_its_cancelled_flag(tmp_path: Path) 
     assert result.status == "interrupted"
 
 
-async def test_steering_reaches_the_running_turns_next_request(tmp_path: Path) -> None:
+async def test_steering_reaches_the_running_turns_next_request(
+    tmp_path: Path, transport: TransportName
+) -> None:
     gate = asyncio.Event()
 
     @vt.tool(read_only=True)
@@ -157,7 +175,9 @@ async def test_steering_reaches_the_running_turns_next_request(tmp_path: Path) -
 
     call = ScriptToolCall("slow", "{}", id="c1")
     with server_for("chat", [Reply(tool_calls=(call,)), Reply(text="done")]) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server, tools=[slow])) as s:
+        async with await vt.Session.open(
+            sdk_options(tmp_path, server, tools=[slow], transport=transport)
+        ) as s:
             with pytest.raises(vt.VtcodeError, match="no turn is running"):
                 await s.steer("too early")
             turn = await s.start("go")

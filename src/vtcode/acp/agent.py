@@ -35,7 +35,7 @@ from acp.schema import (
 )
 
 from vtcode import __version__
-from vtcode.acp import permissions, rewind_command
+from vtcode.acp import permissions, rewind_command, sdk_extension
 from vtcode.acp.files import EditorBuffers
 from vtcode.acp.mcp_servers import with_servers
 from vtcode.acp.modes import approval_mode, mode_state
@@ -87,6 +87,7 @@ class _Live:
     pump: asyncio.Task[None] | None = None
     waiting: _Waiting | None = None
     asking: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    setup: sdk_extension.SessionSetup | None = None
 
 
 class VtcodeAgent:
@@ -99,6 +100,8 @@ class VtcodeAgent:
         self._client_name = "the editor"
         self._capabilities = ClientCapabilities()
         self._sessions: dict[str, _Live] = {}
+        # A program asked for the typed event stream (`acp.sdk_extension`) instead of session updates.
+        self._typed_events = False
 
     def on_connect(self, conn: Client) -> None:
         """Keep the connection to call the client (updates, permissions, files)."""
@@ -114,9 +117,11 @@ class VtcodeAgent:
         """Agree on the protocol version (ours when the client's is not supported) and capabilities."""
         if client_capabilities is not None:
             self._capabilities = client_capabilities
+            self._typed_events = sdk_extension.wants_events(client_capabilities)
         if client_info is not None:
             self._client_name = client_info.title or client_info.name
-        image = await self._takes_images()
+        # A program on the typed stream sends text prompts: no need to probe the model for images.
+        image = False if self._typed_events else await self._takes_images()
         return InitializeResponse(
             protocol_version=PROTOCOL_VERSION,
             agent_capabilities=AgentCapabilities(
@@ -140,7 +145,7 @@ class VtcodeAgent:
         **kwargs: Any,
     ) -> NewSessionResponse:
         """Open a runtime session in `cwd`."""
-        live = await self._open(cwd, None, mcp_servers or [])
+        live = await self._open(cwd, None, mcp_servers or [], kwargs.get(sdk_extension.KEY))
         self._start_pump(live)
         return NewSessionResponse(session_id=live.id, modes=mode_state(live.session.approval_mode))
 
@@ -159,7 +164,7 @@ class VtcodeAgent:
             raise RequestError(
                 INVALID_PARAMS, f"session {session_id} is already open", {"sessionId": session_id}
             )
-        live = await self._open(cwd, session_id, mcp_servers or [])
+        live = await self._open(cwd, session_id, mcp_servers or [], kwargs.get(sdk_extension.KEY))
         client = self._require_client()
         for update in replay(live.session.messages, str(live.session.options.workspace)):
             await client.session_update(session_id=live.id, update=update)
@@ -191,7 +196,10 @@ class VtcodeAgent:
             reply = await rewind_command.answer(live.session, given.text)
             await self._require_client().session_update(session_id=live.id, update=text_chunk(reply))
             return PromptResponse(stop_reason="end_turn")
-        waiting = _Waiting(str(uuid.uuid4()), asyncio.get_running_loop().create_future())
+        intent_id = sdk_extension.prompt_setup(live.session, kwargs.get(sdk_extension.KEY)) or str(
+            uuid.uuid4()
+        )
+        waiting = _Waiting(intent_id, asyncio.get_running_loop().create_future())
         live.waiting = waiting
         try:
             await live.session.submit(UserInput(given.text, intent_id=waiting.intent_id, images=given.images))
@@ -238,13 +246,19 @@ class VtcodeAgent:
             log.info("image prompts not advertised: %s", exc.user_text())
             return False
 
-    async def _open(self, cwd: str, resume: str | None, mcp_servers: list[Any]) -> _Live:
+    async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """vtcode's extension requests (`acp.sdk_extension`)."""
+        return await sdk_extension.ext_method(method, params, lambda sid: self._live(sid).session)
+
+    async def _open(self, cwd: str, resume: str | None, mcp_servers: list[Any], meta: object = None) -> _Live:
         fs = self._capabilities.fs
         read, write = bool(fs and fs.read_text_file), bool(fs and fs.write_text_file)
         buffers = EditorBuffers(self._require_client(), read=read, write=write) if read or write else None
+        setup = sdk_extension.SessionSetup.read(meta, self._require_client())
         try:
             options = await self._options(cwd, resume)
             options = dataclasses.replace(options, settings=with_servers(options.settings, mcp_servers))
+            options = setup.apply(options)
             if buffers is not None:
                 options = dataclasses.replace(options, buffers=buffers)
             session = await Session.open(options)
@@ -252,7 +266,8 @@ class VtcodeAgent:
             raise RequestError(INTERNAL_ERROR, exc.user_text(), {"exitCode": int(exc.exit_code)}) from None
         if buffers is not None:
             buffers.session_id = session.id
-        live = _Live(session.id, session, Translator(str(options.workspace)))
+        setup.opened(session)
+        live = _Live(session.id, session, Translator(str(options.workspace)), setup=setup)
         self._sessions[live.id] = live
         return live
 
@@ -274,6 +289,11 @@ class VtcodeAgent:
         """Forward one session's events in order until its stream ends."""
         client = self._require_client()
         async for event in live.session.events():
+            if self._typed_events:
+                with contextlib.suppress(ConnectionError):
+                    await sdk_extension.send_event(client, live.id, event, live.setup)
+                self._follow(live, event)
+                continue
             updates: list[Update | UsageUpdate] = [*live.translator.updates(event)]
             if isinstance(event, TurnCompleted | TurnFailed):
                 # Before the prompt's response: the editor's context meter and cost are current with it.
@@ -317,19 +337,20 @@ class VtcodeAgent:
 
     async def _ask(self, live: _Live, request: ApprovalRequested) -> None:
         """Put an "ask" to the editor and answer the approval with its choice."""
-        outcome = None
+        outcome, meta = None, None
         try:
             response = await self._require_client().request_permission(
                 session_id=live.id,
                 tool_call=permissions.tool_call(request),
                 options=permissions.options(request),
             )
-            outcome = response.outcome
+            outcome, meta = response.outcome, response.field_meta
         except (RequestError, ConnectionError) as exc:
             log.warning("permission request failed: %s", exc)
         finally:
             live.asking.pop(request.request_id, None)
-        await live.session.submit(permissions.answer(request, outcome, self._client_name))
+        exact = sdk_extension.approval_answer(request, meta)
+        await live.session.submit(exact or permissions.answer(request, outcome, self._client_name))
 
 
 def _resolve(waiting: _Waiting, reason: StopReason) -> None:

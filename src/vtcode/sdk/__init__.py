@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from vtcode.sdk.sync import SyncSession, SyncTurn
     from vtcode.sdk.tool import FunctionTool, ToolContext, ToolError, tool
     from vtcode.sdk.tool_hooks import HookResult, HookSpec, PostTool, PreCompact, PreTool
+    from vtcode.sdk.transport import TransportError
     from vtcode.sdk.turn import TurnHandle, TurnResult, TurnStatus
     from vtcode.store.paused_calls import PausedCall as PendingApproval
 
@@ -93,6 +94,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "vtcode.sdk.sync": ("SyncSession", "SyncTurn"),
     "vtcode.sdk.tool": ("FunctionTool", "ToolContext", "ToolError", "tool"),
     "vtcode.sdk.tool_hooks": ("HookResult", "HookSpec", "PostTool", "PreCompact", "PreTool"),
+    "vtcode.sdk.transport": ("TransportError",),
     "vtcode.sdk.turn": ("TurnHandle", "TurnResult", "TurnStatus"),
 }
 # Public names that differ from their definition's: public name -> (module, name there).
@@ -177,6 +179,7 @@ __all__ = [
     "ToolCallItem",
     "ToolContext",
     "ToolError",
+    "TransportError",
     "TurnCompleted",
     "TurnEnd",
     "TurnFailed",

@@ -58,6 +58,9 @@ class Options:
     hooks: Hooks | None = None
     # A model client instead of the configured provider (`vtcode.sdk.testing.ScriptedModel` in tests).
     model_client: ModelClient | None = None
+    # Where the agent runs: in this process, or a `vtcode acp` child spoken to over stdio
+    # (`vtcode.sdk.transport`); the events and results are the same.
+    transport: Literal["in-process", "subprocess"] = "in-process"
 
 
 def runtime_options(
@@ -71,14 +74,7 @@ def runtime_options(
     from vtcode.config.environment import os_environ
     from vtcode.runtime.session_config import SessionRequest, session_options
 
-    workspace = Path(options.workspace).expanduser().resolve()
-    if not workspace.is_dir():
-        raise ConfigError(f"workspace {str(workspace)!r} is not a directory")
-    if options.approval == "pause" and options.ephemeral:
-        raise ConfigError("approval='pause' needs a stored session", hint="drop ephemeral=True")
-    names = [t.spec.name for t in options.tools]
-    if len(set(names)) != len(names):
-        raise ConfigError(f"two tools share a name: {', '.join(sorted(names))}")
+    workspace = checked_workspace(options)
     flags = {
         key: value
         for key, value in (
@@ -106,6 +102,24 @@ def runtime_options(
 
         hooks = callable_hooks(options.hooks, session_id)
     return dataclasses.replace(built, extra_tools=tools, ephemeral=options.ephemeral, callable_hooks=hooks)
+
+
+def checked_workspace(options: Options) -> Path:
+    """The workspace as an absolute path (raises `ConfigError` for a missing one or clashing tool names)."""
+    workspace = Path(options.workspace).expanduser().resolve()
+    if not workspace.is_dir():
+        raise ConfigError(f"workspace {str(workspace)!r} is not a directory")
+    if options.approval == "pause" and options.ephemeral:
+        raise ConfigError("approval='pause' needs a stored session", hint="drop ephemeral=True")
+    names = [t.spec.name for t in options.tools]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"two tools share a name: {', '.join(sorted(names))}")
+    return workspace
+
+
+def output_schema(options: Options) -> dict[str, Any] | None:
+    """The JSON Schema of `options.output_type`, checked like `--output-schema` (UsageError)."""
+    return _schema(options)
 
 
 def _schema(options: Options) -> dict[str, Any] | None:

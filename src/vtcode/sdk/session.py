@@ -18,14 +18,13 @@ from vtcode.protocol.errors import QueueFullError, UsageError
 from vtcode.protocol.events import ApprovalRequested, Event, TurnFailed
 from vtcode.protocol.ops import Op, UserInput
 from vtcode.sdk import pause
-from vtcode.sdk.hooks import install
 from vtcode.sdk.options import Options, runtime_options
 from vtcode.sdk.output import OutputType, output, turn_schema
 from vtcode.sdk.permission import NO_ANSWER, Decision, consult
+from vtcode.sdk.transport import Transport, TransportError, open_transport
 from vtcode.sdk.turn import TurnHandle, TurnResult
 
 if TYPE_CHECKING:
-    from vtcode.runtime.hooks import TurnEnd
     from vtcode.runtime.paused_calls import PausedApprovals
     from vtcode.runtime.session import Session as RuntimeSession
     from vtcode.store.paused_calls import PausedCall as PendingApproval
@@ -37,7 +36,8 @@ _CLOSED = "the session was closed before the turn ended"
 class Session:
     """A conversation held by a program: `await Session.open(options)`, then `run()` or `start()` turns."""
 
-    def __init__(self, runtime: RuntimeSession, options: Options) -> None:
+    def __init__(self, runtime: Transport, options: Options) -> None:
+        # The runtime behind its transport (`Options.transport`): in this process or a `vtcode acp` child.
         self._runtime = runtime
         self._options = options
         self._turn: TurnHandle[Any] | None = None
@@ -47,7 +47,7 @@ class Session:
         self._answering: set[asyncio.Task[None]] = set()
         # Calls a paused turn left waiting for approval (`sdk.pause`), set by `open`.
         self._paused: PausedApprovals | None = None
-        # The exception behind the next `turn.failed` (`_note_end`), for `TurnResult.raise_for_status`.
+        # The exception behind the next `turn.failed` (`_note_failure`), for `TurnResult.raise_for_status`.
         self._ended_by: BaseException | None = None
         self._reader = asyncio.create_task(self._read(), name=f"vtcode-sdk-{runtime.id}")
 
@@ -74,25 +74,15 @@ class Session:
 
     @classmethod
     async def _open(cls, options: Options, *, resume: str | None) -> Session:
-        from vtcode.runtime.session import Session as RuntimeSession
+        from vtcode.sdk.transport.in_process import InProcess
 
-        opened: list[RuntimeSession] = []
-        built = runtime_options(options, session_id=lambda: opened[0].id if opened else "", resume=resume)
-        runtime = await RuntimeSession.open(built, client=options.model_client)
-        opened.append(runtime)
-        names = [t.spec.name for t in options.tools if t.kind != "read" and not t.needs_approval]
-        # The program registered these itself: asking about them would ask the program about its own code.
-        runtime.allow_tools(names)
-        if options.permission is not None:
-            # The program learns (`PolicyShadowed`) when a rule or the mode decides before its callback.
-            runtime.report_shadowed_policy()
-        if options.hooks is not None:
-            install(options.hooks, runtime.hooks)
-        session = cls(runtime, options)
-        session._paused = pause.attach(runtime)
-        # First of the end-of-turn hooks: it runs before the reader task sees the `turn.failed` the
-        # runtime emitted just before them (the turn task does not yield in between).
-        runtime.hooks.end_of_turn.insert(0, session._note_end)
+        transport = await open_transport(options, resume=resume)
+        session = cls(transport, options)
+        runtime = transport.runtime if isinstance(transport, InProcess) else None
+        if runtime is not None:
+            # Paused approvals need the runtime in this process.
+            session._paused = pause.attach(runtime)
+        transport.on_failure(session._note_failure)
         return session
 
     @property
@@ -102,8 +92,12 @@ class Session:
 
     @property
     def runtime(self) -> RuntimeSession:
-        """The runtime session underneath, for what the SDK does not wrap yet."""
-        return self._runtime
+        """The runtime session underneath, for what the SDK does not wrap yet (in-process only)."""
+        from vtcode.sdk.transport.in_process import InProcess
+
+        if not isinstance(self._runtime, InProcess):
+            raise UsageError("a subprocess session's runtime is in its child process")
+        return self._runtime.runtime
 
     @property
     def pending_approvals(self) -> tuple[PendingApproval, ...]:
@@ -203,13 +197,17 @@ class Session:
         try:
             async for event in self._runtime.events():
                 self._route(event)
+        except TransportError as exc:
+            if self._turn is not None:
+                self._turn.break_off(exc)
+                self._turn = None
         finally:
             if self._turn is not None:
                 self._turn.abandon(_CLOSED)
                 self._turn = None
 
-    async def _note_end(self, end: TurnEnd) -> None:
-        self._ended_by = end.error
+    def _note_failure(self, error: BaseException | None) -> None:
+        self._ended_by = error
 
     def _route(self, event: Event) -> None:
         handle = self._turn

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import json
 import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -23,8 +22,7 @@ from vtcode.sdk.schema import FunctionSchema, function_schema
 from vtcode.tools.base import CallDescription, ToolOutcome
 from vtcode.tools.base import ToolContext as RuntimeContext
 from vtcode.tools.bounded_output import bounded
-
-_SHOWN_ARGUMENTS = 160
+from vtcode.tools.function_call import describe_function_call
 
 
 class ToolError(Exception):
@@ -77,10 +75,7 @@ class FunctionTool:
 
     def describe(self, arguments: dict[str, Any]) -> CallDescription:
         """The call as one line: the tool name and its arguments."""
-        shown = json.dumps(arguments, ensure_ascii=False, sort_keys=True)
-        if len(shown) > _SHOWN_ARGUMENTS:
-            shown = shown[: _SHOWN_ARGUMENTS - 1] + "…"
-        return CallDescription(display=f"{self._spec.name} {shown}", subject=self._spec.name)
+        return describe_function_call(self._spec.name, arguments)
 
     async def run(self, arguments: dict[str, Any], ctx: RuntimeContext) -> ToolOutcome:
         """Run outside a session (no session id); sessions call `call` with their context."""
@@ -94,11 +89,17 @@ class FunctionTool:
         A result over the tool-output budget of `limits` reaches the model as a preview
         (`tools.bounded_output`).
         """
+        text, is_error = await self.result(arguments, context)
+        name = self._spec.name
+        return bounded(text, limits, is_error=is_error, name=name, spool=f"tool-{name}")
+
+    async def result(self, arguments: dict[str, Any], context: ToolContext) -> tuple[str, bool]:
+        """Check the arguments and call the function: its rendered result, and whether it is an error."""
         name = self._spec.name
         try:
             kwargs = self.schema.convert(arguments)
         except msgspec.ValidationError as exc:
-            return ToolOutcome(content=f"invalid arguments for {name}: {exc}", is_error=True)
+            return f"invalid arguments for {name}: {exc}", True
         args = (context,) if self.schema.takes_context else ()
         try:
             async with asyncio.timeout(self.timeout):
@@ -114,18 +115,12 @@ class FunctionTool:
         except TimeoutError:
             # A sync function's thread cannot be stopped: the flag asks it to return.
             context.cancelled.set()
-            return ToolOutcome(content=f"{name} timed out after {self.timeout:g} s", is_error=True)
+            return f"{name} timed out after {self.timeout:g} s", True
         except ToolError as exc:
-            return bounded(str(exc), limits, is_error=True, name=name, spool=f"tool-{name}")
+            return str(exc), True
         except Exception as exc:  # the model sees the failure and may try otherwise; the turn goes on
-            return bounded(
-                f"{name} failed: {type(exc).__name__}: {exc}",
-                limits,
-                is_error=True,
-                name=name,
-                spool=f"tool-{name}",
-            )
-        return bounded(render(value), limits, is_error=False, name=name, spool=f"tool-{name}")
+            return f"{name} failed: {type(exc).__name__}: {exc}", True
+        return render(value), False
 
 
 class SessionTool:

@@ -176,6 +176,12 @@ class TurnHandle(Generic[T]):
         if not self._result.done():
             self._finish("failed", Usage(), TurnFailed(kind="internal", message=reason))
 
+    def break_off(self, error: BaseException) -> None:
+        """The transport broke before the turn ended: `result()` raises `error`."""
+        if not self._result.done():
+            self._result.set_exception(error)
+            self._events.put_nowait(None)
+
     def _finish(self, status: TurnStatus, usage: Usage, error: TurnFailed | None) -> None:
         if self._result.done():
             return

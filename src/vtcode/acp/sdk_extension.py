@@ -1,0 +1,190 @@
+"""vtcode's ACP extensions for programs that embed it over stdio (the SDK's subprocess transport).
+
+ACP carries prompts, cancellation and permission requests; what it lacks goes through its own
+extension points (`_meta` and `_`-prefixed methods), so there is one protocol:
+
+- `initialize` with `clientCapabilities._meta.vtcode.events = true`: the session's events reach the
+  client as `_vtcode/event` notifications, each one event of `vtcode exec --json` (the same typed
+  stream in-process programs read), in place of the `session/update` translations.
+- `session/new` and `session/load` with `_meta.vtcode`: `tools` the client runs itself
+  (`acp.client_tools`), `ephemeral`, `outputSchema`.
+- `session/prompt` with `_meta.vtcode`: `intentId`, the id of the prompt's input, so the client knows
+  its own `intent.applied` events; `outputSchema`, the schema this turn's answer is held to.
+- `_vtcode/op {sessionId, op}`: the runtime operations ACP has no method for (steer, compact, pause,
+  resume, withdraw a queued input, revoke a grant), as the runtime's own `Op` structs.
+- a `turn.failed` event of a provider failure carries `cause` beside `event`: the status, provider and
+  retry-after the event has no field for.
+- a `session/request_permission` answer with `_meta.vtcode {decision, reason}`: the exact approval
+  answer (allow once / this tool / this prefix, or deny with the reason the model reads).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+from acp import RequestError
+from acp.schema import ClientCapabilities
+
+from vtcode.acp.client_tools import Caller, ClientTool, client_tools
+from vtcode.protocol.errors import ProviderError
+from vtcode.protocol.events import ApprovalRequested, Event, TurnFailed
+from vtcode.protocol.ops import (
+    ApprovalAnswer,
+    CancelIntent,
+    Compact,
+    Op,
+    Pause,
+    Resume,
+    RevokeGrant,
+    UserInput,
+)
+from vtcode.runtime.wiring import SessionOptions
+
+if TYPE_CHECKING:
+    from vtcode.runtime.hooks import TurnEnd
+    from vtcode.runtime.session import Session
+
+KEY = "vtcode"
+EVENT = "vtcode/event"
+OP = "vtcode/op"
+INVALID_PARAMS = -32602
+
+_ANSWERS = frozenset({"allow_once", "allow_tool", "allow_prefix", "deny"})
+
+
+def wants_events(capabilities: ClientCapabilities | None) -> bool:
+    """Whether the client asked for the typed event stream instead of `session/update`."""
+    meta = capabilities.field_meta if capabilities is not None else None
+    ours = meta.get(KEY) if isinstance(meta, dict) else None
+    return isinstance(ours, dict) and ours.get("events") is True
+
+
+class _Setup(msgspec.Struct, frozen=True, rename="camel", forbid_unknown_fields=True):
+    tools: tuple[dict[str, Any], ...] = ()
+    ephemeral: bool = False
+    output_schema: dict[str, Any] | None = None
+
+
+@dataclass
+class SessionSetup:
+    """What a client asked of one session in `_meta.vtcode` (nothing, for an editor)."""
+
+    setup: _Setup
+    tools: tuple[ClientTool, ...]
+    session_id: str = ""
+    # The exception that ended the last turn (a turn-end hook), sent with its `turn.failed`.
+    failure: BaseException | None = None
+
+    @classmethod
+    def read(cls, meta: object, caller: Caller) -> SessionSetup:
+        """The setup in `meta` (raises `RequestError` for a malformed one)."""
+        try:
+            setup = msgspec.convert(meta or {}, _Setup)
+            found: list[SessionSetup] = []
+            tools = client_tools(setup.tools, caller, lambda: found[0].session_id if found else "")
+        except msgspec.ValidationError as exc:
+            raise RequestError(INVALID_PARAMS, f"bad _meta.vtcode: {exc}", None) from None
+        made = cls(setup, tools)
+        found.append(made)
+        return made
+
+    def apply(self, options: SessionOptions) -> SessionOptions:
+        """`options` with the client's tools, storage choice and output schema."""
+        if not self.tools and not self.setup.ephemeral and self.setup.output_schema is None:
+            return options
+        return replace(
+            options,
+            extra_tools=(*options.extra_tools, *self.tools),
+            ephemeral=options.ephemeral or self.setup.ephemeral,
+            output_schema=self.setup.output_schema or options.output_schema,
+        )
+
+    def opened(self, session: Session) -> None:
+        """The session is open: its id, and the client's own tools allowed unless they ask."""
+        self.session_id = session.id
+        # The client declared these itself: asking about them would ask it about its own code.
+        names = [t.declared.name for t in self.tools if t.kind != "read" and not t.declared.needs_approval]
+        session.allow_tools(names)
+        # First of the end-of-turn hooks: it runs before the pump reads the turn's `turn.failed`.
+        session.hooks.end_of_turn.insert(0, self._note_end)
+
+    async def _note_end(self, end: TurnEnd) -> None:
+        self.failure = end.error
+
+    def cause(self, event: Event) -> dict[str, Any] | None:
+        """What `turn.failed` cannot say about a provider error (status, provider, retry-after)."""
+        failure, self.failure = self.failure, None
+        if not isinstance(event, TurnFailed) or not isinstance(failure, ProviderError):
+            return None
+        return {
+            "kind": failure.kind.value,
+            "message": failure.message,
+            "hint": failure.hint,
+            "status": failure.status,
+            "provider": failure.provider,
+            "retryAfter": failure.retry_after,
+        }
+
+
+async def send_event(caller: Caller, session_id: str, event: Event, setup: SessionSetup | None) -> None:
+    """One event as a `_vtcode/event` notification (a `turn.failed` with the provider error's `cause`)."""
+    params: dict[str, Any] = {"sessionId": session_id, "event": msgspec.to_builtins(event)}
+    cause = setup.cause(event) if setup is not None else None
+    if cause is not None:
+        params["cause"] = cause
+    await caller.ext_notification(EVENT, params)
+
+
+def prompt_setup(session: Session, meta: object) -> str | None:
+    """Apply a prompt's `_meta.vtcode`: `outputSchema` holds this turn's answer to a schema (null: free
+    text); `intentId` is the id of its input, so the client knows its own `intent.applied` events
+    (returned; None: the server makes one)."""
+    if not isinstance(meta, dict):
+        return None
+    if "outputSchema" in meta:
+        schema = meta["outputSchema"]
+        session.set_output_schema(schema if isinstance(schema, dict) else None)
+    given = meta.get("intentId")
+    return given if isinstance(given, str) and given else None
+
+
+def approval_answer(request: ApprovalRequested, meta: Mapping[str, Any] | None) -> ApprovalAnswer | None:
+    """The exact answer the client put in the permission response's `_meta.vtcode`, if it did."""
+    ours = meta.get(KEY) if meta else None
+    if not isinstance(ours, dict) or ours.get("decision") not in _ANSWERS:
+        return None
+    reason = ours.get("reason")
+    return ApprovalAnswer(
+        request_id=request.request_id,
+        decision=ours["decision"],
+        reason=reason if isinstance(reason, str) else "",
+    )
+
+
+def _op(raw: object) -> Op:
+    try:
+        op: Op = msgspec.convert(raw, Op)
+    except msgspec.ValidationError as exc:
+        raise RequestError(INVALID_PARAMS, f"bad op: {exc}", None) from None
+    match op:
+        case UserInput(mode="steer") | Compact() | Pause() | Resume() | CancelIntent() | RevokeGrant():
+            return op
+    # Prompts, cancels and approvals have their ACP methods; shutdown is the end of input.
+    raise RequestError(INVALID_PARAMS, f"{type(op).__name__} is not sent as _vtcode/op", None)
+
+
+async def ext_method(
+    method: str, params: Mapping[str, Any], session: Callable[[str], Session]
+) -> dict[str, Any]:
+    """Answer one `_vtcode/...` request (`session` finds an open session or raises `RequestError`)."""
+    if method != OP:
+        raise RequestError.method_not_found(f"_{method}")
+    session_id = params.get("sessionId")
+    if not isinstance(session_id, str):
+        raise RequestError(INVALID_PARAMS, "sessionId is missing", None)
+    op = _op(params.get("op"))
+    await session(session_id).submit(op)
+    return {}

@@ -1,0 +1,147 @@
+"""The client side of ACP for the subprocess transport: permission requests and the program's own tools.
+
+`session/request_permission` is answered with the approval answer the SDK's permission order gave
+(`sdk.permission`): the session sees the `approval.requested` event first (it comes in order with the
+other events), answers it as in-process, and the answer completes the request, the exact decision and
+reason in `_meta.vtcode`. `_vtcode/tool_call` runs a `@vt.tool` function here, in the program's process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from acp import RequestError
+from acp.schema import (
+    AllowedOutcome,
+    DeniedOutcome,
+    PermissionOption,
+    RequestPermissionResponse,
+    ToolCallUpdate,
+)
+
+from vtcode.protocol.events import ApprovalRequested, ApprovalResolved, Event
+from vtcode.protocol.ops import ApprovalAnswer
+from vtcode.sdk.tool import FunctionTool, ToolContext
+
+log = logging.getLogger(__name__)
+
+_KIND_OF = {
+    "allow_once": "allow_once",
+    "allow_tool": "allow_always",
+    "allow_prefix": "allow_always",
+    "deny": "reject_once",
+}
+
+
+class SdkClient:
+    """What the `vtcode acp` child may ask of the program."""
+
+    def __init__(self, tools: Sequence[FunctionTool], workspace: Path) -> None:
+        self._tools = {t.spec.name: t for t in tools}
+        self._workspace = workspace
+        # approval request id by the tool call (item) it is about, learnt from the events.
+        self._requests: dict[str, str] = {}
+        self._answers: dict[str, asyncio.Future[ApprovalAnswer | None]] = {}
+        self._calls: dict[str, tuple[asyncio.Task[tuple[str, bool]], ToolContext]] = {}
+
+    # -- fed by the transport --------------------------------------------------------------------------
+
+    def saw(self, event: Event) -> None:
+        """Follow the approvals in the event stream (called in order, before any request about them)."""
+        match event:
+            case ApprovalRequested(request_id=request_id, item_id=item_id):
+                self._requests[item_id] = request_id
+            case ApprovalResolved(request_id=request_id):
+                # Settled otherwise (a session grant, an interrupt): a request still open gets no choice.
+                future = self._answers.get(request_id)
+                if future is not None and not future.done():
+                    future.set_result(None)
+
+    def answer(self, op: ApprovalAnswer) -> None:
+        """The session's answer to one approval request."""
+        future = self._future(op.request_id)
+        if not future.done():
+            future.set_result(op)
+
+    def cancel_all(self) -> None:
+        """The connection is closing: open requests get no choice, running tool calls stop."""
+        for future in self._answers.values():
+            if not future.done():
+                future.set_result(None)
+        for task, _ in self._calls.values():
+            task.cancel()
+
+    # -- ACP client methods ------------------------------------------------------------------------------
+
+    async def request_permission(
+        self, session_id: str, tool_call: ToolCallUpdate, options: list[PermissionOption], **kwargs: Any
+    ) -> RequestPermissionResponse:
+        """Wait for the session's answer to the approval this call is about."""
+        request_id = self._requests.pop(tool_call.tool_call_id, None)
+        if request_id is None:
+            log.warning("a permission request for an unknown call %s was refused", tool_call.tool_call_id)
+            return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
+        future = self._future(request_id)
+        try:
+            answer = await future
+        finally:
+            self._answers.pop(request_id, None)
+        if answer is None:
+            return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
+        kind = _KIND_OF[answer.decision]
+        option = next((o.option_id for o in options if o.kind == kind), None)
+        outcome: AllowedOutcome | DeniedOutcome = (
+            AllowedOutcome(outcome="selected", option_id=option)
+            if option is not None
+            else DeniedOutcome(outcome="cancelled")
+        )
+        meta = {"vtcode": {"decision": answer.decision, "reason": answer.reason}}
+        return RequestPermissionResponse(outcome=outcome, field_meta=meta)
+
+    async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
+        """Editor updates (a loaded session's history replay): the typed events carry all of it."""
+
+    async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """`_vtcode/tool_call`: run one of the program's tools."""
+        if method != "vtcode/tool_call":
+            raise RequestError.method_not_found(f"_{method}")
+        return await self._tool_call(params)
+
+    async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
+        """`_vtcode/tool_cancel`: the turn was interrupted during a call."""
+        if method == "vtcode/tool_cancel":
+            running = self._calls.get(str(params.get("callId")))
+            if running is not None:
+                running[1].cancelled.set()
+                running[0].cancel()
+
+    # -- inside ----------------------------------------------------------------------------------------
+
+    def _future(self, request_id: str) -> asyncio.Future[ApprovalAnswer | None]:
+        future = self._answers.get(request_id)
+        if future is None:
+            future = self._answers[request_id] = asyncio.get_running_loop().create_future()
+        return future
+
+    async def _tool_call(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        name, arguments = params.get("name"), params.get("arguments")
+        tool = self._tools.get(name) if isinstance(name, str) else None
+        if tool is None or not isinstance(arguments, dict):
+            raise RequestError.invalid_params({"name": name, "details": "no such tool, or bad arguments"})
+        context = ToolContext(session_id=str(params.get("sessionId", "")), workspace=self._workspace)
+        call_id = str(params.get("callId", ""))
+        task = asyncio.ensure_future(tool.result(arguments, context))
+        self._calls[call_id] = (task, context)
+        try:
+            text, is_error = await task
+        except asyncio.CancelledError:
+            if not task.cancelled():
+                raise
+            text, is_error = f"{name} was cancelled", True
+        finally:
+            self._calls.pop(call_id, None)
+        return {"content": text, "isError": is_error}
