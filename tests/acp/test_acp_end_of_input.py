@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -107,3 +108,46 @@ def test_a_permission_asked_after_stdin_closed_counts_as_not_granted_and_the_pro
     assert len(answer) == 1, rest
     assert answer[0]["result"]["stopReason"] == "end_turn"
     assert not (tmp_path / "made").exists()
+
+
+def test_stdin_from_dev_null_ends_the_server_at_once(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    # /dev/null cannot be watched by epoll: the server must still see its end instead of waiting forever.
+    with open(os.devnull, "rb") as devnull:
+        done = subprocess.run(
+            vtcode.command("acp", *cli_args("chat")),
+            check=False,
+            stdin=devnull,
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=vtcode.env(),
+            timeout=120,
+        )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
+    assert "Operation not permitted" not in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_requests_read_from_a_file_all_get_responses(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text(
+        _request(1, "initialize", {"protocolVersion": 1})
+        + "\n"
+        + _request(2, "initialize", {"protocolVersion": 1})
+        + "\n"
+    )
+    with requests.open("rb") as source:
+        done = subprocess.run(
+            vtcode.command("acp", *cli_args("chat")),
+            check=False,
+            stdin=source,
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=vtcode.env(),
+            timeout=120,
+        )
+    assert done.returncode == 0, done.stderr
+    answered = {json.loads(line)["id"] for line in done.stdout.splitlines() if line.strip()}
+    assert answered == {1, 2}

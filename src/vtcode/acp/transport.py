@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import stat
 import sys
 from typing import Any, BinaryIO
 
@@ -150,11 +151,18 @@ async def stdin_reader() -> asyncio.StreamReader:
     """An asyncio reader of stdin (a pipe, a socket or a terminal; a regular file is read by a thread)."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=LINE_LIMIT)
-    try:
+    if _pollable(sys.stdin.fileno()):
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    except ValueError:
+    else:
         await asyncio.to_thread(_feed_all, loop, reader)
     return reader
+
+
+def _pollable(fd: int) -> bool:
+    # epoll refuses regular files and most character devices (`< /dev/null` fails with EPERM inside a
+    # loop callback, after connect_read_pipe has returned, and the reader would never see its end).
+    mode = os.fstat(fd).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd)
 
 
 def _feed_all(loop: asyncio.AbstractEventLoop, reader: asyncio.StreamReader) -> None:
