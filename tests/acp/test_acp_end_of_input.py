@@ -6,7 +6,7 @@ import json
 import os
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from tests.conftest import VtcodeRunner
 from vtcode.testing.script import Reply, ScriptToolCall, Step
@@ -110,19 +110,24 @@ def test_a_permission_asked_after_stdin_closed_counts_as_not_granted_and_the_pro
     assert not (tmp_path / "made").exists()
 
 
+def _run_from(vtcode: VtcodeRunner, tmp_path: Path, source: BinaryIO) -> subprocess.CompletedProcess[str]:
+    """`vtcode acp` with stdin read from `source` (not a pipe)."""
+    return subprocess.run(
+        vtcode.command("acp", *cli_args("chat")),
+        check=False,
+        stdin=source,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=vtcode.env(),
+        timeout=120,
+    )
+
+
 def test_stdin_from_dev_null_ends_the_server_at_once(vtcode: VtcodeRunner, tmp_path: Path) -> None:
     # /dev/null cannot be watched by epoll: the server must still see its end instead of waiting forever.
     with open(os.devnull, "rb") as devnull:
-        done = subprocess.run(
-            vtcode.command("acp", *cli_args("chat")),
-            check=False,
-            stdin=devnull,
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            env=vtcode.env(),
-            timeout=120,
-        )
+        done = _run_from(vtcode, tmp_path, devnull)
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
     assert "Operation not permitted" not in done.stderr
@@ -131,23 +136,13 @@ def test_stdin_from_dev_null_ends_the_server_at_once(vtcode: VtcodeRunner, tmp_p
 
 def test_requests_read_from_a_file_all_get_responses(vtcode: VtcodeRunner, tmp_path: Path) -> None:
     requests = tmp_path / "requests.jsonl"
-    requests.write_text(
-        _request(1, "initialize", {"protocolVersion": 1})
-        + "\n"
-        + _request(2, "initialize", {"protocolVersion": 1})
-        + "\n"
-    )
+    lines = [
+        _request(1, "initialize", {"protocolVersion": 1}),
+        _request(2, "initialize", {"protocolVersion": 1}),
+    ]
+    requests.write_text("\n".join(lines) + "\n")
     with requests.open("rb") as source:
-        done = subprocess.run(
-            vtcode.command("acp", *cli_args("chat")),
-            check=False,
-            stdin=source,
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            env=vtcode.env(),
-            timeout=120,
-        )
+        done = _run_from(vtcode, tmp_path, source)
     assert done.returncode == 0, done.stderr
     answered = {json.loads(line)["id"] for line in done.stdout.splitlines() if line.strip()}
     assert answered == {1, 2}

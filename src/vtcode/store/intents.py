@@ -8,9 +8,8 @@ change is read-modify-write under an exclusive `flock` on `envelope.lock`, and t
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import msgspec
@@ -21,6 +20,7 @@ from vtcode.protocol.messages import ImagePart
 from vtcode.store.envelope import ENVELOPE_FILE, read_envelope, write_envelope
 from vtcode.store.errors import store_error
 from vtcode.store.intent_images import load_images, prune_images, save_images
+from vtcode.store.writer_lock import writer_lock
 
 LOCK_FILE = "envelope.lock"
 
@@ -32,19 +32,9 @@ class IntentStore:
         self.directory = directory
         self.session_id = directory.name
 
-    @contextlib.contextmanager
-    def locked(self) -> Iterator[None]:
+    def locked(self) -> contextlib.AbstractContextManager[None]:
         """Hold the envelope's writer lock (blocking: writers hold it for one small write)."""
-        path = self.directory / LOCK_FILE
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        except OSError as err:
-            raise store_error(err, "open", path) from err
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(fd)
+        return writer_lock(self.directory / LOCK_FILE)
 
     def read(self) -> Envelope:
         """The envelope as stored (an empty one when there is none yet)."""

@@ -9,16 +9,14 @@ survives a crash and a call that was running when the process died is never star
 from __future__ import annotations
 
 import contextlib
-import fcntl
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
 import msgspec
 
-from vtcode.store.errors import store_error
 from vtcode.store.state_file import read_state_file, write_state_file
+from vtcode.store.writer_lock import writer_lock
 
 PAUSED_FILE = "paused_calls.json"
 LOCK_FILE = "paused_calls.lock"
@@ -78,7 +76,7 @@ class PausedCallStore:
         self, change: Callable[[tuple[PausedCall, ...]], tuple[PausedCall, ...]]
     ) -> tuple[PausedCall, ...]:
         """Apply `change` under the lock and write the result durably (the file goes when empty)."""
-        with self._locked():
+        with writer_lock(self.directory / LOCK_FILE):
             before = self.read()
             after = change(before)
             if after != before:
@@ -89,16 +87,3 @@ class PausedCallStore:
                     with contextlib.suppress(FileNotFoundError):
                         path.unlink()
             return after
-
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
-        path = self.directory / LOCK_FILE
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        except OSError as err:
-            raise store_error(err, "open", path) from err
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(fd)
