@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
+
+import msgspec
 
 from vtcode.core.definitions.model import (
     ArgumentStyle,
@@ -34,13 +35,12 @@ SKILL_FILE = "SKILL.md"
 _SKIPPED = frozenset({".git", "node_modules"})
 
 
-@dataclass
-class Discovery:
+class Discovery(msgspec.Struct):
     """Every usable definition by name (winners only) and what was wrong or shadowed."""
 
-    skills: dict[str, Definition] = field(default_factory=dict)
-    commands: dict[str, Definition] = field(default_factory=dict)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    skills: dict[str, Definition] = msgspec.field(default_factory=dict)
+    commands: dict[str, Definition] = msgspec.field(default_factory=dict)
+    diagnostics: list[Diagnostic] = msgspec.field(default_factory=list)
     dirs_seen: int = 0
 
     def everything(self) -> list[Definition]:

@@ -18,9 +18,10 @@ import json
 import os
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from vtcode.config.project_trust import project_trusted
 from vtcode.config.schema import Settings
@@ -51,8 +52,7 @@ _INCLUDE = re.compile(r"(?<![\w@])@\{([^}\n]+)\}|(?<![\w@`])@([\w.~-][\w./~-]*[\
 _SHELL_TOOL = "exec_command"
 
 
-@dataclass(frozen=True)
-class Invocation:
+class Invocation(msgspec.Struct, frozen=True):
     """`/name args` as typed."""
 
     name: str
@@ -70,8 +70,7 @@ def parse_invocation(text: str) -> Invocation | None:
     return Invocation(name, split[1])
 
 
-@dataclass
-class SessionSkills:
+class SessionSkills(msgspec.Struct):
     """The definitions of one session and what using them did.
 
     Commands are read on first use (a `/name`, `/skills`, the menu): they are not in the prompt, so a
@@ -89,9 +88,9 @@ class SessionSkills:
     revoke: Callable[[Grant], bool] | None = None
     roots: DefinitionRoots | None = None
     turn_hooks: TurnSkillHooks | None = None
-    activations: dict[str, str] = field(default_factory=dict)
-    loaded: set[tuple[str, str]] = field(default_factory=set)
-    _turn_grants: list[Grant] = field(default_factory=list)
+    activations: dict[str, str] = msgspec.field(default_factory=dict)
+    loaded: set[tuple[str, str]] = msgspec.field(default_factory=set)
+    _turn_grants: list[Grant] = msgspec.field(default_factory=list)
     _calls: int = 0
 
     @property

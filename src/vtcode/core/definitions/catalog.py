@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Literal
+
+import msgspec
 
 from vtcode.core.definitions.model import Definition
 
@@ -36,8 +37,7 @@ CATALOG_INTRO = (
 )
 
 
-@dataclass(frozen=True)
-class Catalog:
+class Catalog(msgspec.Struct, frozen=True):
     """The catalog text (empty when no skill is offered) and what its budget did."""
 
     text: str

@@ -8,8 +8,9 @@ command as a user-invocable skill that is never offered to the model.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any, Literal
+
+import msgspec
 
 from vtcode.core.definitions.frontmatter import flag_field, list_field, parse_frontmatter, text_field
 
@@ -47,9 +48,12 @@ SKILL_KEYS = frozenset(
 """Keys vtcode reads (the standard's and Claude Code's); any other key is reported, not fatal."""
 
 
-@dataclass(frozen=True)
-class Definition:
-    """One skill or command, ready to list, catalog and invoke."""
+class Definition(msgspec.Struct, frozen=True):
+    """One skill or command, ready to list, catalog and invoke.
+
+    A msgspec Struct, not a dataclass: a 20-field dataclass costs milliseconds to create at import,
+    which every session with a skill folder pays before its first request.
+    """
 
     name: str
     description: str
@@ -71,8 +75,12 @@ class Definition:
     allowed_tools: tuple[str, ...] = ()
     paths: tuple[str, ...] = ()
     has_hooks: bool = False
-    hooks: Any = field(default=None, compare=False, repr=False)
+    hooks: Any = None
     """The frontmatter `hooks` mapping as written (Claude Code's hooks shape), read when activated."""
+
+    def __hash__(self) -> int:
+        # `hooks` is a mapping (unhashable) and was never part of the identity of a definition.
+        return hash((self.kind, self.scope, self.name, self.path))
 
     @property
     def catalog_text(self) -> str:
@@ -82,8 +90,7 @@ class Definition:
         return self.description
 
 
-@dataclass(frozen=True)
-class Loaded:
+class Loaded(msgspec.Struct, frozen=True):
     """A parsed file: the definition (None when it cannot be used) and problems to report."""
 
     definition: Definition | None
