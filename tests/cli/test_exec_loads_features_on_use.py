@@ -37,6 +37,9 @@ LOADED_ON_USE = (
     "vtcode.core.hooks.digest",
     "vtcode.cli.skills_cmd",
     "vtcode.cli.checkpoint_options",
+    "vtcode.cli.batch_options",
+    "vtcode.core.policy_shadow",
+    "vtcode.core.hooks.input_check",
 )
 
 _LOADED = f"[m for m in {LOADED_ON_USE!r} if m in sys.modules]"

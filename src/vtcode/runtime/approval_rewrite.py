@@ -13,7 +13,6 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from vtcode.core.approvals import ApprovalPolicy, Decision, decide
-from vtcode.core.hooks.input_check import input_problem
 from vtcode.protocol.ops import ApprovalAnswer
 from vtcode.tools.base import CallDescription, Tool
 
@@ -52,6 +51,9 @@ def checked_rewrite(policy: ApprovalPolicy, tool: Tool, updated: Mapping[str, An
     """The substituted arguments and their description, or the denial of the call they describe."""
     name = tool.spec.name
     arguments = dict(updated)
+    # Loaded at the first substituted arguments (SDK callbacks only), not at every session's start.
+    from vtcode.core.hooks.input_check import input_problem
+
     problem = input_problem(tool.spec.parameters, arguments)
     if problem is not None:
         return Decision(

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from vtcode.core.approvals import ApprovalPolicy
-from vtcode.core.policy_shadow import find_shadow
 from vtcode.protocol.events import Event, PolicyShadowed
 from vtcode.protocol.model import ToolKind
 
@@ -31,6 +30,9 @@ class ShadowWatch:
         """Look at one call before its approval; report it if a rule or the mode settles it first."""
         if self._emit is None:
             return
+        # Loaded with the first report: only SDK sessions with a permission callback ever get here.
+        from vtcode.core.policy_shadow import find_shadow
+
         shadow = find_shadow(policy, kind, subject, tool=tool)
         if shadow is None:
             return
