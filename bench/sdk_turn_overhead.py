@@ -24,6 +24,7 @@ from vtcode.protocol.ops import UserInput
 from vtcode.runtime.session import Session as RuntimeSession
 from vtcode.sdk.options import runtime_options
 from vtcode.sdk.testing import Reply, ScriptedModel, ScriptToolCall
+from vtcode.tokens.encoding import text_counter
 
 
 def _script(turns: int) -> list[Reply]:
@@ -72,6 +73,7 @@ async def _main(turns: int, rounds: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         workspace = Path(tmp)
         (workspace / "a.txt").write_text("alpha\n" * 200)
+        text_counter()("warm")  # the process-wide BPE table (~0.2 s), else the first side to count pays it
         await _runtime_side(workspace, 2)  # warm imports and caches for both sides
         await _sdk_side(workspace, 2)
         samples: dict[str, list[tuple[float, float]]] = {"runtime": [], "sdk": []}
