@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from vtcode.config.schema import Settings
 from vtcode.core.compaction.envelope import (
+    Envelope,
     Placement,
     place,
     render,
@@ -54,7 +55,7 @@ from vtcode.protocol.events import CompactionTrigger, ThreadCompacted
 from vtcode.protocol.messages import Message, Usage
 from vtcode.protocol.model import ModelRequest
 from vtcode.providers.base import ModelClient
-from vtcode.runtime.compaction_files import archive_history, record_envelope
+from vtcode.runtime.compaction_files import archive_history, memory_envelope, record_envelope
 from vtcode.runtime.compaction_outcome import Compacted, CompactionOutcome
 from vtcode.runtime.compaction_summarizer import Summarizer
 from vtcode.runtime.emitter import Emitter
@@ -101,6 +102,7 @@ class Compactor(CompactionOutcome):
         # Reference 2.1: both keys on, or no history artifact is written and no envelope is injected.
         dynamic = settings.context.dynamic
         self.persist = dynamic.enabled and dynamic.persist_history
+        self._memory_envelope: Envelope | None = None  # an ephemeral session's, between its compactions
         self.settings = CompactionSettings(
             capacity=window,
             session_budget=settings.context.max_context_tokens,
@@ -267,9 +269,6 @@ class Compactor(CompactionOutcome):
         left as it was, so the request is still sent.
         """
         handle = self._history.handle
-        if handle is None:
-            self._nothing(trigger)
-            return None
         if self.hooks is not None and not await self.hooks.pre_compact(trigger):
             return None
         source = strip_envelopes(messages)
@@ -291,16 +290,28 @@ class Compactor(CompactionOutcome):
         # The artifact's figures leave out the envelope, which is rendered after it is written.
         after = result.tokens_after + self.estimate.total(keep_after)
         relative: str | None = None
-        try:
-            if self.persist:
-                relative = archive_history(handle, full, trigger, before, after, ts=self._clock())
-            # Written either way: steering keeps its bookkeeping there (replaced intents are applied).
-            envelope = record_envelope(
-                handle, result.messages, full, workspace=self._workspace, artifact=relative, ts=self._clock()
+        if handle is None:
+            # An ephemeral session stores nothing, but its requests must still fit the window: the same
+            # compaction, its envelope kept in memory (no archive for `recall_history` to read).
+            envelope = self._memory_envelope = memory_envelope(
+                result.messages, full, self._memory_envelope, workspace=self._workspace, ts=self._clock()
             )
-        except VtcodeError as error:
-            self._failed(trigger, error.message)
-            return None
+        else:
+            try:
+                if self.persist:
+                    relative = archive_history(handle, full, trigger, before, after, ts=self._clock())
+                # Written either way: steering keeps its bookkeeping there (replaced intents are applied).
+                envelope = record_envelope(
+                    handle,
+                    result.messages,
+                    full,
+                    workspace=self._workspace,
+                    artifact=relative,
+                    ts=self._clock(),
+                )
+            except VtcodeError as error:
+                self._failed(trigger, error.message)
+                return None
         shaped = (
             place(result.messages, render(envelope, in_history=True), placement)
             if self.persist

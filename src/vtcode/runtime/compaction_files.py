@@ -45,6 +45,25 @@ def archive_history(
     return str(path.relative_to(handle.dir))
 
 
+def memory_envelope(
+    compacted: Sequence[Message],
+    source: Sequence[Message],
+    prior: Envelope | None,
+    *,
+    workspace: str,
+    ts: float,
+) -> Envelope:
+    """The envelope of a session that stores nothing (ephemeral): merged in memory with its previous one."""
+    update = compaction_update(compacted, source, workspace=workspace, artifact_path=None, task_summary=None)
+    merged = merge(prior, update, session_id=prior.session_id if prior else "", now=_stamp(ts))
+    replaced = intent_ids(source)
+    return mark_applied(merged, replaced) if replaced else merged
+
+
+def _stamp(ts: float) -> str:
+    return dt.datetime.fromtimestamp(ts, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def record_envelope(
     handle: SessionHandle,
     compacted: Sequence[Message],
@@ -58,7 +77,7 @@ def record_envelope(
     update = compaction_update(
         compacted, source, workspace=workspace, artifact_path=artifact, task_summary=stored_plan(handle)
     )
-    now = dt.datetime.fromtimestamp(ts, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    now = _stamp(ts)
     # A tagged message summarized away was applied: say so durably, so it is never applied again.
     replaced = intent_ids(source)
 
