@@ -135,17 +135,7 @@ async def test_a_path_scoped_skill_in_an_untrusted_workspace_loads_as_text_and_i
 ) -> None:
     root = _project(tmp_path)
     marker = tmp_path / "hook-ran"
-    skill = root / ".agents/skills/guard/SKILL.md"
-    skill.parent.mkdir(parents=True)
-    skill.write_text(
-        "---\nname: guard\ndescription: Guards the shell.\npaths: src/**\nhooks:\n  PreToolUse:\n"
-        "    - matcher: Bash\n      hooks:\n        - type: command\n"
-        f"          command: {json.dumps(f'echo ran >> {marker}')}\n"
-        "---\nBe careful with the shell. Who: !`id`\n",
-        encoding="utf-8",
-    )
-    shell = ScriptToolCall("exec_command", json.dumps({"cmd": "true"}), id="c1")
-    script = [Reply(tool_calls=(_read("src/pkg/a.py", "r1"),)), Reply(tool_calls=(shell,)), Reply(text="ok")]
+    script = _guard_skill(root, marker, "Be careful with the shell. Who: !`id`")
     with server_for("chat", script) as server:
         reader = await _run(options(root, tmp_path, server, approval="full-auto"), "check a.py")
         after_read = server.requests[1].json()
@@ -158,17 +148,7 @@ async def test_a_path_scoped_skill_in_an_untrusted_workspace_loads_as_text_and_i
 async def test_a_path_scoped_skill_in_a_trusted_workspace_starts_its_hooks(tmp_path: Path) -> None:
     root = _project(tmp_path)
     marker = tmp_path / "hook-ran"
-    skill = root / ".agents/skills/guard/SKILL.md"
-    skill.parent.mkdir(parents=True)
-    skill.write_text(
-        "---\nname: guard\ndescription: Guards the shell.\npaths: src/**\nhooks:\n  PreToolUse:\n"
-        "    - matcher: Bash\n      hooks:\n        - type: command\n"
-        f"          command: {json.dumps(f'echo ran >> {marker}')}\n"
-        "---\nBe careful with the shell.\n",
-        encoding="utf-8",
-    )
-    shell = ScriptToolCall("exec_command", json.dumps({"cmd": "true"}), id="c1")
-    script = [Reply(tool_calls=(_read("src/pkg/a.py", "r1"),)), Reply(tool_calls=(shell,)), Reply(text="ok")]
+    script = _guard_skill(root, marker, "Be careful with the shell.")
     with server_for("chat", script) as server:
         await _run(_trusted(options(root, tmp_path, server, approval="full-auto"), root), "check a.py")
     assert marker.read_text() == "ran\n"
@@ -220,3 +200,18 @@ def test_a_skill_hidden_from_the_model_or_with_a_broken_pattern_is_not_path_scop
     assert found.problems == (
         "/x/s/SKILL.md: paths: `**` must be a whole path component in 'src/**.py' (ignored)",
     )
+
+
+def _guard_skill(root: Path, marker: Path, body: str) -> list[Reply]:
+    """A path-scoped skill `guard` whose PreToolUse hook appends to `marker`; the script reads a match."""
+    skill = root / ".agents/skills/guard/SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(
+        "---\nname: guard\ndescription: Guards the shell.\npaths: src/**\nhooks:\n  PreToolUse:\n"
+        "    - matcher: Bash\n      hooks:\n        - type: command\n"
+        f"          command: {json.dumps(f'echo ran >> {marker}')}\n"
+        f"---\n{body}\n",
+        encoding="utf-8",
+    )
+    shell = ScriptToolCall("exec_command", json.dumps({"cmd": "true"}), id="c1")
+    return [Reply(tool_calls=(_read("src/pkg/a.py", "r1"),)), Reply(tool_calls=(shell,)), Reply(text="ok")]
