@@ -14,6 +14,7 @@ from typing import Any
 from tests.conftest import VtcodeRunner
 from tests.e2e.harness import events
 from tests.e2e.steering_helpers import only_session, start_exec, steer
+from tests.e2e.test_exec_event_contract import _normalized as normalized_events
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import cli_args, cli_env, server_for
 
@@ -22,21 +23,9 @@ UPDATE = os.environ.get("VTCODE_UPDATE_GOLDEN") == "1"
 
 
 def _normalized(evts: list[dict[str, Any]], workspace: Path, intent_id: str) -> list[dict[str, Any]]:
-    """What differs between runs (ids, paths, measured times, command results) as placeholders."""
-    text = json.dumps(evts).replace(str(workspace), "<workspace>").replace(intent_id, "<intent>")
-    normalized: list[dict[str, Any]] = json.loads(text)
-    for event in normalized:
-        if event["type"] in ("thread.started", "thread.completed"):
-            event["thread_id"] = "<thread>"
-        if event["type"] == "usage":
-            for part in (event, *event["rows"]):
-                part["api_ms"] = 0
-        item = event.get("item") or {}
-        if item.get("type") == "command_execution" and item.get("result"):
-            item["result"] = "<result>"
-            item["session_id"] = "<session>"
-            item["result_json"] = {"<result>": "parsed"}
-    return normalized
+    """The event contract's placeholders for what differs between runs, and one for the steering id."""
+    steered: list[dict[str, Any]] = json.loads(json.dumps(evts).replace(intent_id, "<intent>"))
+    return normalized_events(steered, workspace)
 
 
 def test_a_steered_exec_json_stream_matches_its_golden_file(vtcode: VtcodeRunner, tmp_path: Path) -> None:
