@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from pathlib import Path
 
+import msgspec
+
+from tests.runtime.session_helpers import Reader
+from vtcode.config.schema import ProjectSettings
 from vtcode.instructions.definition_folders import DefinitionRoots
 from vtcode.instructions.definitions import Discovery, discover
+from vtcode.protocol.events import TurnCompleted
+from vtcode.protocol.ops import UserInput
+from vtcode.runtime.session import Session
+from vtcode.runtime.wiring import SessionOptions
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -42,3 +51,21 @@ def discover_in(base: Path, workspace: Path | None = None) -> Discovery:
     return discover(
         DefinitionRoots(workspace=workspace or root, vtcode_home=home / ".vtcode", user_home=home)
     )
+
+
+def trusted(opts: SessionOptions, workspace: Path) -> SessionOptions:
+    """`opts` with `workspace` trusted (the MCP trust record), so its hooks and grants take effect."""
+    projects = {str(workspace): ProjectSettings(trust_mcp=True)}
+    return dataclasses.replace(opts, settings=msgspec.structs.replace(opts.settings, projects=projects))
+
+
+async def run_turns(opts: SessionOptions, *inputs: str) -> Reader:
+    """Open a session, run one turn per input to its end, close it; the events it emitted."""
+    session = await Session.open(opts)
+    reader = Reader(session)
+    for text in inputs:
+        seen = len(reader.events)
+        await session.submit(UserInput(text))
+        await reader.wait_for(TurnCompleted, after=seen)
+    await reader.close()
+    return reader

@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
-import msgspec
-
-from tests.runtime.session_helpers import Reader, options
-from tests.skills.helpers import repo
-from vtcode.config.schema import ProjectSettings
-from vtcode.protocol.events import Notice, TurnCompleted
-from vtcode.protocol.ops import UserInput
-from vtcode.runtime.session import Session
-from vtcode.runtime.wiring import SessionOptions
+from tests.runtime.session_helpers import options
+from tests.skills.helpers import repo, run_turns, trusted
+from vtcode.protocol.events import Notice
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 
@@ -32,22 +25,6 @@ def _hooked_skill(folder: Path, name: str, command: str) -> None:
     )
 
 
-def _trusted(opts: SessionOptions, workspace: Path) -> SessionOptions:
-    projects = {str(workspace): ProjectSettings(trust_mcp=True)}
-    return dataclasses.replace(opts, settings=msgspec.structs.replace(opts.settings, projects=projects))
-
-
-async def _run(opts: SessionOptions, *inputs: str) -> Reader:
-    session = await Session.open(opts)
-    reader = Reader(session)
-    for text in inputs:
-        seen = len(reader.events)
-        await session.submit(UserInput(text))
-        await reader.wait_for(TurnCompleted, after=seen)
-    await reader.close()
-    return reader
-
-
 def _shell(cmd: str, id: str) -> ScriptToolCall:
     return ScriptToolCall("exec_command", json.dumps({"cmd": cmd}), id=id)
 
@@ -63,8 +40,8 @@ async def test_trusted_skill_hook_runs_for_the_invoking_turn_only(tmp_path: Path
         Reply(text="ok"),
     ]
     with server_for("chat", script) as server:
-        opts = _trusted(options(root, tmp_path, server, approval="full-auto"), root)
-        reader = await _run(opts, "/guard", "again, without the skill")
+        opts = trusted(options(root, tmp_path, server, approval="full-auto"), root)
+        reader = await run_turns(opts, "/guard", "again, without the skill")
     assert marker.read_text() == "ran\n"  # once: the invoking turn's call, not the next turn's
     notes = [n.message for n in reader.of(Notice)]
     assert any("/guard: its frontmatter hooks (PreToolUse) run for this turn" in n for n in notes)
@@ -81,8 +58,8 @@ async def test_trusted_skill_hook_denies_a_command_after_the_model_loads_the_ski
         Reply(text="done"),
     ]
     with server_for("chat", script) as server:
-        opts = _trusted(options(root, tmp_path, server, approval="full-auto"), root)
-        await _run(opts, "make the files")
+        opts = trusted(options(root, tmp_path, server, approval="full-auto"), root)
+        await run_turns(opts, "make the files")
         last = server.requests[-1].json()
     assert (root / "before").exists()  # before the skill was loaded: no hook
     assert not (root / "after").exists()
@@ -96,7 +73,7 @@ async def test_user_skill_hook_runs_in_an_untrusted_workspace(tmp_path: Path) ->
     _hooked_skill(tmp_path / ".agents/skills", "guard", f"echo ran >> {marker}")  # under the user's home
     script = [Reply(tool_calls=(_shell("true", "c1"),)), Reply(text="ok")]
     with server_for("chat", script) as server:
-        await _run(options(root, tmp_path, server, approval="full-auto"), "/guard")
+        await run_turns(options(root, tmp_path, server, approval="full-auto"), "/guard")
     assert marker.read_text() == "ran\n"
 
 
@@ -106,7 +83,7 @@ async def test_untrusted_project_skill_hook_does_not_run_and_says_so(tmp_path: P
     _hooked_skill(root / ".agents/skills", "guard", f"echo ran >> {marker}")
     script = [Reply(tool_calls=(_shell("true", "c1"),)), Reply(text="ok")]
     with server_for("chat", script) as server:
-        reader = await _run(options(root, tmp_path, server, approval="full-auto"), "/guard")
+        reader = await run_turns(options(root, tmp_path, server, approval="full-auto"), "/guard")
     assert not marker.exists()
     notes = [n.message for n in reader.of(Notice)]
     assert any("/guard: its frontmatter hooks do nothing (this workspace is not trusted)" in n for n in notes)

@@ -8,17 +8,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
 from tests.runtime.session_helpers import Reader, options
-from tests.skills.helpers import repo, write_skill
-from vtcode.config.schema import ProjectSettings
+from tests.skills.helpers import repo, run_turns, trusted, write_skill
 from vtcode.core.definitions.model import load_skill
 from vtcode.core.definitions.path_scope import path_scopes
 from vtcode.protocol.events import Notice, TurnCompleted
 from vtcode.protocol.ops import UserInput
 from vtcode.runtime.session import Session
-from vtcode.runtime.wiring import SessionOptions
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 
@@ -32,22 +28,6 @@ def _read(path: str, id: str) -> ScriptToolCall:
 def _sent(body: dict[str, Any]) -> str:
     """The text of every message but the system prompt: what the conversation carries."""
     return "\n".join(str(m.get("content")) for m in body["messages"] if m["role"] != "system")
-
-
-async def _run(opts: SessionOptions, *inputs: str) -> Reader:
-    session = await Session.open(opts)
-    reader = Reader(session)
-    for text in inputs:
-        seen = len(reader.events)
-        await session.submit(UserInput(text))
-        await reader.wait_for(TurnCompleted, after=seen)
-    await reader.close()
-    return reader
-
-
-def _trusted(opts: SessionOptions, workspace: Path) -> SessionOptions:
-    projects = {str(workspace): ProjectSettings(trust_mcp=True)}
-    return dataclasses.replace(opts, settings=msgspec.structs.replace(opts.settings, projects=projects))
 
 
 def _project(tmp_path: Path) -> Path:
@@ -73,7 +53,7 @@ async def test_reading_a_matching_file_puts_the_skill_body_in_the_next_request(t
         Reply(text="read the code"),
     ]
     with server_for("chat", script) as server:
-        reader = await _run(options(root, tmp_path, server), "look at the notes", "look at the code")
+        reader = await run_turns(options(root, tmp_path, server), "look at the notes", "look at the code")
         bodies = [r.json() for r in server.requests]
     after_notes, _, after_a, after_b = bodies[1], bodies[2], bodies[3], bodies[4]
     assert MARKER not in _sent(after_notes)
@@ -100,7 +80,7 @@ async def test_a_skill_the_model_loaded_is_not_loaded_again_by_a_matching_path(t
         Reply(text="done"),
     ]
     with server_for("chat", script) as server:
-        await _run(options(root, tmp_path, server), "style first")
+        await run_turns(options(root, tmp_path, server), "style first")
         last = server.requests[-1].json()
     assert _sent(last).count(MARKER) == 1
 
@@ -112,7 +92,7 @@ async def test_writing_a_matching_file_loads_the_skill(tmp_path: Path) -> None:
     )
     script = [Reply(tool_calls=(write,)), Reply(text="written")]
     with server_for("chat", script) as server:
-        await _run(options(root, tmp_path, server, approval="full-auto"), "write it")
+        await run_turns(options(root, tmp_path, server, approval="full-auto"), "write it")
         last = server.requests[-1].json()
     assert (root / "src/pkg/new.py").read_text() == "z = 3\n"
     assert _sent(last).count(MARKER) == 1
@@ -124,7 +104,7 @@ async def test_editing_a_matching_file_with_a_patch_loads_the_skill(tmp_path: Pa
     edit = ScriptToolCall("apply_patch", json.dumps({"patch": patch}), id="p1")
     script = [Reply(tool_calls=(edit,)), Reply(text="patched")]
     with server_for("chat", script) as server:
-        await _run(options(root, tmp_path, server, approval="full-auto"), "patch it")
+        await run_turns(options(root, tmp_path, server, approval="full-auto"), "patch it")
         last = server.requests[-1].json()
     assert (root / "src/pkg/a.py").read_text() == "x = 10\n"
     assert _sent(last).count(MARKER) == 1
@@ -137,7 +117,7 @@ async def test_a_path_scoped_skill_in_an_untrusted_workspace_loads_as_text_and_i
     marker = tmp_path / "hook-ran"
     script = _guard_skill(root, marker, "Be careful with the shell. Who: !`id`")
     with server_for("chat", script) as server:
-        reader = await _run(options(root, tmp_path, server, approval="full-auto"), "check a.py")
+        reader = await run_turns(options(root, tmp_path, server, approval="full-auto"), "check a.py")
         after_read = server.requests[1].json()
     assert "Be careful with the shell. Who: !`id`" in _sent(after_read)  # shown as written, not run
     assert not marker.exists()
@@ -150,7 +130,7 @@ async def test_a_path_scoped_skill_in_a_trusted_workspace_starts_its_hooks(tmp_p
     marker = tmp_path / "hook-ran"
     script = _guard_skill(root, marker, "Be careful with the shell.")
     with server_for("chat", script) as server:
-        await _run(_trusted(options(root, tmp_path, server, approval="full-auto"), root), "check a.py")
+        await run_turns(trusted(options(root, tmp_path, server, approval="full-auto"), root), "check a.py")
     assert marker.read_text() == "ran\n"
 
 
@@ -169,7 +149,7 @@ async def test_a_resumed_session_does_not_load_a_skill_its_history_carries(tmp_p
         await session.submit(UserInput("look at a"))
         await reader.wait_for(TurnCompleted)
         await reader.close()
-        await _run(dataclasses.replace(opts, resume=session.id), "look at b")
+        await run_turns(dataclasses.replace(opts, resume=session.id), "look at b")
         last = server.requests[-1].json()
     assert "y = 2" in _sent(last)
     assert _sent(last).count(MARKER) == 1

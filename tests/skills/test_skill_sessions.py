@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
 from tests.runtime.compaction_agent import GOOD_SUMMARY, budget_options
 from tests.runtime.session_helpers import Reader, options
-from tests.skills.helpers import copy_fixture_skills, repo, write_skill
-from vtcode.config.schema import ProjectSettings
+from tests.skills.helpers import copy_fixture_skills, repo, trusted, write_skill
 from vtcode.protocol.events import ItemCompleted, Notice, ThreadCompacted, TurnCompleted
 from vtcode.protocol.ops import Compact, UserInput
 from vtcode.runtime.session import Session
@@ -43,11 +39,6 @@ async def _run(opts: SessionOptions, *inputs: str, compact_after: int | None = N
             await reader.wait_for(ThreadCompacted)
     await reader.close()
     return reader
-
-
-def _trusted(opts: SessionOptions, workspace: Path) -> SessionOptions:
-    projects = {str(workspace): ProjectSettings(trust_mcp=True)}
-    return dataclasses.replace(opts, settings=msgspec.structs.replace(opts.settings, projects=projects))
 
 
 async def test_only_the_catalog_is_sent_until_the_skill_call_then_the_body(tmp_path: Path) -> None:
@@ -165,7 +156,7 @@ async def test_trusted_command_runs_its_shell_block_through_the_tool_path(tmp_pa
     (root / ".gemini/commands/git").mkdir(parents=True)
     (root / ".gemini/commands/git/commit.toml").write_text('prompt = "Found:\\n!{grep {{args}} notes.txt}"\n')
     with server_for("chat", [Reply(text="ok")]) as server:
-        opts = _trusted(options(root, tmp_path, server, approval="full-auto"), root)
+        opts = trusted(options(root, tmp_path, server, approval="full-auto"), root)
         reader = await _run(opts, "/git:commit it's")
         body = server.requests[0].json()
     user = [m["content"] for m in body["messages"] if m["role"] == "user"][-1]
@@ -217,7 +208,7 @@ async def test_trusted_skill_allowed_tools_grant_for_the_invoking_turn_only(tmp_
         Reply(text="ok"),
     ]
     with server_for("chat", script) as server:
-        opts = _trusted(options(root, tmp_path, server, approval="ask"), root)
+        opts = trusted(options(root, tmp_path, server, approval="ask"), root)
         await _run(opts, "/stamp", "stamp again")
     assert (root / "one").exists()  # the invoking turn: allowed without a prompt
     assert not (root / "two").exists()  # the next turn: headless ask mode denies it again
