@@ -8,7 +8,7 @@ steering writer (`store/intents.py`), so a compaction and `vtcode steer` never l
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from vtcode.core.compaction.envelope import Envelope, compaction_update, merge
 from vtcode.core.compaction.validity import intent_ids
@@ -54,14 +54,11 @@ def memory_envelope(
     ts: float,
 ) -> Envelope:
     """The envelope of a session that stores nothing (ephemeral): merged in memory with its previous one."""
-    update = compaction_update(compacted, source, workspace=workspace, artifact_path=None, task_summary=None)
-    merged = merge(prior, update, session_id=prior.session_id if prior else "", now=_stamp(ts))
-    replaced = intent_ids(source)
-    return mark_applied(merged, replaced) if replaced else merged
-
-
-def _stamp(ts: float) -> str:
-    return dt.datetime.fromtimestamp(ts, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    session_id = prior.session_id if prior is not None else ""
+    change = _envelope_change(
+        compacted, source, workspace=workspace, artifact=None, task_summary=None, session_id=session_id, ts=ts
+    )
+    return change(prior)
 
 
 def record_envelope(
@@ -74,18 +71,41 @@ def record_envelope(
     ts: float,
 ) -> Envelope:
     """Merge the compaction into `envelope.json` under the steering writers' lock; the result."""
-    update = compaction_update(
-        compacted, source, workspace=workspace, artifact_path=artifact, task_summary=stored_plan(handle)
+    change = _envelope_change(
+        compacted,
+        source,
+        workspace=workspace,
+        artifact=artifact,
+        task_summary=stored_plan(handle),
+        session_id=handle.id,
+        ts=ts,
     )
-    now = _stamp(ts)
+    return IntentStore(handle.dir).update(change)
+
+
+def _envelope_change(
+    compacted: Sequence[Message],
+    source: Sequence[Message],
+    *,
+    workspace: str,
+    artifact: str | None,
+    task_summary: str | None,
+    session_id: str,
+    ts: float,
+) -> Callable[[Envelope | None], Envelope]:
+    """What a compaction does to the envelope before it (none yet: an empty one)."""
+    update = compaction_update(
+        compacted, source, workspace=workspace, artifact_path=artifact, task_summary=task_summary
+    )
+    now = dt.datetime.fromtimestamp(ts, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     # A tagged message summarized away was applied: say so durably, so it is never applied again.
     replaced = intent_ids(source)
 
-    def change(prior: Envelope) -> Envelope:
-        merged = merge(prior, update, session_id=handle.id, now=now)
+    def change(prior: Envelope | None) -> Envelope:
+        merged = merge(prior, update, session_id=session_id, now=now)
         return mark_applied(merged, replaced) if replaced else merged
 
-    return IntentStore(handle.dir).update(change)
+    return change
 
 
 def archive_reader(history: StoredHistory) -> ArchiveReader:
