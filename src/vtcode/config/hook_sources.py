@@ -10,7 +10,6 @@ matcher, handler and the bytes of the workspace files it names), so a changed ho
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -82,14 +81,15 @@ def load_hooks(loaded: LoadedConfig, workspace: Path, *, trust_all: bool = False
     return LoadedHooks(HookSet(tuple(hooks)), tuple(warnings))
 
 
-# A handler is its table less what only the file format needs (`type`, `async`): each of its fields is
-# taken from the setting of the same name, so a field added to both is carried without a third edit.
-_HANDLER_FIELDS = tuple(field.name for field in dataclasses.fields(HookHandler))
-
-
 def handler_of(settings: HookHandlerSettings) -> HookHandler:
     """A TOML handler table as the handler it describes."""
-    return HookHandler(**{name: getattr(settings, name) for name in _HANDLER_FIELDS})
+    return HookHandler(
+        command=settings.command,
+        args=settings.args,
+        timeout=settings.timeout,
+        on_failure=settings.on_failure,
+        status_message=settings.status_message,
+    )
 
 
 def digest_of(event: HookEvent, matcher: str, handler: HookHandler, workspace: Path) -> str:

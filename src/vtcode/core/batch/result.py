@@ -45,21 +45,24 @@ class TaskResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
     workspace: str | None = None
 
 
-# What a result takes over unchanged from its outcome: every field the two records share by name, so a
-# field added to both is carried without a third edit (`eval` is reduced to its verdict; the spend is flat).
-_CARRIED = tuple(
-    name for name in TaskResult.__struct_fields__ if name in TaskOutcome.__struct_fields__ and name != "eval"
-)
-
-
 def result_of(outcome: TaskOutcome, *, vtcode_version: str, backend: str) -> TaskResult:
     """The result record of an outcome (the patch by its hash and size; artifacts are files)."""
-    evaluated = outcome.eval
+    evaluated, spent = outcome.eval, outcome.spend
     return TaskResult(
-        **{name: getattr(outcome, name) for name in _CARRIED},
-        **msgspec.structs.asdict(outcome.spend),
+        id=outcome.id,
+        instance_id=outcome.instance_id,
+        status=outcome.status,
+        exit_code=outcome.exit_code,
+        started_at=outcome.started_at,
+        finished_at=outcome.finished_at,
+        duration_s=outcome.duration_s,
+        usage=spent.usage,
+        cost_usd=spent.cost_usd,
+        requests=spent.requests,
+        model=spent.model,
         vtcode_version=vtcode_version,
         backend=backend,
+        attempt=outcome.attempt,
         patch_sha256=hashlib.sha256(outcome.patch).hexdigest(),
         patch_bytes=len(outcome.patch),
         eval=None
@@ -67,6 +70,8 @@ def result_of(outcome: TaskOutcome, *, vtcode_version: str, backend: str) -> Tas
         else EvalResult(
             passed=evaluated.passed, exit_code=evaluated.exit_code, timed_out=evaluated.timed_out
         ),
+        error=outcome.error,
+        workspace=outcome.workspace,
     )
 
 

@@ -126,10 +126,6 @@ class CallView:
     wait_deadline_seconds: float | None = None
 
 
-# What a session is, fixed at its start: every result repeats it, under the session's own field names.
-_SESSION_FACTS = ("session_id", "command", "backend", "working_directory", "rows", "cols")
-
-
 def build_result(session: SessionView, call: CallView) -> ExecResult:
     """Assemble the result object from the session's state and the call's preview."""
     exited = session.returncode is not None
@@ -159,7 +155,12 @@ def build_result(session: SessionView, call: CallView) -> ExecResult:
     sid = session.session_id
     return ExecResult(
         success=True,
-        **{name: getattr(session, name) for name in _SESSION_FACTS},
+        session_id=sid,
+        command=session.command,
+        backend=session.backend,
+        working_directory=session.working_directory,
+        rows=session.rows,
+        cols=session.cols,
         is_exited=exited,
         exit_code=exit_code,
         signal=session.signal_name,
@@ -173,7 +174,13 @@ def build_result(session: SessionView, call: CallView) -> ExecResult:
         truncated=True if preview.truncated else None,
         omitted_bytes=preview.omitted_bytes if preview.truncated else None,
         omitted_lines=preview.omitted_lines if preview.truncated else None,
-        **msgspec.structs.asdict(fields),
+        spool_path=fields.spool_path,
+        spool_complete=fields.spool_complete,
+        spool_pending=fields.spool_pending,
+        spool_pending_reason=fields.spool_pending_reason,
+        spooled_bytes=fields.spooled_bytes,
+        spool_error=fields.spool_error,
+        spool_truncated_bytes=fields.spool_truncated_bytes,
         spool_note=_spool_note(fields.spool_path, fields.spool_complete, fields.spool_pending),
         critical_note=f"Command `{_program(session.command)}` was not found in PATH." if not_found else None,
         next_action="Check the program name, install it, or call it by its full path." if not_found else None,
