@@ -227,8 +227,9 @@ async def run_batch(
         state.running = max(0, state.running - 1)
         state.done += 1
         state.failed += outcome.status != "completed"
-        state.tokens += outcome.usage.input_tokens + outcome.usage.output_tokens
-        state.cost_usd += outcome.cost_usd or 0.0
+        spent = outcome.spend
+        state.tokens += spent.usage.input_tokens + spent.usage.output_tokens
+        state.cost_usd += spent.cost_usd or 0.0
         state.last = outcome
         if progress is not None:
             progress(state)

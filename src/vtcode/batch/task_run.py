@@ -20,7 +20,7 @@ from pathlib import Path
 from vtcode import __version__
 from vtcode.batch.trajectory import trajectory_json
 from vtcode.core.batch.events_digest import digest_events
-from vtcode.core.batch.job import EvalOutcome, TaskError, TaskJob, TaskOutcome, TaskStatus
+from vtcode.core.batch.job import EvalOutcome, TaskError, TaskJob, TaskLogs, TaskOutcome, TaskStatus
 from vtcode.core.batch.result import encode_result, result_of
 from vtcode.exec.task_process import ChildRun, TaskControl, run_child
 from vtcode.exec.task_workspace import (
@@ -235,10 +235,10 @@ async def run_task(
         status, error = "error", TaskError(kind="workspace", message=str(exc))
     except OSError as exc:
         status, error = "error", TaskError(kind="start", message=f"could not start vtcode: {exc}")
-    events, stderr, setup_log = await asyncio.to_thread(
-        lambda: (_read(events_path), _read(stderr_path), _read(setup_path))
+    logs = await asyncio.to_thread(
+        lambda: TaskLogs(events=_read(events_path), stderr=_read(stderr_path), setup=_read(setup_path))
     )
-    digest = digest_events(events)
+    digest = digest_events(logs.events)
     if error is None and status != "completed":
         if status == "timeout":
             error = TaskError(kind="timeout", message=f"the task ran past its {job.timeout_s:g} s limit")
@@ -247,7 +247,9 @@ async def run_task(
         else:
             error = TaskError(
                 kind=digest.failure_kind or "exit",
-                message=digest.failure_message or _last_line(stderr) or f"vtcode exited with {exit_code}",
+                message=digest.failure_message
+                or _last_line(logs.stderr)
+                or f"vtcode exited with {exit_code}",
             )
     kept: str | None = str(workspace)
     if status == "completed" and not job.keep_workspace:
@@ -260,14 +262,9 @@ async def run_task(
         exit_code=exit_code,
         instruction=task.instruction,
         patch=patch,
-        events=events,
-        stderr=stderr,
-        setup_log=setup_log,
+        logs=logs,
         eval=evaluated,
-        usage=digest.usage,
-        cost_usd=digest.cost_usd,
-        requests=digest.requests,
-        model=digest.model,
+        spend=digest.spend,
         started_at=started_at,
         finished_at=time.time(),
         duration_s=time.monotonic() - begun,
@@ -322,16 +319,19 @@ def write_outcome(out_dir: Path, outcome: TaskOutcome, *, backend: str = "local"
     folder = task_dir(out_dir, outcome.id)
     folder.mkdir(parents=True, exist_ok=True)
     artifacts = {
-        "events.jsonl": outcome.events,
-        "stderr.log": outcome.stderr,
+        "events.jsonl": outcome.logs.events,
+        "stderr.log": outcome.logs.stderr,
         "patch.diff": outcome.patch,
         INSTRUCTION_FILE: outcome.instruction.encode(),
         TRAJECTORY_FILE: trajectory_json(
-            outcome.events, task_id=outcome.id, model=outcome.model, instruction=outcome.instruction
+            outcome.logs.events,
+            task_id=outcome.id,
+            model=outcome.spend.model,
+            instruction=outcome.instruction,
         ),
     }
-    if outcome.setup_log:
-        artifacts["setup.log"] = outcome.setup_log
+    if outcome.logs.setup:
+        artifacts["setup.log"] = outcome.logs.setup
     if outcome.eval is not None:
         artifacts["eval.log"] = outcome.eval.log
     # Each artifact durable before result.json names the task done (one directory sync for them all).

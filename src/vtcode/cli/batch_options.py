@@ -43,14 +43,21 @@ def _folder(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("out", metavar="OUT", help="the output folder of a `vtcode batch run`")
 
 
-def _add_run_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    run = actions.add_parser(
-        "run",
-        help="run (or resume) every task of TASKS.jsonl into the folder OUT",
+def _add_described(
+    actions: argparse._SubParsersAction[argparse.ArgumentParser], name: str, summary: str
+) -> argparse.ArgumentParser:
+    # `batch --help` and `batch run --help` both show the whole story: the folder layout, exit codes, Ray.
+    return actions.add_parser(
+        name,
+        help=summary,
         description=BATCH_DESCRIPTION,
         epilog=BATCH_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+
+
+def _add_run_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    run = _add_described(actions, "run", "run (or resume) every task of TASKS.jsonl into the folder OUT")
     run.add_argument("tasks", metavar="TASKS.jsonl", help="the tasks file (JSONL, or a JSON array)")
     run.add_argument(
         "-o", "--output", required=True, metavar="OUT", help="the output folder (resumed if it exists)"
@@ -159,12 +166,8 @@ def _add_run_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]
 
 def add_batch_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """`vtcode batch run|status|preds|atif`."""
-    batch = commands.add_parser(
-        "batch",
-        help="run many tasks headless into one resumable folder (SWE-bench predictions)",
-        description=BATCH_DESCRIPTION,
-        epilog=BATCH_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    batch = _add_described(
+        commands, "batch", "run many tasks headless into one resumable folder (SWE-bench predictions)"
     )
     actions = batch.add_subparsers(dest="batch_command", metavar="ACTION")
     _add_run_parser(actions)

@@ -409,13 +409,7 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
         "unless sandbox.network = true. Exits with the command's status.",
     )
     _add_config_option(sandbox_p, "config")
-    sandbox_p.add_argument(
-        "--workspace",
-        "-C",
-        metavar="DIR",
-        default=argparse.SUPPRESS,
-        help="the workspace directory (default: the current one)",
-    )
+    add_workspace_option(sandbox_p)
     sandbox_p.add_argument(
         "--sandbox",
         choices=SANDBOX_MODES,

@@ -11,21 +11,20 @@ Needs root (CAP_SYS_ADMIN), `unshare`, `nsenter` and `ip`; `loopback_namespace_p
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import ipaddress
 import os
 import shutil
 import signal
 import subprocess
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from vtcode.testing.netns_thread import call_in_namespace, join_network
+
 T = TypeVar("T")
-_CLONE_NEWNET = 0x40000000
 # The holder ends by itself after this long, so a test killed before its teardown leaves nothing forever.
 _HOLDER_SECONDS = 3600
 _HOLDER_SCRIPT = f"ip link set lo up && echo ready && exec sleep {_HOLDER_SECONDS}"
@@ -74,29 +73,7 @@ class LoopbackNamespace:
 
     def call_inside(self, fn: Callable[[], T]) -> T:
         """Call `fn` on a thread that entered the namespace: the sockets it creates stay in it."""
-        outcome: list[T] = []
-        failure: list[BaseException] = []
-
-        def body() -> None:
-            try:
-                libc = ctypes.CDLL(None, use_errno=True)
-                fd = os.open(self.path, os.O_RDONLY)
-                try:
-                    if libc.setns(fd, _CLONE_NEWNET) != 0:
-                        errno = ctypes.get_errno()
-                        raise OSError(errno, f"setns: {os.strerror(errno)}")
-                finally:
-                    os.close(fd)
-                outcome.append(fn())
-            except BaseException as exc:  # handed to the caller's thread
-                failure.append(exc)
-
-        thread = threading.Thread(target=body, name="vtcode-loopback-netns")
-        thread.start()
-        thread.join()
-        if failure:
-            raise failure[0]
-        return outcome[0]
+        return call_in_namespace(lambda: join_network(self.path), fn, name="vtcode-loopback-netns")
 
     def pids(self) -> list[int]:
         """Every process in the namespace but its holder."""

@@ -57,9 +57,8 @@ class RayCluster:
 
     def start_head(self) -> None:
         """`ray start --head` on 127.0.0.1 with no CPUs (it schedules, it does not run tasks)."""
-        argv = [
-            str(self.ray),
-            "start",
+        head = self._ray_start(
+            "head",
             "--head",
             "--node-ip-address=127.0.0.1",
             f"--port={HEAD_PORT}",
@@ -68,41 +67,27 @@ class RayCluster:
             "--disable-usage-stats",
             f"--object-store-memory={_OBJECT_STORE_BYTES}",
             f"--temp-dir={self.temp_dir}",
-        ]
-        with (self.logs / "head.log").open("wb") as log:
-            done = subprocess.run(
-                self.namespace.argv(argv),
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                timeout=_START_SECONDS,
-                check=False,
-            )
-        if done.returncode != 0:
+        )
+        try:
+            code = head.wait(timeout=_START_SECONDS)
+        except subprocess.TimeoutExpired:
+            head.kill()
+            head.wait()
+            raise
+        if code != 0:
             raise RayClusterError(f"ray head: {self._tail('head')}")
 
     def add_node(self, name: str, num_cpus: int) -> None:
         """A worker node with `num_cpus` CPUs and the custom resource `{name: 1}`; returns once started."""
-        argv = [
-            str(self.ray),
-            "start",
+        node = self._ray_start(
+            name,
             "--block",
             f"--address={self.address}",
             "--node-ip-address=127.0.0.1",
             f"--num-cpus={num_cpus}",
             f'--resources={{"{name}": 1}}',
             f"--object-store-memory={_OBJECT_STORE_BYTES}",
-        ]
-        log = (self.logs / f"{name}.log").open("wb")
-        with log:
-            node = subprocess.Popen(
-                self.namespace.argv(argv),
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
+        )
         self.nodes[name] = node
         deadline = time.monotonic() + _START_SECONDS
         while _STARTED not in self._tail(name):
@@ -128,6 +113,17 @@ class RayCluster:
         for proc in [raylet, *raylet.children(recursive=True)]:
             with contextlib.suppress(psutil.Error):
                 proc.kill()
+
+    def _ray_start(self, log_name: str, *options: str) -> subprocess.Popen[bytes]:
+        """`ray start OPTIONS...` inside the namespace, both its streams in `logs/LOG_NAME.log`."""
+        with (self.logs / f"{log_name}.log").open("wb") as log:
+            return subprocess.Popen(
+                self.namespace.argv([str(self.ray), "start", *options]),
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
 
     def _tail(self, name: str) -> str:
         path = self.logs / f"{name}.log"

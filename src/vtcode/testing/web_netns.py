@@ -11,25 +11,20 @@ its network. Needs CAP_SYS_ADMIN (root) and `ip`; `network_namespace_problem` sa
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import ipaddress
-import os
 import shutil
 import subprocess
-import threading
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from vtcode.testing.netns_thread import call_in_namespace, unshare_network
+
 T = TypeVar("T")
-_CLONE_NEWNET = 0x40000000
 
 
 def _enter_new_namespace(addresses: Sequence[str]) -> None:
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.unshare(_CLONE_NEWNET) != 0:
-        errno = ctypes.get_errno()
-        raise OSError(errno, f"unshare(CLONE_NEWNET): {os.strerror(errno)}")
+    unshare_network()
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True, capture_output=True)
     for address in addresses:
         bits = 32 if ipaddress.ip_address(address).version == 4 else 128
@@ -40,22 +35,9 @@ def _enter_new_namespace(addresses: Sequence[str]) -> None:
 
 def run_in_network_namespace(addresses: Sequence[str], main: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """Run `main()` on a fresh event loop in a thread with its own network namespace holding `addresses`."""
-    outcome: list[T] = []
-    failure: list[BaseException] = []
-
-    def body() -> None:
-        try:
-            _enter_new_namespace(addresses)
-            outcome.append(asyncio.run(main()))
-        except BaseException as exc:  # handed to the caller's thread
-            failure.append(exc)
-
-    thread = threading.Thread(target=body, name="vtcode-netns")
-    thread.start()
-    thread.join()
-    if failure:
-        raise failure[0]
-    return outcome[0]
+    return call_in_namespace(
+        lambda: _enter_new_namespace(addresses), lambda: asyncio.run(main()), name="vtcode-netns"
+    )
 
 
 def network_namespace_problem() -> str | None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
+from vtcode.core.batch.job import Spend
 from vtcode.protocol.messages import Usage
 
 _RATE_LIMITED = re.compile(rb"HTTP 429\b.*?retrying in ([0-9]+(?:\.[0-9]+)?)s")
@@ -40,10 +41,7 @@ _DECODER = msgspec.json.Decoder(_Line)
 class EventsDigest:
     """The run's usage (from its `usage` event), the model used, and its last failure if any."""
 
-    usage: Usage = field(default_factory=Usage)
-    cost_usd: float | None = None
-    requests: int = 0
-    model: str = ""
+    spend: Spend = field(default_factory=Spend)
     failure_kind: str = ""
     failure_message: str = ""
     thread_status: str = ""
@@ -78,10 +76,7 @@ def digest_events(data: bytes) -> EventsDigest:
             if line.usage is not None and requests == 0:
                 usage = line.usage
     return EventsDigest(
-        usage=usage,
-        cost_usd=cost,
-        requests=requests,
-        model=model,
+        spend=Spend(usage=usage, cost_usd=cost, requests=requests, model=model),
         failure_kind=kind,
         failure_message=message,
         thread_status=status,

@@ -56,6 +56,23 @@ class EvalOutcome(msgspec.Struct, frozen=True, kw_only=True):
     log: bytes = b""
 
 
+class TaskLogs(msgspec.Struct, frozen=True, kw_only=True):
+    """What the task's processes wrote: vtcode's `--json` events, its stderr, the setup commands' output."""
+
+    events: bytes = b""
+    stderr: bytes = b""
+    setup: bytes = b""
+
+
+class Spend(msgspec.Struct, frozen=True, kw_only=True):
+    """What a task's run spent, as its `usage` event says: tokens, cost, requests and the model used."""
+
+    usage: Usage = Usage()
+    cost_usd: float | None = None
+    requests: int = 0
+    model: str = ""
+
+
 class TaskError(msgspec.Struct, frozen=True, kw_only=True):
     """Why a task did not complete: a failure kind (`turn.failed` kinds, or workspace/setup/timeout...)."""
 
@@ -73,14 +90,9 @@ class TaskOutcome(msgspec.Struct, frozen=True, kw_only=True):
     # What the agent was asked (kept beside the results: the trajectory starts with it).
     instruction: str = ""
     patch: bytes = b""
-    events: bytes = b""
-    stderr: bytes = b""
-    setup_log: bytes = b""
+    logs: TaskLogs = TaskLogs()
     eval: EvalOutcome | None = None
-    usage: Usage = Usage()
-    cost_usd: float | None = None
-    requests: int = 0
-    model: str = ""
+    spend: Spend = Spend()
     started_at: float = 0.0
     finished_at: float = 0.0
     duration_s: float = 0.0

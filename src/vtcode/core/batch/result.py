@@ -47,7 +47,7 @@ class TaskResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
 
 def result_of(outcome: TaskOutcome, *, vtcode_version: str, backend: str) -> TaskResult:
     """The result record of an outcome (the patch by its hash and size; artifacts are files)."""
-    evaluated = outcome.eval
+    evaluated, spent = outcome.eval, outcome.spend
     return TaskResult(
         id=outcome.id,
         instance_id=outcome.instance_id,
@@ -56,10 +56,10 @@ def result_of(outcome: TaskOutcome, *, vtcode_version: str, backend: str) -> Tas
         started_at=outcome.started_at,
         finished_at=outcome.finished_at,
         duration_s=outcome.duration_s,
-        usage=outcome.usage,
-        cost_usd=outcome.cost_usd,
-        requests=outcome.requests,
-        model=outcome.model,
+        usage=spent.usage,
+        cost_usd=spent.cost_usd,
+        requests=spent.requests,
+        model=spent.model,
         vtcode_version=vtcode_version,
         backend=backend,
         attempt=outcome.attempt,
