@@ -23,8 +23,9 @@ from tests.runtime.session_helpers import Reader, options
 from tests.sdk.sdk_helpers import sdk_options
 from vtcode.protocol.events import ApprovalRequested, ApprovalResolved, TurnCompleted, TurnFailed
 from vtcode.protocol.ops import Shutdown, UserInput
+from vtcode.runtime.approval_port import WITHDRAWN
 from vtcode.runtime.session import Session
-from vtcode.runtime.tool_dispatch import INTERRUPTED, INTERRUPTED_APPROVAL
+from vtcode.runtime.tool_dispatch import INTERRUPTED_APPROVAL
 from vtcode.sdk.transport import TransportName
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
@@ -68,7 +69,7 @@ async def test_shutdown_with_an_approval_pending_denies_it_and_a_resume_sends_th
     calls = [c["id"] for m in messages if m["role"] == "assistant" for c in m.get("tool_calls") or []]
     assert calls == ["c1"]
     assert [(m["tool_call_id"], m["content"]) for m in messages if m["role"] == "tool"] == [
-        ("c1", f"ERROR: {INTERRUPTED}")
+        ("c1", f"ERROR: {WITHDRAWN}")
     ]
 
 

@@ -29,7 +29,7 @@ from tests.tui.tmux_terminal import (
     vtcode_env,
     vtcode_process,
 )
-from vtcode.runtime.tool_dispatch import INTERRUPTED
+from vtcode.runtime.approval_port import WITHDRAWN
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.server import WireServer
 from vtcode.testing.wire import server_for
@@ -93,7 +93,7 @@ def _resumed_request(tmp_path: Path, server: WireServer, screen: str | None) -> 
 
 
 def _assert_nothing_lost(body: dict[str, Any]) -> None:
-    """The prompt, the model's call and its answer (not run, interrupted) reach the model on resume."""
+    """The prompt, the model's call and its answer (never approved, not run) reach the model on resume."""
     messages = body["messages"]
     users = [m["content"] for m in messages if m["role"] == "user"]
     assert PROMPT in users
@@ -101,7 +101,7 @@ def _assert_nothing_lost(body: dict[str, Any]) -> None:
     calls = [c for m in messages if m["role"] == "assistant" for c in m.get("tool_calls") or []]
     assert [(c["id"], c["function"]["name"]) for c in calls] == [("c1", "exec_command")]
     results = [(m["tool_call_id"], m["content"]) for m in messages if m["role"] == "tool"]
-    assert results == [("c1", f"ERROR: {INTERRUPTED}")]
+    assert results == [("c1", f"ERROR: {WITHDRAWN}")]
 
 
 def test_sigterm_with_an_approval_open_exits_143_restores_the_terminal_and_keeps_the_call(
