@@ -29,6 +29,7 @@ from vtcode.protocol.events import (
 )
 from vtcode.protocol.messages import AssistantMessage, ToolResultMessage, UserMessage
 from vtcode.protocol.ops import ApprovalAnswer, Interrupt, UserInput
+from vtcode.runtime.approval_port import WITHDRAWN
 from vtcode.runtime.session import Session
 from vtcode.runtime.tool_dispatch import INTERRUPTED
 from vtcode.testing.script import Reply, ScriptToolCall
@@ -215,7 +216,8 @@ async def test_ask_approval_answered_allow_then_deny_then_left_until_interrupt(t
     results = {m.call_id: m for m in session.messages if isinstance(m, ToolResultMessage)}
     assert not results["c1"].is_error
     assert results["c2"].content == "not run: not that one; do not retry it unchanged"
-    assert results["c3"].content == INTERRUPTED
+    # Withdrawn while it waited for an answer: the model reads that it never ran.
+    assert results["c3"].content == WITHDRAWN
     statuses = [e.item.status for e in reader.of(ItemCompleted) if isinstance(e.item, CommandExecutionItem)]
     assert statuses == ["completed", "declined", "declined"]
 

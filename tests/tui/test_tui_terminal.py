@@ -5,141 +5,44 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import shutil
 import signal
-import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
-import psutil
 import pytest
 
+from tests.tui.tmux_terminal import (
+    TMUX,
+    Terminal,
+    exit_status,
+    restored,
+    terminal,
+    vtcode_command,
+    vtcode_env,
+    vtcode_process,
+)
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 
-TMUX = shutil.which("tmux")
 pytestmark = pytest.mark.skipif(
     TMUX is None, reason="tmux is not installed: the real-terminal test needs it (apt-get install tmux)"
 )
-
-
-class Terminal:
-    """One tmux pane running a command, on a private tmux server."""
-
-    def __init__(self, socket: Path) -> None:
-        self.socket = socket
-
-    def tmux(self, *args: str) -> str:
-        """Run a tmux command against this server; its stdout."""
-        assert TMUX is not None
-        done = subprocess.run(
-            [TMUX, "-S", str(self.socket), "-f", "/dev/null", *args],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=30,
-        )
-        return done.stdout
-
-    def screen(self) -> str:
-        """What the pane shows now."""
-        return self.tmux("capture-pane", "-p", "-t", "main")
-
-    def show(self, name: str) -> str:
-        """A pane format variable (`#{name}`)."""
-        return self.tmux("display-message", "-p", "-t", "main", f"#{{{name}}}").strip()
-
-    def wait_for(self, condition: Callable[[], bool], what: str) -> None:
-        """Poll until `condition` holds, at most 60 s (the pane's screen is in the failure message)."""
-        end = time.monotonic() + 60
-        while not condition():
-            if time.monotonic() > end:
-                raise AssertionError(f"timed out waiting for {what}; the screen:\n{self.screen()}")
-            time.sleep(0.1)
-
-
-@contextmanager
-def terminal(tmp_path: Path, command: str, env: dict[str, str]) -> Iterator[Terminal]:
-    """A 100x30 tmux pane running `command` in `tmp_path`."""
-    term = Terminal(tmp_path / "tmux.sock")
-    assert TMUX is not None
-    subprocess.run(
-        [
-            TMUX,
-            "-S",
-            str(term.socket),
-            "-f",
-            "/dev/null",
-            "new-session",
-            "-d",
-            "-s",
-            "main",
-            "-x",
-            "100",
-            "-y",
-            "30",
-            "-c",
-            str(tmp_path),
-            f"exec {command}",
-            ";",
-            "set-option",
-            "-g",
-            "remain-on-exit",
-            "on",
-        ],
-        env=env,
-        check=True,
-        timeout=30,
-    )
-    try:
-        yield term
-    finally:
-        subprocess.run([TMUX, "-S", str(term.socket), "kill-server"], check=False, timeout=30)
-
-
-def _env(server_url: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        {
-            "OPENAI_API_KEY": "test-key",
-            "OPENAI_BASE_URL": server_url,
-            "TERM": "xterm-256color",
-        }
-    )
-    env.pop("NO_COLOR", None)
-    return env
-
-
-def _vtcode(*args: str) -> str:
-    """vtcode under a shell that stays after it, so the terminal's state can be read afterwards."""
-    vtcode = shlex.join([sys.executable, "-m", "vtcode", *args])
-    return shlex.join(["sh", "-c", f'{vtcode}; echo "vtcode exited $?"; exec sleep 600'])
 
 
 def _provider() -> list[str]:
     return ["--provider", "openai", "--model", "gpt-4.1"]
 
 
-def _exited(term: Terminal) -> str | None:
-    for line in term.screen().splitlines():
-        if line.startswith("vtcode exited "):
-            return line.removeprefix("vtcode exited ")
-    return None
-
-
-def _restored(term: Terminal) -> bool:
-    """Back on the main screen with a visible cursor, no mouse reporting, normal keypad."""
-    flags = ("alternate_on", "cursor_flag", "mouse_any_flag", "keypad_flag")
-    return [term.show(f) for f in flags] == ["0", "1", "0", "0"]
+# Short names for the shared helpers, as this file has always used them.
+_env = vtcode_env
+_vtcode = vtcode_command
+_exited = exit_status
+_restored = restored
 
 
 def _vtcode_pid(term: Terminal) -> int:
-    children = psutil.Process(int(term.show("pane_pid"))).children()
-    assert len(children) == 1, children
-    return children[0].pid
+    return vtcode_process(term).pid
 
 
 def test_a_prompt_typed_in_a_real_terminal_gets_its_answer_and_quitting_restores_it(tmp_path: Path) -> None:

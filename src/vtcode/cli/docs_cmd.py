@@ -87,6 +87,9 @@ the steering queue is full.
 .B 4
 provider error after retries (auth, quota, network, ...).
 .TP
+.B 129
+the terminal hung up (SIGHUP): its window or connection closed.
+.TP
 .B 130, 143
 interrupted (SIGINT), terminated (SIGTERM).
 """

@@ -27,7 +27,8 @@ pipes and scripts use `vtcode exec`."""
 
 EPILOG = """\
 exit codes: 0 done, 1 the agent failed or hit a loop limit or its budget, 2 usage or configuration
-error, 3 steering queue full, 4 provider error after retries, 130 interrupted, 143 terminated.
+error, 3 steering queue full, 4 provider error after retries, 129 the terminal hung up (SIGHUP),
+130 interrupted, 143 terminated.
 
 Configuration: $VTCODE_HOME/vtcode.toml (default ~/.vtcode), then the workspace's vtcode.toml or
 .vtcode/vtcode.toml, then environment, then -c KEY=VALUE and flags. Set VTCODE_DEBUG=1 to log

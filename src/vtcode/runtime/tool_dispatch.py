@@ -44,7 +44,7 @@ from vtcode.protocol.events import (
 )
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, ToolResultMessage
 from vtcode.protocol.ops import ApprovalAnswer
-from vtcode.runtime.approval_port import ApprovalPort
+from vtcode.runtime.approval_port import ApprovalPort, unfinished_result
 from vtcode.runtime.approval_rewrite import Rewrites
 from vtcode.runtime.editor_buffers import follow_edits
 from vtcode.runtime.emitter import Emitter
@@ -111,11 +111,7 @@ class ToolDispatcher:
                 await self._run_batch(batch, results)
         except BaseException as exc:
             reason = INTERRUPTED if isinstance(exc, asyncio.CancelledError) else f"not run: {exc}"
-            ordered = [
-                results.get(c.id)
-                or ToolResultMessage(call_id=c.id, name=c.name, content=reason, is_error=True)
-                for c in calls
-            ]
+            ordered = [results.get(c.id) or unfinished_result(c, reason, self.approvals) for c in calls]
             commit(ordered)
             raise
         ordered = [results[c.id] for c in calls]
@@ -301,7 +297,7 @@ class ToolDispatcher:
             )
         )
         try:
-            answer = await self.approvals.ask(request_id)
+            answer = await self.approvals.ask(request_id, call.id)
         except asyncio.CancelledError:
             self.emitter.emit(
                 ApprovalResolved(request_id=request_id, decision="deny", reason=INTERRUPTED_APPROVAL)

@@ -19,6 +19,7 @@ from typing import ClassVar
 from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.driver import Driver
 
 from vtcode.config.user_file import trust_project_mcp
 from vtcode.mcp.servers import server_hashes, untrusted_project_servers
@@ -42,6 +43,7 @@ from vtcode.tui.session_view import SessionView
 from vtcode.tui.skills_view import menu_entries
 from vtcode.tui.slash import SlashCommands
 from vtcode.tui.status_line import StatusLine
+from vtcode.tui.terminal_driver import driver_class
 from vtcode.tui.terminal_keys import read_alt_enter_as_steer
 from vtcode.tui.theme import CSS
 from vtcode.tui.transcript import CommandCard, NoticeEntry, Transcript, UserEntry
@@ -96,6 +98,8 @@ class VtcodeApp(App[int]):
         # Workspaces whose untrusted hooks the user was already asked about in this run.
         self._asked_hooks: set[Path] = set()
         self.crash: BaseException | None = None
+        # The signal (SIGTERM, SIGHUP) that ended the app: its exit status is 128 + it, as a shell's.
+        self.signalled: int | None = None
         # The session to name in a "resume with" line after quitting (one with a conversation).
         self.resumable: str | None = None
         # The conversation to leave in the terminal's scrollback after quitting (tui.scrollback).
@@ -131,10 +135,19 @@ class VtcodeApp(App[int]):
             loop = asyncio.get_running_loop()
             for signum in (signal.SIGTERM, signal.SIGHUP):
                 # Quitting through the app restores the terminal and ends the session's commands.
-                loop.add_signal_handler(signum, lambda: self.run_worker(self.action_quit()))
+                loop.add_signal_handler(signum, self._quit_on_signal, signum)
         self.set_interval(0.25, self._tick)
         # After the first paint: the composer shows (and takes keys) while the session opens.
         self.call_after_refresh(self._open_first)
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver for this terminal, made safe against the terminal's loss."""
+        return driver_class(super().get_driver_class())
+
+    def _quit_on_signal(self, signum: int) -> None:
+        if self.signalled is None:
+            self.signalled = signum
+        self.run_worker(self.action_quit())
 
     def _open_first(self) -> None:
         self.run_worker(self.open_session(self.options, first_prompt=self.first_prompt), group="session")
@@ -406,7 +419,7 @@ class VtcodeApp(App[int]):
                 self.resumable = session.id
                 self.farewell = conversation_text(session.messages, session.id)
             await session.submit(Shutdown())
-        self.exit(0)
+        self.exit(0 if self.signalled is None else 128 + self.signalled)
 
     def reopen(self, resume: str | None) -> None:
         """Replace the session with a new one (`/new`) or the stored session `resume` (`/resume`)."""

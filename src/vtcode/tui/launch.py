@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 from textual.worker import WorkerFailed
@@ -29,9 +30,11 @@ def run_app(app: VtcodeApp) -> int:
     """Run `app`; a crash restores the terminal first and then raises `InternalError` (one line)."""
     code = app.run()
     if app.crash is None and app.resumable is not None:
-        # The terminal is restored by now: the conversation and this line stay in its scrollback.
-        print(app.farewell, end="")
-        print(f"vtcode: resume this session with: vtcode --resume {app.resumable}")
+        # The terminal is restored by now: the conversation and this line stay in its scrollback. It may
+        # also be gone (SIGHUP): then nobody reads them, and the failed write must not end in a traceback.
+        with contextlib.suppress(OSError):
+            print(app.farewell, end="")
+            print(f"vtcode: resume this session with: vtcode --resume {app.resumable}", flush=True)
     if app.crash is not None:
         log.debug("the TUI stopped", exc_info=app.crash)
         crash = app.crash
