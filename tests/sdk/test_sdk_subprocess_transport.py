@@ -171,9 +171,8 @@ async def test_closing_a_subprocess_session_mid_command_leaves_no_process(tmp_pa
 
 
 async def test_a_subprocess_session_refuses_in_process_only_options(tmp_path: Path) -> None:
-    hooks = vt.Hooks(turn_end=[lambda end: None])
     with pytest.raises(vt.ConfigError, match="in the program's process"):
-        await vt.Session.open(vt.Options(workspace=tmp_path, hooks=hooks, transport="subprocess"))
+        await vt.Session.open(vt.Options(workspace=tmp_path, approval="pause", transport="subprocess"))
     assert _children(tmp_path) == []
 
 

@@ -7,7 +7,7 @@ extension points (`_meta` and `_`-prefixed methods), so there is one protocol:
   client as `_vtcode/event` notifications, each one event of `vtcode exec --json` (the same typed
   stream in-process programs read), in place of the `session/update` translations.
 - `session/new` and `session/load` with `_meta.vtcode`: `tools` the client runs itself
-  (`acp.client_tools`), `ephemeral`, `outputSchema`.
+  (`acp.client_tools`), `hooks` it runs itself (`acp.client_hooks`), `ephemeral`, `outputSchema`.
 - `session/prompt` with `_meta.vtcode`: `intentId`, the id of the prompt's input, so the client knows
   its own `intent.applied` events; `outputSchema`, the schema this turn's answer is held to.
 - `_vtcode/op {sessionId, op}`: the runtime operations ACP has no method for (steer, compact, pause,
@@ -28,6 +28,7 @@ import msgspec
 from acp import RequestError
 from acp.schema import ClientCapabilities
 
+from vtcode.acp.client_hooks import ClientHooks, client_hooks
 from vtcode.acp.client_tools import Caller, ClientTool, client_tools
 from vtcode.protocol.errors import ProviderError
 from vtcode.protocol.events import ApprovalRequested, Event, TurnFailed
@@ -66,6 +67,8 @@ class _Setup(msgspec.Struct, frozen=True, rename="camel", forbid_unknown_fields=
     tools: tuple[dict[str, Any], ...] = ()
     ephemeral: bool = False
     output_schema: dict[str, Any] | None = None
+    # Python hooks the client runs (`acp.client_hooks`).
+    hooks: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass
@@ -74,6 +77,7 @@ class SessionSetup:
 
     setup: _Setup
     tools: tuple[ClientTool, ...]
+    hooks: ClientHooks | None = None
     session_id: str = ""
     # The exception that ended the last turn (a turn-end hook), sent with its `turn.failed`.
     failure: BaseException | None = None
@@ -84,20 +88,32 @@ class SessionSetup:
         try:
             setup = msgspec.convert(meta or {}, _Setup)
             found: list[SessionSetup] = []
-            tools = client_tools(setup.tools, caller, lambda: found[0].session_id if found else "")
+
+            def session_id() -> str:
+                return found[0].session_id if found else ""
+
+            tools = client_tools(setup.tools, caller, session_id)
+            hooks = client_hooks(setup.hooks, caller, session_id) if setup.hooks else None
         except msgspec.ValidationError as exc:
             raise RequestError(INVALID_PARAMS, f"bad _meta.vtcode: {exc}", None) from None
-        made = cls(setup, tools)
+        made = cls(setup, tools, hooks)
         found.append(made)
         return made
 
     def apply(self, options: SessionOptions) -> SessionOptions:
         """`options` with the client's tools, storage choice and output schema."""
-        if not self.tools and not self.setup.ephemeral and self.setup.output_schema is None:
+        if (
+            not self.tools
+            and not self.setup.ephemeral
+            and self.setup.output_schema is None
+            and not self.hooks
+        ):
             return options
+        deciding = self.hooks.deciding() if self.hooks is not None else ()
         return replace(
             options,
             extra_tools=(*options.extra_tools, *self.tools),
+            callable_hooks=(*options.callable_hooks, *deciding),
             ephemeral=options.ephemeral or self.setup.ephemeral,
             output_schema=self.setup.output_schema or options.output_schema,
         )
@@ -110,6 +126,8 @@ class SessionSetup:
         session.allow_tools(names)
         # First of the end-of-turn hooks: it runs before the pump reads the turn's `turn.failed`.
         session.hooks.end_of_turn.insert(0, self._note_end)
+        if self.hooks is not None:
+            self.hooks.install(session.hooks)
 
     async def _note_end(self, end: TurnEnd) -> None:
         self.failure = end.error

@@ -48,6 +48,7 @@ from vtcode.protocol.ops import ApprovalAnswer, Interrupt, Op, Shutdown, UserInp
 from vtcode.sdk.options import Options, checked_workspace, output_schema
 from vtcode.sdk.transport.acp_client import SdkClient
 from vtcode.sdk.transport.acp_framing import PipeFraming
+from vtcode.sdk.transport.acp_hooks import HookServer
 from vtcode.sdk.transport.errors import TransportError
 
 log = logging.getLogger(__name__)
@@ -259,9 +260,9 @@ async def open_subprocess(options: Options, *, resume: str | None) -> AcpSubproc
     """Start a `vtcode acp` child and open (or load) the session in it."""
     from vtcode.config.environment import os_environ
 
-    if options.model_client is not None or options.hooks is not None or options.approval == "pause":
+    if options.model_client is not None or options.approval == "pause":
         raise ConfigError(
-            'model_client, Python hooks and approval="pause" run in the program\'s process',
+            'model_client and approval="pause" run in the program\'s process',
             hint='use transport="in-process" with them',
         )
     workspace = checked_workspace(options)
@@ -272,10 +273,14 @@ async def open_subprocess(options: Options, *, resume: str | None) -> AcpSubproc
         )
     except OSError as exc:
         raise TransportError(f"vtcode acp could not be started: {exc}") from None
-    transport = AcpSubprocess(child, SdkClient(options.tools, workspace))
+    found: list[AcpSubprocess] = []
+    hooks = HookServer(options.hooks, lambda: found[0].id) if options.hooks is not None else None
+    transport = AcpSubprocess(child, SdkClient(options.tools, workspace, hooks=hooks))
+    found.append(transport)
     try:
         async with asyncio.timeout(OPEN_SECONDS):
-            transport._session_id = await _open_session(transport, options, workspace, schema, resume)
+            setup = session_setup(options, schema, hooks)
+            transport._session_id = await _open_session(transport, workspace, setup, resume)
     except BaseException as exc:
         await transport.aclose()
         if isinstance(exc, RequestError):
@@ -287,11 +292,7 @@ async def open_subprocess(options: Options, *, resume: str | None) -> AcpSubproc
 
 
 async def _open_session(
-    transport: AcpSubprocess,
-    options: Options,
-    workspace: Path,
-    schema: dict[str, Any] | None,
-    resume: str | None,
+    transport: AcpSubprocess, workspace: Path, setup: dict[str, Any], resume: str | None
 ) -> str:
     capabilities = ClientCapabilities(field_meta={"vtcode": {"events": True}})
     await transport.conn.initialize(
@@ -299,6 +300,17 @@ async def _open_session(
         client_capabilities=capabilities,
         client_info=Implementation(name="vtcode-sdk", title="vtcode SDK", version=__version__),
     )
+    if resume is None:
+        response = await transport.conn.new_session(cwd=str(workspace), mcp_servers=[], vtcode=setup)
+        return response.session_id
+    await transport.conn.load_session(cwd=str(workspace), session_id=resume, mcp_servers=[], vtcode=setup)
+    return resume
+
+
+def session_setup(
+    options: Options, schema: dict[str, Any] | None, hooks: HookServer | None
+) -> dict[str, Any]:
+    """What the session asks of the child in `_meta.vtcode` (`acp.sdk_extension`)."""
     tools = [
         {
             "name": t.spec.name,
@@ -309,12 +321,10 @@ async def _open_session(
         }
         for t in options.tools
     ]
-    setup = {"tools": tools, "ephemeral": options.ephemeral, "outputSchema": schema}
-    if resume is None:
-        response = await transport.conn.new_session(cwd=str(workspace), mcp_servers=[], vtcode=setup)
-        return response.session_id
-    await transport.conn.load_session(cwd=str(workspace), session_id=resume, mcp_servers=[], vtcode=setup)
-    return resume
+    setup: dict[str, Any] = {"tools": tools, "ephemeral": options.ephemeral, "outputSchema": schema}
+    if hooks is not None:
+        setup["hooks"] = hooks.declared
+    return setup
 
 
 def _open_error(exc: RequestError) -> VtcodeError:
