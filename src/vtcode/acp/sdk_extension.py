@@ -13,7 +13,8 @@ extension points (`_meta` and `_`-prefixed methods), so there is one protocol:
 - `_vtcode/op {sessionId, op}`: the runtime operations ACP has no method for (steer, compact, pause,
   resume, withdraw a queued input, revoke a grant), as the runtime's own `Op` structs.
 - a `turn.failed` event of a provider failure carries `cause` beside `event`: the status, provider and
-  retry-after the event has no field for.
+  retry-after the event has no field for; with `pause`, an `approval.requested` carries the paused
+  call's record (`acp.client_pause`).
 - a `session/request_permission` answer with `_meta.vtcode {decision, reason}`: the exact approval
   answer (allow once / this tool / this prefix, or deny with the reason the model reads).
 """
@@ -29,6 +30,7 @@ from acp import RequestError
 from acp.schema import ClientCapabilities
 
 from vtcode.acp.client_hooks import ClientHooks, client_hooks
+from vtcode.acp.client_pause import ClientPause
 from vtcode.acp.client_tools import Caller, ClientTool, client_tools
 from vtcode.protocol.errors import ProviderError
 from vtcode.protocol.events import ApprovalRequested, Event, TurnFailed
@@ -69,6 +71,9 @@ class _Setup(msgspec.Struct, frozen=True, rename="camel", forbid_unknown_fields=
     output_schema: dict[str, Any] | None = None
     # Python hooks the client runs (`acp.client_hooks`).
     hooks: tuple[dict[str, Any], ...] = ()
+    # Paused approvals (`acp.client_pause`): run decided ones; also pause what would be asked.
+    paused_calls: bool = False
+    pause: bool = False
 
 
 @dataclass
@@ -78,6 +83,7 @@ class SessionSetup:
     setup: _Setup
     tools: tuple[ClientTool, ...]
     hooks: ClientHooks | None = None
+    paused: ClientPause | None = None
     session_id: str = ""
     # The exception that ended the last turn (a turn-end hook), sent with its `turn.failed`.
     failure: BaseException | None = None
@@ -128,6 +134,14 @@ class SessionSetup:
         session.hooks.end_of_turn.insert(0, self._note_end)
         if self.hooks is not None:
             self.hooks.install(session.hooks)
+        if self.setup.paused_calls or self.setup.pause:
+            self.paused = ClientPause.attach(session, record=self.setup.pause)
+
+    def opened_meta(self) -> dict[str, Any] | None:
+        """What the answer to `session/new` / `session/load` tells the client in `_meta.vtcode`."""
+        if self.paused is None:
+            return None
+        return {KEY: self.paused.meta()}
 
     async def _note_end(self, end: TurnEnd) -> None:
         self.failure = end.error
@@ -153,6 +167,9 @@ async def send_event(caller: Caller, session_id: str, event: Event, setup: Sessi
     cause = setup.cause(event) if setup is not None else None
     if cause is not None:
         params["cause"] = cause
+    if setup is not None and setup.paused is not None:
+        # Recorded before the client sees the request: it may end the turn at once.
+        params.update(setup.paused.note(event))
     await caller.ext_notification(EVENT, params)
 
 

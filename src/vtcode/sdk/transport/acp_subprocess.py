@@ -43,12 +43,13 @@ from vtcode.protocol.errors import (
     UsageError,
     VtcodeError,
 )
-from vtcode.protocol.events import Event, IntentApplied, TurnCompleted, TurnFailed
+from vtcode.protocol.events import ApprovalRequested, Event, IntentApplied, TurnCompleted, TurnFailed
 from vtcode.protocol.ops import ApprovalAnswer, Interrupt, Op, Shutdown, UserInput
 from vtcode.sdk.options import Options, checked_workspace, output_schema
 from vtcode.sdk.transport.acp_client import SdkClient
-from vtcode.sdk.transport.acp_framing import PipeFraming
+from vtcode.sdk.transport.acp_framing import EventParams, PipeFraming
 from vtcode.sdk.transport.acp_hooks import HookServer
+from vtcode.sdk.transport.acp_pause import ChildPausedCalls
 from vtcode.sdk.transport.errors import TransportError
 
 log = logging.getLogger(__name__)
@@ -83,6 +84,8 @@ class AcpSubprocess:
         # The answer schema of the next prompt's turn (`set_output_schema`), sent with it.
         self._schema: Mapping[str, Any] | None = None
         self._failure_sink: Callable[[BaseException | None], None] | None = None
+        # Calls paused for approval, in the session folder the child names when it opens the session.
+        self.paused = ChildPausedCalls()
         self._watch = asyncio.ensure_future(self._watch_end())
 
     @property
@@ -160,11 +163,14 @@ class AcpSubprocess:
 
     # -- inside ----------------------------------------------------------------------------------------
 
-    def _on_event(self, session_id: str, event: Event, cause: dict[str, Any] | None = None) -> None:
+    def _on_event(self, params: EventParams) -> None:
+        event, cause = params.event, params.cause
         if isinstance(event, IntentApplied) and event.intent_id in self._intents:
             self._intents.discard(event.intent_id)
             return
         self._client.saw(event)
+        if isinstance(event, ApprovalRequested):
+            self.paused.note(event.request_id, params.paused, params.pause_error)
         if isinstance(event, TurnCompleted | TurnFailed):
             self._ended = True
             if self._failure_sink is not None:
@@ -245,7 +251,8 @@ def child_argv(options: Options, workspace: Path) -> list[str]:
     for flag, value in (
         ("--provider", options.provider),
         ("--model", options.model),
-        ("--approval", options.approval),
+        # "pause" is the SDK's own: the child asks, and the program pauses what it is asked.
+        ("--approval", "ask" if options.approval == "pause" else options.approval),
         ("--base-url", options.base_url),
         ("--max-turns", options.max_turns),
     ):
@@ -260,10 +267,9 @@ async def open_subprocess(options: Options, *, resume: str | None) -> AcpSubproc
     """Start a `vtcode acp` child and open (or load) the session in it."""
     from vtcode.config.environment import os_environ
 
-    if options.model_client is not None or options.approval == "pause":
+    if options.model_client is not None:
         raise ConfigError(
-            'model_client and approval="pause" run in the program\'s process',
-            hint='use transport="in-process" with them',
+            "model_client runs in the program's process", hint='use transport="in-process" with it'
         )
     workspace = checked_workspace(options)
     schema = output_schema(options)
@@ -302,8 +308,12 @@ async def _open_session(
     )
     if resume is None:
         response = await transport.conn.new_session(cwd=str(workspace), mcp_servers=[], vtcode=setup)
+        transport.paused.opened(response.field_meta)
         return response.session_id
-    await transport.conn.load_session(cwd=str(workspace), session_id=resume, mcp_servers=[], vtcode=setup)
+    loaded = await transport.conn.load_session(
+        cwd=str(workspace), session_id=resume, mcp_servers=[], vtcode=setup
+    )
+    transport.paused.opened(loaded.field_meta)
     return resume
 
 
@@ -322,6 +332,10 @@ def session_setup(
         for t in options.tools
     ]
     setup: dict[str, Any] = {"tools": tools, "ephemeral": options.ephemeral, "outputSchema": schema}
+    # Calls paused earlier run at the next turn, whatever this session's mode (as in-process).
+    setup["pausedCalls"] = not options.ephemeral
+    # A permission callback answers what would be asked; only without one does a call pause.
+    setup["pause"] = options.approval == "pause" and options.permission is None
     if hooks is not None:
         setup["hooks"] = hooks.declared
     return setup
