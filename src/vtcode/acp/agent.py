@@ -265,7 +265,7 @@ class VtcodeAgent:
             options = setup.apply(options)
             if buffers is not None:
                 options = dataclasses.replace(options, buffers=buffers)
-            session = await Session.open(options)
+            session = await Session.open(options, client=setup.model_client(self._require_client()))
         except VtcodeError as exc:
             raise RequestError(INTERNAL_ERROR, exc.user_text(), {"exitCode": int(exc.exit_code)}) from None
         if buffers is not None:

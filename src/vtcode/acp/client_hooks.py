@@ -3,13 +3,11 @@
 The client lists them in `session/new` / `session/load` (`_meta.vtcode.hooks`): deciding hooks
 (`PreToolUse`, `PostToolUse`, `PostToolUseFailure`, `PreCompact`) become the runtime's in-process
 callables, so the one hook dispatcher runs them after the configured commands, with their matcher,
-timeout and failure policy, exactly as in-process; observers (`pre_model_request`, `after_tool_batch`,
-`turn_end`) join the turn loop's boundaries. Each call is a `_vtcode/hook` request the turn waits for;
-a call the turn stops waiting for (timeout, interrupt) is withdrawn with `_vtcode/hook_cancel`.
-
-A client that cannot answer (it died, it answered nonsense) counts as a hook that raised: a `pre_tool`
-blocks its call (fail closed), the others are reported and the turn goes on.
-"""
+timeout and failure policy, exactly as in-process; observers (`pre_model_request`, `after_tool_batch`)
+join the turn loop's boundaries, and `turn_end` ones run just before the turn's end event is sent (so
+the program sees them done when its turn's result comes). Each call is a `_vtcode/hook` request the
+turn waits for; a call the turn stops waiting for (timeout, interrupt) is withdrawn with
+`_vtcode/hook_cancel`."""
 
 from __future__ import annotations
 
@@ -26,7 +24,7 @@ from acp import RequestError
 from vtcode.acp.client_tools import Caller
 from vtcode.core.hooks.model import HookEvent, OnFailure
 from vtcode.core.hooks.outcome import HookResult
-from vtcode.protocol.errors import ProviderError
+from vtcode.protocol.error_fields import error_fields, raised_elsewhere
 from vtcode.protocol.messages import Message
 from vtcode.runtime.callable_hooks import CallableHook
 from vtcode.runtime.hooks import AfterToolBatch, BeforeRequest, HistoryReplacement, TurnEnd, TurnHooks
@@ -58,14 +56,6 @@ class HookAnswer(msgspec.Struct, frozen=True, rename="camel"):
     message: str = ""
 
 
-class RaisedInClient(Exception):
-    """The client's hook raised; it reads as the client's exception (`raised_type`) in the warning."""
-
-    def __init__(self, raised_type: str, message: str) -> None:
-        super().__init__(message)
-        self.raised_type = raised_type
-
-
 class ClientHooks:
     """The hooks a client declared for one session, called back over `caller`."""
 
@@ -85,15 +75,14 @@ class ClientHooks:
         )
 
     def install(self, hooks: TurnHooks) -> None:
-        """Register the observers on the session's turn loop, after the runtime's own (as in-process)."""
+        """Register the observers on the session's turn loop, after the runtime's own (as in-process);
+        `turn_end` ones run when the turn's end is sent (`turn_ended`)."""
         for d in self._declared:
             match d.event:
                 case "pre_model_request":
                     hooks.before_request.append(self._before_request(d))
                 case "after_tool_batch":
                     hooks.after_tool_batch.append(self._after_tool_batch(d))
-                case "turn_end":
-                    hooks.end_of_turn.append(self._turn_end(d))
 
     # -- inside ----------------------------------------------------------------------------------------
 
@@ -102,9 +91,9 @@ class ClientHooks:
             # What a command hook reads on stdin (`hook_dispatch.fire`), as JSON values.
             answer = await self._ask(hook, json.loads(json.dumps(dict(payload), default=str)))
             if answer.raised:
-                raise RaisedInClient(answer.raised, answer.message)
+                raise raised_elsewhere(answer.raised, answer.message)
             if answer.result is None:
-                raise RaisedInClient("TypeError", "the client's hook answer has no result")
+                raise ValueError("the client's hook answer has no result")
             return answer.result
 
         return call
@@ -127,19 +116,22 @@ class ClientHooks:
 
         return run
 
-    def _turn_end(self, hook: DeclaredHook) -> Callable[[TurnEnd], Awaitable[None]]:
-        async def run(end: TurnEnd) -> None:
-            await self._observe(
-                hook, {"turn": end.turn, "final_text": end.final_text, "error": _error(end.error)}
-            )
-
-        return run
+    async def turn_ended(self, end: TurnEnd) -> None:
+        """Run the `turn_end` observers, in order (before the turn's end event reaches the client)."""
+        payload = {
+            "turn": end.turn,
+            "final_text": end.final_text,
+            "error": error_fields(end.error) if end.error is not None else None,
+        }
+        for d in self._declared:
+            if d.event == "turn_end":
+                await self._observe(d, payload)
 
     async def _observe(self, hook: DeclaredHook, payload: dict[str, Any]) -> None:
         # Observers never decide: a client that cannot answer is logged and the turn goes on.
         try:
             answer = await self._ask(hook, payload)
-        except (RaisedInClient, msgspec.ValidationError) as exc:
+        except (ConnectionError, ValueError) as exc:
             log.warning("the %s hook could not be run by the client: %s", hook.name, exc)
             return
         if answer.raised:
@@ -158,11 +150,11 @@ class ClientHooks:
             asyncio.ensure_future(notify).add_done_callback(_ignore)
             raise
         except (RequestError, ConnectionError) as exc:
-            raise RaisedInClient(type(exc).__name__, f"the client did not answer: {exc}") from None
+            raise ConnectionError(f"the client did not answer: {exc}") from None
         try:
             return msgspec.convert(raw, HookAnswer)
         except msgspec.ValidationError as exc:
-            raise RaisedInClient("ValidationError", f"the client's hook answer is malformed: {exc}") from None
+            raise ValueError(f"the client's hook answer is malformed: {exc}") from None
 
 
 def client_hooks(
@@ -170,23 +162,6 @@ def client_hooks(
 ) -> ClientHooks:
     """The declared hooks (raises `msgspec.ValidationError` for a bad declaration)."""
     return ClientHooks([msgspec.convert(d, DeclaredHook) for d in declared], caller, session_id)
-
-
-def _error(error: BaseException | None) -> dict[str, Any] | None:
-    """What ended a turn, for a client that rebuilds it (a provider error keeps its fields)."""
-    if error is None:
-        return None
-    found: dict[str, Any] = {"type": type(error).__name__, "message": str(error)}
-    if isinstance(error, ProviderError):
-        found.update(
-            message=error.message,
-            kind=error.kind.value,
-            hint=error.hint,
-            status=error.status,
-            provider=error.provider,
-            retryAfter=error.retry_after,
-        )
-    return found
 
 
 def _ignore(task: asyncio.Future[None]) -> None:

@@ -7,7 +7,9 @@ extension points (`_meta` and `_`-prefixed methods), so there is one protocol:
   client as `_vtcode/event` notifications, each one event of `vtcode exec --json` (the same typed
   stream in-process programs read), in place of the `session/update` translations.
 - `session/new` and `session/load` with `_meta.vtcode`: `tools` the client runs itself
-  (`acp.client_tools`), `hooks` it runs itself (`acp.client_hooks`), `ephemeral`, `outputSchema`.
+  (`acp.client_tools`), `hooks` it runs itself (`acp.client_hooks`), `model`, the provider name of
+  its own model client that answers every model request (`acp.client_model`), `pausedCalls` and
+  `pause` (`acp.client_pause`), `ephemeral`, `outputSchema`.
 - `session/prompt` with `_meta.vtcode`: `intentId`, the id of the prompt's input, so the client knows
   its own `intent.applied` events; `outputSchema`, the schema this turn's answer is held to.
 - `_vtcode/op {sessionId, op}`: the runtime operations ACP has no method for (steer, compact, pause,
@@ -21,8 +23,9 @@ extension points (`_meta` and `_`-prefixed methods), so there is one protocol:
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -30,10 +33,11 @@ from acp import RequestError
 from acp.schema import ClientCapabilities
 
 from vtcode.acp.client_hooks import ClientHooks, client_hooks
+from vtcode.acp.client_model import ClientModel
 from vtcode.acp.client_pause import ClientPause
 from vtcode.acp.client_tools import Caller, ClientTool, client_tools
 from vtcode.protocol.errors import ProviderError
-from vtcode.protocol.events import ApprovalRequested, Event, TurnFailed
+from vtcode.protocol.events import ApprovalRequested, Event, TurnCompleted, TurnFailed
 from vtcode.protocol.ops import (
     ApprovalAnswer,
     CancelIntent,
@@ -44,10 +48,11 @@ from vtcode.protocol.ops import (
     RevokeGrant,
     UserInput,
 )
+from vtcode.runtime.hooks import TurnEnd
 from vtcode.runtime.wiring import SessionOptions
 
 if TYPE_CHECKING:
-    from vtcode.runtime.hooks import TurnEnd
+    from vtcode.providers.base import ModelClient
     from vtcode.runtime.session import Session
 
 KEY = "vtcode"
@@ -55,6 +60,8 @@ EVENT = "vtcode/event"
 OP = "vtcode/op"
 INVALID_PARAMS = -32602
 
+# Turn ends kept for their events (an editor's pump never reads them: the oldest go).
+_ENDS_KEPT = 16
 _ANSWERS = frozenset({"allow_once", "allow_tool", "allow_prefix", "deny"})
 
 
@@ -74,6 +81,8 @@ class _Setup(msgspec.Struct, frozen=True, rename="camel", forbid_unknown_fields=
     # Paused approvals (`acp.client_pause`): run decided ones; also pause what would be asked.
     paused_calls: bool = False
     pause: bool = False
+    # The provider name of the client's own model client, which answers every model request.
+    model: str | None = None
 
 
 @dataclass
@@ -85,8 +94,8 @@ class SessionSetup:
     hooks: ClientHooks | None = None
     paused: ClientPause | None = None
     session_id: str = ""
-    # The exception that ended the last turn (a turn-end hook), sent with its `turn.failed`.
-    failure: BaseException | None = None
+    # How each turn ended (a turn-end hook), oldest first, for its `turn.completed` / `turn.failed`.
+    ends: deque[TurnEnd] = field(default_factory=lambda: deque(maxlen=_ENDS_KEPT))
 
     @classmethod
     def read(cls, meta: object, caller: Caller) -> SessionSetup:
@@ -137,6 +146,10 @@ class SessionSetup:
         if self.setup.paused_calls or self.setup.pause:
             self.paused = ClientPause.attach(session, record=self.setup.pause)
 
+    def model_client(self, caller: Caller) -> ModelClient | None:
+        """The proxy to the client's model client, when it runs one (`acp.client_model`)."""
+        return ClientModel(caller, self.setup.model) if self.setup.model is not None else None
+
     def opened_meta(self) -> dict[str, Any] | None:
         """What the answer to `session/new` / `session/load` tells the client in `_meta.vtcode`."""
         if self.paused is None:
@@ -144,32 +157,49 @@ class SessionSetup:
         return {KEY: self.paused.meta()}
 
     async def _note_end(self, end: TurnEnd) -> None:
-        self.failure = end.error
+        self.ends.append(end)
 
-    def cause(self, event: Event) -> dict[str, Any] | None:
-        """What `turn.failed` cannot say about a provider error (status, provider, retry-after)."""
-        failure, self.failure = self.failure, None
-        if not isinstance(event, TurnFailed) or not isinstance(failure, ProviderError):
-            return None
-        return {
-            "kind": failure.kind.value,
-            "message": failure.message,
-            "hint": failure.hint,
-            "status": failure.status,
-            "provider": failure.provider,
-            "retryAfter": failure.retry_after,
-        }
+    async def extras(self, event: Event) -> dict[str, Any]:
+        """What goes with `event` to the client: a provider error's `cause` with a `turn.failed`, a
+        paused call's record with an `approval.requested`.
+
+        Before a turn's end reaches the client, its `turn_end` hooks run there (`acp.client_hooks`), so
+        the program sees them done when its turn's result comes, as in-process.
+        """
+        found: dict[str, Any] = {}
+        if isinstance(event, TurnCompleted | TurnFailed):
+            # Each turn's end event comes after its end hook ran (the turn task does not yield between).
+            end = self.ends.popleft() if self.ends else None
+            if end is not None and self.hooks is not None:
+                await self.hooks.turn_ended(end)
+            cause = _cause(end.error if end is not None else None)
+            if isinstance(event, TurnFailed) and cause is not None:
+                found["cause"] = cause
+        if self.paused is not None:
+            # Recorded before the client sees the request: it may end the turn at once.
+            found.update(self.paused.note(event))
+        return found
+
+
+def _cause(failure: BaseException | None) -> dict[str, Any] | None:
+    """What `turn.failed` cannot say about a provider error (status, provider, retry-after)."""
+    if not isinstance(failure, ProviderError):
+        return None
+    return {
+        "kind": failure.kind.value,
+        "message": failure.message,
+        "hint": failure.hint,
+        "status": failure.status,
+        "provider": failure.provider,
+        "retryAfter": failure.retry_after,
+    }
 
 
 async def send_event(caller: Caller, session_id: str, event: Event, setup: SessionSetup | None) -> None:
     """One event as a `_vtcode/event` notification (a `turn.failed` with the provider error's `cause`)."""
     params: dict[str, Any] = {"sessionId": session_id, "event": msgspec.to_builtins(event)}
-    cause = setup.cause(event) if setup is not None else None
-    if cause is not None:
-        params["cause"] = cause
-    if setup is not None and setup.paused is not None:
-        # Recorded before the client sees the request: it may end the turn at once.
-        params.update(setup.paused.note(event))
+    if setup is not None:
+        params.update(await setup.extras(event))
     await caller.ext_notification(EVENT, params)
 
 

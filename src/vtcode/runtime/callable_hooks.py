@@ -87,8 +87,7 @@ async def _run_one(hook: CallableHook, payload: Mapping[str, Any]) -> HookResult
         why = f"it ran longer than its timeout of {hook.timeout:g} s"
     except Exception as exc:  # a hook's bug is its failure, never the turn's
         log.debug("the hook %s raised", hook.name, exc_info=True)
-        # A hook run by an ACP client (`acp.client_hooks`) names the client's exception type.
-        why = f"it raised {getattr(exc, 'raised_type', '') or type(exc).__name__}: {exc}"
+        why = f"it raised {type(exc).__name__}: {exc}"
     if hook.on_failure == "block" and hook.event in BLOCKING_EVENTS:
         reason = f"the {hook.name} hook failed, so the call is blocked: {why}"
         return HookResult("failed", decision="deny", reason=reason, warning=reason)

@@ -18,8 +18,7 @@ from typing import Any
 import msgspec
 from acp import RequestError
 
-from vtcode.protocol import errors
-from vtcode.protocol.errors import AgentFailedError, ProviderError, ProviderErrorKind
+from vtcode.protocol.error_fields import error_from_fields
 from vtcode.runtime.hooks import AfterToolBatch, BeforeRequest, TurnEnd
 from vtcode.sdk import hooks as observers
 from vtcode.sdk.hooks import Hooks
@@ -118,31 +117,8 @@ def _label(hook: object) -> str:
 
 
 def _turn_end(payload: Mapping[str, Any]) -> TurnEnd:
-    return TurnEnd(
-        turn=int(payload.get("turn", 0)),
-        final_text=payload.get("final_text"),
-        error=_error(payload.get("error")),
-    )
-
-
-def _error(raw: object) -> BaseException | None:
-    """The exception that ended a turn in the child, as close to the original as its fields allow."""
-    if not isinstance(raw, dict):
-        return None
-    name, message = str(raw.get("type", "")), str(raw.get("message", ""))
-    if "kind" in raw:
-        try:
-            return ProviderError(
-                ProviderErrorKind(raw["kind"]),
-                message,
-                hint=raw.get("hint"),
-                status=raw.get("status"),
-                provider=str(raw.get("provider") or ""),
-                retry_after=raw.get("retryAfter"),
-            )
-        except ValueError:
-            pass
-    known = getattr(errors, name, None)
-    if isinstance(known, type) and issubclass(known, errors.VtcodeError) and known is not ProviderError:
-        return known(message)
-    return AgentFailedError(f"{name}: {message}" if name else message)
+    error: BaseException | None = error_from_fields(payload.get("error"))
+    if type(error).__name__ == "CancelledError":
+        # An interrupted turn ends with the cancellation, as in-process.
+        error = asyncio.CancelledError(str(error))
+    return TurnEnd(turn=int(payload.get("turn", 0)), final_text=payload.get("final_text"), error=error)

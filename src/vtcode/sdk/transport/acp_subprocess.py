@@ -45,10 +45,11 @@ from vtcode.protocol.errors import (
 )
 from vtcode.protocol.events import ApprovalRequested, Event, IntentApplied, TurnCompleted, TurnFailed
 from vtcode.protocol.ops import ApprovalAnswer, Interrupt, Op, Shutdown, UserInput
-from vtcode.sdk.options import Options, checked_workspace, output_schema
+from vtcode.sdk.options import CLIENT_PROVIDER, Options, checked_workspace, client_overrides, output_schema
 from vtcode.sdk.transport.acp_client import SdkClient
 from vtcode.sdk.transport.acp_framing import EventParams, PipeFraming
 from vtcode.sdk.transport.acp_hooks import HookServer
+from vtcode.sdk.transport.acp_model import ModelServer
 from vtcode.sdk.transport.acp_pause import ChildPausedCalls
 from vtcode.sdk.transport.errors import TransportError
 
@@ -248,9 +249,10 @@ def _as_client(client: SdkClient) -> Client:
 def child_argv(options: Options, workspace: Path) -> list[str]:
     """`vtcode acp` with the session's settings as command-line flags (as a user would start it)."""
     argv = [sys.executable, "-m", "vtcode", "acp", "--workspace", str(workspace)]
+    named = client_overrides(options)
     for flag, value in (
-        ("--provider", options.provider),
-        ("--model", options.model),
+        ("--provider", CLIENT_PROVIDER if named else options.provider),
+        ("--model", options.model or CLIENT_PROVIDER if named else options.model),
         # "pause" is the SDK's own: the child asks, and the program pauses what it is asked.
         ("--approval", "ask" if options.approval == "pause" else options.approval),
         ("--base-url", options.base_url),
@@ -258,7 +260,7 @@ def child_argv(options: Options, workspace: Path) -> list[str]:
     ):
         if value is not None:
             argv += [flag, str(value)]
-    for override in options.config:
+    for override in (*options.config, *named):
         argv += ["-c", override]
     return argv
 
@@ -267,10 +269,6 @@ async def open_subprocess(options: Options, *, resume: str | None) -> AcpSubproc
     """Start a `vtcode acp` child and open (or load) the session in it."""
     from vtcode.config.environment import os_environ
 
-    if options.model_client is not None:
-        raise ConfigError(
-            "model_client runs in the program's process", hint='use transport="in-process" with it'
-        )
     workspace = checked_workspace(options)
     schema = output_schema(options)
     try:
@@ -281,7 +279,8 @@ async def open_subprocess(options: Options, *, resume: str | None) -> AcpSubproc
         raise TransportError(f"vtcode acp could not be started: {exc}") from None
     found: list[AcpSubprocess] = []
     hooks = HookServer(options.hooks, lambda: found[0].id) if options.hooks is not None else None
-    transport = AcpSubprocess(child, SdkClient(options.tools, workspace, hooks=hooks))
+    model = ModelServer(options.model_client) if options.model_client is not None else None
+    transport = AcpSubprocess(child, SdkClient(options.tools, workspace, hooks=hooks, model=model))
     found.append(transport)
     try:
         async with asyncio.timeout(OPEN_SECONDS):
@@ -338,6 +337,8 @@ def session_setup(
     setup["pause"] = options.approval == "pause" and options.permission is None
     if hooks is not None:
         setup["hooks"] = hooks.declared
+    if options.model_client is not None:
+        setup["model"] = options.model_client.provider
     return setup
 
 
