@@ -9,7 +9,8 @@ extension points (`_meta` and `_`-prefixed methods), so there is one protocol:
 - `session/new` and `session/load` with `_meta.vtcode`: `tools` the client runs itself
   (`acp.client_tools`), `hooks` it runs itself (`acp.client_hooks`), `model`, the provider name of
   its own model client that answers every model request (`acp.client_model`), `pausedCalls` and
-  `pause` (`acp.client_pause`), `ephemeral`, `outputSchema`.
+  `pause` (`acp.client_pause`), `reportShadowed` (`policy.shadowed` events for a client whose callback
+  answers approvals), `ephemeral`, `outputSchema`.
 - `session/prompt` with `_meta.vtcode`: `intentId`, the id of the prompt's input, so the client knows
   its own `intent.applied` events; `outputSchema`, the schema this turn's answer is held to.
 - `_vtcode/op {sessionId, op}`: the runtime operations ACP has no method for (steer, compact, pause,
@@ -17,8 +18,9 @@ extension points (`_meta` and `_`-prefixed methods), so there is one protocol:
 - a `turn.failed` event of a provider failure carries `cause` beside `event`: the status, provider and
   retry-after the event has no field for; with `pause`, an `approval.requested` carries the paused
   call's record (`acp.client_pause`).
-- a `session/request_permission` answer with `_meta.vtcode {decision, reason}`: the exact approval
-  answer (allow once / this tool / this prefix, or deny with the reason the model reads).
+- a `session/request_permission` answer with `_meta.vtcode {decision, reason, updatedArguments}`: the
+  exact approval answer (allow once / this tool / this prefix, or deny with the reason the model
+  reads; an allow may run the call with other arguments).
 """
 
 from __future__ import annotations
@@ -83,6 +85,8 @@ class _Setup(msgspec.Struct, frozen=True, rename="camel", forbid_unknown_fields=
     pause: bool = False
     # The provider name of the client's own model client, which answers every model request.
     model: str | None = None
+    # The client answers approvals with a callback: tell it (`policy.shadowed`) what rules settle first.
+    report_shadowed: bool = False
 
 
 @dataclass
@@ -143,6 +147,8 @@ class SessionSetup:
         session.hooks.end_of_turn.insert(0, self._note_end)
         if self.hooks is not None:
             self.hooks.install(session.hooks)
+        if self.setup.report_shadowed:
+            session.report_shadowed_policy()
         if self.setup.paused_calls or self.setup.pause:
             self.paused = ClientPause.attach(session, record=self.setup.pause)
 
@@ -221,11 +227,12 @@ def approval_answer(request: ApprovalRequested, meta: Mapping[str, Any] | None) 
     ours = meta.get(KEY) if meta else None
     if not isinstance(ours, dict) or ours.get("decision") not in _ANSWERS:
         return None
-    reason = ours.get("reason")
+    reason, updated = ours.get("reason"), ours.get("updatedArguments")
     return ApprovalAnswer(
         request_id=request.request_id,
         decision=ours["decision"],
         reason=reason if isinstance(reason, str) else "",
+        updated_arguments=updated if isinstance(updated, dict) else None,
     )
 
 

@@ -116,7 +116,13 @@ class SdkClient:
             if option is not None
             else DeniedOutcome(outcome="cancelled")
         )
-        meta = {"vtcode": {"decision": answer.decision, "reason": answer.reason}}
+        meta = {
+            "vtcode": {
+                "decision": answer.decision,
+                "reason": answer.reason,
+                "updatedArguments": answer.updated_arguments,
+            }
+        }
         return RequestPermissionResponse(outcome=outcome, field_meta=meta)
 
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:

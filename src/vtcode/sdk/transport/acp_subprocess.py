@@ -335,6 +335,8 @@ def session_setup(
     setup["pausedCalls"] = not options.ephemeral
     # A permission callback answers what would be asked; only without one does a call pause.
     setup["pause"] = options.approval == "pause" and options.permission is None
+    # The program learns (`PolicyShadowed`) when a rule or the mode decides before its callback.
+    setup["reportShadowed"] = options.permission is not None
     if hooks is not None:
         setup["hooks"] = hooks.declared
     if options.model_client is not None:
