@@ -156,9 +156,14 @@ async def test_a_denied_paused_call_never_runs_and_undecided_ones_block_new_turn
     assert result.final_text == "understood"
 
 
-def test_a_sync_session_approves_a_paused_call_and_its_next_turn_runs_it(tmp_path: Path) -> None:
+def test_a_sync_session_approves_a_paused_call_and_its_next_turn_runs_it(
+    tmp_path: Path, transport: TransportName
+) -> None:
     script = [_command("echo synced > sync.txt"), Reply(text="written")]
-    with server_for("chat", script) as server, vt.SyncSession.open(_options(tmp_path, server)) as s:
+    with (
+        server_for("chat", script) as server,
+        vt.SyncSession.open(_options(tmp_path, server, transport)) as s,
+    ):
         paused = s.run("write it")
         assert [p.display for p in s.pending_approvals] == ["echo synced > sync.txt"]
         s.approve(paused.pending_approvals[0].request_id, vt.Allow())
@@ -169,10 +174,12 @@ def test_a_sync_session_approves_a_paused_call_and_its_next_turn_runs_it(tmp_pat
     assert result.final_text == "written"
 
 
-async def test_a_paused_request_is_not_answered_through_the_turn_handle(tmp_path: Path) -> None:
+async def test_a_paused_request_is_not_answered_through_the_turn_handle(
+    tmp_path: Path, transport: TransportName
+) -> None:
     script = [_command("echo once >> once.txt"), Reply(text="done")]
     with server_for("chat", script) as server:
-        async with await vt.Session.open(_options(tmp_path, server)) as s:
+        async with await vt.Session.open(_options(tmp_path, server, transport)) as s:
             turn = await s.start("write")
             async for event in turn.events():
                 if isinstance(event, vt.ApprovalRequested):

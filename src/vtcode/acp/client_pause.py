@@ -5,8 +5,8 @@ start of its next turn (`runtime.paused_calls`) and tells the client, in the `se
 `session/load` answer, the folder whose `paused_calls.json` lists them, so the client reads and
 decides them itself, as an in-process program does. With `_meta.vtcode.pause` as well, every call that
 would be asked about is first recorded there: its `approval.requested` event carries the record
-(`paused`, or `pauseError` when it could not be written), and the client ends the turn with an
-interrupt instead of answering.
+(`paused` and `pausedCallsDir`, or `pauseError` when it could not be written), and the client ends
+the turn with an interrupt instead of answering.
 """
 
 from __future__ import annotations
@@ -47,6 +47,8 @@ class ClientPause:
         if not self._record or not isinstance(event, ApprovalRequested):
             return {}
         try:
-            return {"paused": msgspec.to_builtins(self._paused.pause(event))}
+            record = msgspec.to_builtins(self._paused.pause(event))
         except VtcodeError as exc:
             return {"pauseError": exc.user_text()}
+        # A new session's folder exists from its first turn on: the client learns it with the record.
+        return {"paused": record, **self.meta()}

@@ -33,6 +33,7 @@ class EventParams(msgspec.Struct, frozen=True, rename="camel"):
     cause: dict[str, Any] | None = None
     # With `approval="pause"`: the child's record of the call an `approval.requested` asks about.
     paused: dict[str, Any] | None = None
+    paused_calls_dir: str | None = None
     pause_error: str | None = None
 
 

@@ -28,13 +28,18 @@ class ChildPausedCalls:
         self._noted: dict[str, PausedCall | str] = {}
 
     def opened(self, meta: object) -> None:
-        """Read the folder from the open session's `_meta.vtcode.pausedCallsDir`."""
+        """Read the folder from the open session's `_meta.vtcode.pausedCallsDir` (a new session has
+        none until its first turn: the first paused call names it)."""
         ours = meta.get("vtcode") if isinstance(meta, dict) else None
         found = ours.get("pausedCallsDir") if isinstance(ours, dict) else None
         self.directory = Path(found) if isinstance(found, str) and found else None
 
-    def note(self, request_id: str, paused: dict[str, Any] | None, error: str | None) -> None:
+    def note(
+        self, request_id: str, paused: dict[str, Any] | None, error: str | None, directory: str | None = None
+    ) -> None:
         """What came with an `approval.requested` event (called in order, before the program routes it)."""
+        if directory:
+            self.directory = Path(directory)
         if paused is not None:
             try:
                 self._noted[request_id] = msgspec.convert(paused, PausedCall)

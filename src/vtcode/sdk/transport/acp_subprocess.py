@@ -171,7 +171,7 @@ class AcpSubprocess:
             return
         self._client.saw(event)
         if isinstance(event, ApprovalRequested):
-            self.paused.note(event.request_id, params.paused, params.pause_error)
+            self.paused.note(event.request_id, params.paused, params.pause_error, params.paused_calls_dir)
         if isinstance(event, TurnCompleted | TurnFailed):
             self._ended = True
             if self._failure_sink is not None:
