@@ -89,6 +89,7 @@ def test_the_docs_example_runs(
     heading: str,
     code: str,
     transport: TransportName,
+    *,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
