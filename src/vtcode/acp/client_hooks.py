@@ -68,11 +68,16 @@ class ClientHooks:
 
     def deciding(self) -> tuple[CallableHook, ...]:
         """The deciding hooks, for the session's one hook dispatcher (`SessionOptions.callable_hooks`)."""
-        return tuple(
-            CallableHook(d.event, self._decide(d), d.name, d.matcher, d.timeout, d.on_failure)  # type: ignore[arg-type]
-            for d in self._declared
-            if d.event not in ("pre_model_request", "after_tool_batch", "turn_end")
-        )
+        made: list[CallableHook] = []
+        for d in self._declared:
+            match d.event:
+                case "pre_model_request" | "after_tool_batch" | "turn_end":
+                    continue
+                case event:
+                    made.append(
+                        CallableHook(event, self._decide(d), d.name, d.matcher, d.timeout, d.on_failure)
+                    )
+        return tuple(made)
 
     def install(self, hooks: TurnHooks) -> None:
         """Register the observers on the session's turn loop, after the runtime's own (as in-process);

@@ -93,7 +93,10 @@ class PausedApprovals:
         """Record the decision on a paused call durably (raises `UsageError` for an unknown or run one)."""
         store = self._store()
         if store is None:
-            raise UsageError(f"no paused call {request_id!r} waits for a decision")
+            raise UsageError(
+                f"no paused call {request_id!r} waits for a decision",
+                hint="Session.pending_approvals lists the ones that do",
+            )
         # Calls already told to the model leave the file first (`calls`), so they cannot be decided.
         _ = self.calls
         store.decide(request_id, allow=allow, remember=remember, reason=reason)

@@ -39,8 +39,8 @@ class HookServer:
         self._calls: list[tuple[str, Call]] = []
         self._declared: list[dict[str, Any]] = []
         for made in callable_hooks(hooks, session_id):
-            self._add(made.call, event=made.event, name=made.name, matcher=made.matcher,
-                      timeout=made.timeout, onFailure=made.on_failure)  # fmt: skip
+            declared = {"matcher": made.matcher, "timeout": made.timeout, "onFailure": made.on_failure}
+            self._add(made.call, event=made.event, name=made.name, **declared)
         for boundary, given in (
             ("pre_model_request", hooks.pre_model_request),
             ("after_tool_batch", hooks.after_tool_batch),
