@@ -1,8 +1,11 @@
 """Every SDK test runs under `vtcode.sdk.testing.no_network()`: loopback only (the wire fakes bind there).
 
 The `transport` fixture: a test that takes it runs once in-process and once over a `vtcode acp` child.
-Only tests whose behaviour crosses the transport take it (a child costs a process start per session);
-tests of in-process-only features (`model_client`, Python hooks, `approval="pause"`) and pure ones do not.
+Tests whose behaviour crosses the transport take it, including the ones of Python hooks, `model_client`
+(`ScriptedModel`), `approval="pause"` and the permission callback, which the child calls back; a child
+costs a process start per session, so tests of many sessions or many variants run most of them
+in-process (`transport_params.in_process_each_and_one_subprocess`, fewer sessions over the child).
+Pure tests and those of `Session.runtime` (in-process only) do not take it.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ import pytest
 import vtcode.sdk as vt
 from vtcode.protocol.messages import ToolResultMessage, UserMessage
 from vtcode.sdk.testing import Reply, ScriptedModel, ScriptToolCall
+from vtcode.sdk.transport import TransportName
 from vtcode.testing.script import Step
 
 ROOT = Path(__file__).parents[2]
@@ -76,10 +77,19 @@ def test_every_docs_example_has_a_script() -> None:
     assert len(headings) == len(set(headings))
 
 
-@pytest.mark.parametrize(("heading", "code"), EXAMPLES[1:], ids=[h for h, _ in EXAMPLES[1:]])
+# Each example in-process; those whose behaviour crosses the transport also over a `vtcode acp` child.
+OVER_THE_CHILD = {"Stream events", "Hooks", "Approvals that pause"}
+CASES = [(h, c, "in-process") for h, c in EXAMPLES[1:]] + [
+    (h, c, "subprocess") for h, c in EXAMPLES[1:] if h in OVER_THE_CHILD
+]
+
+
+@pytest.mark.parametrize(("heading", "code", "transport"), CASES, ids=[f"{h}-{t}" for h, _, t in CASES])
 def test_the_docs_example_runs(
     heading: str,
     code: str,
+    transport: TransportName,
+    *,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -97,7 +107,12 @@ def test_the_docs_example_runs(
     if heading not in SELF_CONTAINED:
         # The first example's options, pointed at the scripted model in a scratch workspace.
         namespace["options"] = dataclasses.replace(
-            setup["options"], workspace=tmp_path, provider=None, model=None, model_client=model
+            setup["options"],
+            workspace=tmp_path,
+            provider=None,
+            model=None,
+            model_client=model,
+            transport=transport,
         )
     exec(compile(code, f"{DOCS}:{heading}", "exec"), namespace)
     printed = capsys.readouterr().out

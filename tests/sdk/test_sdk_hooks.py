@@ -7,6 +7,7 @@ from pathlib import Path
 
 import vtcode.sdk as vt
 from tests.sdk.sdk_helpers import sdk_options
+from vtcode.sdk.transport import TransportName
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 
@@ -17,7 +18,9 @@ def echo(text: str) -> str:
     return text
 
 
-async def test_hooks_see_each_request_tool_batch_and_turn_end_in_order(tmp_path: Path) -> None:
+async def test_hooks_see_each_request_tool_batch_and_turn_end_in_order(
+    tmp_path: Path, transport: TransportName
+) -> None:
     seen: list[str] = []
 
     async def before(view: vt.BeforeRequest) -> None:
@@ -36,7 +39,7 @@ async def test_hooks_see_each_request_tool_batch_and_turn_end_in_order(tmp_path:
     hooks = vt.Hooks(pre_model_request=[before], after_tool_batch=[after], turn_end=[broken, ended])
     call = ScriptToolCall("echo", json.dumps({"text": "ping"}), id="c1")
     with server_for("chat", [Reply(tool_calls=(call,)), Reply(text="pong")]) as server:
-        opts = sdk_options(tmp_path, server, tools=[echo], hooks=hooks)
+        opts = sdk_options(tmp_path, server, tools=[echo], hooks=hooks, transport=transport)
         async with await vt.Session.open(opts) as s:
             result = await s.run("ping")
         offered = len(server.requests[0].json()["tools"])

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 import vtcode.sdk as vt
 from tests.sdk.sdk_helpers import sdk_options, tool_results
+from tests.sdk.transport_params import in_process_each_and_one_subprocess
 from vtcode.sdk.transport import TransportName
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
@@ -48,14 +48,17 @@ def _shadowed(events: list[vt.Event]) -> list[tuple[str, str, str, str]]:
 
 
 async def _stored_events(session_id: str, opts: vt.Options) -> list[vt.Event]:
-    """The events the session recorded, read back through a resume (what `run()` does not hand out)."""
-    async with await vt.Session.resume(session_id, opts) as again:
+    """The events the session recorded, read back through an in-process resume (what `run()` does not
+    hand out), whichever transport recorded them."""
+    async with await vt.Session.resume(
+        session_id, dataclasses.replace(opts, transport="in-process")
+    ) as again:
         return again.runtime.past_events()
 
 
-@pytest.mark.parametrize("drive", ["run", "events"])
+@in_process_each_and_one_subprocess("drive", ["events", "run"])
 async def test_the_permission_callback_decides_what_the_approval_mode_leaves_open(
-    tmp_path: Path, drive: str
+    tmp_path: Path, drive: str, transport: TransportName
 ) -> None:
     script = [
         _command("echo yes > allowed.txt", "c1"),
@@ -69,7 +72,7 @@ async def test_the_permission_callback_decides_what_the_approval_mode_leaves_ope
     policy = Recorder(rewrite="echo rewritten > allowed.txt")
     opts = sdk_options(
         tmp_path, server := server_for("chat", script), approval="ask", permission=policy,
-        config=('approvals.deny=["echo rule"]', 'approvals.allow=["touch"]'),
+        config=('approvals.deny=["echo rule"]', 'approvals.allow=["touch"]'), transport=transport,
     )  # fmt: skip
     with server:
         async with await vt.Session.open(opts) as s:
@@ -105,12 +108,19 @@ async def test_the_permission_callback_decides_what_the_approval_mode_leaves_ope
     assert result.status == "completed"
 
 
-async def test_arguments_a_callback_substitutes_still_meet_the_deny_rules(tmp_path: Path) -> None:
+async def test_arguments_a_callback_substitutes_still_meet_the_deny_rules(
+    tmp_path: Path, transport: TransportName
+) -> None:
     script = [_command("echo yes > allowed.txt", "c1"), Reply(text="done")]
     policy = Recorder(rewrite="echo rule > allowed.txt")
     with server_for("chat", script) as server:
         opts = sdk_options(
-            tmp_path, server, approval="ask", permission=policy, config=('approvals.deny=["echo rule"]',)
+            tmp_path,
+            server,
+            approval="ask",
+            permission=policy,
+            config=('approvals.deny=["echo rule"]',),
+            transport=transport,
         )
         async with await vt.Session.open(opts) as s:
             result = await s.run("write")
@@ -122,7 +132,9 @@ async def test_arguments_a_callback_substitutes_still_meet_the_deny_rules(tmp_pa
     assert result.status == "completed"
 
 
-async def test_arguments_a_callback_substitutes_must_fit_the_tool(tmp_path: Path) -> None:
+async def test_arguments_a_callback_substitutes_must_fit_the_tool(
+    tmp_path: Path, transport: TransportName
+) -> None:
     script = [_command("echo yes > allowed.txt", "c1"), Reply(text="done")]
 
     def policy(request: vt.ApprovalRequest) -> vt.Decision:
@@ -130,7 +142,7 @@ async def test_arguments_a_callback_substitutes_must_fit_the_tool(tmp_path: Path
 
     with server_for("chat", script) as server:
         async with await vt.Session.open(
-            sdk_options(tmp_path, server, approval="ask", permission=policy)
+            sdk_options(tmp_path, server, approval="ask", permission=policy, transport=transport)
         ) as s:
             await s.run("write")
         second = server.requests[1].json()
@@ -138,7 +150,9 @@ async def test_arguments_a_callback_substitutes_must_fit_the_tool(tmp_path: Path
     assert "into ones it does not accept" in tool_results(second, "chat")[-1]
 
 
-async def test_full_auto_runs_commands_without_consulting_the_callback(tmp_path: Path) -> None:
+async def test_full_auto_runs_commands_without_consulting_the_callback(
+    tmp_path: Path, transport: TransportName
+) -> None:
     policy = Recorder()
     script = [
         _command("echo auto > auto.txt", "c1"),
@@ -146,7 +160,9 @@ async def test_full_auto_runs_commands_without_consulting_the_callback(tmp_path:
         Reply(text="done"),
     ]
     with server_for("chat", script) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server, permission=policy)) as s:
+        async with await vt.Session.open(
+            sdk_options(tmp_path, server, permission=policy, transport=transport)
+        ) as s:
             turn = await s.start("write")
             events = await _drain(turn)
     assert (tmp_path / "auto.txt").read_text() == "auto\n"
@@ -156,10 +172,12 @@ async def test_full_auto_runs_commands_without_consulting_the_callback(tmp_path:
     assert _shadowed(events) == [("approval_mode", "full-auto", "exec_command", "allow")]
 
 
-async def test_without_a_callback_nothing_is_reported_as_shadowed(tmp_path: Path) -> None:
+async def test_without_a_callback_nothing_is_reported_as_shadowed(
+    tmp_path: Path, transport: TransportName
+) -> None:
     script = [_command("echo rule > ruled.txt", "c1"), Reply(text="done")]
     with server_for("chat", script) as server:
-        opts = sdk_options(tmp_path, server, config=('approvals.deny=["echo rule"]',))
+        opts = sdk_options(tmp_path, server, config=('approvals.deny=["echo rule"]',), transport=transport)
         async with await vt.Session.open(opts) as s:
             events = await _drain(await s.start("write"))
     assert not (tmp_path / "ruled.txt").exists()

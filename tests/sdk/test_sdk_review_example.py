@@ -14,6 +14,7 @@ import msgspec
 import vtcode.sdk as vt
 from vtcode.protocol.messages import ToolResultMessage
 from vtcode.sdk.testing import Reply, ScriptedModel, ScriptToolCall
+from vtcode.sdk.transport import TransportName
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "sdk_review_diff.py"
 
@@ -43,7 +44,9 @@ def _repo(path: Path) -> Path:
     return path
 
 
-async def test_the_review_example_reads_the_diff_and_returns_a_typed_verdict(tmp_path: Path) -> None:
+async def test_the_review_example_reads_the_diff_and_returns_a_typed_verdict(
+    tmp_path: Path, transport: TransportName
+) -> None:
     example = _example()
     repo = _repo(tmp_path / "repo")
     verdict = {"verdict": "request_changes", "findings": [{"path": "calc.py", "problem": "add subtracts"}]}
@@ -53,7 +56,7 @@ async def test_the_review_example_reads_the_diff_and_returns_a_typed_verdict(tmp
             Reply(text=json.dumps(verdict)),
         ]
     )
-    review = await example.review(repo, vt.Options(model_client=model))
+    review = await example.review(repo, vt.Options(model_client=model, transport=transport))
     assert review == example.Review(
         verdict="request_changes", findings=[example.Finding(path="calc.py", problem="add subtracts")]
     )

@@ -8,6 +8,7 @@ from pathlib import Path
 import vtcode.sdk as vt
 from vtcode.protocol.messages import ToolResultMessage
 from vtcode.sdk.testing import Reply, ScriptedModel, ScriptToolCall
+from vtcode.sdk.transport import TransportName
 
 
 @vt.tool
@@ -16,14 +17,18 @@ def lookup(key: str) -> str:
     return {"a": "alpha"}.get(key, "unknown")
 
 
-async def test_a_session_runs_on_a_scripted_model_without_any_provider(tmp_path: Path) -> None:
+async def test_a_session_runs_on_a_scripted_model_without_any_provider(
+    tmp_path: Path, transport: TransportName
+) -> None:
     model = ScriptedModel(
         [
             Reply(tool_calls=(ScriptToolCall("lookup", json.dumps({"key": "a"}), id="c1"),)),
             Reply(text="alpha it is"),
         ]
     )
-    options = vt.Options(workspace=tmp_path, tools=[lookup], model_client=model, approval="auto-edit")
+    options = vt.Options(
+        workspace=tmp_path, tools=[lookup], model_client=model, approval="auto-edit", transport=transport
+    )
     async with await vt.Session.open(options) as session:
         result = await session.run("what is a?")
     assert result.final_text == "alpha it is"

@@ -147,7 +147,10 @@ class VtcodeAgent:
         """Open a runtime session in `cwd`."""
         live = await self._open(cwd, None, mcp_servers or [], kwargs.get(sdk_extension.KEY))
         self._start_pump(live)
-        return NewSessionResponse(session_id=live.id, modes=mode_state(live.session.approval_mode))
+        meta = live.setup.opened_meta() if live.setup is not None else None
+        return NewSessionResponse(
+            session_id=live.id, modes=mode_state(live.session.approval_mode), field_meta=meta
+        )
 
     async def load_session(
         self,
@@ -171,7 +174,8 @@ class VtcodeAgent:
         if live.session.plan.steps:
             await client.session_update(session_id=live.id, update=plan_update(live.session.plan.steps))
         self._start_pump(live)
-        return LoadSessionResponse(modes=mode_state(live.session.approval_mode))
+        meta = live.setup.opened_meta() if live.setup is not None else None
+        return LoadSessionResponse(modes=mode_state(live.session.approval_mode), field_meta=meta)
 
     async def set_session_mode(self, session_id: str, mode_id: str, **kwargs: Any) -> SetSessionModeResponse:
         """Switch the approval mode from the next tool call on."""
@@ -261,7 +265,7 @@ class VtcodeAgent:
             options = setup.apply(options)
             if buffers is not None:
                 options = dataclasses.replace(options, buffers=buffers)
-            session = await Session.open(options)
+            session = await Session.open(options, client=setup.model_client(self._require_client()))
         except VtcodeError as exc:
             raise RequestError(INTERNAL_ERROR, exc.user_text(), {"exitCode": int(exc.exit_code)}) from None
         if buffers is not None:

@@ -7,30 +7,39 @@ extension points (`_meta` and `_`-prefixed methods), so there is one protocol:
   client as `_vtcode/event` notifications, each one event of `vtcode exec --json` (the same typed
   stream in-process programs read), in place of the `session/update` translations.
 - `session/new` and `session/load` with `_meta.vtcode`: `tools` the client runs itself
-  (`acp.client_tools`), `ephemeral`, `outputSchema`.
+  (`acp.client_tools`), `hooks` it runs itself (`acp.client_hooks`), `model`, the provider name of
+  its own model client that answers every model request (`acp.client_model`), `pausedCalls` and
+  `pause` (`acp.client_pause`), `reportShadowed` (`policy.shadowed` events for a client whose callback
+  answers approvals), `ephemeral`, `outputSchema`.
 - `session/prompt` with `_meta.vtcode`: `intentId`, the id of the prompt's input, so the client knows
   its own `intent.applied` events; `outputSchema`, the schema this turn's answer is held to.
 - `_vtcode/op {sessionId, op}`: the runtime operations ACP has no method for (steer, compact, pause,
   resume, withdraw a queued input, revoke a grant), as the runtime's own `Op` structs.
 - a `turn.failed` event of a provider failure carries `cause` beside `event`: the status, provider and
-  retry-after the event has no field for.
-- a `session/request_permission` answer with `_meta.vtcode {decision, reason}`: the exact approval
-  answer (allow once / this tool / this prefix, or deny with the reason the model reads).
+  retry-after the event has no field for; with `pause`, an `approval.requested` carries the paused
+  call's record (`acp.client_pause`).
+- a `session/request_permission` answer with `_meta.vtcode {decision, reason, updatedArguments}`: the
+  exact approval answer (allow once / this tool / this prefix, or deny with the reason the model
+  reads; an allow may run the call with other arguments).
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 from acp import RequestError
 from acp.schema import ClientCapabilities
 
+from vtcode.acp.client_hooks import ClientHooks, client_hooks
+from vtcode.acp.client_model import ClientModel
+from vtcode.acp.client_pause import ClientPause
 from vtcode.acp.client_tools import Caller, ClientTool, client_tools
 from vtcode.protocol.errors import ProviderError
-from vtcode.protocol.events import ApprovalRequested, Event, TurnFailed
+from vtcode.protocol.events import ApprovalRequested, Event, TurnCompleted, TurnFailed
 from vtcode.protocol.ops import (
     ApprovalAnswer,
     CancelIntent,
@@ -41,10 +50,11 @@ from vtcode.protocol.ops import (
     RevokeGrant,
     UserInput,
 )
+from vtcode.runtime.hooks import TurnEnd
 from vtcode.runtime.wiring import SessionOptions
 
 if TYPE_CHECKING:
-    from vtcode.runtime.hooks import TurnEnd
+    from vtcode.providers.base import ModelClient
     from vtcode.runtime.session import Session
 
 KEY = "vtcode"
@@ -52,6 +62,8 @@ EVENT = "vtcode/event"
 OP = "vtcode/op"
 INVALID_PARAMS = -32602
 
+# Turn ends kept for their events (an editor's pump never reads them: the oldest go).
+_ENDS_KEPT = 16
 _ANSWERS = frozenset({"allow_once", "allow_tool", "allow_prefix", "deny"})
 
 
@@ -66,6 +78,15 @@ class _Setup(msgspec.Struct, frozen=True, rename="camel", forbid_unknown_fields=
     tools: tuple[dict[str, Any], ...] = ()
     ephemeral: bool = False
     output_schema: dict[str, Any] | None = None
+    # Python hooks the client runs (`acp.client_hooks`).
+    hooks: tuple[dict[str, Any], ...] = ()
+    # Paused approvals (`acp.client_pause`): run decided ones; also pause what would be asked.
+    paused_calls: bool = False
+    pause: bool = False
+    # The provider name of the client's own model client, which answers every model request.
+    model: str | None = None
+    # The client answers approvals with a callback: tell it (`policy.shadowed`) what rules settle first.
+    report_shadowed: bool = False
 
 
 @dataclass
@@ -74,9 +95,11 @@ class SessionSetup:
 
     setup: _Setup
     tools: tuple[ClientTool, ...]
+    hooks: ClientHooks | None = None
+    paused: ClientPause | None = None
     session_id: str = ""
-    # The exception that ended the last turn (a turn-end hook), sent with its `turn.failed`.
-    failure: BaseException | None = None
+    # How each turn ended (a turn-end hook), oldest first, for its `turn.completed` / `turn.failed`.
+    ends: deque[TurnEnd] = field(default_factory=lambda: deque(maxlen=_ENDS_KEPT))
 
     @classmethod
     def read(cls, meta: object, caller: Caller) -> SessionSetup:
@@ -84,20 +107,32 @@ class SessionSetup:
         try:
             setup = msgspec.convert(meta or {}, _Setup)
             found: list[SessionSetup] = []
-            tools = client_tools(setup.tools, caller, lambda: found[0].session_id if found else "")
+
+            def session_id() -> str:
+                return found[0].session_id if found else ""
+
+            tools = client_tools(setup.tools, caller, session_id)
+            hooks = client_hooks(setup.hooks, caller, session_id) if setup.hooks else None
         except msgspec.ValidationError as exc:
             raise RequestError(INVALID_PARAMS, f"bad _meta.vtcode: {exc}", None) from None
-        made = cls(setup, tools)
+        made = cls(setup, tools, hooks)
         found.append(made)
         return made
 
     def apply(self, options: SessionOptions) -> SessionOptions:
         """`options` with the client's tools, storage choice and output schema."""
-        if not self.tools and not self.setup.ephemeral and self.setup.output_schema is None:
+        if (
+            not self.tools
+            and not self.setup.ephemeral
+            and self.setup.output_schema is None
+            and not self.hooks
+        ):
             return options
+        deciding = self.hooks.deciding() if self.hooks is not None else ()
         return replace(
             options,
             extra_tools=(*options.extra_tools, *self.tools),
+            callable_hooks=(*options.callable_hooks, *deciding),
             ephemeral=options.ephemeral or self.setup.ephemeral,
             output_schema=self.setup.output_schema or options.output_schema,
         )
@@ -110,31 +145,67 @@ class SessionSetup:
         session.allow_tools(names)
         # First of the end-of-turn hooks: it runs before the pump reads the turn's `turn.failed`.
         session.hooks.end_of_turn.insert(0, self._note_end)
+        if self.hooks is not None:
+            self.hooks.install(session.hooks)
+        if self.setup.report_shadowed:
+            session.report_shadowed_policy()
+        if self.setup.paused_calls or self.setup.pause:
+            self.paused = ClientPause.attach(session, record=self.setup.pause)
+
+    def model_client(self, caller: Caller) -> ModelClient | None:
+        """The proxy to the client's model client, when it runs one (`acp.client_model`)."""
+        return ClientModel(caller, self.setup.model) if self.setup.model is not None else None
+
+    def opened_meta(self) -> dict[str, Any] | None:
+        """What the answer to `session/new` / `session/load` tells the client in `_meta.vtcode`."""
+        if self.paused is None:
+            return None
+        return {KEY: self.paused.meta()}
 
     async def _note_end(self, end: TurnEnd) -> None:
-        self.failure = end.error
+        self.ends.append(end)
 
-    def cause(self, event: Event) -> dict[str, Any] | None:
-        """What `turn.failed` cannot say about a provider error (status, provider, retry-after)."""
-        failure, self.failure = self.failure, None
-        if not isinstance(event, TurnFailed) or not isinstance(failure, ProviderError):
-            return None
-        return {
-            "kind": failure.kind.value,
-            "message": failure.message,
-            "hint": failure.hint,
-            "status": failure.status,
-            "provider": failure.provider,
-            "retryAfter": failure.retry_after,
-        }
+    async def extras(self, event: Event) -> dict[str, Any]:
+        """What goes with `event` to the client: a provider error's `cause` with a `turn.failed`, a
+        paused call's record with an `approval.requested`.
+
+        Before a turn's end reaches the client, its `turn_end` hooks run there (`acp.client_hooks`), so
+        the program sees them done when its turn's result comes, as in-process.
+        """
+        found: dict[str, Any] = {}
+        if isinstance(event, TurnCompleted | TurnFailed):
+            # Each turn's end event comes after its end hook ran (the turn task does not yield between).
+            end = self.ends.popleft() if self.ends else None
+            if end is not None and self.hooks is not None:
+                await self.hooks.turn_ended(end)
+            cause = _cause(end.error if end is not None else None)
+            if isinstance(event, TurnFailed) and cause is not None:
+                found["cause"] = cause
+        if self.paused is not None:
+            # Recorded before the client sees the request: it may end the turn at once.
+            found.update(self.paused.note(event))
+        return found
+
+
+def _cause(failure: BaseException | None) -> dict[str, Any] | None:
+    """What `turn.failed` cannot say about a provider error (status, provider, retry-after)."""
+    if not isinstance(failure, ProviderError):
+        return None
+    return {
+        "kind": failure.kind.value,
+        "message": failure.message,
+        "hint": failure.hint,
+        "status": failure.status,
+        "provider": failure.provider,
+        "retryAfter": failure.retry_after,
+    }
 
 
 async def send_event(caller: Caller, session_id: str, event: Event, setup: SessionSetup | None) -> None:
     """One event as a `_vtcode/event` notification (a `turn.failed` with the provider error's `cause`)."""
     params: dict[str, Any] = {"sessionId": session_id, "event": msgspec.to_builtins(event)}
-    cause = setup.cause(event) if setup is not None else None
-    if cause is not None:
-        params["cause"] = cause
+    if setup is not None:
+        params.update(await setup.extras(event))
     await caller.ext_notification(EVENT, params)
 
 
@@ -156,11 +227,12 @@ def approval_answer(request: ApprovalRequested, meta: Mapping[str, Any] | None) 
     ours = meta.get(KEY) if meta else None
     if not isinstance(ours, dict) or ours.get("decision") not in _ANSWERS:
         return None
-    reason = ours.get("reason")
+    reason, updated = ours.get("reason"), ours.get("updatedArguments")
     return ApprovalAnswer(
         request_id=request.request_id,
         decision=ours["decision"],
         reason=reason if isinstance(reason, str) else "",
+        updated_arguments=updated if isinstance(updated, dict) else None,
     )
 
 

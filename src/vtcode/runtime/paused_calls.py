@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import msgspec
@@ -91,16 +92,20 @@ class PausedApprovals:
     def decide(self, request_id: str, *, allow: bool, remember: Remember = "once", reason: str = "") -> None:
         """Record the decision on a paused call durably (raises `UsageError` for an unknown or run one)."""
         store = self._store()
-        found = next((c for c in self.calls if c.request_id == request_id), None)
-        if store is None or found is None or found.state not in ("pending", "allowed", "denied"):
+        if store is None:
             raise UsageError(
                 f"no paused call {request_id!r} waits for a decision",
                 hint="Session.pending_approvals lists the ones that do",
             )
-        decided = msgspec.structs.replace(
-            found, state="allowed" if allow else "denied", remember=remember, deny_reason=reason
-        )
-        store.update(lambda calls: tuple(decided if c.request_id == request_id else c for c in calls))
+        # Calls already told to the model leave the file first (`calls`), so they cannot be decided.
+        _ = self.calls
+        store.decide(request_id, allow=allow, remember=remember, reason=reason)
+
+    @property
+    def directory(self) -> Path | None:
+        """The session folder that holds the paused calls (None for a session stored nowhere)."""
+        store = self._store()
+        return store.directory if store is not None else None
 
     async def _run_decided(self, start: TurnStart) -> Sequence[Message]:
         store = self._store()

@@ -49,7 +49,8 @@ def install(hooks: Hooks, turn: TurnHooks) -> None:
         turn.end_of_turn.append(_turn_end(end))
 
 
-async def _call(hook: Hook[T], value: T, boundary: str) -> None:
+async def observe(hook: Hook[T], value: T, boundary: str) -> None:
+    """Call one observer; one that raises is logged (also for a session in a `vtcode acp` child)."""
     try:
         result = hook(value)
         if inspect.isawaitable(result):
@@ -62,7 +63,7 @@ def _before_request(
     hook: Hook[BeforeRequest],
 ) -> Callable[[BeforeRequest], Awaitable[HistoryReplacement | None]]:
     async def run(view: BeforeRequest) -> HistoryReplacement | None:
-        await _call(hook, view, "pre_model_request")
+        await observe(hook, view, "pre_model_request")
         return None
 
     return run
@@ -70,7 +71,7 @@ def _before_request(
 
 def _after_tool_batch(hook: Hook[AfterToolBatch]) -> Callable[[AfterToolBatch], Awaitable[Sequence[Message]]]:
     async def run(batch: AfterToolBatch) -> Sequence[Message]:
-        await _call(hook, batch, "after_tool_batch")
+        await observe(hook, batch, "after_tool_batch")
         return ()
 
     return run
@@ -78,6 +79,6 @@ def _after_tool_batch(hook: Hook[AfterToolBatch]) -> Callable[[AfterToolBatch], 
 
 def _turn_end(hook: Hook[TurnEnd]) -> Callable[[TurnEnd], Awaitable[None]]:
     async def run(end: TurnEnd) -> None:
-        await _call(hook, end, "turn_end")
+        await observe(hook, end, "turn_end")
 
     return run

@@ -86,10 +86,8 @@ def runtime_options(
         )
         if value is not None
     }
-    overrides = tuple(options.config)
-    if options.model_client is not None and options.provider is None:
-        # The client answers every request: a provider entry that needs no key only names it.
-        overrides = (*overrides, f'providers.{CLIENT_PROVIDER}.base_url="{_UNUSED_URL}"')
+    overrides = (*options.config, *client_overrides(options))
+    if client_overrides(options):
         flags = {"agent.provider": CLIENT_PROVIDER, "agent.model": options.model or CLIENT_PROVIDER, **flags}
     request = SessionRequest(workspace=workspace, flags=flags, overrides=overrides, resume=resume)
     env = {**os_environ(), **options.env}
@@ -102,6 +100,14 @@ def runtime_options(
 
         hooks = callable_hooks(options.hooks, session_id)
     return dataclasses.replace(built, extra_tools=tools, ephemeral=options.ephemeral, callable_hooks=hooks)
+
+
+def client_overrides(options: Options) -> tuple[str, ...]:
+    """The config override that names the `model_client`'s provider when no provider is given."""
+    if options.model_client is None or options.provider is not None:
+        return ()
+    # The client answers every request: a provider entry that needs no key only names it.
+    return (f'providers.{CLIENT_PROVIDER}.base_url="{_UNUSED_URL}"',)
 
 
 def checked_workspace(options: Options) -> Path:

@@ -7,7 +7,7 @@ and the next turn runs it, at most once, before its prompt goes to the model.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from vtcode.protocol.errors import UsageError, VtcodeError
 from vtcode.protocol.events import ApprovalRequested
@@ -15,21 +15,52 @@ from vtcode.protocol.ops import ApprovalAnswer, Interrupt
 from vtcode.sdk.permission import Allow, Decision, Deny
 
 if TYPE_CHECKING:
-    from vtcode.runtime.paused_calls import PausedApprovals
-    from vtcode.runtime.session import Session as RuntimeSession
+    from vtcode.sdk.transport import Transport
     from vtcode.sdk.turn import TurnHandle
+    from vtcode.store.paused_calls import PausedCall
 
 
-def attach(runtime: RuntimeSession) -> PausedApprovals:
+class Paused(Protocol):
+    """A session's paused calls, in its store: the runtime's own in-process, read and decided from the
+    program's side over the subprocess transport (`transport.acp_pause`)."""
+
+    @property
+    def undecided(self) -> tuple[PausedCall, ...]:
+        """The calls that wait for a decision."""
+        ...
+
+    def pause(self, request: ApprovalRequested) -> PausedCall:
+        """The durable record of `request`'s call (raises `VtcodeError` when there is none)."""
+        ...
+
+    def decide(
+        self,
+        request_id: str,
+        *,
+        allow: bool,
+        remember: Literal["once", "tool", "prefix"] = "once",
+        reason: str = "",
+    ) -> None:
+        """Record the decision on a paused call durably (raises `UsageError`)."""
+        ...
+
+
+def attach(transport: Transport) -> Paused:
     """The session's paused calls; calls decided earlier run at the start of its next turn."""
-    from vtcode.runtime.paused_calls import PausedApprovals
+    from vtcode.sdk.transport.in_process import InProcess
 
-    return PausedApprovals.attach(runtime)
+    if isinstance(transport, InProcess):
+        from vtcode.runtime.paused_calls import PausedApprovals
+
+        return PausedApprovals.attach(transport.runtime)
+    from vtcode.sdk.transport.acp_subprocess import AcpSubprocess
+
+    assert isinstance(transport, AcpSubprocess)
+    # The child runs the decided calls itself (`acp.client_pause`).
+    return transport.paused
 
 
-def pause(
-    paused: PausedApprovals, handle: TurnHandle[Any], request: ApprovalRequested
-) -> Interrupt | ApprovalAnswer:
+def pause(paused: Paused, handle: TurnHandle[Any], request: ApprovalRequested) -> Interrupt | ApprovalAnswer:
     """Record `request`'s call durably and mark the turn paused; the operation that then ends it.
 
     A call that cannot be recorded is refused (the turn goes on): a pause nobody can resume would
@@ -45,7 +76,7 @@ def pause(
     return Interrupt()
 
 
-def decide(paused: PausedApprovals, request_id: str, decision: Decision) -> None:
+def decide(paused: Paused, request_id: str, decision: Decision) -> None:
     """Record the program's decision on a paused call (raises `UsageError` for an unknown one)."""
     match decision:
         case Allow(updated_args=updated) if updated is not None:

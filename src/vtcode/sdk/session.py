@@ -25,7 +25,6 @@ from vtcode.sdk.transport import Transport, TransportError, open_transport
 from vtcode.sdk.turn import TurnHandle, TurnResult
 
 if TYPE_CHECKING:
-    from vtcode.runtime.paused_calls import PausedApprovals
     from vtcode.runtime.session import Session as RuntimeSession
     from vtcode.store.paused_calls import PausedCall as PendingApproval
 
@@ -46,7 +45,7 @@ class Session:
         self._between: list[Event] = []
         self._answering: set[asyncio.Task[None]] = set()
         # Calls a paused turn left waiting for approval (`sdk.pause`), set by `open`.
-        self._paused: PausedApprovals | None = None
+        self._paused: pause.Paused | None = None
         # The exception behind the next `turn.failed` (`_note_failure`), for `TurnResult.raise_for_status`.
         self._ended_by: BaseException | None = None
         self._reader = asyncio.create_task(self._read(), name=f"vtcode-sdk-{runtime.id}")
@@ -74,14 +73,9 @@ class Session:
 
     @classmethod
     async def _open(cls, options: Options, *, resume: str | None) -> Session:
-        from vtcode.sdk.transport.in_process import InProcess
-
         transport = await open_transport(options, resume=resume)
         session = cls(transport, options)
-        runtime = transport.runtime if isinstance(transport, InProcess) else None
-        if runtime is not None:
-            # Paused approvals need the runtime in this process.
-            session._paused = pause.attach(runtime)
+        session._paused = pause.attach(transport)
         transport.on_failure(session._note_failure)
         return session
 

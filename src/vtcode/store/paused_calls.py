@@ -15,6 +15,7 @@ from typing import Literal
 
 import msgspec
 
+from vtcode.protocol.errors import UsageError
 from vtcode.store.state_file import read_state_file, write_state_file
 from vtcode.store.writer_lock import writer_lock
 
@@ -87,3 +88,30 @@ class PausedCallStore:
                     with contextlib.suppress(FileNotFoundError):
                         path.unlink()
             return after
+
+    def decide(
+        self,
+        request_id: str,
+        *,
+        allow: bool,
+        remember: Literal["once", "tool", "prefix"] = "once",
+        reason: str = "",
+    ) -> PausedCall:
+        """Record the decision on a call not yet run, durably (raises `UsageError` for any other)."""
+        decided: list[PausedCall] = []
+
+        def change(calls: tuple[PausedCall, ...]) -> tuple[PausedCall, ...]:
+            found = next((c for c in calls if c.request_id == request_id), None)
+            if found is None or found.state not in ("pending", "allowed", "denied"):
+                return calls
+            state: CallState = "allowed" if allow else "denied"
+            decided.append(msgspec.structs.replace(found, state=state, remember=remember, deny_reason=reason))
+            return tuple(decided[0] if c.request_id == request_id else c for c in calls)
+
+        self.update(change)
+        if not decided:
+            raise UsageError(
+                f"no paused call {request_id!r} waits for a decision",
+                hint="Session.pending_approvals lists the ones that do",
+            )
+        return decided[0]

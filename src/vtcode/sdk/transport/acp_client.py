@@ -3,7 +3,9 @@
 `session/request_permission` is answered with the approval answer the SDK's permission order gave
 (`sdk.permission`): the session sees the `approval.requested` event first (it comes in order with the
 other events), answers it as in-process, and the answer completes the request, the exact decision and
-reason in `_meta.vtcode`. `_vtcode/tool_call` runs a `@vt.tool` function here, in the program's process.
+reason in `_meta.vtcode`. `_vtcode/tool_call` runs a `@vt.tool` function here, in the program's process,
+`_vtcode/hook` one of its Python hooks (`transport.acp_hooks`), `_vtcode/model` a request to its
+`model_client` (`transport.acp_model`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from acp.schema import (
 from vtcode.protocol.events import ApprovalRequested, ApprovalResolved, Event
 from vtcode.protocol.ops import ApprovalAnswer
 from vtcode.sdk.tool import FunctionTool, ToolContext
+from vtcode.sdk.transport.acp_hooks import HOOK, HOOK_CANCEL, HookServer
+from vtcode.sdk.transport.acp_model import MODEL, MODEL_CANCEL, MODEL_NEXT, ModelServer
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +44,17 @@ _KIND_OF = {
 class SdkClient:
     """What the `vtcode acp` child may ask of the program."""
 
-    def __init__(self, tools: Sequence[FunctionTool], workspace: Path) -> None:
+    def __init__(
+        self,
+        tools: Sequence[FunctionTool],
+        workspace: Path,
+        *,
+        hooks: HookServer | None = None,
+        model: ModelServer | None = None,
+    ) -> None:
         self._tools = {t.spec.name: t for t in tools}
+        self._hooks = hooks
+        self._model = model
         self._workspace = workspace
         # approval request id by the tool call (item) it is about, learnt from the events.
         self._requests: dict[str, str] = {}
@@ -74,6 +87,10 @@ class SdkClient:
                 future.set_result(None)
         for task, _ in self._calls.values():
             task.cancel()
+        if self._hooks is not None:
+            self._hooks.cancel_all()
+        if self._model is not None:
+            self._model.cancel_all()
 
     # -- ACP client methods ------------------------------------------------------------------------------
 
@@ -99,20 +116,34 @@ class SdkClient:
             if option is not None
             else DeniedOutcome(outcome="cancelled")
         )
-        meta = {"vtcode": {"decision": answer.decision, "reason": answer.reason}}
+        meta = {
+            "vtcode": {
+                "decision": answer.decision,
+                "reason": answer.reason,
+                "updatedArguments": answer.updated_arguments,
+            }
+        }
         return RequestPermissionResponse(outcome=outcome, field_meta=meta)
 
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
         """Editor updates (a loaded session's history replay): the typed events carry all of it."""
 
     async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        """`_vtcode/tool_call`: run one of the program's tools."""
+        """`_vtcode/tool_call`: run one of the program's tools; `_vtcode/hook`: one of its hooks."""
+        if method == HOOK and self._hooks is not None:
+            return await self._hooks.call(params)
+        if method in (MODEL, MODEL_NEXT) and self._model is not None:
+            return await self._model.answer(method, params)
         if method != "vtcode/tool_call":
             raise RequestError.method_not_found(f"_{method}")
         return await self._tool_call(params)
 
     async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
-        """`_vtcode/tool_cancel`: the turn was interrupted during a call."""
+        """`_vtcode/tool_cancel` / `_vtcode/hook_cancel`: the turn stopped waiting for a call."""
+        if method == HOOK_CANCEL and self._hooks is not None:
+            self._hooks.cancel(params)
+        if method == MODEL_CANCEL and self._model is not None:
+            self._model.cancel(params)
         if method == "vtcode/tool_cancel":
             running = self._calls.get(str(params.get("callId")))
             if running is not None:

@@ -24,16 +24,22 @@ _EVENT_MARK = b'"method":"_vtcode/event"'
 _MARK_WINDOW = 64
 
 
-class _EventParams(msgspec.Struct, frozen=True, rename="camel"):
+class EventParams(msgspec.Struct, frozen=True, rename="camel"):
+    """One `_vtcode/event` notification's parameters."""
+
     session_id: str
     event: Event
     # What a `turn.failed` cannot say about a provider error (`acp.sdk_extension`).
     cause: dict[str, Any] | None = None
+    # With `approval="pause"`: the child's record of the call an `approval.requested` asks about.
+    paused: dict[str, Any] | None = None
+    paused_calls_dir: str | None = None
+    pause_error: str | None = None
 
 
 class _EventNote(msgspec.Struct, frozen=True):
     method: str
-    params: _EventParams
+    params: EventParams
     jsonrpc: str = "2.0"
 
 
@@ -49,7 +55,7 @@ class PipeFraming:
         self,
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
-        on_event: Callable[[str, Event, dict[str, Any] | None], None],
+        on_event: Callable[[EventParams], None],
     ) -> None:
         self._reader = reader
         self._writer = writer
@@ -89,7 +95,7 @@ class PipeFraming:
                 except msgspec.ValidationError:
                     log.warning("an event the SDK cannot read was skipped", exc_info=True)
                     continue
-                self._on_event(note.params.session_id, note.params.event, note.params.cause)
+                self._on_event(note.params)
                 continue
             try:
                 message = _any_decoder.decode(line)

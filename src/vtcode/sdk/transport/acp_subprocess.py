@@ -43,11 +43,14 @@ from vtcode.protocol.errors import (
     UsageError,
     VtcodeError,
 )
-from vtcode.protocol.events import Event, IntentApplied, TurnCompleted, TurnFailed
+from vtcode.protocol.events import ApprovalRequested, Event, IntentApplied, TurnCompleted, TurnFailed
 from vtcode.protocol.ops import ApprovalAnswer, Interrupt, Op, Shutdown, UserInput
-from vtcode.sdk.options import Options, checked_workspace, output_schema
+from vtcode.sdk.options import CLIENT_PROVIDER, Options, checked_workspace, client_overrides, output_schema
 from vtcode.sdk.transport.acp_client import SdkClient
-from vtcode.sdk.transport.acp_framing import PipeFraming
+from vtcode.sdk.transport.acp_framing import EventParams, PipeFraming
+from vtcode.sdk.transport.acp_hooks import HookServer
+from vtcode.sdk.transport.acp_model import ModelServer
+from vtcode.sdk.transport.acp_pause import ChildPausedCalls
 from vtcode.sdk.transport.errors import TransportError
 
 log = logging.getLogger(__name__)
@@ -82,6 +85,8 @@ class AcpSubprocess:
         # The answer schema of the next prompt's turn (`set_output_schema`), sent with it.
         self._schema: Mapping[str, Any] | None = None
         self._failure_sink: Callable[[BaseException | None], None] | None = None
+        # Calls paused for approval, in the session folder the child names when it opens the session.
+        self.paused = ChildPausedCalls()
         self._watch = asyncio.ensure_future(self._watch_end())
 
     @property
@@ -159,11 +164,14 @@ class AcpSubprocess:
 
     # -- inside ----------------------------------------------------------------------------------------
 
-    def _on_event(self, session_id: str, event: Event, cause: dict[str, Any] | None = None) -> None:
+    def _on_event(self, params: EventParams) -> None:
+        event, cause = params.event, params.cause
         if isinstance(event, IntentApplied) and event.intent_id in self._intents:
             self._intents.discard(event.intent_id)
             return
         self._client.saw(event)
+        if isinstance(event, ApprovalRequested):
+            self.paused.note(event.request_id, params.paused, params.pause_error, params.paused_calls_dir)
         if isinstance(event, TurnCompleted | TurnFailed):
             self._ended = True
             if self._failure_sink is not None:
@@ -241,16 +249,18 @@ def _as_client(client: SdkClient) -> Client:
 def child_argv(options: Options, workspace: Path) -> list[str]:
     """`vtcode acp` with the session's settings as command-line flags (as a user would start it)."""
     argv = [sys.executable, "-m", "vtcode", "acp", "--workspace", str(workspace)]
+    named = client_overrides(options)
     for flag, value in (
-        ("--provider", options.provider),
-        ("--model", options.model),
-        ("--approval", options.approval),
+        ("--provider", CLIENT_PROVIDER if named else options.provider),
+        ("--model", options.model or CLIENT_PROVIDER if named else options.model),
+        # "pause" is the SDK's own: the child asks, and the program pauses what it is asked.
+        ("--approval", "ask" if options.approval == "pause" else options.approval),
         ("--base-url", options.base_url),
         ("--max-turns", options.max_turns),
     ):
         if value is not None:
             argv += [flag, str(value)]
-    for override in options.config:
+    for override in (*options.config, *named):
         argv += ["-c", override]
     return argv
 
@@ -259,11 +269,6 @@ async def open_subprocess(options: Options, *, resume: str | None) -> AcpSubproc
     """Start a `vtcode acp` child and open (or load) the session in it."""
     from vtcode.config.environment import os_environ
 
-    if options.model_client is not None or options.hooks is not None or options.approval == "pause":
-        raise ConfigError(
-            'model_client, Python hooks and approval="pause" run in the program\'s process',
-            hint='use transport="in-process" with them',
-        )
     workspace = checked_workspace(options)
     schema = output_schema(options)
     try:
@@ -272,10 +277,15 @@ async def open_subprocess(options: Options, *, resume: str | None) -> AcpSubproc
         )
     except OSError as exc:
         raise TransportError(f"vtcode acp could not be started: {exc}") from None
-    transport = AcpSubprocess(child, SdkClient(options.tools, workspace))
+    found: list[AcpSubprocess] = []
+    hooks = HookServer(options.hooks, lambda: found[0].id) if options.hooks is not None else None
+    model = ModelServer(options.model_client) if options.model_client is not None else None
+    transport = AcpSubprocess(child, SdkClient(options.tools, workspace, hooks=hooks, model=model))
+    found.append(transport)
     try:
         async with asyncio.timeout(OPEN_SECONDS):
-            transport._session_id = await _open_session(transport, options, workspace, schema, resume)
+            setup = session_setup(options, schema, hooks)
+            transport._session_id = await _open_session(transport, workspace, setup, resume)
     except BaseException as exc:
         await transport.aclose()
         if isinstance(exc, RequestError):
@@ -287,11 +297,7 @@ async def open_subprocess(options: Options, *, resume: str | None) -> AcpSubproc
 
 
 async def _open_session(
-    transport: AcpSubprocess,
-    options: Options,
-    workspace: Path,
-    schema: dict[str, Any] | None,
-    resume: str | None,
+    transport: AcpSubprocess, workspace: Path, setup: dict[str, Any], resume: str | None
 ) -> str:
     capabilities = ClientCapabilities(field_meta={"vtcode": {"events": True}})
     await transport.conn.initialize(
@@ -299,6 +305,21 @@ async def _open_session(
         client_capabilities=capabilities,
         client_info=Implementation(name="vtcode-sdk", title="vtcode SDK", version=__version__),
     )
+    if resume is None:
+        response = await transport.conn.new_session(cwd=str(workspace), mcp_servers=[], vtcode=setup)
+        transport.paused.opened(response.field_meta)
+        return response.session_id
+    loaded = await transport.conn.load_session(
+        cwd=str(workspace), session_id=resume, mcp_servers=[], vtcode=setup
+    )
+    transport.paused.opened(loaded.field_meta)
+    return resume
+
+
+def session_setup(
+    options: Options, schema: dict[str, Any] | None, hooks: HookServer | None
+) -> dict[str, Any]:
+    """What the session asks of the child in `_meta.vtcode` (`acp.sdk_extension`)."""
     tools = [
         {
             "name": t.spec.name,
@@ -309,12 +330,18 @@ async def _open_session(
         }
         for t in options.tools
     ]
-    setup = {"tools": tools, "ephemeral": options.ephemeral, "outputSchema": schema}
-    if resume is None:
-        response = await transport.conn.new_session(cwd=str(workspace), mcp_servers=[], vtcode=setup)
-        return response.session_id
-    await transport.conn.load_session(cwd=str(workspace), session_id=resume, mcp_servers=[], vtcode=setup)
-    return resume
+    setup: dict[str, Any] = {"tools": tools, "ephemeral": options.ephemeral, "outputSchema": schema}
+    # Calls paused earlier run at the next turn, whatever this session's mode (as in-process).
+    setup["pausedCalls"] = not options.ephemeral
+    # A permission callback answers what would be asked; only without one does a call pause.
+    setup["pause"] = options.approval == "pause" and options.permission is None
+    # The program learns (`PolicyShadowed`) when a rule or the mode decides before its callback.
+    setup["reportShadowed"] = options.permission is not None
+    if hooks is not None:
+        setup["hooks"] = hooks.declared
+    if options.model_client is not None:
+        setup["model"] = options.model_client.provider
+    return setup
 
 
 def _open_error(exc: RequestError) -> VtcodeError:

@@ -1,0 +1,54 @@
+"""Approvals that pause, for an ACP client that asked for them (the SDK's `approval="pause"`).
+
+With `_meta.vtcode.pausedCalls`, the session runs the calls paused earlier and since decided at the
+start of its next turn (`runtime.paused_calls`) and tells the client, in the `session/new` or
+`session/load` answer, the folder whose `paused_calls.json` lists them, so the client reads and
+decides them itself, as an in-process program does. With `_meta.vtcode.pause` as well, every call that
+would be asked about is first recorded there: its `approval.requested` event carries the record
+(`paused` and `pausedCallsDir`, or `pauseError` when it could not be written), and the client ends
+the turn with an interrupt instead of answering.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from vtcode.protocol.errors import VtcodeError
+from vtcode.protocol.events import ApprovalRequested, Event
+
+if TYPE_CHECKING:
+    from vtcode.runtime.paused_calls import PausedApprovals
+    from vtcode.runtime.session import Session
+
+
+class ClientPause:
+    """One session's paused calls, for the client."""
+
+    def __init__(self, paused: PausedApprovals, *, record: bool) -> None:
+        self._paused = paused
+        self._record = record
+
+    @classmethod
+    def attach(cls, session: Session, *, record: bool) -> ClientPause:
+        """Run decided calls at the start of `session`'s next turn; with `record`, pause what is asked."""
+        from vtcode.runtime.paused_calls import PausedApprovals
+
+        return cls(PausedApprovals.attach(session), record=record)
+
+    def meta(self) -> dict[str, Any]:
+        """What the open session's answer tells the client (`_meta.vtcode`)."""
+        directory = self._paused.directory
+        return {"pausedCallsDir": str(directory) if directory is not None else None}
+
+    def note(self, event: Event) -> dict[str, Any]:
+        """Record the call an `approval.requested` asks about; what its notification carries with it."""
+        if not self._record or not isinstance(event, ApprovalRequested):
+            return {}
+        try:
+            record = msgspec.to_builtins(self._paused.pause(event))
+        except VtcodeError as exc:
+            return {"pauseError": exc.user_text()}
+        # A new session's folder exists from its first turn on: the client learns it with the record.
+        return {"paused": record, **self.meta()}
