@@ -18,8 +18,12 @@ class ItemCard(Static, Generic[ShownItem]):
     card_classes: ClassVar[str] = "card"
 
     def __init__(self, item: ShownItem) -> None:
-        # The subclass paints `item` once its own state is set up.
         super().__init__("", classes=self.card_classes)
+        self.start(item)
+
+    def start(self, item: ShownItem) -> None:
+        """Set the card up for the item's first state and show it."""
+        self.change(item)
 
     def change(self, item: ShownItem) -> None:
         """Show a newer state of the item."""

@@ -24,8 +24,8 @@ class SubagentCard(ItemCard[ToolCallItem], can_focus=True):
 
     card_classes = "card tool"
 
-    def __init__(self, item: ToolCallItem) -> None:
-        super().__init__(item)
+    def start(self, item: ToolCallItem) -> None:
+        """A closed card that has seen no tool of the child yet."""
         self.open = False
         self.tools: list[str] = []
         self.item = item

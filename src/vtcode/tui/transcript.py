@@ -167,8 +167,8 @@ class CommandCard(ItemCard[CommandExecutionItem], can_focus=True):
 
     card_classes = "card command"
 
-    def __init__(self, item: CommandExecutionItem) -> None:
-        super().__init__(item)
+    def start(self, item: CommandExecutionItem) -> None:
+        """Show the command's first state at once."""
         self.item = item
         self._dirty = False
         # For a command left running in the background: how its job ended, once it did.
@@ -256,10 +256,6 @@ class FileChangeCard(ItemCard[FileChangeItem]):
 
     card_classes = "card edit"
 
-    def __init__(self, item: FileChangeItem) -> None:
-        super().__init__(item)
-        self.change(item)
-
     def change(self, item: FileChangeItem) -> None:
         """Show `item`."""
         text = Text()
@@ -293,10 +289,6 @@ class ToolLine(ItemCard[ToolCallItem]):
     """Any other tool call on one line: name, arguments, status."""
 
     card_classes = "card tool"
-
-    def __init__(self, item: ToolCallItem) -> None:
-        super().__init__(item)
-        self.change(item)
 
     def change(self, item: ToolCallItem) -> None:
         """Show `item`."""
