@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vtcode.core.git_status import GitState, parse_porcelain_v2
-from vtcode.exec.git_repo import GitAccess
+from vtcode.exec.git_repo import GitAccess, run_git
 
 log = logging.getLogger(__name__)
 
@@ -109,23 +109,8 @@ def _branch_only(git: GitAccess, workspace: Path) -> GitState | None:
     if argv is None:
         return None
     try:
-        done = _run(argv, workspace, git.environment, _BRANCH_TIMEOUT_SECONDS)
+        done = run_git(argv, workspace, git.environment, timeout=_BRANCH_TIMEOUT_SECONDS)
     except (subprocess.TimeoutExpired, OSError):
         return None
     branch = done.stdout.decode("utf-8", errors="replace").strip()
     return GitState(branch=branch or None) if done.returncode in (0, 1) else None
-
-
-def _run(
-    argv: list[str], cwd: Path, env: dict[str, str], timeout: float
-) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        argv,
-        cwd=cwd,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        timeout=timeout,
-        check=False,
-    )

@@ -162,15 +162,7 @@ class GitAccess:
         at = argv.index("core.hooksPath=/dev/null")
         del argv[at - 1 : at + 1]
         try:
-            done = subprocess.run(
-                argv,
-                cwd=self.workspace,
-                env=self._env,
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                timeout=_CONFIG_TIMEOUT_SECONDS,
-                check=False,
-            )
+            done = run_git(argv, self.workspace, self._env, timeout=_CONFIG_TIMEOUT_SECONDS)
         except (OSError, subprocess.TimeoutExpired) as exc:
             log.info("could not ask git for core.hooksPath: %s", exc)
             return None
@@ -186,6 +178,15 @@ class GitAccess:
             return None, None
         problem = location_problem(location, workspace=os.fspath(self.workspace), writable=self._writable)
         return location, problem
+
+
+def run_git(
+    argv: list[str], cwd: Path, env: Mapping[str, str], *, timeout: float | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """Run a `GitAccess.command` to its end, blocking, with no input; its output and errors captured."""
+    return subprocess.run(
+        argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout, check=False
+    )
 
 
 def git_protected_paths(

@@ -31,6 +31,7 @@ class AnthropicClient(StreamingClient):
     """
 
     api_name = "Anthropic Messages"
+    decoder_type = AnthropicStreamDecoder
 
     def path(self) -> str:
         """`messages` or `v1/messages`, depending on the base URL."""
@@ -39,10 +40,6 @@ class AnthropicClient(StreamingClient):
     def encode(self, request: ModelRequest) -> bytes:
         """The Messages body with cache breakpoints on the tools and the static system block."""
         return encode_request(request)
-
-    def decoder(self) -> AnthropicStreamDecoder:
-        """A decoder for one stream."""
-        return AnthropicStreamDecoder(self.provider, api_key_env=self.endpoint.api_key_env)
 
     @property
     def inline_compaction(self) -> bool:

@@ -14,6 +14,8 @@ CHAT_COMPLETIONS_PATH = "chat/completions"
 class OpenAIChatClient(StreamingClient):
     """Streams `POST {base_url}/chat/completions` replies as stream events, with bounded retries."""
 
+    decoder_type = ChatStreamDecoder
+
     def path(self) -> str:
         """`chat/completions`."""
         return CHAT_COMPLETIONS_PATH
@@ -21,7 +23,3 @@ class OpenAIChatClient(StreamingClient):
     def encode(self, request: ModelRequest) -> bytes:
         """The Chat Completions body (field choices depend on the provider, see the request module)."""
         return encode_chat_request(request, provider=self.provider)
-
-    def decoder(self) -> ChatStreamDecoder:
-        """A decoder for one stream."""
-        return ChatStreamDecoder(provider=self.provider, api_key_env=self.endpoint.api_key_env)

@@ -22,6 +22,7 @@ class OpenAIResponsesClient(StreamingClient):
     """A ModelClient speaking the Responses API; every request carries the whole conversation."""
 
     api_name = "OpenAI Responses"
+    decoder_type = ResponsesStreamDecoder
 
     def path(self) -> str:
         """`responses`."""
@@ -30,10 +31,6 @@ class OpenAIResponsesClient(StreamingClient):
     def encode(self, request: ModelRequest) -> bytes:
         """The Responses body (`store: false`, the full input every time)."""
         return encode_responses_body(request)
-
-    def decoder(self) -> ResponsesStreamDecoder:
-        """A decoder for one stream."""
-        return ResponsesStreamDecoder(self.provider, api_key_env=self.endpoint.api_key_env)
 
     @property
     def native_compaction(self) -> bool:

@@ -32,8 +32,19 @@ class StreamDecoder(Protocol):
         ...
 
 
+class NewDecoder(Protocol):
+    """A decoder class: made per response for the endpoint's provider (and its API key variable)."""
+
+    def __call__(self, *, provider: str, api_key_env: str | None) -> StreamDecoder:
+        """A fresh decoder."""
+        ...
+
+
 class StreamingClient:
     """A ModelClient for one wire format; subclasses say where to POST, what, and how to decode."""
+
+    #: The wire's decoder; each response gets a fresh one.
+    decoder_type: NewDecoder
 
     def __init__(
         self,
@@ -76,7 +87,7 @@ class StreamingClient:
 
     def decoder(self) -> StreamDecoder:
         """A fresh decoder for one response."""
-        raise NotImplementedError
+        return self.decoder_type(provider=self.provider, api_key_env=self.endpoint.api_key_env)
 
     async def _attempt(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         async for event in self._decode(self.encode(request), self.decoder()):

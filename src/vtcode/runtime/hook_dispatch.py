@@ -15,7 +15,7 @@ import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from vtcode import __version__
 from vtcode.config.hook_sources import digest_of, expand_project_dir
@@ -30,7 +30,7 @@ from vtcode.core.hooks.model import (
 from vtcode.core.hooks.outcome import Combined, HookResult, cap_context, combine, read_run
 from vtcode.exec.hook_runner import hook_argv, run_hook
 from vtcode.exec.spool import spool_dir
-from vtcode.protocol.events import HookCompleted, HookSkipped, HookStarted, Notice
+from vtcode.protocol.events import HookCompleted, HookSkipped, HookSourceKind, HookStarted, Notice
 from vtcode.runtime import callable_hooks
 from vtcode.runtime.callable_hooks import CallableHook
 from vtcode.runtime.emitter import Emitter
@@ -210,16 +210,7 @@ class HookDispatch:
                 else [expand_project_dir(a, self.workspace) for a in handler.args]
             )
             argv = self._argv[hook] = hook_argv(command, args, self._env)
-        self.emitter.emit(
-            HookStarted(
-                event=event,
-                source=hook.source.kind,
-                source_path=hook.source.path,
-                command=handler.display,
-                status_message=handler.status_message or "",
-                digest=hook.digest,
-            )
-        )
+        self.emitter.emit(HookStarted(**_about(hook, event), status_message=handler.status_message or ""))
         started = self.monotonic()
         run = await run_hook(
             argv,
@@ -231,15 +222,11 @@ class HookDispatch:
         result = read_run(event, handler, run)
         self.emitter.emit(
             HookCompleted(
-                event=event,
-                source=hook.source.kind,
-                source_path=hook.source.path,
-                command=handler.display,
+                **_about(hook, event),
                 outcome=result.outcome,
                 decision=result.decision,
                 duration_ms=round((self.monotonic() - started) * 1000),
                 message=result.reason or result.warning,
-                digest=hook.digest,
             )
         )
         return result
@@ -251,11 +238,24 @@ def skipped_text(hook: ConfiguredHook, reason: str) -> str:
 
 
 def _skipped(hook: ConfiguredHook, reason: str) -> HookSkipped:
-    return HookSkipped(
-        event=hook.event,
-        source=hook.source.kind,
-        source_path=hook.source.path,
+    return HookSkipped(**_about(hook, hook.event), reason=reason)
+
+
+class _About(TypedDict):
+    event: str
+    source: HookSourceKind
+    source_path: str
+    command: str
+    digest: str
+
+
+def _about(hook: ConfiguredHook, event: HookEvent) -> _About:
+    """What every hook event says of the hook it is about."""
+    source = hook.source
+    return _About(
+        event=event,
+        source=source.kind,
+        source_path=source.path,
         command=hook.handler.display,
         digest=hook.digest,
-        reason=reason,
     )

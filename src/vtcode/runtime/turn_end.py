@@ -28,33 +28,36 @@ def interrupted() -> TurnFailed:
     return TurnFailed(kind="interrupted", message=INTERRUPTED_MESSAGE, exit_code=int(ExitCode.INTERRUPTED))
 
 
+# The kind of the errors whose class alone decides it; the first match wins.
+_KINDS: tuple[tuple[type[VtcodeError], str], ...] = (
+    (ConfigError, "config"),
+    (UsageError, "usage"),
+    (StoreError, "store"),
+    (QueueFullError, "queue_full"),
+    (InterruptedByUser, "interrupted"),
+)
+
+
 def failed(error: Exception) -> TurnFailed:
     """The event of a turn `error` ended; its kind is one of `FAILURE_KINDS`."""
-    match error:
-        case ProviderError():
-            kind = str(error.kind)
-        case AgentFailedError():
-            kind = error.kind
-        case ConfigError():
-            kind = "config"
-        case UsageError():
-            kind = "usage"
-        case StoreError():
-            kind = "store"
-        case QueueFullError():
-            kind = "queue_full"
-        case InterruptedByUser():
-            kind = "interrupted"
-        case VtcodeError():
-            kind = "agent_failed"
-        case _:
-            return TurnFailed(
-                kind="internal",
-                message=f"internal error: {type(error).__name__}: {error}",
-                hint="rerun with VTCODE_DEBUG=1 for details and report it",
-                exit_code=int(ExitCode.AGENT_FAILED),
-            )
-    return TurnFailed(kind=kind, message=error.message, hint=error.hint or "", exit_code=int(error.exit_code))
+    if not isinstance(error, VtcodeError):
+        return TurnFailed(
+            kind="internal",
+            message=f"internal error: {type(error).__name__}: {error}",
+            hint="rerun with VTCODE_DEBUG=1 for details and report it",
+            exit_code=int(ExitCode.AGENT_FAILED),
+        )
+    return TurnFailed(
+        kind=_kind(error), message=error.message, hint=error.hint or "", exit_code=int(error.exit_code)
+    )
+
+
+def _kind(error: VtcodeError) -> str:
+    if isinstance(error, ProviderError):
+        return str(error.kind)
+    if isinstance(error, AgentFailedError):
+        return error.kind
+    return next((kind for cls, kind in _KINDS if isinstance(error, cls)), "agent_failed")
 
 
 def interruption_note(turn: int, now: float) -> UserMessage:

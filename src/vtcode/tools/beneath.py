@@ -19,7 +19,7 @@ import errno
 import os
 import secrets
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 
 from vtcode.protocol.errors import ToolError
@@ -31,6 +31,8 @@ _WALK = getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY | os.O_NOFOLLOW | _C
 # The last directory is opened for real: its descriptor is fsynced after a rename.
 _FINAL = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | _CLOEXEC
 _LINK_ERRNOS = (errno.ELOOP, errno.ENOTDIR)
+# Turns a failed open of (name, below dir_fd, shown as display) into the error the caller raises.
+_Explain = Callable[[OSError, str, int, str], Exception]
 
 
 class PathChangedError(ToolError):
@@ -85,7 +87,7 @@ def open_directory(
                 else:
                     if created is not None:
                         created.append("/".join(parts[: index + 1]))
-                next_fd = _open_step(name, flags, fd, display)
+                next_fd = _open_at(name, flags, fd, display, _step_error)
             except OSError as exc:
                 raise _step_error(exc, name, fd, display) from None
             os.close(fd)
@@ -95,11 +97,12 @@ def open_directory(
         os.close(fd)
 
 
-def _open_step(name: str, flags: int, dir_fd: int, display: str) -> int:
+def _open_at(name: str, flags: int, dir_fd: int, display: str, explain: _Explain) -> int:
+    """`os.open` of `name` below `dir_fd`; a failure is raised as `explain` tells it for `display`."""
     try:
         return os.open(name, flags, dir_fd=dir_fd)
     except OSError as exc:
-        raise _step_error(exc, name, dir_fd, display) from None
+        raise explain(exc, name, dir_fd, display) from None
 
 
 def _step_error(exc: OSError, name: str, dir_fd: int, display: str) -> Exception:
@@ -131,7 +134,7 @@ def read_bytes(root: Path, display: str) -> bytes | None:
     flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_NOFOLLOW | _CLOEXEC
     try:
         with open_directory(root, parts[:-1], display) as dir_fd:
-            fd = _open_file(parts[-1], flags, dir_fd, display)
+            fd = _open_at(parts[-1], flags, dir_fd, display, _file_error)
     except FileNotFoundError:
         return None
     try:
@@ -147,18 +150,14 @@ def read_bytes(root: Path, display: str) -> bytes | None:
         os.close(fd)
 
 
-def _open_file(name: str, flags: int, dir_fd: int, display: str) -> int:
-    try:
-        return os.open(name, flags, dir_fd=dir_fd)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise _changed(display) from None
-        if exc.errno == errno.ENXIO:
-            # A socket cannot be opened at all; say what it is rather than "no such device".
-            raise not_regular_error(
-                display, os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
-            ) from None
-        raise
+def _file_error(exc: OSError, name: str, dir_fd: int, display: str) -> Exception:
+    """A link in the file's place is a change under the call; a socket is named as what it is."""
+    if exc.errno == errno.ELOOP:
+        return _changed(display)
+    if exc.errno == errno.ENXIO:
+        # A socket cannot be opened at all; say what it is rather than "no such device".
+        return not_regular_error(display, os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    return exc
 
 
 def temp_name(name: str) -> str:

@@ -15,13 +15,12 @@ import contextlib
 import logging
 import os
 import stat
-import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from vtcode.exec.git_repo import GitAccess
+from vtcode.exec.git_repo import GitAccess, run_git
 from vtcode.protocol.errors import ToolError
 from vtcode.tools.command_output import run_command
 from vtcode.tools.gitignore_rules import IgnoreChain, ignored, load_gitignore
@@ -126,14 +125,7 @@ def workspace_files(root: Path, git: GitAccess | None = None) -> list[str]:
     done = None
     if command is not None:
         try:
-            done = subprocess.run(
-                command,
-                cwd=root,
-                env=git.environment,
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                check=False,
-            )
+            done = run_git(command, root, git.environment)
         except OSError as exc:
             log.info("could not start git: %s", exc)
     if done is not None and done.returncode == 0:
@@ -242,19 +234,32 @@ def _regular_file_batches(root: Path, candidates: list[str], batch_files: int) -
             by_directory[directory] = [name]
         else:
             names.append(name)
+    # Delegated, not returned: the grouping above runs on the first `next`, in the caller's worker thread.
+    yield from _batched(_kept_by_directory(root, by_directory), batch_files)
+
+
+def _kept_by_directory(
+    root: Path, by_directory: dict[str, list[str]]
+) -> Iterator[tuple[list[str], str | None]]:
     top = os.fspath(root)
-    files: list[str] = []
-    whole: list[str] = []
     for directory, names in by_directory.items():
         if not directory:
-            files.extend(_files_in(root, top, names)[0])
+            yield _files_in(root, top, names)[0], None
             continue
         if ".git" in directory.split("/"):
             continue
         kept, complete = _files_in(root, os.path.join(top, directory), names)
-        files.extend(f"{directory}/{name}" for name in kept)
-        if complete:
-            whole.append(directory)
+        yield [f"{directory}/{name}" for name in kept], directory if complete else None
+
+
+def _batched(directories: Iterator[tuple[list[str], str | None]], batch_files: int) -> Iterator[FileBatch]:
+    """Each directory's kept files, and the directory when they are all it holds, gathered in batches."""
+    files: list[str] = []
+    whole: list[str] = []
+    for kept, complete in directories:
+        files += kept
+        if complete is not None:
+            whole.append(complete)
         if len(files) >= batch_files:
             yield FileBatch(files, whole)
             files, whole = [], []
@@ -333,8 +338,10 @@ def _walk_with_gitignore(root: Path, base: str, batch_files: int) -> Iterator[Fi
 
     The directory reads that find the names also give their types, so no second pass is needed.
     """
-    files: list[str] = []
-    whole: list[str] = []
+    return _batched(_gitignore_walk(root, base), batch_files)
+
+
+def _gitignore_walk(root: Path, base: str) -> Iterator[tuple[list[str], str | None]]:
     top = os.fspath(root)
     pending: list[tuple[str, IgnoreChain]] = [("", ())]
     while pending:
@@ -350,7 +357,7 @@ def _walk_with_gitignore(root: Path, base: str, batch_files: int) -> Iterator[Fi
             if ignore_file is not None:
                 chain = (*chain, ignore_file)
         complete = bool(relative_dir) and _under(relative_dir, base)
-        found = len(files)
+        files: list[str] = []
         for entry in entries:
             name = entry.name
             child = f"{relative_dir}/{name}" if relative_dir else name
@@ -367,13 +374,7 @@ def _walk_with_gitignore(root: Path, base: str, batch_files: int) -> Iterator[Fi
             else:
                 # Ignored, not a file, or a symlink to a directory (git lists it; it is no file).
                 complete = False
-        if complete and len(files) > found:
-            whole.append(relative_dir)
-        if len(files) >= batch_files:
-            yield FileBatch(files, whole)
-            files, whole = [], []
-    if files:
-        yield FileBatch(files, whole)
+        yield files, relative_dir if complete and files else None
 
 
 def _is_real_directory(entry: os.DirEntry[str]) -> bool:

@@ -8,22 +8,24 @@ from typing import ClassVar
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.events import Click
-from textual.widgets import Static
 
 from vtcode.protocol.events import ToolCallItem
+from vtcode.tui.item_card import ItemCard
 from vtcode.tui.safe import safe_text
 
 # Lines of the child's answer shown when the card is open.
 ANSWER_LINES = 40
 
 
-class SubagentCard(Static, can_focus=True):
+class SubagentCard(ItemCard[ToolCallItem], can_focus=True):
     """A `task` call: collapsed to one line (its current tool while it runs); enter or a click opens it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "open_close", "open or close", show=False)]
 
-    def __init__(self, item: ToolCallItem) -> None:
-        super().__init__("", classes="card tool")
+    card_classes = "card tool"
+
+    def start(self, item: ToolCallItem) -> None:
+        """A closed card that has seen no tool of the child yet."""
         self.open = False
         self.tools: list[str] = []
         self.item = item

@@ -26,6 +26,7 @@ from vtcode.protocol.events import (
 )
 from vtcode.runtime.jobs import Job
 from vtcode.tui.edit_preview import change_heading, coloured_diff
+from vtcode.tui.item_card import ItemCard, ShownItem
 from vtcode.tui.markdown_view import AnswerMarkdown
 from vtcode.tui.safe import safe_text, tail_lines
 from vtcode.tui.subagent_card import SubagentCard
@@ -149,7 +150,7 @@ def hidden_lines(output: str, result: str | None) -> int:
     return max(0, shown - LIVE_TAIL_LINES) + omitted
 
 
-class CommandCard(Static, can_focus=True):
+class CommandCard(ItemCard[CommandExecutionItem], can_focus=True):
     """A command: the command line, the tail of its live output, and how it ended.
 
     Click it (or focus it and press Enter) for the command's whole output from its spool.
@@ -164,8 +165,10 @@ class CommandCard(Static, can_focus=True):
         session_id: str
         command: str
 
-    def __init__(self, item: CommandExecutionItem) -> None:
-        super().__init__("", classes="card command")
+    card_classes = "card command"
+
+    def start(self, item: CommandExecutionItem) -> None:
+        """Show the command's first state at once."""
         self.item = item
         self._dirty = False
         # For a command left running in the background: how its job ended, once it did.
@@ -247,13 +250,11 @@ class CommandCard(Static, can_focus=True):
             self.post_message(self.OpenOutput(self.item.session_id, self.item.command))
 
 
-class FileChangeCard(Static):
+class FileChangeCard(ItemCard[FileChangeItem]):
     """An edit: the files it touched, coloured by kind, with their diffs; or what it would have touched
     and why it did not."""
 
-    def __init__(self, item: FileChangeItem) -> None:
-        super().__init__("", classes="card edit")
-        self.change(item)
+    card_classes = "card edit"
 
     def change(self, item: FileChangeItem) -> None:
         """Show `item`."""
@@ -284,12 +285,10 @@ _STATUS_WORDS: dict[str, tuple[str, str]] = {
 }
 
 
-class ToolLine(Static):
+class ToolLine(ItemCard[ToolCallItem]):
     """Any other tool call on one line: name, arguments, status."""
 
-    def __init__(self, item: ToolCallItem) -> None:
-        super().__init__("", classes="card tool")
-        self.change(item)
+    card_classes = "card tool"
 
     def change(self, item: ToolCallItem) -> None:
         """Show `item`."""
@@ -360,25 +359,22 @@ class Transcript(VerticalScroll):
                 if entry is None:
                     await self._add_item(item.id, ReasoningEntry())
             case CommandExecutionItem():
-                if isinstance(entry, CommandCard):
-                    entry.change(item)
-                else:
-                    await self._add_item(item.id, CommandCard(item))
+                await self._show_card(entry, item, CommandCard)
             case FileChangeItem():
-                if isinstance(entry, FileChangeCard):
-                    entry.change(item)
-                else:
-                    await self._add_item(item.id, FileChangeCard(item))
+                await self._show_card(entry, item, FileChangeCard)
             case ToolCallItem(name="task"):
-                if isinstance(entry, SubagentCard):
-                    entry.change(item)
-                else:
-                    await self._add_item(item.id, SubagentCard(item))
+                await self._show_card(entry, item, SubagentCard)
             case ToolCallItem():
-                if isinstance(entry, ToolLine):
-                    entry.change(item)
-                else:
-                    await self._add_item(item.id, ToolLine(item))
+                await self._show_card(entry, item, ToolLine)
+
+    async def _show_card(
+        self, entry: Widget | None, item: ShownItem, card: type[ItemCard[ShownItem]]
+    ) -> None:
+        """Change `item`'s card, or add one (in place of an entry of another kind)."""
+        if isinstance(entry, card):
+            entry.change(item)
+        else:
+            await self._add_item(item.id, card(item))
 
     async def _add_item(self, item_id: str, entry: Widget) -> None:
         """Append the entry that shows item `item_id` from now on."""
