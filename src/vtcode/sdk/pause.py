@@ -24,9 +24,6 @@ def attach(runtime: RuntimeSession) -> PausedApprovals:
     """The session's paused calls; calls decided earlier run at the start of its next turn."""
     from vtcode.runtime.paused_calls import PausedApprovals
 
-    if runtime.options.ephemeral:
-        # Nothing is stored, so no call is ever paused or decided: no hook to run at every turn.
-        return PausedApprovals(runtime)
     return PausedApprovals.attach(runtime)
 
 
