@@ -6,7 +6,10 @@ so machine load and cache state hit both alike, turn by turn:
 - `runtime`: `vtcode.runtime.session.Session` fed `UserInput` ops, its events read to `turn.completed`,
   the next prompt submitted once the turn is over (`Session.running`), as `run()` returns then: input
   sent while the turn still winds down is queued as an intent, two more events the SDK side never pays;
-- `sdk`: `vtcode.sdk.Session.run()` on a session opened with the same options.
+- `sdk`: `vtcode.sdk.Session.run()` on a session opened with the same options; a round fails if a
+  `run()` returned while the runtime's turn was still winding down (the sides would do different work).
+The default 20 turns stay below the turn (~25th) where the growing history first gets an exact token
+count (~12 ms, the same on both sides, but it would dominate each round's noise).
 Prints the median CPU and wall time per turn and the ratio sdk / runtime with its spread over the
 rounds (median, min, max of each round's ratio; the issue's budget: 1.05x).
 Run: .venv/bin/python bench/sdk_turn_overhead.py [--turns N] [--rounds R] [--stored]
