@@ -8,7 +8,13 @@ fresh loopback socket and takes the time its first byte arrives:
   program that embeds the SDK);
 - `sdk subprocess`: the same with `Options(transport="subprocess")`: a `vtcode acp` child per session,
   spoken to over stdio (the price of isolation, against `sdk warm` and `exec`);
+- `sdk subprocess cold`: a fresh program's first subprocess session (it also imports the ACP library
+  itself, before it starts the child);
 and `import vtcode.sdk` against `python -c pass` (the budget of the issue: at most 3x).
+Wall times move with the machine's load; the CPU (user+sys) of the processes a sample starts does not
+as much, so it is printed beside them: the `vtcode exec` child until its first byte, the `vtcode acp`
+child of `sdk subprocess` from spawn to exit (open, the turn, close), the program of the cold sides
+(not the `vtcode acp` child of `sdk subprocess cold`: killed with its program, nobody reaps it here).
 Run: .venv/bin/python bench/sdk_bench.py [--runs N]
 """
 
@@ -17,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import resource
 import socket
 import statistics
 import subprocess
@@ -37,11 +44,20 @@ _COLD = """
 import asyncio, sys
 import vtcode.sdk as vt
 async def main():
-    options = vt.Options(workspace=sys.argv[1], provider="openai", model="gpt-4.1", config=[sys.argv[2]])
+    options = vt.Options(
+        workspace=sys.argv[1], provider="openai", model="gpt-4.1", config=[sys.argv[2]], transport=sys.argv[3]
+    )
     async with await vt.Session.open(options) as session:
         await session.run("hi")
 asyncio.run(main())
 """
+# CPU seconds (user+sys) of the child processes each sample started, by side.
+_CPU: dict[str, list[float]] = {}
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 class FirstByte:
@@ -106,10 +122,10 @@ def exec_sample() -> float | None:
     return _child([*VTCODE, "exec", "-c", _NO_RETRY, "hi"], work)
 
 
-def cold_sample() -> float | None:
+def cold_sample(transport: str = "in-process") -> float | None:
     """Seconds from spawning a Python program that opens an SDK session to its first request byte."""
     work = tempfile.mkdtemp()
-    return _child([sys.executable, "-c", _COLD, work, _NO_RETRY], work)
+    return _child([sys.executable, "-c", _COLD, work, _NO_RETRY, transport], work)
 
 
 async def _warm(home: str, transport: str = "in-process") -> float | None:
@@ -160,26 +176,35 @@ def main() -> None:
         "sdk cold": cold_sample,
         "sdk warm": warm_sample,
         "sdk subprocess": subprocess_sample,
+        "sdk subprocess cold": lambda: cold_sample("subprocess"),
         "python -c pass": lambda: _import_sample("pass"),
         "import vtcode.sdk": lambda: _import_sample("import vtcode.sdk"),
     }
     samples: dict[str, list[float]] = {name: [] for name in sides}
     for _ in range(args.runs):
         for name, sample in sides.items():
+            cpu = _children_cpu()
             value = sample()
+            _CPU.setdefault(name, []).append(_children_cpu() - cpu)
             if value is not None:
                 samples[name].append(value)
     medians = {name: statistics.median(values) for name, values in samples.items() if values}
     for name, value in medians.items():
-        print(f"{name:>18}: {value * 1000:8.1f} ms (median of {len(samples[name])})")
+        cpu = statistics.median(_CPU[name]) * 1000
+        spent = f", children {cpu:7.1f} ms CPU" if name not in ("sdk warm",) else ""
+        print(f"{name:>19}: {value * 1000:8.1f} ms{spent} (median of {len(samples[name])})")
     base = medians["exec"]
     print(f"first request byte, sdk cold / exec: {medians['sdk cold'] / base:.2f}x")
     print(f"first request byte, sdk warm / exec: {medians['sdk warm'] / base:.3f}x")
     print(f"first request byte, sdk subprocess / exec: {medians['sdk subprocess'] / base:.2f}x")
     child = medians["sdk subprocess"]
     print(f"first request byte, sdk subprocess / sdk warm: {child / medians['sdk warm']:.1f}x")
+    print(f"first request byte, sdk subprocess cold / exec: {medians['sdk subprocess cold'] / base:.2f}x")
+    acp_cpu, exec_cpu = (statistics.median(_CPU[name]) for name in ("sdk subprocess", "exec"))
+    print(f"child CPU, vtcode acp (open, turn, close) / exec (to first byte): {acp_cpu / exec_cpu:.2f}x")
     imported = medians["import vtcode.sdk"] / medians["python -c pass"]
     print(f"import vtcode.sdk / python -c pass:  {imported:.2f}x")
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from vtcode.core.rewind_command import USAGE, parse_rewind
+from typing import TYPE_CHECKING
+
 from vtcode.protocol.errors import VtcodeError
-from vtcode.runtime.session import Session
-from vtcode.runtime.session_rewind import preview_text, result_text
+
+if TYPE_CHECKING:
+    from vtcode.runtime.session import Session
 
 
 def is_rewind_command(text: str) -> bool:
@@ -16,6 +18,10 @@ def is_rewind_command(text: str) -> bool:
 
 async def answer(session: Session, text: str) -> str:
     """Run the command; the text to show the user (errors included: nothing raises)."""
+    # Loaded at the first command, not at every `vtcode acp` start-up (as `exec` loads them).
+    from vtcode.core.rewind_command import USAGE, parse_rewind
+    from vtcode.runtime.session_rewind import preview_text, result_text
+
     word, _, argument = text.strip().partition(" ")
     rewinds = session.rewinds
     try:

@@ -6,6 +6,10 @@ import argparse
 import asyncio
 import os
 
+# At module level, not in `run_acp`: `cli.main` imports a command's module before it ends start-up's
+# collector settings, so the ACP library's ~300 schema classes are built without collections walking
+# them and are then frozen with the rest of start-up's objects.
+from vtcode.acp.server import serve
 from vtcode.cli.session_request import session_request
 from vtcode.runtime.providers import takes_images
 from vtcode.runtime.session_config import session_options
@@ -13,8 +17,7 @@ from vtcode.runtime.wiring import SessionOptions
 
 
 def run_acp(args: argparse.Namespace, overrides: list[str]) -> int:
-    """Serve ACP on stdin/stdout until the editor closes stdin; the SDK is imported only here."""
-    from vtcode.acp.server import serve
+    """Serve ACP on stdin/stdout until the editor closes stdin."""
 
     async def options(cwd: str, resume: str | None) -> SessionOptions:
         wanted = argparse.Namespace(**vars(args))

@@ -33,8 +33,8 @@ def _structured(text: str | None) -> dict[str, Any] | list[Any] | None:
     return value if isinstance(value, dict | list) else None
 
 
-def _with_parsed(item: Item) -> Item:
-    """The item with its parsed fields filled (unchanged when there is nothing to parse)."""
+def with_parsed_item(item: Item) -> Item:
+    """The item with its parsed fields filled (the same item when it has none)."""
     match item:
         case ToolCallItem():
             arguments = _structured(item.arguments)
@@ -51,6 +51,11 @@ def _with_parsed(item: Item) -> Item:
 
 def with_parsed_json(event: Event) -> Event:
     """`event` as `exec --json` prints it: tool items carry their arguments and result parsed too."""
-    if isinstance(event, ItemStarted | ItemUpdated | ItemCompleted) and event.item is not None:
-        return msgspec.structs.replace(event, item=_with_parsed(event.item))
+    # A tuple, not `A | B | C`: the union would be built again on every event of the stream.
+    if isinstance(event, _ITEM_EVENTS) and event.item is not None:
+        item = with_parsed_item(event.item)
+        return event if item is event.item else msgspec.structs.replace(event, item=item)
     return event
+
+
+_ITEM_EVENTS = (ItemStarted, ItemUpdated, ItemCompleted)

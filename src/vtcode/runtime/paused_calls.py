@@ -48,7 +48,9 @@ class PausedApprovals:
     def attach(cls, session: Session) -> PausedApprovals:
         """Run decided calls at the start of `session`'s next turn."""
         paused = cls(session)
-        session.hooks.turn_start.append(paused._run_decided)
+        if not session.options.ephemeral:
+            # An ephemeral session stores nothing, so no call of it is ever paused: no hook per turn.
+            session.hooks.turn_start.append(paused._run_decided)
         return paused
 
     @property

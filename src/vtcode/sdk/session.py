@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 _CLOSED = "the session was closed before the turn ended"
+# The events `_route` decides about (a failure's cause, who answers an approval).
+_ROUTED = (TurnFailed, ApprovalRequested)
 
 
 class Session:
@@ -190,7 +192,13 @@ class Session:
     async def _read(self) -> None:
         try:
             async for event in self._runtime.events():
-                self._route(event)
+                handle = self._turn
+                # Most events only go to the running turn: no routing decision to make for them.
+                if handle is not None and not isinstance(event, _ROUTED):
+                    if handle.feed(event):
+                        self._turn = None
+                else:
+                    self._route(event)
         except TransportError as exc:
             if self._turn is not None:
                 self._turn.break_off(exc)
@@ -219,8 +227,7 @@ class Session:
                 self._spawn(self._submit(pause.pause(self._paused, handle, event)))
             elif self._unattended:
                 self._spawn(handle.deny_unanswered(event.request_id, NO_ANSWER))
-        handle.feed(event)
-        if handle.done:
+        if handle.feed(event):
             self._turn = None
 
     def _answer(self, request: ApprovalRequested) -> None:

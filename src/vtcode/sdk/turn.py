@@ -3,15 +3,22 @@
 The events are the `vtcode exec --json` event types (`vtcode.protocol.events`), one definition for both.
 A handle's queue is fed by the session's reader task, never by a task the iterator owns, so breaking
 out of `events()` (from any task) neither cancels the turn nor loses the result.
+
+Feeding is on every event's path, so it only keeps the event (and the completed items for the result);
+the parsed JSON fields (`protocol.parsed_fields`) are added as the `events()` reader reads them and as
+the result is built, each item parsed once (`run()` has no reader: only its result's items are parsed).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import deque
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+
+import msgspec
 
 from vtcode.protocol.events import (
     AgentMessageItem,
@@ -23,7 +30,7 @@ from vtcode.protocol.events import (
 )
 from vtcode.protocol.messages import Usage
 from vtcode.protocol.ops import ApprovalAnswer, Interrupt, Op, UserInput
-from vtcode.protocol.parsed_fields import with_parsed_json
+from vtcode.protocol.parsed_fields import with_parsed_item, with_parsed_json
 from vtcode.sdk.permission import Decision, answer
 
 if TYPE_CHECKING:
@@ -82,8 +89,14 @@ class TurnHandle(Generic[T]):
         self.session_id = session_id
         self._submit = submit
         self._decode = decode
-        self._events: asyncio.Queue[Event | None] = asyncio.Queue()
-        self._result: asyncio.Future[TurnResult[T]] = asyncio.get_running_loop().create_future()
+        # Not an `asyncio.Queue`: one reader and one feeder in one loop need only a deque and a wake-up.
+        self._events: deque[Event | None] = deque()
+        self._wakeup: asyncio.Future[None] | None = None
+        self._loop = asyncio.get_running_loop()
+        self._result: asyncio.Future[TurnResult[T]] = self._loop.create_future()
+        # Completed items parsed (for the reader or the result), by the id of the item as fed (the fed
+        # items stay in `_items`, so no id is reused).
+        self._parsed: dict[int, Item] = {}
         # Set by the session just before `turn.failed` arrives: the exception behind it.
         self.cause: BaseException | None = None
         self._items: list[Item] = []
@@ -95,8 +108,20 @@ class TurnHandle(Generic[T]):
         if self._reading:
             raise RuntimeError("a turn's events have one reader")
         self._reading = True
-        while (event := await self._events.get()) is not None:
-            yield event
+        queue = self._events
+        while True:
+            while not queue:
+                self._wakeup = wakeup = self._loop.create_future()
+                await wakeup
+            event = queue.popleft()
+            if event is None:
+                return
+            # The same parsed fields as `exec --json` lines (the SDK's events are those lines).
+            if isinstance(event, ItemCompleted) and event.item is not None:
+                item = self._parsed_item(event.item)
+                yield event if item is event.item else msgspec.structs.replace(event, item=item)
+            else:
+                yield with_parsed_json(event)
 
     async def result(self) -> TurnResult[T]:
         """Wait for the turn to end; a failed or interrupted turn is a result, not an exception.
@@ -105,6 +130,8 @@ class TurnHandle(Generic[T]):
         for the turn to end and its commands to stop, then re-raises `CancelledError`.
         """
         try:
+            # The shield's extra loop iteration before `run()` returns lets the runtime finish winding
+            # the turn down, so a prompt sent next starts a turn instead of queueing as an intent.
             return await asyncio.shield(self._result)
         except asyncio.CancelledError:
             await self._stop()
@@ -154,18 +181,24 @@ class TurnHandle(Generic[T]):
 
     # -- fed by the session's reader ------------------------------------------------------------------
 
-    def feed(self, event: Event) -> None:
-        """Take one event of this turn; the last one (`turn.completed` / `turn.failed`) ends it."""
-        # The same parsed fields as `exec --json` lines (the SDK's events are those lines).
-        event = with_parsed_json(event)
-        if isinstance(event, ItemCompleted) and event.item is not None:
-            self._items.append(event.item)
-        self._events.put_nowait(event)
-        match event:
-            case TurnCompleted(usage=usage):
-                self._finish("completed", usage, None)
-            case TurnFailed(kind=kind):
-                self._finish("interrupted" if kind == "interrupted" else "failed", Usage(), event)
+    def feed(self, event: Event) -> bool:
+        """Take one event of this turn; the last one (`turn.completed` / `turn.failed`) ends it.
+
+        Returns whether the turn has ended.
+        """
+        self._events.append(event)
+        if self._wakeup is not None:
+            self._wake()
+        if isinstance(event, ItemCompleted):
+            if event.item is not None:
+                self._items.append(event.item)
+        elif isinstance(event, TurnCompleted):
+            self._finish("completed", event.usage, None)
+            return True
+        elif isinstance(event, TurnFailed):
+            self._finish("interrupted" if event.kind == "interrupted" else "failed", Usage(), event)
+            return True
+        return False
 
     def pause(self, call: PendingApproval) -> None:
         """A call of this turn waits for approval: the turn ends as "paused" (`approval="pause"`)."""
@@ -180,15 +213,15 @@ class TurnHandle(Generic[T]):
         """The transport broke before the turn ended: `result()` raises `error`."""
         if not self._result.done():
             self._result.set_exception(error)
-            self._events.put_nowait(None)
+            self._put(None)
 
     def _finish(self, status: TurnStatus, usage: Usage, error: TurnFailed | None) -> None:
         if self._result.done():
             return
         if self._paused and status == "interrupted":
             status = "paused"
-        texts = [item.text for item in self._items if isinstance(item, AgentMessageItem)]
-        final_text = texts[-1] if texts else ""
+        items = tuple(map(self._parsed_item, self._items))
+        final_text = next((i.text for i in reversed(items) if isinstance(i, AgentMessageItem)), "")
         output: Any = None
         if status == "completed" and self._decode is not None:
             try:
@@ -203,11 +236,27 @@ class TurnHandle(Generic[T]):
                 status=status,
                 final_text=final_text,
                 usage=usage,
-                items=tuple(self._items),
+                items=items,
                 error=error,
                 output=output,
                 pending_approvals=tuple(self._paused),
                 cause=self.cause if error is not None else None,
             )
         )
-        self._events.put_nowait(None)
+        self._put(None)
+
+    def _parsed_item(self, item: Item) -> Item:
+        parsed = self._parsed.get(id(item))
+        if parsed is None:
+            parsed = self._parsed[id(item)] = with_parsed_item(item)
+        return parsed
+
+    def _put(self, event: Event | None) -> None:
+        self._events.append(event)
+        self._wake()
+
+    def _wake(self) -> None:
+        """Wake the `events()` reader if it waits for the next event."""
+        wakeup, self._wakeup = self._wakeup, None
+        if wakeup is not None and not wakeup.done():
+            wakeup.set_result(None)
