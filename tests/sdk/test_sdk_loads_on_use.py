@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -69,3 +70,28 @@ def test_the_tool_decorator_is_not_hidden_by_its_submodule() -> None:
 def test_an_unknown_name_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="Sesion"):
         vt.Sesion  # type: ignore[attr-defined]  # noqa: B018
+
+
+def test_a_subprocess_session_starts_its_child_before_this_process_loads_the_acp_library(
+    tmp_path: Path,
+) -> None:
+    # Both processes import the ACP library (about a second of CPU): started first, the child loads it
+    # while the program does. The audit hook sees the child's spawn and what was loaded at that moment.
+    loaded = _probe(
+        "import asyncio, json, sys\n"
+        "seen = []\n"
+        "def audit(event, args):\n"
+        "    if event == 'subprocess.Popen' and 'acp' in list(args[1]):\n"
+        "        seen.append(sorted(m for m in sys.modules if m == 'acp' or m.startswith('acp.')))\n"
+        "sys.addaudithook(audit)\n"
+        "import vtcode.sdk as vt\n"
+        "from vtcode.sdk.testing import Reply, ScriptedModel\n"
+        "async def main():\n"
+        f"    options = vt.Options(workspace={str(tmp_path)!r}, transport='subprocess',\n"
+        "                         model_client=ScriptedModel([Reply(text='hi')]), ephemeral=True)\n"
+        "    async with await vt.Session.open(options) as s:\n"
+        "        assert (await s.run('hello')).final_text == 'hi'\n"
+        "asyncio.run(main())\n"
+        "print(json.dumps(seen))"
+    )
+    assert loaded == [[]]

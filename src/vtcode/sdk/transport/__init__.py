@@ -54,9 +54,16 @@ class Transport(Protocol):
 async def open_transport(options: Options, *, resume: str | None) -> Transport:
     """Open (or resume) a session over the transport `options.transport` names."""
     if options.transport == "subprocess":
-        from vtcode.sdk.transport.acp_subprocess import open_subprocess
+        from vtcode.sdk.transport.acp_child import start_child
 
-        return await open_subprocess(options, resume=resume)
+        started = await start_child(options)
+        try:
+            # Loaded once the child runs: the child imports the same ACP library meanwhile (acp_child).
+            from vtcode.sdk.transport.acp_subprocess import open_subprocess
+        except BaseException:
+            await started.process.close()
+            raise
+        return await open_subprocess(options, started, resume=resume)
     from vtcode.sdk.transport.in_process import open_in_process
 
     return await open_in_process(options, resume=resume)

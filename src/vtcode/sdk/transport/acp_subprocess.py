@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sys
 import uuid
 from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
@@ -34,7 +33,7 @@ from acp.schema import (
 )
 
 from vtcode import __version__
-from vtcode.exec.agent_child import AgentChild, start_agent_child
+from vtcode.exec.agent_child import AgentChild
 from vtcode.protocol.errors import (
     ConfigError,
     ExitCode,
@@ -45,7 +44,8 @@ from vtcode.protocol.errors import (
 )
 from vtcode.protocol.events import ApprovalRequested, Event, IntentApplied, TurnCompleted, TurnFailed
 from vtcode.protocol.ops import ApprovalAnswer, Interrupt, Op, Shutdown, UserInput
-from vtcode.sdk.options import CLIENT_PROVIDER, Options, checked_workspace, client_overrides, output_schema
+from vtcode.sdk.options import Options
+from vtcode.sdk.transport.acp_child import StartedChild
 from vtcode.sdk.transport.acp_client import SdkClient
 from vtcode.sdk.transport.acp_framing import EventParams, PipeFraming
 from vtcode.sdk.transport.acp_hooks import HookServer
@@ -246,37 +246,9 @@ def _as_client(client: SdkClient) -> Client:
     return client  # type: ignore[return-value]
 
 
-def child_argv(options: Options, workspace: Path) -> list[str]:
-    """`vtcode acp` with the session's settings as command-line flags (as a user would start it)."""
-    argv = [sys.executable, "-m", "vtcode", "acp", "--workspace", str(workspace)]
-    named = client_overrides(options)
-    for flag, value in (
-        ("--provider", CLIENT_PROVIDER if named else options.provider),
-        ("--model", options.model or CLIENT_PROVIDER if named else options.model),
-        # "pause" is the SDK's own: the child asks, and the program pauses what it is asked.
-        ("--approval", "ask" if options.approval == "pause" else options.approval),
-        ("--base-url", options.base_url),
-        ("--max-turns", options.max_turns),
-    ):
-        if value is not None:
-            argv += [flag, str(value)]
-    for override in (*options.config, *named):
-        argv += ["-c", override]
-    return argv
-
-
-async def open_subprocess(options: Options, *, resume: str | None) -> AcpSubprocess:
-    """Start a `vtcode acp` child and open (or load) the session in it."""
-    from vtcode.config.environment import os_environ
-
-    workspace = checked_workspace(options)
-    schema = output_schema(options)
-    try:
-        child = await start_agent_child(
-            child_argv(options, workspace), cwd=workspace, env={**os_environ(), **options.env}
-        )
-    except OSError as exc:
-        raise TransportError(f"vtcode acp could not be started: {exc}") from None
+async def open_subprocess(options: Options, started: StartedChild, *, resume: str | None) -> AcpSubprocess:
+    """Open (or load) the session in a started `vtcode acp` child."""
+    child, workspace, schema = started.process, started.workspace, started.schema
     found: list[AcpSubprocess] = []
     hooks = HookServer(options.hooks, lambda: found[0].id) if options.hooks is not None else None
     model = ModelServer(options.model_client) if options.model_client is not None else None
