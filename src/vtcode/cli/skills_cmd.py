@@ -75,6 +75,7 @@ def _list(args: argparse.Namespace, overrides: list[str]) -> int:
         user_home=user_home(env),
         context_window=window,
         notice=lambda _: None,
+        bodies=True,  # every problem of every file, the body's too
     )
     catalog = skills.catalog
     rows: list[dict[str, Any]] = []

@@ -30,25 +30,25 @@ from vtcode.core.definitions.catalog import Catalog, build_catalog, catalog_budg
 from vtcode.core.definitions.model import Definition
 from vtcode.core.definitions.names import BUILTIN_COMMANDS
 from vtcode.core.instructions.model import Diagnostic
-from vtcode.core.slash_line import split_slash
 from vtcode.instructions.definition_folders import DefinitionRoots, definition_roots
-from vtcode.instructions.definitions import Discovery, discover_commands, discover_skills
+from vtcode.instructions.definitions import Discovery, definition_body, discover_commands, discover_skills
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, ToolResultMessage, UserMessage
 from vtcode.runtime.compaction import Compactor
 from vtcode.runtime.hooks import TurnEnd, TurnHooks
-from vtcode.runtime.skill_hooks import NewHooks, TurnSkillHooks
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.turn import TurnRunner
 from vtcode.tools.skill import SkillTool, wrapped
 
 if TYPE_CHECKING:
     from vtcode.core.definitions.arguments import Expansion
+    from vtcode.runtime.skill_hooks import NewHooks, TurnSkillHooks
 
 INCLUDE_MAX_BYTES = 32 * 1024
 INCLUDES_MAX_BYTES = 128 * 1024
 REATTACH_MAX_CHARS = 20_000  # about 5,000 tokens a skill
 REATTACH_TOTAL_CHARS = 100_000  # about 25,000 tokens in all
-_INCLUDE = re.compile(r"(?<![\w@])@\{([^}\n]+)\}|(?<![\w@`])@([\w.~-][\w./~-]*[\w/-])")
+# Compiled on first use (`re` caches it), not at start-up: only `/name` of a command reads it.
+_INCLUDE = r"(?<![\w@])@\{([^}\n]+)\}|(?<![\w@`])@([\w.~-][\w./~-]*[\w/-])"
 _SHELL_TOOL = "exec_command"
 
 
@@ -61,6 +61,8 @@ class Invocation(msgspec.Struct, frozen=True):
 
 def parse_invocation(text: str) -> Invocation | None:
     """The `/name args` of `text`, or None when it does not start with one (`//x` is text)."""
+    from vtcode.core.slash_line import split_slash  # at the first input, not at start-up
+
     split = split_slash(text)
     if split is None:
         return None
@@ -88,6 +90,8 @@ class SessionSkills(msgspec.Struct):
     revoke: Callable[[Grant], bool] | None = None
     roots: DefinitionRoots | None = None
     turn_hooks: TurnSkillHooks | None = None
+    """Made by `new_turn_hooks` when a skill with hooks is first activated (start-up time)."""
+    new_turn_hooks: Callable[[], TurnSkillHooks] | None = None
     activations: dict[str, str] = msgspec.field(default_factory=dict)
     loaded: set[tuple[str, str]] = msgspec.field(default_factory=set)
     _turn_grants: list[Grant] = msgspec.field(default_factory=list)
@@ -105,6 +109,11 @@ class SessionSkills(msgspec.Struct):
                 self.notice(f"command /{name} ({command.path}) is ignored: a built-in command has that name")
             _report(self.found.diagnostics[known:], self.notice)
         return self.found
+
+    @property
+    def path_scoped(self) -> bool:
+        """Whether a skill has `paths` globs (only then is `runtime.skill_paths` wired, and imported)."""
+        return any(skill.paths for skill in self.found.skills.values())
 
     @property
     def catalog_text(self) -> str:
@@ -154,6 +163,12 @@ class SessionSkills(msgspec.Struct):
         definition = await asyncio.to_thread(self.lookup, invocation.name)
         if definition is None:
             return text
+        body = definition.body
+        if body is None:  # a skill's body is read on use
+            body, problem = await asyncio.to_thread(definition_body, definition)
+            if body is None:
+                self.notice(f"/{definition.name}: {definition.path} cannot be used ({problem})")
+                return text
         active = self.usable(definition)
         if definition.has_hooks:
             self._hooks(definition, active)
@@ -162,7 +177,7 @@ class SessionSkills(msgspec.Struct):
         # Imported on first use: a session that never types `/name` does not need it (start-up time).
         from vtcode.core.definitions.arguments import expand
 
-        expansion = expand(definition.body, definition.style, invocation.args, definition.arguments)
+        expansion = expand(body, definition.style, invocation.args, definition.arguments)
         outputs = await self._run_shell_blocks(definition, expansion, active)
         text = expansion.text(outputs)
         if definition.kind == "skill":
@@ -172,6 +187,8 @@ class SessionSkills(msgspec.Struct):
         return await asyncio.to_thread(self._inline_files, text)
 
     def _hooks(self, definition: Definition, active: bool) -> None:
+        if active and self.turn_hooks is None and self.new_turn_hooks is not None:
+            self.turn_hooks = self.new_turn_hooks()
         if not active or self.turn_hooks is None:
             self.notice(
                 f"/{definition.name}: its frontmatter hooks do nothing (this workspace is not trusted)"
@@ -242,7 +259,7 @@ class SessionSkills(msgspec.Struct):
             body = data.decode("utf-8", errors="replace")
             return f'<file path="{raw}">\n{body}\n</file>'
 
-        return _INCLUDE.sub(include, text)
+        return re.sub(_INCLUDE, include, text)
 
     def reattach(self, messages: Sequence[Message]) -> list[Message]:
         """`messages` (a compacted history) with the newest activation of each used skill, once."""
@@ -295,10 +312,15 @@ def load_session_skills(
     user_home: Path | None,
     context_window: int,
     notice: Callable[[str], None],
+    bodies: bool = False,
+    roots: DefinitionRoots | None = None,
 ) -> SessionSkills:
-    """Discover the definitions of a session and report their problems once (blocking I/O)."""
-    roots = definition_roots(workspace, home, user_home, settings.skills.paths)
-    found = discover_skills(roots)
+    """Discover the definitions of a session and report their problems once (blocking I/O). Skill
+    bodies are read on use unless `bodies` (`vtcode skills list`: every problem of every file).
+    `roots` are the session's (`definition_roots` of the same arguments) when the caller has them."""
+    if roots is None:
+        roots = definition_roots(workspace, home, user_home, settings.skills.paths)
+    found = discover_skills(roots, bodies=bodies)
     for name in sorted(set(found.skills) & BUILTIN_COMMANDS):
         notice(f"skill {name}: /{name} runs the built-in command; the model can still load the skill")
     _report(found.diagnostics, notice)
@@ -341,12 +363,12 @@ def attach_skills(
     async def end_of_turn(_: TurnEnd) -> None:
         skills.end_turn()
 
-    skills.turn_hooks = TurnSkillHooks(
-        dispatcher=dispatcher,
-        runner=runner,
-        compactor=compactor,
-        new_hooks=new_hooks,
-    )
+    def new_turn_hooks() -> TurnSkillHooks:
+        from vtcode.runtime.skill_hooks import TurnSkillHooks
+
+        return TurnSkillHooks(dispatcher=dispatcher, runner=runner, compactor=compactor, new_hooks=new_hooks)
+
+    skills.new_turn_hooks = new_turn_hooks
     skills.run_call = dispatcher.run_call
     skills.grant = grant
     skills.revoke = dispatcher.revoke
