@@ -120,6 +120,11 @@ class SessionSkills(msgspec.Struct):
         """What the project appendix carries (empty without model-invocable skills)."""
         return self.catalog.text
 
+    def for_child(self, notice: Callable[[str], None]) -> SessionSkills:
+        """The same skills, catalog and trust for a subagent's session, with its own record of what its
+        conversation carries (activations, loaded skills) and nothing wired yet."""
+        return SessionSkills(self.found, self.catalog, self.trusted, self.discovery_root, notice=notice)
+
     def tool(self) -> SkillTool | None:
         """The `skill` tool, when the catalog offers any skill."""
         if not self.catalog.listed:
@@ -360,6 +365,27 @@ def attach_skills(
         skills.notice(f"allowed for this turn by a skill's allowed-tools: {new.describe()}")
         return True
 
+    skills.run_call = dispatcher.run_call
+    skills.grant = grant
+    skills.revoke = dispatcher.revoke
+    runner.expand_input = skills.expand_input
+    attach_activations(
+        skills, dispatcher=dispatcher, runner=runner, hooks=hooks, compactor=compactor, new_hooks=new_hooks
+    )
+
+
+def attach_activations(
+    skills: SessionSkills,
+    *,
+    dispatcher: ToolDispatcher,
+    runner: TurnRunner,
+    hooks: TurnHooks,
+    compactor: Compactor,
+    new_hooks: NewHooks | None,
+) -> None:
+    """What activating a skill needs in a session, a parent's or a subagent's: its frontmatter hooks
+    from the activation to the end of the turn, and re-attachment after a compaction."""
+
     async def end_of_turn(_: TurnEnd) -> None:
         skills.end_turn()
 
@@ -369,9 +395,5 @@ def attach_skills(
         return TurnSkillHooks(dispatcher=dispatcher, runner=runner, compactor=compactor, new_hooks=new_hooks)
 
     skills.new_turn_hooks = new_turn_hooks
-    skills.run_call = dispatcher.run_call
-    skills.grant = grant
-    skills.revoke = dispatcher.revoke
-    runner.expand_input = skills.expand_input
     hooks.end_of_turn.append(end_of_turn)
     compactor.reattach = skills.reattach
