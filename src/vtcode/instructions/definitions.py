@@ -35,6 +35,7 @@ from vtcode.core.definitions.model import (
 from vtcode.core.instructions.model import Diagnostic
 from vtcode.core.instructions.text import split_frontmatter
 from vtcode.instructions.definition_folders import DefinitionRoots, command_sources, skill_sources
+from vtcode.instructions.skill_cache import Stamp, cache_for, file_stamp
 
 MAX_DEPTH = 6
 MAX_DIRS = 2000
@@ -71,11 +72,29 @@ def discover(roots: DefinitionRoots) -> Discovery:
 
 def discover_skills(roots: DefinitionRoots, *, bodies: bool = False) -> Discovery:
     """The skills of `roots` only (what the catalog needs at start-up). Without `bodies` each
-    `SKILL.md` is read as far as its frontmatter and the body is read on use (`definition_body`)."""
+    `SKILL.md` is read as far as its frontmatter, or not at all when `instructions.skill_cache` holds
+    it unchanged, and the body is read on use (`definition_body`)."""
     found = Discovery()
+    if bodies:
+        for folder, scope, source in skill_sources(roots):
+            for skill_file in _skill_files(folder, found):
+                _add(found.skills, found, _read_skill(skill_file, scope, source, True))
+        return found
+    cache = cache_for(roots.vtcode_home, roots.project_dirs[0])
+    stamps: dict[str, Stamp] = {}
     for folder, scope, source in skill_sources(roots):
-        for skill_file in _skill_files(folder, found):
-            _add(found.skills, found, _read_skill(skill_file, scope, source, bodies))
+        for skill_file in _skill_files(folder, found, stamps):
+            stamp = stamps.get(skill_file)
+            key = f"{scope}\n{source}\n{skill_file}"
+            loaded = None
+            if stamp is not None:
+                loaded = cache.get(key, stamp, path=skill_file, scope=scope, source=source)
+            if loaded is None:
+                loaded = _read_skill(skill_file, scope, source, False)[0]
+                if stamp is not None:
+                    cache.put(key, stamp, loaded)
+            _add(found.skills, found, (loaded, skill_file))
+    cache.save()
     return found
 
 
@@ -124,11 +143,12 @@ def _shadowed(loser: Definition, winner: Definition) -> Diagnostic:
     )
 
 
-def _skill_files(root: Path, found: Discovery) -> Iterator[str]:
-    """`SKILL.md` files below `root` (a folder holding one is not searched further)."""
+def _skill_files(root: Path, found: Discovery, stamps: dict[str, Stamp] | None = None) -> Iterator[str]:
+    """`SKILL.md` files below `root` (a folder holding one is not searched further); `stamps` gets the
+    stamp of each file the walk took from a `stat` (not a listing)."""
     if not root.is_dir():
         return
-    for folder, files in _walk(str(root), found, skills=True):
+    for folder, files in _walk(str(root), found, skills=True, stamps=stamps):
         if SKILL_FILE in files:
             yield _join(folder, SKILL_FILE)
 
@@ -145,7 +165,9 @@ def _command_files(root: Path, ext: str, found: Discovery) -> Iterator[tuple[str
                 yield ":".join(relative.parts), path
 
 
-def _walk(root: str, found: Discovery, *, skills: bool = False) -> Iterator[tuple[str, list[str]]]:
+def _walk(
+    root: str, found: Discovery, *, skills: bool = False, stamps: dict[str, Stamp] | None = None
+) -> Iterator[tuple[str, list[str]]]:
     """Folders below `root` (itself first) with their file names, sorted, bounded, loop-safe.
 
     With `skills`, a folder holding a `SKILL.md` is yielded with that one file and not listed: one
@@ -156,11 +178,16 @@ def _walk(root: str, found: Discovery, *, skills: bool = False) -> Iterator[tupl
     stack: list[tuple[str, int]] = [(root, 0)]
     while stack:
         folder, depth = stack.pop()
-        if skills and folder != root and os.path.isfile(_join(folder, SKILL_FILE)):
-            if _over_bound(found, folder):
-                return
-            yield folder, [SKILL_FILE]
-            continue
+        if skills and folder != root:
+            skill_file = _join(folder, SKILL_FILE)
+            stamp = file_stamp(skill_file)  # the `stat` a regular-file check makes anyway
+            if stamp is not None:
+                if _over_bound(found, folder):
+                    return
+                if stamps is not None:
+                    stamps[skill_file] = stamp
+                yield folder, [SKILL_FILE]
+                continue
         try:
             info = os.stat(folder)
         except OSError:

@@ -48,11 +48,13 @@ SKILL_KEYS = frozenset(
 """Keys vtcode reads (the standard's and Claude Code's); any other key is reported, not fatal."""
 
 
-class Definition(msgspec.Struct, frozen=True):
+class Definition(msgspec.Struct, frozen=True, gc=False):
     """One skill or command, ready to list, catalog and invoke.
 
     A msgspec Struct, not a dataclass: a 20-field dataclass costs milliseconds to create at import,
-    which every session with a skill folder pays before its first request.
+    which every session with a skill folder pays before its first request. Not tracked by the garbage
+    collector (`gc=False`): it holds plain data and is never part of a cycle, and hundreds of them made
+    at start-up would otherwise bring collections forward.
     """
 
     name: str
@@ -92,7 +94,7 @@ class Definition(msgspec.Struct, frozen=True):
         return self.description
 
 
-class Loaded(msgspec.Struct, frozen=True):
+class Loaded(msgspec.Struct, frozen=True, gc=False):
     """A parsed file: the definition (None when it cannot be used) and problems to report."""
 
     definition: Definition | None
