@@ -90,3 +90,16 @@ def test_every_definition_field_is_cached_or_comes_from_the_files_place() -> Non
     place = {"path", "folder", "kind", "scope", "source", "style"}
     read_on_use_or_never_cached = {"body", "hooks", "has_hooks"}
     assert CACHED_FIELDS | place | read_on_use_or_never_cached == set(Definition.__struct_fields__)
+
+
+def test_a_cache_that_cannot_be_written_changes_nothing(tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    write_skill(root / ".agents/skills", "x", "Fine.")
+    (tmp_path / "H/.vtcode").mkdir(parents=True)
+    (tmp_path / "H/.vtcode/cache").write_text("a file where the cache folder would be\n")
+    _settle()
+    for _ in range(2):
+        found = discover_in(tmp_path)
+        assert found.skills["x"].description == "Fine."
+        assert found.diagnostics == []
+    assert (tmp_path / "H/.vtcode/cache").read_text() == "a file where the cache folder would be\n"

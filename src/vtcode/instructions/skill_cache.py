@@ -13,6 +13,7 @@ rewritten, and a failed write changes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import stat
@@ -117,13 +118,14 @@ class SkillCache:
         """Write the entries of this discovery when they differ from the file's (files gone are dropped)."""
         if not self._changed and self._new.keys() == self._old.keys():
             return
+        temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
             temporary.write_bytes(msgspec.msgpack.encode(_File(FORMAT, self._new)))
             os.replace(temporary, self.path)  # readers see the old file or the new one, never a part
         except OSError:
-            pass  # a cache: the next session reads the files again
+            with contextlib.suppress(OSError):  # a cache: the next session reads the files again
+                temporary.unlink()
 
 
 def cache_for(vtcode_home: Path, workspace: Path) -> SkillCache:
