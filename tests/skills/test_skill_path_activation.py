@@ -195,3 +195,29 @@ def _guard_skill(root: Path, marker: Path, body: str) -> list[Reply]:
     )
     shell = ScriptToolCall("exec_command", json.dumps({"cmd": "true"}), id="c1")
     return [Reply(tool_calls=(_read("src/pkg/a.py", "r1"),)), Reply(tool_calls=(shell,)), Reply(text="ok")]
+
+
+async def test_a_subagent_reading_a_matching_file_gets_the_skill_in_its_own_next_request(
+    tmp_path: Path,
+) -> None:
+    root = _project(tmp_path)
+    brief = {"subagent_type": "explore", "description": "look", "prompt": "read the package"}
+    script = [
+        Reply(tool_calls=(_read("src/pkg/a.py", "p1"),)),  # the parent loads the skill itself
+        Reply(tool_calls=(ScriptToolCall("task", json.dumps(brief), id="t1"),)),
+        Reply(tool_calls=(_read("src/pkg/b.py", "c1"),)),  # the child: a matching read
+        Reply(tool_calls=(_read("src/pkg/a.py", "c2"),)),
+        Reply(text="child: read both"),
+        Reply(text="parent: done"),
+    ]
+    with server_for("chat", script) as server:
+        await run_turns(options(root, tmp_path, server), "read and delegate")
+        bodies = [r.json() for r in server.requests]
+    child_first, child_after_b, child_after_a, parent_last = bodies[2], bodies[3], bodies[4], bodies[5]
+    assert "read the package" in _sent(child_first)
+    assert MARKER not in _sent(child_first)  # the parent's activation is not the child's conversation
+    messages = child_after_b["messages"]
+    tool_at = next(i for i, m in enumerate(messages) if m["role"] == "tool" and "y = 2" in m["content"])
+    assert messages[tool_at + 1]["content"].startswith(f"{MARKER}\nIndent with four spaces.")
+    assert _sent(child_after_a).count(MARKER) == 1  # once per (child) session
+    assert _sent(parent_last).count(MARKER) == 1  # the parent's own, loaded before the task

@@ -116,3 +116,18 @@ def test_vtcode_prompt_shows_the_catalog_in_the_appendix(vtcode: VtcodeRunner, t
     empty = json.loads(bare.stdout)
     assert "available_skills" not in empty["appendix"]
     assert empty["cache_key"] != report["cache_key"]  # the `skill` tool joins the cached prefix
+
+
+def test_skills_list_shows_the_paths_a_skill_loads_for(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    write_skill(root / ".agents/skills", "ts-style", "TypeScript style.", paths='"src/**/*.py, *.{ts,tsx}"')
+    write_skill(root / ".agents/skills", "plain", "No paths.")
+    report = json.loads(vtcode.run("skills", "list", "--json", cwd=root).stdout)
+    paths = {d["name"]: d["paths"] for d in report["definitions"]}
+    assert paths == {"plain": [], "ts-style": ["src/**/*.py", "*.{ts,tsx}"]}
+    text = vtcode.run("skills", "list", cwd=root).stdout
+    assert (
+        "/ts-style  [skill, .agents/skills, listed, paths: src/**/*.py, *.{ts,tsx}]  TypeScript style."
+        in text
+    )
+    assert "/plain  [skill, .agents/skills, listed]  No paths." in text

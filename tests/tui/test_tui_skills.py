@@ -59,3 +59,19 @@ async def test_the_slash_menu_labels_source_and_argument_hint(tmp_path: Path) ->
     assert labels[0] == "/help (built-in)"
     assert "/skills (built-in)" in labels
     assert labels[-1] == "/deploy VERSION (skill, .agents/skills)"
+
+
+async def test_skills_view_shows_the_paths_a_skill_loads_for(tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    write_skill(root / ".agents/skills", "py-style", "Python style.", paths='"src/**/*.py, *.{ts,tsx}"')
+    with server_for("chat", []) as server:
+        app = make_app(tui_options(root, tmp_path, server))
+        async with app.run_test(size=(120, 30)) as pilot:
+            await until(pilot, lambda: app.session is not None, "the session")
+            await type_text(pilot, "/skills")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, TextScreen), "the /skills view")
+            screen = app.screen
+            assert isinstance(screen, TextScreen)
+            body = screen.body if isinstance(screen.body, str) else screen.body.plain
+    assert "/py-style  [.agents/skills; listed; paths: src/**/*.py, *.{ts,tsx}]  Python style." in body

@@ -57,6 +57,7 @@ def _list(args: argparse.Namespace, overrides: list[str]) -> int:
     from vtcode.config.environment import os_environ
     from vtcode.config.loader import load_settings
     from vtcode.core.definitions.catalog import catalog_state
+    from vtcode.core.definitions.path_scope import patterns_of
     from vtcode.runtime.providers import choose_provider, model_info
     from vtcode.runtime.skills import load_session_skills
     from vtcode.runtime.system_prompt import user_home
@@ -75,6 +76,7 @@ def _list(args: argparse.Namespace, overrides: list[str]) -> int:
         user_home=user_home(env),
         context_window=window,
         notice=lambda _: None,
+        bodies=True,  # every problem of every file, the body's too
     )
     catalog = skills.catalog
     rows: list[dict[str, Any]] = []
@@ -89,6 +91,7 @@ def _list(args: argparse.Namespace, overrides: list[str]) -> int:
                 "description": definition.description,
                 "argument_hint": definition.argument_hint,
                 "catalog": catalog_state(definition, catalog),
+                "paths": patterns_of(definition),  # the globs that load it for matching files
             }
         )
     report = {
@@ -129,8 +132,10 @@ def _table(rows: list[dict[str, Any]]) -> str:
     lines = []
     for row in rows:
         hint = f" {row['argument_hint']}" if row["argument_hint"] else ""
+        paths = f", paths: {', '.join(row['paths'])}" if row["paths"] else ""
         lines.append(
-            f"/{row['name']}{hint}  [{row['kind']}, {row['source']}, {row['catalog']}]  {row['description']}"
+            f"/{row['name']}{hint}  [{row['kind']}, {row['source']}, {row['catalog']}{paths}]  "
+            f"{row['description']}"
         )
     return "\n".join(lines) + "\n"
 

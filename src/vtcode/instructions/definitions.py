@@ -6,6 +6,12 @@ user's; within one folder `.vtcode` beats `.agents` beats `.claude` (skills) and
 reported as shadowed. The walk is bounded (depth, folder count, file size), skips `.git` and
 `node_modules`, and follows a symlinked folder only once, so a link loop ends. A file that cannot be
 used is a diagnostic naming it; nothing here raises.
+
+At start-up a skill is read only as far as its frontmatter (the catalog needs its name, description
+and the fields that decide where it is offered); its body is read when it is used. The checks that
+skip a file (too large, binary, not UTF-8 up to the end of the frontmatter, bad frontmatter) are made
+then as before; only text that is not UTF-8 in the body of a `SKILL.md` over 8 KB shows when the skill
+is used (and in `vtcode skills list`, which reads whole files).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from pathlib import Path
 
 import msgspec
 
+from vtcode.core.definitions.frontmatter import frontmatter_body
 from vtcode.core.definitions.model import (
     ArgumentStyle,
     Definition,
@@ -26,11 +33,15 @@ from vtcode.core.definitions.model import (
     load_toml_command,
 )
 from vtcode.core.instructions.model import Diagnostic
+from vtcode.core.instructions.text import split_frontmatter
 from vtcode.instructions.definition_folders import DefinitionRoots, command_sources, skill_sources
+from vtcode.instructions.skill_cache import Stamp, cache_for, file_stamp
 
 MAX_DEPTH = 6
 MAX_DIRS = 2000
 MAX_FILE_BYTES = 256 * 1024
+HEAD_BYTES = 8192
+"""What a skill's first read takes: its frontmatter, and the part checked for a binary file."""
 SKILL_FILE = "SKILL.md"
 _SKIPPED = frozenset({".git", "node_modules"})
 
@@ -59,13 +70,42 @@ def discover(roots: DefinitionRoots) -> Discovery:
     return found
 
 
-def discover_skills(roots: DefinitionRoots) -> Discovery:
-    """The skills of `roots` only (what the catalog needs at start-up)."""
+def discover_skills(roots: DefinitionRoots, *, bodies: bool = False) -> Discovery:
+    """The skills of `roots` only (what the catalog needs at start-up). Without `bodies` each
+    `SKILL.md` is read as far as its frontmatter, or not at all when `instructions.skill_cache` holds
+    it unchanged, and the body is read on use (`definition_body`)."""
     found = Discovery()
+    if bodies:
+        for folder, scope, source in skill_sources(roots):
+            for skill_file in _skill_files(folder, found):
+                _add(found.skills, found, _read_skill(skill_file, scope, source, True))
+        return found
+    cache = cache_for(roots.vtcode_home, roots.project_dirs[0])
+    stamps: dict[str, Stamp] = {}
     for folder, scope, source in skill_sources(roots):
-        for skill_file in _skill_files(folder, found):
-            _add(found.skills, found, _read_skill(skill_file, scope, source))
+        for skill_file in _skill_files(folder, found, stamps):
+            stamp = stamps.get(skill_file)
+            key = f"{scope}\n{source}\n{skill_file}"
+            loaded = None
+            if stamp is not None:
+                loaded = cache.get(key, stamp, path=skill_file, scope=scope, source=source)
+            if loaded is None:
+                loaded = _read_skill(skill_file, scope, source, False)[0]
+                if stamp is not None:
+                    cache.put(key, stamp, loaded)
+            _add(found.skills, found, (loaded, skill_file))
+    cache.save()
     return found
+
+
+def definition_body(definition: Definition) -> tuple[str | None, str | None]:
+    """(body, None), or (None, why the file cannot be used now): a skill's body is read on use."""
+    if definition.body is not None:
+        return definition.body, None
+    text, problem = read_text(definition.path)
+    if text is None:
+        return None, problem
+    return frontmatter_body(text), None
 
 
 def discover_commands(roots: DefinitionRoots, found: Discovery) -> None:
@@ -103,13 +143,14 @@ def _shadowed(loser: Definition, winner: Definition) -> Diagnostic:
     )
 
 
-def _skill_files(root: Path, found: Discovery) -> Iterator[str]:
-    """`SKILL.md` files below `root` (a folder holding one is not searched further)."""
+def _skill_files(root: Path, found: Discovery, stamps: dict[str, Stamp] | None = None) -> Iterator[str]:
+    """`SKILL.md` files below `root` (a folder holding one is not searched further); `stamps` gets the
+    stamp of each file the walk took from a `stat` (not a listing)."""
     if not root.is_dir():
         return
-    for folder, files in _walk(str(root), found, skills=True):
+    for folder, files in _walk(str(root), found, skills=True, stamps=stamps):
         if SKILL_FILE in files:
-            yield os.path.join(folder, SKILL_FILE)
+            yield _join(folder, SKILL_FILE)
 
 
 def _command_files(root: Path, ext: str, found: Discovery) -> Iterator[tuple[str, Path]]:
@@ -124,7 +165,9 @@ def _command_files(root: Path, ext: str, found: Discovery) -> Iterator[tuple[str
                 yield ":".join(relative.parts), path
 
 
-def _walk(root: str, found: Discovery, *, skills: bool = False) -> Iterator[tuple[str, list[str]]]:
+def _walk(
+    root: str, found: Discovery, *, skills: bool = False, stamps: dict[str, Stamp] | None = None
+) -> Iterator[tuple[str, list[str]]]:
     """Folders below `root` (itself first) with their file names, sorted, bounded, loop-safe.
 
     With `skills`, a folder holding a `SKILL.md` is yielded with that one file and not listed: one
@@ -135,11 +178,16 @@ def _walk(root: str, found: Discovery, *, skills: bool = False) -> Iterator[tupl
     stack: list[tuple[str, int]] = [(root, 0)]
     while stack:
         folder, depth = stack.pop()
-        if skills and folder != root and os.path.isfile(os.path.join(folder, SKILL_FILE)):
-            if _over_bound(found, folder):
-                return
-            yield folder, [SKILL_FILE]
-            continue
+        if skills and folder != root:
+            skill_file = _join(folder, SKILL_FILE)
+            stamp = file_stamp(skill_file)  # the `stat` a regular-file check makes anyway
+            if stamp is not None:
+                if _over_bound(found, folder):
+                    return
+                if stamps is not None:
+                    stamps[skill_file] = stamp
+                yield folder, [SKILL_FILE]
+                continue
         try:
             info = os.stat(folder)
         except OSError:
@@ -164,6 +212,11 @@ def _walk(root: str, found: Discovery, *, skills: bool = False) -> Iterator[tupl
             continue
         subfolders = [e for e in entries if e.name not in _SKIPPED and _is_dir(e)]
         stack.extend((e.path, depth + 1) for e in reversed(subfolders))
+
+
+def _join(folder: str, name: str) -> str:
+    """`os.path.join` for a file name (twice per skill at start-up, and join costs more than this)."""
+    return f"{folder}{name}" if folder.endswith("/") else f"{folder}/{name}"
 
 
 def _over_bound(found: Discovery, folder: str) -> bool:
@@ -204,7 +257,49 @@ def read_text(path: Path | str) -> tuple[str | None, str | None]:
             os.close(fd)
     except OSError as exc:
         return None, f"cannot be read ({exc.strerror or exc})"
-    if b"\0" in data[:8192]:
+    return _decoded(data)
+
+
+def read_head(path: str) -> tuple[str | None, str | None]:
+    """`read_text`, but a file over `HEAD_BYTES` is read only as far as its frontmatter block when it
+    ends there (its size still checked): the catalog needs no body."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            data = os.read(fd, HEAD_BYTES)
+            if len(data) == HEAD_BYTES:
+                size = os.fstat(fd).st_size
+                if size > MAX_FILE_BYTES:
+                    return None, f"too large ({size} bytes; the limit is {MAX_FILE_BYTES})"
+                head = _frontmatter_head(data)
+                if head is not None:
+                    return head, None
+                data += _read_up_to(fd, MAX_FILE_BYTES + 1 - len(data))
+                if len(data) > MAX_FILE_BYTES:
+                    return None, f"too large ({os.fstat(fd).st_size} bytes; the limit is {MAX_FILE_BYTES})"
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        return None, f"cannot be read ({exc.strerror or exc})"
+    return _decoded(data)
+
+
+def _frontmatter_head(data: bytes) -> str | None:
+    """The whole lines of `data` (a file's first bytes) when they hold a closed frontmatter block."""
+    if b"\0" in data:
+        return None  # a binary file: the whole read says so
+    cut = data.rfind(b"\n") + 1  # a line break never falls inside a UTF-8 character
+    try:
+        text = data[:cut].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if split_frontmatter(text.removeprefix("\ufeff")).block is None:
+        return None
+    return text
+
+
+def _decoded(data: bytes) -> tuple[str | None, str | None]:
+    if b"\0" in data[:HEAD_BYTES]:
         return None, "a binary file, not markdown"
     try:
         return data.decode("utf-8"), None
@@ -228,18 +323,19 @@ def _read_up_to(fd: int, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def _read_skill(skill_file: str, scope: Scope, source: str) -> tuple[Loaded, str]:
-    text, problem = read_text(skill_file)
+def _read_skill(skill_file: str, scope: Scope, source: str, body: bool) -> tuple[Loaded, str]:
+    text, problem = read_text(skill_file) if body else read_head(skill_file)
     if text is None:
         return Loaded(None, (), (problem or "unreadable",)), skill_file
-    folder, _ = os.path.split(skill_file)
+    folder = skill_file.rpartition("/")[0] or "/"  # `_join` made it: `folder/SKILL.md`
     loaded = load_skill(
         text,
         path=skill_file,
         folder=folder,
-        folder_name=os.path.basename(folder),
+        folder_name=folder.rpartition("/")[2],
         scope=scope,
         source=source,
+        keep_body=body,
     )
     return loaded, skill_file
 

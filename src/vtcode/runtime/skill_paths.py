@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from vtcode.core.definitions.path_scope import PathScope, path_scopes
+from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.messages import Message, MessageMeta, ToolResultMessage, UserMessage
 from vtcode.runtime.hooks import AfterToolBatch, TurnHooks
 from vtcode.runtime.skills import SessionSkills
@@ -87,7 +88,11 @@ class PathActivation:
             matched = scope.first_match(relatives)
             if matched is None:
                 continue
-            text = await asyncio.to_thread(activation_text, skill)
+            try:
+                text = await asyncio.to_thread(activation_text, skill)
+            except VtcodeError as error:
+                self._skills.notice(f"skills: {error.message}")
+                continue
             self._skills.activated(skill, text)
             self._inform(f"skill {skill.name} loaded: {matched} matches its paths")
             added.append(UserMessage(text, meta=MessageMeta(kind="context")))

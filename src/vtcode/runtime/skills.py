@@ -1,10 +1,8 @@
-"""A session's skills and custom commands: catalog, `skill` tool, `/name args`, trust, re-attachment.
+"""A session's skills and custom commands: catalog, `skill` tool, trust, hooks, re-attachment.
 
 Discovery runs once when the session is wired. The catalog joins the project appendix (sorted and
-budgeted, so it is byte-identical while the skills are). `/name args` typed by a person (TUI, ACP,
-`vtcode exec "/name args"`) is expanded at the start of its turn: a skill's body is injected directly
-(even one hidden from the model), a command's placeholders are filled, `@path` files are inlined and
-shell blocks run as `exec_command` calls, so they pass approval and the sandbox and the command shows.
+budgeted, so it is byte-identical while the skills are). `/name args` typed by a person is expanded at
+the start of its turn by `runtime.skill_invocation`, imported at the first input that starts with `/`.
 In a workspace the user has not trusted, project definitions are text only: shell blocks, frontmatter
 hooks and `allowed-tools` do nothing, and a notice says so. `allowed-tools` become grants of the
 invoking turn only; they turn an approval prompt into an allow, never a deny rule or read-only mode.
@@ -13,10 +11,7 @@ Frontmatter hooks likewise run from the activation to the end of its turn (`runt
 
 from __future__ import annotations
 
-import asyncio
-import json
 import os
-import re
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,44 +25,20 @@ from vtcode.core.definitions.catalog import Catalog, build_catalog, catalog_budg
 from vtcode.core.definitions.model import Definition
 from vtcode.core.definitions.names import BUILTIN_COMMANDS
 from vtcode.core.instructions.model import Diagnostic
-from vtcode.core.slash_line import split_slash
 from vtcode.instructions.definition_folders import DefinitionRoots, definition_roots
 from vtcode.instructions.definitions import Discovery, discover_commands, discover_skills
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, ToolResultMessage, UserMessage
 from vtcode.runtime.compaction import Compactor
 from vtcode.runtime.hooks import TurnEnd, TurnHooks
-from vtcode.runtime.skill_hooks import NewHooks, TurnSkillHooks
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.turn import TurnRunner
-from vtcode.tools.skill import SkillTool, wrapped
+from vtcode.tools.skill import SkillTool
 
 if TYPE_CHECKING:
-    from vtcode.core.definitions.arguments import Expansion
+    from vtcode.runtime.skill_hooks import NewHooks, TurnSkillHooks
 
-INCLUDE_MAX_BYTES = 32 * 1024
-INCLUDES_MAX_BYTES = 128 * 1024
 REATTACH_MAX_CHARS = 20_000  # about 5,000 tokens a skill
 REATTACH_TOTAL_CHARS = 100_000  # about 25,000 tokens in all
-_INCLUDE = re.compile(r"(?<![\w@])@\{([^}\n]+)\}|(?<![\w@`])@([\w.~-][\w./~-]*[\w/-])")
-_SHELL_TOOL = "exec_command"
-
-
-class Invocation(msgspec.Struct, frozen=True):
-    """`/name args` as typed."""
-
-    name: str
-    args: str
-
-
-def parse_invocation(text: str) -> Invocation | None:
-    """The `/name args` of `text`, or None when it does not start with one (`//x` is text)."""
-    split = split_slash(text)
-    if split is None:
-        return None
-    name = split[0].strip()
-    if not name or "/" in name:
-        return None  # a path such as /etc/hosts is not a command
-    return Invocation(name, split[1])
 
 
 class SessionSkills(msgspec.Struct):
@@ -88,10 +59,12 @@ class SessionSkills(msgspec.Struct):
     revoke: Callable[[Grant], bool] | None = None
     roots: DefinitionRoots | None = None
     turn_hooks: TurnSkillHooks | None = None
+    """Made by `new_turn_hooks` when a skill with hooks is first activated (start-up time)."""
+    new_turn_hooks: Callable[[], TurnSkillHooks] | None = None
     activations: dict[str, str] = msgspec.field(default_factory=dict)
     loaded: set[tuple[str, str]] = msgspec.field(default_factory=set)
-    _turn_grants: list[Grant] = msgspec.field(default_factory=list)
-    _calls: int = 0
+    turn_grants: list[Grant] = msgspec.field(default_factory=list)
+    shell_calls: int = 0
 
     @property
     def discovery(self) -> Discovery:
@@ -107,9 +80,19 @@ class SessionSkills(msgspec.Struct):
         return self.found
 
     @property
+    def path_scoped(self) -> bool:
+        """Whether a skill has `paths` globs (only then is `runtime.skill_paths` wired, and imported)."""
+        return any(skill.paths for skill in self.found.skills.values())
+
+    @property
     def catalog_text(self) -> str:
         """What the project appendix carries (empty without model-invocable skills)."""
         return self.catalog.text
+
+    def for_child(self, notice: Callable[[str], None]) -> SessionSkills:
+        """The same skills, catalog and trust for a subagent's session, with its own record of what its
+        conversation carries (activations, loaded skills) and nothing wired yet."""
+        return SessionSkills(self.found, self.catalog, self.trusted, self.discovery_root, notice=notice)
 
     def tool(self) -> SkillTool | None:
         """The `skill` tool, when the catalog offers any skill."""
@@ -122,7 +105,7 @@ class SessionSkills(msgspec.Struct):
         """The model got `skill`'s instructions (the `skill` tool, a path): note them, start its hooks."""
         self.note_activation(skill, text, args)
         if skill.has_hooks:
-            self._hooks(skill, self.usable(skill))
+            self.activate_hooks(skill, self.usable(skill))
 
     def note_activation(self, skill: Definition, text: str, args: str = "") -> None:
         """Remember the newest activation of `skill` (re-attached after a compaction)."""
@@ -147,31 +130,15 @@ class SessionSkills(msgspec.Struct):
 
     async def expand_input(self, text: str) -> str:
         """`text` with a leading `/name args` replaced by what the skill or command says."""
-        invocation = parse_invocation(text)
-        if invocation is None:
-            return text
-        # The first lookup reads the command files: off the event loop.
-        definition = await asyncio.to_thread(self.lookup, invocation.name)
-        if definition is None:
-            return text
-        active = self.usable(definition)
-        if definition.has_hooks:
-            self._hooks(definition, active)
-        if definition.allowed_tools:
-            self._allow(definition, active)
-        # Imported on first use: a session that never types `/name` does not need it (start-up time).
-        from vtcode.core.definitions.arguments import expand
+        if not text.lstrip().startswith("/"):
+            return text  # most input: the expansion code is not even imported
+        from vtcode.runtime.skill_invocation import expand_invocation
 
-        expansion = expand(definition.body, definition.style, invocation.args, definition.arguments)
-        outputs = await self._run_shell_blocks(definition, expansion, active)
-        text = expansion.text(outputs)
-        if definition.kind == "skill":
-            content = await asyncio.to_thread(wrapped, definition, text)
-            self.note_activation(definition, content, invocation.args)
-            return content
-        return await asyncio.to_thread(self._inline_files, text)
+        return await expand_invocation(self, text)
 
-    def _hooks(self, definition: Definition, active: bool) -> None:
+    def activate_hooks(self, definition: Definition, active: bool) -> None:
+        if active and self.turn_hooks is None and self.new_turn_hooks is not None:
+            self.turn_hooks = self.new_turn_hooks()
         if not active or self.turn_hooks is None:
             self.notice(
                 f"/{definition.name}: its frontmatter hooks do nothing (this workspace is not trusted)"
@@ -184,65 +151,10 @@ class SessionSkills(msgspec.Struct):
         """Take back the grants `allowed-tools` gave and the hooks skills added for the turn that ends."""
         if self.turn_hooks is not None:
             self.turn_hooks.end_turn()
-        for grant in self._turn_grants:
+        for grant in self.turn_grants:
             if self.revoke is not None:
                 self.revoke(grant)
-        self._turn_grants.clear()
-
-    def _allow(self, definition: Definition, active: bool) -> None:
-        if not active:
-            self.notice(
-                f"/{definition.name}: allowed-tools ({' '.join(definition.allowed_tools)}) not applied: "
-                "this workspace is not trusted"
-            )
-            return
-        for rule in definition.allowed_tools:
-            grant = grant_of(rule)
-            if grant is not None and self.grant is not None and self.grant(grant):
-                self._turn_grants.append(grant)
-
-    async def _run_shell_blocks(
-        self, definition: Definition, expansion: Expansion, active: bool
-    ) -> list[str]:
-        outputs: list[str] = []
-        for command in expansion.commands:
-            if not active or self.run_call is None:
-                self.notice(
-                    f"/{definition.name}: shell block not run (this workspace is not trusted): {command}"
-                )
-                outputs.append(f"[shell command not run: this workspace is not trusted: `{command}`]")
-                continue
-            self._calls += 1
-            call = ToolCall(
-                id=f"slash_{definition.name}_{self._calls}",
-                name=_SHELL_TOOL,
-                arguments=json.dumps({"cmd": command}),
-            )
-            result = await self.run_call(call)
-            outputs.append(result.content)
-        return outputs
-
-    def _inline_files(self, text: str) -> str:
-        workspace = Path(self.discovery_root)
-        budget = INCLUDES_MAX_BYTES
-
-        def include(match: re.Match[str]) -> str:
-            nonlocal budget
-            raw = match.group(1) or match.group(2)
-            path = Path(os.path.realpath(workspace / raw))
-            if not path.is_file() or workspace not in (path, *path.parents) or budget <= 0:
-                return match.group(0)
-            try:
-                data = path.read_bytes()[: min(INCLUDE_MAX_BYTES, budget)]
-            except OSError:
-                return match.group(0)
-            if b"\0" in data:
-                return match.group(0)
-            budget -= len(data)
-            body = data.decode("utf-8", errors="replace")
-            return f'<file path="{raw}">\n{body}\n</file>'
-
-        return _INCLUDE.sub(include, text)
+        self.turn_grants.clear()
 
     def reattach(self, messages: Sequence[Message]) -> list[Message]:
         """`messages` (a compacted history) with the newest activation of each used skill, once."""
@@ -270,23 +182,6 @@ class SessionSkills(msgspec.Struct):
         return [*messages[:at], *extra, *messages[at:]]
 
 
-def grant_of(rule: str) -> Grant | None:
-    """The session grant an `allowed-tools` rule stands for: `Bash(git diff:*)` is commands that start
-    with `git diff`; `Edit`/`Write` are the edit tools; reads need none."""
-    match = re.fullmatch(r"(\w+)(?:\((.*)\))?", rule.strip())
-    if match is None:
-        return None
-    tool, pattern = match.group(1), match.group(2)
-    if tool in ("Bash", "exec_command"):
-        prefix = (pattern or "").removesuffix("*").removesuffix(":").strip()
-        return Grant("prefix", prefix) if prefix else Grant("tool", _SHELL_TOOL)
-    if tool in ("Edit", "MultiEdit", "apply_patch"):
-        return Grant("tool", "apply_patch")
-    if tool in ("Write", "write_file"):
-        return Grant("tool", "write_file")
-    return None
-
-
 def load_session_skills(
     settings: Settings,
     *,
@@ -295,10 +190,15 @@ def load_session_skills(
     user_home: Path | None,
     context_window: int,
     notice: Callable[[str], None],
+    bodies: bool = False,
+    roots: DefinitionRoots | None = None,
 ) -> SessionSkills:
-    """Discover the definitions of a session and report their problems once (blocking I/O)."""
-    roots = definition_roots(workspace, home, user_home, settings.skills.paths)
-    found = discover_skills(roots)
+    """Discover the definitions of a session and report their problems once (blocking I/O). Skill
+    bodies are read on use unless `bodies` (`vtcode skills list`: every problem of every file).
+    `roots` are the session's (`definition_roots` of the same arguments) when the caller has them."""
+    if roots is None:
+        roots = definition_roots(workspace, home, user_home, settings.skills.paths)
+    found = discover_skills(roots, bodies=bodies)
     for name in sorted(set(found.skills) & BUILTIN_COMMANDS):
         notice(f"skill {name}: /{name} runs the built-in command; the model can still load the skill")
     _report(found.diagnostics, notice)
@@ -338,18 +238,35 @@ def attach_skills(
         skills.notice(f"allowed for this turn by a skill's allowed-tools: {new.describe()}")
         return True
 
-    async def end_of_turn(_: TurnEnd) -> None:
-        skills.end_turn()
-
-    skills.turn_hooks = TurnSkillHooks(
-        dispatcher=dispatcher,
-        runner=runner,
-        compactor=compactor,
-        new_hooks=new_hooks,
-    )
     skills.run_call = dispatcher.run_call
     skills.grant = grant
     skills.revoke = dispatcher.revoke
     runner.expand_input = skills.expand_input
+    attach_activations(
+        skills, dispatcher=dispatcher, runner=runner, hooks=hooks, compactor=compactor, new_hooks=new_hooks
+    )
+
+
+def attach_activations(
+    skills: SessionSkills,
+    *,
+    dispatcher: ToolDispatcher,
+    runner: TurnRunner,
+    hooks: TurnHooks,
+    compactor: Compactor,
+    new_hooks: NewHooks | None,
+) -> None:
+    """What activating a skill needs in a session, a parent's or a subagent's: its frontmatter hooks
+    from the activation to the end of the turn, and re-attachment after a compaction."""
+
+    async def end_of_turn(_: TurnEnd) -> None:
+        skills.end_turn()
+
+    def new_turn_hooks() -> TurnSkillHooks:
+        from vtcode.runtime.skill_hooks import TurnSkillHooks
+
+        return TurnSkillHooks(dispatcher=dispatcher, runner=runner, compactor=compactor, new_hooks=new_hooks)
+
+    skills.new_turn_hooks = new_turn_hooks
     hooks.end_of_turn.append(end_of_turn)
     compactor.reattach = skills.reattach

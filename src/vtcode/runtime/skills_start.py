@@ -26,7 +26,8 @@ def session_skills(
     command folder exists (then nothing more is read or imported: `vtcode exec` start-up time)."""
     if not settings.skills.enabled:
         return None
-    if not any_present(definition_roots(workspace, home, user_home, settings.skills.paths)):
+    roots = definition_roots(workspace, home, user_home, settings.skills.paths)
+    if not any_present(roots):
         return None
     from vtcode.runtime.skills import load_session_skills
 
@@ -37,4 +38,5 @@ def session_skills(
         user_home=user_home,
         context_window=context_window,
         notice=notice,
+        roots=roots,  # its project folders are resolved already
     )

@@ -170,6 +170,10 @@ def wire_child(
         usage=usage,
         environment=parent.environment,
     )
+    if parent.skills is not None and parent.skills.path_scoped:
+        from vtcode.runtime.subagent_skills import attach_child_path_skills
+
+        attach_child_path_skills(parent.skills, wiring, emitter)
     return wiring, options
 
 

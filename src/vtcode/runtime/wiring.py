@@ -312,6 +312,7 @@ def _wire(
             compactor=wiring.compactor,
             new_hooks=lambda: _hooks(options, emitter, thread_id, choice.model, always=True),
         )  # fmt: skip
+    if skills is not None and skills.path_scoped:
         from vtcode.runtime.skill_paths import attach_path_skills
 
         attach_path_skills(

@@ -18,7 +18,7 @@ import msgspec
 
 from vtcode.core.definitions.catalog import skill_content
 from vtcode.core.definitions.model import Definition
-from vtcode.instructions.definitions import resources
+from vtcode.instructions.definitions import definition_body, resources
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
 from vtcode.tools.arguments import parse_arguments
@@ -56,10 +56,14 @@ def skill_spec(names: list[str]) -> ToolSpec:
 
 
 def activation_text(skill: Definition, args: str = "") -> str:
-    """The `<skill_content>` block of `skill` with `args` placed (blocking: it reads the folder)."""
+    """The `<skill_content>` block of `skill` with `args` placed (blocking: it reads the body and the
+    folder). Raises `VtcodeError` when the `SKILL.md` cannot be used any more."""
     from vtcode.core.definitions.arguments import expand  # on first activation only: start-up time
 
-    expanded = expand(skill.body, skill.style, args, skill.arguments)
+    body, problem = definition_body(skill)
+    if body is None:
+        raise VtcodeError(f"skill {skill.name!r} cannot be loaded: {skill.path}: {problem}")
+    expanded = expand(body, skill.style, args, skill.arguments)
     # Shell blocks of a skill body are not run when the model loads it: they are shown as written.
     rendered = "".join(part if isinstance(part, str) else f"!`{part.command}`" for part in expanded.parts)
     return wrapped(skill, rendered)
@@ -118,7 +122,10 @@ class SkillTool:
             return ToolOutcome(
                 f"skill {skill.name!r} is already loaded: its instructions are above in this conversation"
             )
-        text = await asyncio.to_thread(activation_text, skill, args.args)
+        try:
+            text = await asyncio.to_thread(activation_text, skill, args.args)
+        except VtcodeError as error:
+            return ToolOutcome(error.message, is_error=True)
         if self._on_activated is not None:
             self._on_activated(skill, text, args.args)
         return ToolOutcome(text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vtcode.core.definitions.catalog import CatalogState, catalog_state
+from vtcode.core.definitions.model import Definition
 from vtcode.runtime.skills import SessionSkills
 from vtcode.tui.commands import COMMANDS
 
@@ -45,6 +46,13 @@ def menu_entries(skills: SessionSkills | None) -> list[MenuEntry]:
     return entries
 
 
+def _patterns(definition: Definition) -> list[str]:
+    # Imported when a skill has `paths`: the glob reader is not needed to draw the rest.
+    from vtcode.core.definitions.path_scope import patterns_of
+
+    return patterns_of(definition)
+
+
 def skills_text(skills: SessionSkills | None) -> str:
     """What `/skills` shows: every definition, the catalog's budget use, what it cut, and trust."""
     if skills is None:
@@ -59,7 +67,10 @@ def skills_text(skills: SessionSkills | None) -> str:
         state = catalog_state(definition, catalog)
         shown = _STATE_TEXT.get(state, state)
         hint = f" {definition.argument_hint}" if definition.argument_hint else ""
-        lines.append(f"/{definition.name}{hint}  [{definition.source}; {shown}]  {definition.description}")
+        paths = f"; paths: {', '.join(_patterns(definition))}" if definition.paths else ""
+        lines.append(
+            f"/{definition.name}{hint}  [{definition.source}; {shown}{paths}]  {definition.description}"
+        )
     if len(lines) == 2:
         lines.append(
             "No skills or commands found (.agents/skills/NAME/SKILL.md, .vtcode/commands/NAME.md, ...)."

@@ -59,20 +59,30 @@ def build_catalog(skills: Sequence[Definition], budget: int) -> Catalog:
         return Catalog("", budget)
     full = [_clip(s.catalog_text, ENTRY_DESCRIPTION_MAX) for s in offered]
     fixed = [len(_entry(s, "")) + 1 for s in offered]  # an entry without its description, and a newline
+    plain = [not _SPECIAL.search(text) for text in full]  # escaping leaves these lengths as they are
     base = len(_render([], []))
 
+    def entry(i: int, limit: int) -> int:
+        # `full` is flat already: cut, not clipped again (the search asks for many sizes).
+        return fixed[i] + (len(_cut(full[i], limit)) if plain[i] else len(escape(_cut(full[i], limit))))
+
     def size(count: int, limit: int) -> int:
-        return base + sum(fixed[i] + len(escape(_clip(full[i], limit))) for i in range(count))
+        return base + sum(entry(i, limit) for i in range(count))
 
     # The most skills that fit with the shortest descriptions (sizes grow with the count) ...
-    count = _largest_fitting(0, len(offered), lambda n: size(n, _SHORTEST) <= budget)
+    count, used = 0, base
+    while count < len(offered):
+        step = entry(count, _SHORTEST)
+        if used + step > budget:
+            break
+        used, count = used + step, count + 1
     if count == 0:
         return Catalog("", budget, omitted=tuple(s.name for s in offered))
     # ... then the longest description length at which those skills fit (sizes grow with the limit).
     longest = max(len(text) for text in full[:count])
     limit = _largest_fitting(min(_SHORTEST, longest), longest, lambda n: size(count, n) <= budget)
     kept = offered[:count]
-    descriptions = [_clip(full[i], limit) for i in range(count)]
+    descriptions = [_cut(full[i], limit) for i in range(count)]
     return Catalog(
         _render(kept, descriptions),
         budget,
@@ -107,7 +117,10 @@ def _largest_fitting(low: int, high: int, fits: Callable[[int], bool]) -> int:
 
 
 def _clip(text: str, limit: int) -> str:
-    flat = " ".join(text.split())
+    return _cut(" ".join(text.split()), limit)
+
+
+def _cut(flat: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[: max(0, limit - 1)].rstrip() + _ELLIPSIS
 
 

@@ -9,16 +9,19 @@ never raised: the caller names the file.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
+
+import msgspec
 
 from vtcode.core.instructions.text import block_lines, split_frontmatter, unquote
 
 
-class ParsedFrontmatter(NamedTuple):
+class ParsedFrontmatter(msgspec.Struct, frozen=True):
     """A definition file split into its frontmatter fields, its body and what was wrong with it.
 
     `fields` is empty when there is no frontmatter (or it could not be read at all); `has_frontmatter`
     tells those apart from an empty block. Diagnostics are human sentences without the file name.
+    (A Struct, not a NamedTuple: creating a NamedTuple class costs a third of a millisecond at import.)
     """
 
     fields: dict[str, Any]
@@ -61,6 +64,12 @@ def parse_frontmatter(text: str) -> ParsedFrontmatter:
     if not isinstance(data, dict):
         return ParsedFrontmatter({}, split.body, ("frontmatter is not a mapping of keys to values",), True)
     return ParsedFrontmatter({str(key): value for key, value in data.items()}, split.body, (), True)
+
+
+def frontmatter_body(text: str) -> str:
+    """The text after the frontmatter block: the `body` `parse_frontmatter` gives, without reading
+    the block (a skill's body read on use)."""
+    return split_frontmatter(text.removeprefix("\ufeff")).body
 
 
 _SPECIAL = tuple("[{&*!|>'\"%@`#-?,")

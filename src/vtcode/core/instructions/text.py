@@ -67,15 +67,33 @@ def split_lines(text: str) -> list[str]:
     return [line.removesuffix("\r") for line in lines]
 
 
+_HEAD_CHARS = 1024
+
+
 def split_frontmatter(text: str) -> Frontmatter:
     """Split a leading `---` block closed by `---` or `...`; an unclosed block is ordinary text."""
-    lines = text.splitlines(keepends=True)
-    if not lines or lines[0].rstrip() != "---":
-        return Frontmatter(None, text)
-    for index in range(1, len(lines)):
-        if lines[index].rstrip() in ("---", "..."):
-            return Frontmatter("".join(lines[1:index]), "".join(lines[index + 1 :]))
-    return Frontmatter(None, text)
+    if not text.startswith("---"):
+        return Frontmatter(None, text)  # the first line cannot be `---`: no lines to split
+    # Lines are split in a growing prefix, not the whole text: a long body is sliced once, not split
+    # into lines and joined again. A prefix's lines but its last (which may be cut short, or be the
+    # `\r` of a `\r\n`) are the text's own lines.
+    size = _HEAD_CHARS
+    while True:
+        whole = size >= len(text)
+        lines = (text if whole else text[:size]).splitlines(keepends=True)
+        complete = len(lines) if whole else len(lines) - 1
+        if complete > 0:
+            if lines[0].rstrip() != "---":
+                return Frontmatter(None, text)
+            offset = len(lines[0])
+            for index in range(1, complete):
+                line = lines[index]
+                offset += len(line)
+                if line.rstrip() in ("---", "..."):
+                    return Frontmatter("".join(lines[1:index]), text[offset:])
+        if whole:
+            return Frontmatter(None, text)
+        size *= 4
 
 
 def strip_html_comments(text: str) -> str:

@@ -1,0 +1,146 @@
+"""What start-up read from each `SKILL.md`, kept between sessions: a file whose `stat` is unchanged is not
+read or parsed again (start-up time with hundreds of skills).
+
+An entry is keyed by the file's path and source and stamped with its modification and change times,
+size, inode and device. The change time moves with every write and cannot be set back, so an edit is
+seen even when the modification time is restored; a file changed in the last `FRESH_NS` (either time)
+is not stored at all, since two edits of the same size within one timestamp tick would share a stamp
+(git's "racy" entries). Only what discovery keeps is stored (name, description, the catalog fields,
+the problems found); skills with frontmatter `hooks` are read every time. The cache lives in
+`$VTCODE_HOME/cache/skills/`, one file per workspace; an unreadable or outdated one is ignored and
+rewritten, and a failed write changes nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import stat
+import time
+from pathlib import Path
+
+import msgspec
+
+from vtcode import __version__
+from vtcode.core.definitions.model import Definition, Loaded, Scope
+
+FORMAT = f"1/{__version__}"  # bump the number when what discovery makes of a file changes
+FRESH_NS = 2_000_000_000
+"""Files written this recently are read every time (coarse file system clocks: up to 2 s on FAT)."""
+
+Stamp = tuple[int, int, int, int, int]
+
+
+class _Entry(msgspec.Struct, array_like=True, gc=False):
+    """A file's stamp, the problems found in it and, when it loaded, the skill's own fields (as lists
+    of plain values: decoding them costs a fraction of decoding whole `Definition`s)."""
+
+    stamp: Stamp
+    problems: tuple[str, ...]
+    errors: tuple[str, ...]
+    loaded: bool
+    name: str = ""
+    description: str = ""
+    when_to_use: str | None = None
+    argument_hint: str | None = None
+    arguments: tuple[str, ...] = ()
+    model_invocable: bool = True
+    user_invocable: bool = True
+    allowed_tools: tuple[str, ...] = ()
+    paths: tuple[str, ...] = ()
+
+
+CACHED_FIELDS = frozenset(_Entry.__struct_fields__) - {"stamp", "problems", "errors", "loaded"}
+"""The `Definition` fields an entry keeps; the others are the file's place (from the key) or not kept
+(`body`, read on use; `hooks`, never cached). A test checks that together they are all of them."""
+
+
+class _File(msgspec.Struct):
+    format: str
+    entries: dict[str, _Entry]
+
+
+def file_stamp(path: str) -> Stamp | None:
+    """The stamp of a regular file (one `stat`), or None when it is missing or not a regular file."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    return (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino, info.st_dev)
+
+
+class SkillCache:
+    """The entries of one workspace: looked up by `get`, refreshed by `put`, written by `save`."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._old = _read(path)
+        self._new: dict[str, _Entry] = {}
+        self._changed = False
+
+    def get(self, key: str, stamp: Stamp, *, path: str, scope: Scope, source: str) -> Loaded | None:
+        """What discovery made of the skill file `path` last time, if its stamp is unchanged."""
+        entry = self._old.get(key)
+        if entry is None or entry.stamp != stamp:
+            return None
+        self._new[key] = entry
+        if not entry.loaded:
+            return Loaded(None, entry.problems, entry.errors)
+        definition = Definition(
+            name=entry.name, description=entry.description, body=None, path=path,
+            folder=path.rpartition("/")[0] or "/", kind="skill", scope=scope, source=source,
+            when_to_use=entry.when_to_use, argument_hint=entry.argument_hint, arguments=entry.arguments,
+            model_invocable=entry.model_invocable, user_invocable=entry.user_invocable,
+            allowed_tools=entry.allowed_tools, paths=entry.paths,
+        )  # fmt: skip
+        return Loaded(definition, entry.problems, entry.errors)
+
+    def put(self, key: str, stamp: Stamp, loaded: Loaded) -> None:
+        """Remember what discovery made of a skill file it has just read."""
+        d = loaded.definition
+        if d is not None and (d.hooks is not None or d.body is not None or d.style != "claude"):
+            return  # hooks hold any YAML value; a body is not what the cache keeps
+        if time.time_ns() - max(stamp[0], stamp[1]) < FRESH_NS:
+            return  # it may change again within the same timestamp tick, stamp and all
+        entry = _Entry(stamp, loaded.problems, loaded.errors, d is not None)
+        if d is not None:
+            entry = _Entry(
+                stamp, loaded.problems, loaded.errors, True, d.name, d.description, d.when_to_use,
+                d.argument_hint, d.arguments, d.model_invocable, d.user_invocable, d.allowed_tools, d.paths,
+            )  # fmt: skip
+        self._new[key] = entry
+        self._changed = True
+
+    def save(self) -> None:
+        """Write the entries of this discovery when they differ from the file's (files gone are dropped)."""
+        if not self._changed and self._new.keys() == self._old.keys():
+            return
+        temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            temporary.write_bytes(msgspec.msgpack.encode(_File(FORMAT, self._new)))
+            os.replace(temporary, self.path)  # readers see the old file or the new one, never a part
+        except OSError:
+            with contextlib.suppress(OSError):  # a cache: the next session reads the files again
+                temporary.unlink()
+
+
+def cache_for(vtcode_home: Path, workspace: Path) -> SkillCache:
+    """The cache of the skills seen from `workspace` (a resolved path)."""
+    name = hashlib.sha256(str(workspace).encode()).hexdigest()[:24]
+    return SkillCache(vtcode_home / "cache" / "skills" / f"{name}.msgpack")
+
+
+def _read(path: Path) -> dict[str, _Entry]:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return {}
+    try:
+        cached = msgspec.msgpack.decode(data, type=_File)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return {}  # torn, foreign or from another version of the format
+    return cached.entries if cached.format == FORMAT else {}
