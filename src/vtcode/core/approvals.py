@@ -29,6 +29,8 @@ import fnmatch
 from dataclasses import dataclass
 from typing import Literal
 
+import msgspec
+
 from vtcode.protocol.model import ToolKind
 
 ApprovalMode = Literal["read-only", "ask", "auto-edit", "full-auto"]
@@ -52,8 +54,7 @@ class ApprovalPolicy:
     headless: bool = False
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(msgspec.Struct, frozen=True):
     """The verdict on one tool call; `reason` is a sentence for the model (and the user).
 
     `headless_reason` is the reason to give instead when an "ask" cannot be put to anyone.
@@ -64,8 +65,7 @@ class Decision:
     headless_reason: str = ""
 
 
-@dataclass(frozen=True)
-class SessionGrants:
+class SessionGrants(msgspec.Struct, frozen=True):
     """What the user allowed for the rest of a session: every call of these tools, and commands that
     start with these prefixes (word prefixes, as `[approvals] allow` rules)."""
 
@@ -97,8 +97,7 @@ class SessionGrants:
 GrantKind = Literal["tool", "prefix"]
 
 
-@dataclass(frozen=True)
-class Grant:
+class Grant(msgspec.Struct, frozen=True):
     """One "allow for this session" answer: every call of a tool, or commands starting with a prefix."""
 
     kind: GrantKind
@@ -111,13 +110,17 @@ class Grant:
         return f"commands starting with `{self.value}`"
 
 
+# The default of `decide`: nothing granted for the session (a frozen value, shared).
+NO_GRANTS = SessionGrants()
+
+
 def decide(
     policy: ApprovalPolicy,
     kind: ToolKind,
     subject: str = "",
     *,
     tool: str = "",
-    grants: SessionGrants = SessionGrants(),
+    grants: SessionGrants = NO_GRANTS,
 ) -> Decision:
     """Decide whether a call of `kind` may run under `policy`.
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
+import msgspec
+
 from vtcode.core.compaction.pacing import Pacing, growth_gap
 from vtcode.core.compaction.plan import CompactionSettings
 from vtcode.core.compaction.trigger import Suppression, classify_failure, escalate
@@ -109,7 +111,7 @@ class CompactionOutcome:
         if self.reattach is not None:
             replacement = done.replacement
             kept = self.reattach(replacement.messages)
-            done = dataclasses.replace(done, replacement=dataclasses.replace(replacement, messages=kept))
+            done = dataclasses.replace(done, replacement=msgspec.structs.replace(replacement, messages=kept))
 
         def applied() -> None:
             self.pressure = self.pressure.after_compaction()
@@ -117,7 +119,7 @@ class CompactionOutcome:
             self.estimate.forget_all_but(done.replacement.messages)
             self._emitter.emit(done.event)
 
-        return dataclasses.replace(done.replacement, applied=applied)
+        return msgspec.structs.replace(done.replacement, applied=applied)
 
     def _nothing(self, trigger: str) -> None:
         if trigger == "manual":

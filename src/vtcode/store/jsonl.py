@@ -16,7 +16,6 @@ import errno
 import fcntl
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, Self, TypeVar
 
@@ -31,8 +30,7 @@ T = TypeVar("T")
 _BLOCK = 64 * 1024
 
 
-@dataclass(frozen=True)
-class JsonlLoad(Generic[T]):
+class JsonlLoad(msgspec.Struct, Generic[T], frozen=True):
     """The records of a log in file order, and notices about what was skipped (a torn last line)."""
 
     records: list[T]

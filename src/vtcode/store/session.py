@@ -13,7 +13,6 @@ import logging
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
 
@@ -49,8 +48,7 @@ _ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 Clock = Callable[[], float]
 
 
-@dataclass(frozen=True)
-class SessionListing:
+class SessionListing(msgspec.Struct, frozen=True):
     """The readable sessions, and a user-facing sentence for each session that could not be read."""
 
     sessions: builtins.list[SessionInfo]

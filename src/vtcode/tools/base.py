@@ -50,8 +50,7 @@ class ToolContext:
     extra_roots: tuple[Path, ...] = ()
 
 
-@dataclass(frozen=True)
-class CallDescription:
+class CallDescription(msgspec.Struct, frozen=True):
     """What a call will do, as the runtime needs to know it before running it.
 
     `display` is one line for people (a command line, a path); `subject` is what approvals judge: the

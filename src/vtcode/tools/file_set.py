@@ -18,8 +18,9 @@ import stat
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from vtcode.exec.git_repo import GitAccess
 from vtcode.protocol.errors import ToolError
@@ -62,8 +63,7 @@ def compile_glob(pattern: str, base: str = ".") -> PathFilter:
     return accepts
 
 
-@dataclass(frozen=True)
-class FileBatch:
+class FileBatch(msgspec.Struct, frozen=True):
     """Some visible files, and those of their directories that hold nothing else."""
 
     files: list[str]

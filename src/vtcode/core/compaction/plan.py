@@ -61,8 +61,7 @@ class CompactionSettings:
         return tail_target(self.thresholds.hard)
 
 
-@dataclass(frozen=True)
-class CompactionPlan:
+class CompactionPlan(msgspec.Struct, frozen=True):
     """The split of a history: summarized prefix, verbatim tail, dropped trailing call, summary budget.
 
     The transcript chunks are made by `SummaryRun`, only when a model summary is asked for: planning
