@@ -26,7 +26,6 @@ says how to allow the call.
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import dataclass
 from typing import Literal
 
 import msgspec
@@ -41,8 +40,7 @@ _SHOWN_COMMAND_CHARS = 200
 _TOOL_RULE_PREFIX = "mcp__"
 
 
-@dataclass(frozen=True)
-class ApprovalPolicy:
+class ApprovalPolicy(msgspec.Struct, frozen=True):
     """The approval mode and `[approvals]` rules from config and flags; `headless` when nobody can answer.
 
     Rules are word prefixes (`git status`) or, with `*?[`, globs over a whole simple command.

@@ -8,7 +8,6 @@ index in the order they start, which is what the runtime sees.
 
 from __future__ import annotations
 
-
 import msgspec
 
 from vtcode.protocol.errors import ProviderError
