@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import replace
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from tests.exec.helpers import Harness, alive, gone, group_members, read_pid
@@ -16,7 +16,7 @@ from vtcode.exec.progress import PROGRESS_KEEP_BYTES, ExecProgress
 async def test_progress_reports_output_while_the_call_waits(tmp_path: Path) -> None:
     reports: list[ExecProgress] = []
     async with Harness(tmp_path) as h:
-        h.ctx = replace(h.ctx, progress=reports.append)
+        h.ctx = msgspec.structs.replace(h.ctx, progress=reports.append)
         result = await h.run(cmd="for i in 1 2 3 4; do echo step $i; sleep 0.3; done", yield_time_ms=5000)
     assert result["output"] == "step 1\nstep 2\nstep 3\nstep 4\n"
     assert len(reports) >= 2
@@ -29,7 +29,7 @@ async def test_progress_reports_output_while_the_call_waits(tmp_path: Path) -> N
 async def test_progress_reports_are_bounded(tmp_path: Path) -> None:
     reports: list[ExecProgress] = []
     async with Harness(tmp_path) as h:
-        h.ctx = replace(h.ctx, progress=reports.append)
+        h.ctx = msgspec.structs.replace(h.ctx, progress=reports.append)
         await h.run(cmd="seq 1 300000; sleep 0.5")
     assert reports
     assert all(len(r.text.encode()) <= PROGRESS_KEEP_BYTES for r in reports)

@@ -6,11 +6,12 @@ as in the notation of the reference's acceptance cases.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from vtcode.instructions import InstructionOptions, InstructionsResult, MatchProbe, load_instructions
 from vtcode.tools.file_set import workspace_files
@@ -60,7 +61,7 @@ class Layout:
         base = InstructionOptions.for_workspace(
             workspace or self.root, vtcode_home=self.vtcode_home, user_home=self.home
         )
-        return dataclasses.replace(base, **changes)
+        return msgspec.structs.replace(base, **changes)
 
     def load(
         self, active: Sequence[str] = (), *, workspace: Path | None = None, **changes: Any

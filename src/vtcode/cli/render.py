@@ -9,7 +9,6 @@ from typing import TextIO
 from vtcode.core.call_summary import argument_summary
 from vtcode.core.exec.text import clean_text
 from vtcode.core.plan import progress_line
-from vtcode.core.usage_text import one_line, report_of
 from vtcode.protocol.events import (
     AgentMessageItem,
     CommandExecutionItem,
@@ -162,6 +161,9 @@ class HumanRenderer:
                 how = f"{trigger}, {mode} summary" if mode else trigger
                 self._note(f"history compacted ({how}): ~{before:,} -> ~{after:,} tokens")
             case UsageSummary(requests=requests) if requests:
+                # Loaded at the first summary (the end of a turn), not at every start-up.
+                from vtcode.core.usage_text import one_line, report_of
+
                 self._note(one_line(report_of(event)))
             case TurnCompleted():
                 if self._last_text:

@@ -9,7 +9,6 @@ which peers' files to read; only the user may set it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -21,8 +20,7 @@ from vtcode.core.hooks.model import HOOK_EVENTS, HookEvent
 _USER_ONLY = "$VTCODE_HOME/vtcode.toml"
 
 
-@dataclass(frozen=True)
-class HookLayer:
+class HookLayer(msgspec.Struct, frozen=True):
     """The hook groups of one layer, by event, and whether that layer is a workspace file."""
 
     source: str

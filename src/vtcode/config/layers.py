@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from vtcode.protocol.errors import ConfigError
 
@@ -37,8 +38,7 @@ _TOML_POSITION = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class Layer:
+class Layer(msgspec.Struct, frozen=True):
     """One source of settings: its name for messages and its raw, not yet validated table."""
 
     source: str
@@ -49,8 +49,7 @@ class Layer:
     workspace: bool = False
 
 
-@dataclass(frozen=True)
-class ConfigFile:
+class ConfigFile(msgspec.Struct, frozen=True):
     """A config file that exists, and whether it is one of the workspace's (untrusted) files."""
 
     path: Path

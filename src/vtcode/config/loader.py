@@ -25,10 +25,11 @@ where requests and API keys go; `workspace_trust` checks each one against the la
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+
+import msgspec
 
 from vtcode.config.environment import debug_enabled, environment_layers, resolve_home
 from vtcode.config.hook_layers import HookLayer, add_hook_groups, take_hook_groups
@@ -45,8 +46,7 @@ from vtcode.config.workspace_trust import (
 _NO_FLAGS: Mapping[str, object] = MappingProxyType({})
 
 
-@dataclass(frozen=True)
-class LoadedConfig:
+class LoadedConfig(msgspec.Struct, frozen=True):
     """The effective settings and where they came from."""
 
     settings: Settings

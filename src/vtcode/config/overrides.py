@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from vtcode.config.bare_overrides import bare_key, bare_value
 from vtcode.config.layers import Layer, nest
 from vtcode.protocol.errors import ConfigError
 
@@ -51,6 +52,9 @@ def _equals_index(text: str) -> int | None:
 
 def _parse_key(key: str, source: str) -> tuple[str, ...]:
     """The segments of a TOML dotted key, or ConfigError when it is not one."""
+    bare = bare_key(key)
+    if bare is not None:
+        return bare
     path: list[str] = []
     if key and "\n" not in key and "\r" not in key:
         # Imported here: only `-c` options are parsed as TOML on the way to the first request.
@@ -74,6 +78,9 @@ def _parse_key(key: str, source: str) -> tuple[str, ...]:
 
 def _parse_value(value: str) -> object:
     """VALUE as TOML, else the text itself."""
+    bare = bare_value(value)
+    if bare is not None:
+        return bare[0]
     import tomllib
 
     try:

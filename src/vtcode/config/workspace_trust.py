@@ -41,9 +41,10 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from vtcode.config.layers import FLAGS_SOURCE
 from vtcode.config.schema import AgentSettings, SandboxSettings, Settings
@@ -62,8 +63,7 @@ _CREDENTIALS_HINT = (
 _SEPARATORS = re.compile(r"[\\/]")
 
 
-@dataclass(frozen=True)
-class RestrictedLayer:
+class RestrictedLayer(msgspec.Struct, frozen=True):
     """A workspace file's table as it may be merged, and a warning for each key that was ignored."""
 
     table: dict[str, Any]

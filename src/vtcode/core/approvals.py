@@ -26,8 +26,9 @@ says how to allow the call.
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import dataclass
 from typing import Literal
+
+import msgspec
 
 from vtcode.protocol.model import ToolKind
 
@@ -39,8 +40,7 @@ _SHOWN_COMMAND_CHARS = 200
 _TOOL_RULE_PREFIX = "mcp__"
 
 
-@dataclass(frozen=True)
-class ApprovalPolicy:
+class ApprovalPolicy(msgspec.Struct, frozen=True):
     """The approval mode and `[approvals]` rules from config and flags; `headless` when nobody can answer.
 
     Rules are word prefixes (`git status`) or, with `*?[`, globs over a whole simple command.
@@ -52,8 +52,7 @@ class ApprovalPolicy:
     headless: bool = False
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(msgspec.Struct, frozen=True):
     """The verdict on one tool call; `reason` is a sentence for the model (and the user).
 
     `headless_reason` is the reason to give instead when an "ask" cannot be put to anyone.
@@ -64,8 +63,7 @@ class Decision:
     headless_reason: str = ""
 
 
-@dataclass(frozen=True)
-class SessionGrants:
+class SessionGrants(msgspec.Struct, frozen=True):
     """What the user allowed for the rest of a session: every call of these tools, and commands that
     start with these prefixes (word prefixes, as `[approvals] allow` rules)."""
 
@@ -97,8 +95,7 @@ class SessionGrants:
 GrantKind = Literal["tool", "prefix"]
 
 
-@dataclass(frozen=True)
-class Grant:
+class Grant(msgspec.Struct, frozen=True):
     """One "allow for this session" answer: every call of a tool, or commands starting with a prefix."""
 
     kind: GrantKind
@@ -111,13 +108,17 @@ class Grant:
         return f"commands starting with `{self.value}`"
 
 
+# The default of `decide`: nothing granted for the session (a frozen value, shared).
+NO_GRANTS = SessionGrants()
+
+
 def decide(
     policy: ApprovalPolicy,
     kind: ToolKind,
     subject: str = "",
     *,
     tool: str = "",
-    grants: SessionGrants = SessionGrants(),
+    grants: SessionGrants = NO_GRANTS,
 ) -> Decision:
     """Decide whether a call of `kind` may run under `policy`.
 

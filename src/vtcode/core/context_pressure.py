@@ -8,13 +8,12 @@ and marked pending at the soft threshold (reference section 1.4).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import msgspec
 
 from vtcode.protocol.messages import Usage
 
 
-@dataclass(frozen=True)
-class ContextPressure:
+class ContextPressure(msgspec.Struct, frozen=True):
     """The figures known just before a model request is sent.
 
     `tokens` is what the thresholds compare against: the provider's count of the previous request, raised
@@ -61,16 +60,16 @@ class ContextPressure:
 
     def with_estimate(self, estimate: int) -> ContextPressure:
         """Record the estimate of the request about to be sent: pressure never goes down here."""
-        return replace(self, tokens=max(self.tokens, estimate))
+        return msgspec.structs.replace(self, tokens=max(self.tokens, estimate))
 
     def with_usage(
         self, prompt_tokens: int, *, completion_tokens: int = 0, total_tokens: int = 0
     ) -> ContextPressure:
         """Overwrite with what the provider reported; prompt 0 falls back to total - completion, else keep."""
         if prompt_tokens > 0:
-            return replace(self, tokens=prompt_tokens)
+            return msgspec.structs.replace(self, tokens=prompt_tokens)
         if total_tokens > 0:
-            return replace(self, tokens=max(0, total_tokens - completion_tokens))
+            return msgspec.structs.replace(self, tokens=max(0, total_tokens - completion_tokens))
         return self
 
     def with_reported(self, usage: Usage) -> ContextPressure:
@@ -79,7 +78,7 @@ class ContextPressure:
 
     def marked_pending(self) -> ContextPressure:
         """The soft threshold was crossed: compact at the next boundary."""
-        return replace(self, pending=True)
+        return msgspec.structs.replace(self, pending=True)
 
     def after_compaction(self) -> ContextPressure:
         """Reset after a successful compaction: the next request's estimate becomes the new floor."""

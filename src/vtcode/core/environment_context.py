@@ -10,8 +10,9 @@ item (compare the texts).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
+
+import msgspec
 
 from vtcode.core.git_status import GitState
 
@@ -27,8 +28,7 @@ _APPROVAL_MEANING = {
 }
 
 
-@dataclass(frozen=True)
-class EnvironmentFacts:
+class EnvironmentFacts(msgspec.Struct, frozen=True):
     """Everything the context item says, gathered by an adapter (`exec.environment_facts`)."""
 
     working_directory: str
@@ -44,15 +44,17 @@ class EnvironmentFacts:
     git_counts_known: bool = True
 
 
-@dataclass(frozen=True)
-class ContextParts:
+class ContextParts(msgspec.Struct, frozen=True):
     """Which parts to include (`agent.include_temporal_context`, `agent.include_working_directory`)."""
 
     temporal: bool = True
     working_directory: bool = True
 
 
-def render_environment_context(facts: EnvironmentFacts, parts: ContextParts = ContextParts()) -> str:
+_ALL_PARTS = ContextParts()
+
+
+def render_environment_context(facts: EnvironmentFacts, parts: ContextParts = _ALL_PARTS) -> str:
     """The context message text: one fact per line inside `<environment_context>` tags."""
     lines = [OPEN_TAG]
     if parts.working_directory:

@@ -14,7 +14,8 @@ may write.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+
+import msgspec
 
 SAFE_CONFIG: tuple[str, ...] = (
     # Run on every index read (status, ls-files): the vector of a planted `config`.
@@ -50,8 +51,7 @@ def git_environment(env: Mapping[str, str]) -> dict[str, str]:
     return {**kept, **_ENV_FIXED}
 
 
-@dataclass(frozen=True)
-class GitLocation:
+class GitLocation(msgspec.Struct, frozen=True):
     """Where git would find a repository for the workspace, every path real (symlinks resolved)."""
 
     # The folder holding `.git`: the workspace or one of its ancestors.

@@ -6,11 +6,10 @@ model asks git itself when it needs the files.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 
-@dataclass(frozen=True)
-class GitState:
+class GitState(msgspec.Struct, frozen=True):
     """A repository's current branch and how many paths differ from it."""
 
     # None on a detached HEAD (then `commit` names where it points).

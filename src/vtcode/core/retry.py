@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+import msgspec
 
 
-@dataclass(frozen=True)
-class RetryPolicy:
+class RetryPolicy(msgspec.Struct, frozen=True):
     """Bounded exponential backoff with jitter."""
 
     max_retries: int = 4

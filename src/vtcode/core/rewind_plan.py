@@ -12,7 +12,6 @@ never deleted.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 import msgspec
@@ -43,8 +42,7 @@ def same_state(a: FileState | None, b: FileState | None) -> bool:
     return b is None if a is None else a.same(b)
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(msgspec.Struct, frozen=True):
     """One call's effect on one path: `seq` orders changes, `turn` is the user turn it ran in."""
 
     seq: int
@@ -58,8 +56,7 @@ class Change:
 Action = Literal["modify", "create", "delete"]
 
 
-@dataclass(frozen=True)
-class PlannedPath:
+class PlannedPath(msgspec.Struct, frozen=True):
     """One path of a rewind: what it becomes, and whether a hand edit makes it a conflict."""
 
     path: str

@@ -17,8 +17,9 @@ way, for when it lies under a writable folder (a HOME or VTCODE_HOME under /tmp,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Literal
+
+import msgspec
 
 SandboxMode = Literal["read-only", "workspace-write", "off"]
 SANDBOX_MODES: tuple[SandboxMode, ...] = ("read-only", "workspace-write", "off")
@@ -58,8 +59,7 @@ DEVICES: tuple[str, ...] = (
 """Devices any command may open for writing, in every mode."""
 
 
-@dataclass(frozen=True)
-class SandboxPolicy:
+class SandboxPolicy(msgspec.Struct, frozen=True):
     """`[sandbox]` after layering: the mode, the network switch and extra writable folders."""
 
     mode: SandboxMode = "off"

@@ -8,7 +8,6 @@ never texts, so two identical follow-ups stay two intents and none is applied tw
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 import msgspec
 
@@ -65,8 +64,7 @@ def tagged_intent_ids(messages: Sequence[Message]) -> set[str]:
     return {m.meta.intent_id for m in messages if isinstance(m, UserMessage) and m.meta.intent_id}
 
 
-@dataclass(frozen=True)
-class Recovery:
+class Recovery(msgspec.Struct, frozen=True):
     """What resuming a session does with its envelope's pending intents."""
 
     envelope: Envelope

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 
 import msgspec
 
@@ -168,8 +167,7 @@ PLAUSIBLE_RANGE = (0.2, 5.0)
 SAMPLE_WEIGHT = 0.3
 
 
-@dataclass(frozen=True)
-class Calibration:
+class Calibration(msgspec.Struct, frozen=True):
     """The running ratio of provider-reported to estimated prompt tokens (1.0 before any sample).
 
     Pressure is the provider's reported prompt size, the tail is planned with our BPE estimate; a

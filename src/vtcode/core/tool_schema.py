@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 Path = tuple[str, ...]
 
@@ -54,8 +55,7 @@ _ANY_VALUE: tuple[dict[str, Any], ...] = (
 _MAX_NOTE = 200
 
 
-@dataclass(frozen=True)
-class NormalisedSchema:
+class NormalisedSchema(msgspec.Struct, frozen=True):
     """A provider-safe schema and the property paths whose `null` means "not given"."""
 
     schema: dict[str, Any]

@@ -8,7 +8,6 @@ session's earlier runs (`prior`, from the store) apart from this run's calls, wh
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 import msgspec
@@ -27,8 +26,7 @@ def subagent_source(agent_id: str) -> str:
     return f"subagent:{agent_id}"
 
 
-@dataclass(frozen=True)
-class RunTotals:
+class RunTotals(msgspec.Struct, frozen=True):
     """This run's calls so far (what budgets count): tokens in and out, cost, whether a price was missing."""
 
     tokens: int

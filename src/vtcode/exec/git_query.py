@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 import subprocess
 import time
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from vtcode.core.git_status import GitState, parse_porcelain_v2
 from vtcode.exec.git_repo import GitAccess, run_git
@@ -23,8 +24,7 @@ _BRANCH = ("symbolic-ref", "--short", "-q", "HEAD")
 _BRANCH_TIMEOUT_SECONDS = 1.0
 
 
-@dataclass(frozen=True)
-class GitQuery:
+class GitQuery(msgspec.Struct, frozen=True):
     """What git said: the state (None outside a work tree) and whether the counts are in it."""
 
     state: GitState | None

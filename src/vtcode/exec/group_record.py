@@ -21,6 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
+
 from vtcode.exec.process_group import SESSION_ENV
 
 log = logging.getLogger(__name__)
@@ -124,8 +126,7 @@ class GroupRecord:
             log.warning("could not record command groups in %s: %s", self.path, exc)
 
 
-@dataclass(frozen=True)
-class EndedGroup:
+class EndedGroup(msgspec.Struct, frozen=True):
     """A leftover group the sweep ended."""
 
     pgid: int

@@ -11,9 +11,10 @@ import logging
 import os
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from vtcode.core.exec.wait import WAIT_CEILING_SECONDS, WAIT_DEFAULT_SECONDS
 from vtcode.core.sandbox_policy import SandboxPolicy
@@ -35,8 +36,7 @@ _ID_ATTEMPTS = 8
 _SPOOL_MARKER = SPOOL_DIR.as_posix()
 
 
-@dataclass(frozen=True)
-class ExecSettings:
+class ExecSettings(msgspec.Struct, frozen=True):
     """Limits and defaults of command sessions (from `[pty]`, `[timeouts]`, `[context.dynamic]`)."""
 
     max_sessions: int = 16
@@ -50,7 +50,7 @@ class ExecSettings:
     wait_default_seconds: int = WAIT_DEFAULT_SECONDS
     wait_ceiling_seconds: int = WAIT_CEILING_SECONDS
     subreaper: bool = True
-    sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
+    sandbox: SandboxPolicy = msgspec.field(default_factory=SandboxPolicy)
     # Kernel features to treat as missing (exec.sandbox.KNOWN_FEATURES), to exercise the fallbacks.
     sandbox_missing: frozenset[str] = frozenset()
 
@@ -60,8 +60,7 @@ def random_session_id() -> str:
     return f"run-{os.urandom(4).hex()}"
 
 
-@dataclass(frozen=True)
-class _Leftover:
+class _Leftover(msgspec.Struct, frozen=True):
     """A collected session whose group still had members (a daemon it started): killed at exit."""
 
     pgid: int

@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+
+import msgspec
 
 from vtcode.core.exec.text import decode_clean, held_back
 
@@ -22,8 +23,7 @@ PROGRESS_INTERVAL_SECONDS = 0.1
 PROGRESS_KEEP_BYTES = 16_384
 
 
-@dataclass(frozen=True)
-class ExecProgress:
+class ExecProgress(msgspec.Struct, frozen=True):
     """New output of a session since its previous report (ANSI stripped, bounded)."""
 
     session_id: str

@@ -17,8 +17,9 @@ import shutil
 import stat
 import subprocess
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
+
+import msgspec
 
 from vtcode.core.git_safety import SAFE_CONFIG, git_environment
 from vtcode.exec.git_repo import GitAccess, find_git, locate, writable_folders
@@ -32,16 +33,14 @@ _PATHSPEC_LIMIT = 500
 _EXTRA_CONFIG = ("gc.auto=0", "core.autocrlf=false", "core.safecrlf=false", "core.bigFileThreshold=2m")
 
 
-@dataclass(frozen=True)
-class TreeEntry:
+class TreeEntry(msgspec.Struct, frozen=True):
     """A path's mode (git's: 100644, 100755, 120000) and blob id in a tree."""
 
     mode: str
     oid: str
 
 
-@dataclass(frozen=True)
-class TreeChange:
+class TreeChange(msgspec.Struct, frozen=True):
     """One path that differs between two trees (None: absent on that side)."""
 
     path: str
@@ -49,14 +48,13 @@ class TreeChange:
     after: TreeEntry | None
 
 
-@dataclass
-class SnapshotLimits:
+class SnapshotLimits(msgspec.Struct):
     """What a snapshot leaves out: files over `max_file_bytes`, untracked folders over `max_folder_files`."""
 
     max_file_bytes: int = 2 * 1024 * 1024
     max_folder_files: int = 200
     # Skipped paths (workspace-relative, folders end with "/"), each warned about once.
-    skipped: set[str] = field(default_factory=set)
+    skipped: set[str] = msgspec.field(default_factory=set)
 
 
 class ShadowGitError(Exception):

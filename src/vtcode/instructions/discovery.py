@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+
+import msgspec
 
 from vtcode.core.instructions.frontmatter import FrontmatterError, parse_rule_scope
 from vtcode.core.instructions.globs import (
@@ -67,8 +68,7 @@ TIER_MATCHED = 1_000_000
 TIER_NEAREST = 2_000_000  # + the folder's depth
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(msgspec.Struct, frozen=True):
     """A discovered source with its raw text (a rule's frontmatter already removed)."""
 
     path: Path
@@ -80,8 +80,7 @@ class Entry:
     matched_by: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class UnmatchedRule:
+class UnmatchedRule(msgspec.Struct, frozen=True):
     """A path-scoped rule that no active path matches (yet): explained, and checked for never matching."""
 
     display: str
@@ -89,14 +88,13 @@ class UnmatchedRule:
     patterns: tuple[PathPattern, ...]
 
 
-@dataclass
-class Discovery:
+class Discovery(msgspec.Struct):
     """Everything one discovery run found, and what it looked at."""
 
-    entries: list[Entry] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    watch: set[str] = field(default_factory=set)
-    unmatched: list[UnmatchedRule] = field(default_factory=list)
+    entries: list[Entry] = msgspec.field(default_factory=list)
+    diagnostics: list[Diagnostic] = msgspec.field(default_factory=list)
+    watch: set[str] = msgspec.field(default_factory=set)
+    unmatched: list[UnmatchedRule] = msgspec.field(default_factory=list)
 
 
 def family_names(fallbacks: Sequence[str]) -> list[str]:

@@ -9,14 +9,14 @@ listed, and each is watched, so a file added there later is picked up.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 _MAGIC = frozenset("*?[]{}")
 
 
-@dataclass(frozen=True)
-class Expansion:
+class Expansion(msgspec.Struct, frozen=True):
     """The files a pattern names (sorted), or the reason it cannot be used."""
 
     files: tuple[Path, ...] = ()

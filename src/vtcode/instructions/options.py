@@ -7,8 +7,9 @@ tests and `vtcode instructions` can describe any layout directly.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 DEFAULT_MAX_BYTES = 16_384
 DEFAULT_IMPORT_DEPTH = 5
@@ -42,8 +43,7 @@ def find_project_root(workspace: Path) -> Path:
     return start
 
 
-@dataclass(frozen=True)
-class InstructionOptions:
+class InstructionOptions(msgspec.Struct, frozen=True):
     """Inputs of discovery; paths are real (symlinks resolved) so they compare with discovered ones."""
 
     workspace: Path
@@ -71,7 +71,7 @@ class InstructionOptions:
     ) -> InstructionOptions:
         """Defaults for `workspace`, its project root found by `find_project_root` unless given.
 
-        Settings go on with `dataclasses.replace`.
+        Settings go on with `msgspec.structs.replace`.
         """
         root = real(project_root) if project_root is not None else find_project_root(workspace)
         return cls(

@@ -13,8 +13,9 @@ import os
 import stat
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 MAX_SOURCE_BYTES = 1_048_576
 """Larger files are skipped: far beyond any budget, and likely generated or not instructions at all."""
@@ -27,8 +28,7 @@ Signature = tuple[int, int, int, int]
 Clock = Callable[[], int]
 
 
-@dataclass(frozen=True)
-class Unreadable:
+class Unreadable(msgspec.Struct, frozen=True):
     """A file that exists but cannot be used; `reason` is shown to the user."""
 
     reason: str
@@ -53,8 +53,7 @@ def probe(path: Path | str) -> Signature | str | None:
         return errno.errorcode.get(exc.errno or 0, "error")
 
 
-@dataclass(frozen=True)
-class _Entry:
+class _Entry(msgspec.Struct, frozen=True):
     signature: Signature
     result: ReadResult
     read_at: int

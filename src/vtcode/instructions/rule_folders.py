@@ -21,17 +21,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, NamedTuple
+
+import msgspec
 
 from vtcode.instructions.options import InstructionOptions
 
 Flavor = Literal["vtcode", "claude", "cursor", "copilot"]
 
 
-@dataclass(frozen=True)
-class RuleFolder:
+class RuleFolder(msgspec.Struct, frozen=True):
     """One rule folder: its files' suffix, whether it is searched recursively, and its globs' base."""
 
     path: Path

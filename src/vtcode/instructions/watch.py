@@ -9,13 +9,13 @@ to trust means "discover again"; the reader's cache then re-reads only the files
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+import msgspec
 
 from vtcode.instructions.reader import RACY_NS, Clock, Signature, probe
 
 
-@dataclass(frozen=True)
-class Snapshot:
+class Snapshot(msgspec.Struct, frozen=True):
     """Stat signatures of the watched paths at one moment."""
 
     entries: tuple[tuple[str, Signature | str | None], ...]

@@ -14,17 +14,17 @@ import hashlib
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from vtcode.config.schema import McpServerSettings, Settings
 
 PROJECT_FILE = ".mcp.json"
 
 
-@dataclass(frozen=True)
-class ServerDefinition:
+class ServerDefinition(msgspec.Struct, frozen=True):
     """One server as it will be started: stdio (`command`) or streamable HTTP (`url`)."""
 
     name: str
@@ -43,12 +43,11 @@ class ServerDefinition:
         return s.url or " ".join([s.command or "", *s.args]).strip()
 
 
-@dataclass(frozen=True)
-class ServerPlan:
+class ServerPlan(msgspec.Struct, frozen=True):
     """The servers to start, and what to tell the user about the ones that will not start."""
 
     servers: tuple[ServerDefinition, ...] = ()
-    diagnostics: tuple[str, ...] = field(default_factory=tuple)
+    diagnostics: tuple[str, ...] = msgspec.field(default_factory=tuple)
 
 
 def plan_servers(settings: Settings, workspace: Path, *, trust_project: bool = False) -> ServerPlan:

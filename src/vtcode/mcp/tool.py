@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from vtcode.core.tool_schema import Path as SchemaPath
 from vtcode.core.tool_schema import drop_unset
@@ -48,4 +49,4 @@ class McpTool:
         outcome = bounded(
             rendered.text, ctx, is_error=bool(result.is_error), name=self.spec.name, spool="mcp"
         )
-        return dataclasses.replace(outcome, images=rendered.images)
+        return msgspec.structs.replace(outcome, images=rendered.images)

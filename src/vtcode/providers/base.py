@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
+
+import msgspec
 
 from vtcode.protocol.messages import Message, Usage
 from vtcode.protocol.model import ModelRequest, StreamEvent
@@ -31,8 +32,7 @@ class ModelClient(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class NativeCompactionReply:
+class NativeCompactionReply(msgspec.Struct, frozen=True):
     """A compaction endpoint's shorter conversation, and what the call used (for the usage account)."""
 
     messages: list[Message]
@@ -54,8 +54,7 @@ class NativeCompaction(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class InlineCompactionReply:
+class InlineCompactionReply(msgspec.Struct, frozen=True):
     """What a request carrying a compaction edit came back with.
 
     `compaction` is the text of the provider's compaction block (None: no block came); `stop_reason` is

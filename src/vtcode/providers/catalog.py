@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
 from importlib import resources
 
 import msgspec
@@ -26,16 +25,14 @@ class _Catalog(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     models: dict[str, _Entry]
 
 
-@dataclass(frozen=True)
-class ModelOverride:
+class ModelOverride(msgspec.Struct, frozen=True):
     """Per-model values from `[models."<name>"]` in config."""
 
     context_window: int | None = None
     max_output_tokens: int | None = None
 
 
-@dataclass(frozen=True)
-class ModelInfo:
+class ModelInfo(msgspec.Struct, frozen=True):
     """What vtcode knows about a model; `known` is False when the defaults were used."""
 
     name: str

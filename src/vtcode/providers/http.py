@@ -8,8 +8,9 @@ import logging
 import random
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
+
+import msgspec
 
 from vtcode.core.retry import RetryPolicy, backoff_delay, may_retry, parse_retry_after
 from vtcode.protocol.errors import ProviderError
@@ -34,13 +35,12 @@ Sleep = Callable[[float], Awaitable[None]]
 Notify = Callable[[str], None]
 
 
-@dataclass(frozen=True)
-class Endpoint:
+class Endpoint(msgspec.Struct, frozen=True):
     """Where and how to reach one provider."""
 
     provider: str
     base_url: str
-    headers: Mapping[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str] = msgspec.field(default_factory=dict)
     # The environment variable that holds the key, named in auth error hints.
     api_key_env: str | None = None
     connect_timeout: float = 10.0
@@ -49,7 +49,7 @@ class Endpoint:
     # Longest a whole streamed response may take, from the request to its last byte: a server that
     # sends only keep-alive comments never trips the idle timeout, which every chunk resets.
     response_deadline: float = 900.0
-    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    retry: RetryPolicy = msgspec.field(default_factory=RetryPolicy)
     # Set by the caller when no proxy variable applies to `base_url` (`plain_http_applies` with the
     # environment): an `http://` endpoint then needs no httpx2.
     plain_http: bool = False

@@ -9,8 +9,6 @@ sends it, and a stream without it may have lost its usage chunk or a tool call's
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import msgspec
 
 from vtcode.protocol.errors import ProviderError
@@ -99,14 +97,13 @@ class _Chunk(msgspec.Struct):
 _decoder = msgspec.json.Decoder(_Chunk)
 
 
-@dataclass(slots=True)
-class _Call:
+class _Call(msgspec.Struct):
     """One tool call on the wire; arguments that arrive before its name wait in `pending`."""
 
     id: str | None = None
     # Set once the name arrived and the call was announced.
     part: CallPart | None = None
-    pending: list[str] = field(default_factory=list)
+    pending: list[str] = msgspec.field(default_factory=list)
 
 
 class ChatStreamDecoder:

@@ -8,8 +8,6 @@ index in the order they start, which is what the runtime sees.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import msgspec
 
 from vtcode.protocol.errors import ProviderError
@@ -142,13 +140,11 @@ _INCOMPLETE_REASONS: dict[str | None, StopReason] = {
 # -- per-item state -------------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
 class _ReasoningItem(ReasoningPart):
     # The summary or content part the last text belonged to: a new one starts a new paragraph.
     part_key: tuple[str, int] | None = None
 
 
-@dataclass(slots=True)
 class _CallItem(CallPart):
     # The final arguments arrived: the call can run even when the response was cut short.
     done: bool = False

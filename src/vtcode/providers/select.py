@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import urllib.parse
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+
+import msgspec
 
 from vtcode.protocol.errors import ConfigError
 from vtcode.protocol.model import WireApi
@@ -12,8 +13,7 @@ from vtcode.protocol.model import WireApi
 OLLAMA_DEFAULT_HOST = "http://localhost:11434"
 
 
-@dataclass(frozen=True)
-class BuiltinProvider:
+class BuiltinProvider(msgspec.Struct, frozen=True):
     """Defaults of a provider vtcode knows by name."""
 
     base_url: str
@@ -40,8 +40,7 @@ BUILTIN: Mapping[str, BuiltinProvider] = {
 }
 
 
-@dataclass(frozen=True)
-class CustomProvider:
+class CustomProvider(msgspec.Struct, frozen=True):
     """A `[providers.<name>]` entry from config."""
 
     base_url: str | None = None
@@ -50,8 +49,7 @@ class CustomProvider:
     default_model: str | None = None
 
 
-@dataclass(frozen=True)
-class ProviderRequest:
+class ProviderRequest(msgspec.Struct, frozen=True):
     """Everything selection looks at; built by the runtime from config, environment and flags."""
 
     provider: str | None
@@ -59,11 +57,10 @@ class ProviderRequest:
     base_url: str | None
     wire_api: WireApi | None
     env: Mapping[str, str]
-    custom: Mapping[str, CustomProvider] = field(default_factory=dict)
+    custom: Mapping[str, CustomProvider] = msgspec.field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class ProviderChoice:
+class ProviderChoice(msgspec.Struct, frozen=True):
     """The resolved provider."""
 
     name: str

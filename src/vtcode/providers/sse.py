@@ -5,13 +5,13 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+
+import msgspec
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
 
-@dataclass(frozen=True)
-class SseEvent:
+class SseEvent(msgspec.Struct, frozen=True):
     """One dispatched event: `event` is None when the stream gave no `event:` field."""
 
     event: str | None

@@ -9,17 +9,17 @@ wire's quirks (separators, pending arguments, final arguments that replace the s
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+
+import msgspec
 
 from vtcode.protocol.messages import AssistantMessage, Reasoning, ToolCall
 from vtcode.protocol.model import ReasoningDelta, TextDelta, ToolCallDelta, ToolCallStarted
 
 
-@dataclass(slots=True)
-class TextPart:
+class TextPart(msgspec.Struct):
     """A run of answer text (a whole Chat reply, an Anthropic text block, a Responses message item)."""
 
-    fragments: list[str] = field(default_factory=list)
+    fragments: list[str] = msgspec.field(default_factory=list)
 
     def add(self, text: str) -> TextDelta:
         """Keep `text` and return the event that streams it."""
@@ -27,11 +27,10 @@ class TextPart:
         return TextDelta(text)
 
 
-@dataclass(slots=True)
-class ReasoningPart:
+class ReasoningPart(msgspec.Struct):
     """One reasoning block or item, with what the provider needs to accept it back later."""
 
-    fragments: list[str] = field(default_factory=list)
+    fragments: list[str] = msgspec.field(default_factory=list)
     signature: str | None = None
     redacted: str | None = None
     item_id: str | None = None
@@ -60,15 +59,14 @@ class ReasoningPart:
         )
 
 
-@dataclass(slots=True)
-class CallPart:
+class CallPart(msgspec.Struct):
     """A tool call: `index` is the call index the runtime sees, fragments are its JSON arguments."""
 
     index: int
     call_id: str
     name: str
     item_id: str | None = None
-    fragments: list[str] = field(default_factory=list)
+    fragments: list[str] = msgspec.field(default_factory=list)
     # The arguments when no fragment came (Anthropic: the start block's input, else `{}`).
     fallback: str = ""
 

@@ -8,9 +8,10 @@ new arguments approved them.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
+
+import msgspec
 
 from vtcode.core.approvals import ApprovalPolicy, Decision, decide
 from vtcode.protocol.ops import ApprovalAnswer
@@ -61,7 +62,7 @@ def checked_rewrite(policy: ApprovalPolicy, tool: Tool, updated: Mapping[str, An
         )
     described = tool.describe(arguments)
     # Grants only answer an "ask", which the approval being checked has answered already.
-    verdict = decide(dataclasses.replace(policy, headless=False), tool.kind, described.subject, tool=name)
+    verdict = decide(msgspec.structs.replace(policy, headless=False), tool.kind, described.subject, tool=name)
     if verdict.action == "deny":
         return Decision("deny", f"the arguments the approval substituted are refused: {verdict.reason}")
     return arguments, described

@@ -18,10 +18,11 @@ calibration read by every check, are in `compaction_outcome`.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from vtcode.config.schema import Settings
 from vtcode.core.compaction.envelope import (
@@ -142,7 +143,7 @@ class Compactor(CompactionOutcome):
     def use_model(self, model: str, window: int) -> None:
         """Compact for another model from its next request: thresholds follow its window (SPEC 6.2)."""
         self._model = model
-        self.settings = dataclasses.replace(self.settings, capacity=window)
+        self.settings = msgspec.structs.replace(self.settings, capacity=window)
         self._provider.use_model(model, self.settings)
 
     # -- entry points ------------------------------------------------------------------------------

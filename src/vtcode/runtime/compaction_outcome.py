@@ -8,8 +8,9 @@ is read here too: every check speaks provider tokens.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
+
+import msgspec
 
 from vtcode.core.compaction.pacing import Pacing, growth_gap
 from vtcode.core.compaction.plan import CompactionSettings
@@ -28,8 +29,7 @@ class ContextWindowError(AgentFailedError):
     """The request about to be sent cannot fit the model's window, even after compaction."""
 
 
-@dataclasses.dataclass(frozen=True)
-class Compacted:
+class Compacted(msgspec.Struct, frozen=True):
     """A compaction checkpoint-ready: the new history and the event to report once it is in place."""
 
     replacement: HistoryReplacement
@@ -109,7 +109,9 @@ class CompactionOutcome:
         if self.reattach is not None:
             replacement = done.replacement
             kept = self.reattach(replacement.messages)
-            done = dataclasses.replace(done, replacement=dataclasses.replace(replacement, messages=kept))
+            done = msgspec.structs.replace(
+                done, replacement=msgspec.structs.replace(replacement, messages=kept)
+            )
 
         def applied() -> None:
             self.pressure = self.pressure.after_compaction()
@@ -117,7 +119,7 @@ class CompactionOutcome:
             self.estimate.forget_all_but(done.replacement.messages)
             self._emitter.emit(done.event)
 
-        return dataclasses.replace(done.replacement, applied=applied)
+        return msgspec.structs.replace(done.replacement, applied=applied)
 
     def _nothing(self, trigger: str) -> None:
         if trigger == "manual":

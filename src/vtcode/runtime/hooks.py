@@ -9,7 +9,8 @@ turn. Hooks are awaited in registration order; none of them edits the loop.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+
+import msgspec
 
 from vtcode.core.context_pressure import ContextPressure
 from vtcode.protocol.errors import ProviderError
@@ -17,8 +18,7 @@ from vtcode.protocol.messages import Message, ToolResultMessage
 from vtcode.protocol.model import ModelRequest
 
 
-@dataclass(frozen=True)
-class BeforeRequest:
+class BeforeRequest(msgspec.Struct, frozen=True):
     """A model request is about to be built from `messages` (the whole current history)."""
 
     turn: int
@@ -29,8 +29,7 @@ class BeforeRequest:
     request: ModelRequest | None = None
 
 
-@dataclass(frozen=True)
-class HistoryReplacement:
+class HistoryReplacement(msgspec.Struct, frozen=True):
     """A new history to use from now on; it is checkpointed (durably) before the request is sent.
 
     `artifact_path` (relative to the session directory) names the archived history it replaced.
@@ -43,8 +42,7 @@ class HistoryReplacement:
     applied: Callable[[], None] | None = None
 
 
-@dataclass(frozen=True)
-class ContextOverflow:
+class ContextOverflow(msgspec.Struct, frozen=True):
     """The provider refused a request of the turn as too large for its context window."""
 
     turn: int
@@ -52,24 +50,21 @@ class ContextOverflow:
     error: ProviderError
 
 
-@dataclass(frozen=True)
-class AfterToolBatch:
+class AfterToolBatch(msgspec.Struct, frozen=True):
     """The results of one reply's tool calls were checkpointed."""
 
     turn: int
     results: Sequence[ToolResultMessage]
 
 
-@dataclass(frozen=True)
-class TurnStart:
+class TurnStart(msgspec.Struct, frozen=True):
     """A user turn begins with `text`, before its message is checkpointed."""
 
     turn: int
     text: str
 
 
-@dataclass(frozen=True)
-class TurnEnd:
+class TurnEnd(msgspec.Struct, frozen=True):
     """A turn ended: `final_text` when it completed, `error` when it failed or was interrupted."""
 
     turn: int
@@ -85,13 +80,12 @@ TurnStartHook = Callable[[TurnStart], Awaitable[Sequence[Message]]]
 ContextOverflowHook = Callable[[ContextOverflow], Awaitable[HistoryReplacement | None]]
 
 
-@dataclass
-class TurnHooks:
+class TurnHooks(msgspec.Struct):
     """The hooks registered on a session."""
 
-    before_request: list[BeforeRequestHook] = field(default_factory=list)
-    turn_start: list[TurnStartHook] = field(default_factory=list)
-    after_tool_batch: list[AfterToolBatchHook] = field(default_factory=list)
-    end_of_turn: list[TurnEndHook] = field(default_factory=list)
+    before_request: list[BeforeRequestHook] = msgspec.field(default_factory=list)
+    turn_start: list[TurnStartHook] = msgspec.field(default_factory=list)
+    after_tool_batch: list[AfterToolBatchHook] = msgspec.field(default_factory=list)
+    end_of_turn: list[TurnEndHook] = msgspec.field(default_factory=list)
     # Asked once per turn when a request overflows; a replacement is checkpointed and the request retried.
-    context_overflow: list[ContextOverflowHook] = field(default_factory=list)
+    context_overflow: list[ContextOverflowHook] = msgspec.field(default_factory=list)

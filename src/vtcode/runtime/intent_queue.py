@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import dataclasses
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from vtcode.core.compaction.envelope import IntentImage, PendingIntent
 from vtcode.core.images import human_size
@@ -30,8 +30,7 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 0.1
 
 
-@dataclass(frozen=True)
-class PendingInput:
+class PendingInput(msgspec.Struct, frozen=True):
     """User input waiting for its turn (`queue`) or for the running turn's next boundary (`steer`)."""
 
     text: str
@@ -131,7 +130,7 @@ class IntentQueue:
 
     def requeue_steering(self) -> None:
         """Steering that found no boundary before its turn ended waits for a turn of its own, in order."""
-        self._items = collections.deque(dataclasses.replace(p, mode="queue") for p in self._items)
+        self._items = collections.deque(msgspec.structs.replace(p, mode="queue") for p in self._items)
 
     async def cancel(self, intent_id: str) -> bool:
         """Remove a pending intent (also from the envelope); False when it is not pending any more."""

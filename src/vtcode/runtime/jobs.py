@@ -9,9 +9,10 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from vtcode.exec.errors import SessionError
 from vtcode.exec.manager import SessionManager
@@ -27,8 +28,7 @@ FULL_OUTPUT_BYTES = 8 * 1024 * 1024
 _SESSION_ID = re.compile(r"[A-Za-z0-9_-]+")
 
 
-@dataclass(frozen=True)
-class Job:
+class Job(msgspec.Struct, frozen=True):
     """One command session: `exit_code` is None while it runs."""
 
     id: str

@@ -8,7 +8,6 @@ used is a note, never an error: the local summary is always there behind it.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 
 import msgspec
@@ -101,7 +100,7 @@ class ProviderCompaction:
             notes.append(f"{verdict.reason}; summarizing locally")
             return None
         result = self._normalized([summary_message(verdict.summary)], plan, notes)
-        return dataclasses.replace(result, summary=verdict.summary) if result is not None else None
+        return msgspec.structs.replace(result, summary=verdict.summary) if result is not None else None
 
     def use_model(self, model: str, settings: CompactionSettings) -> None:
         """Summarize with `model` under `settings` (a `/model` switch)."""

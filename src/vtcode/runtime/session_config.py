@@ -8,9 +8,10 @@ environment the same way. Turning command-line flags into a request is the CLI's
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from vtcode.config.environment import os_environ
 from vtcode.config.hook_presence import may_have_hooks
@@ -20,14 +21,13 @@ from vtcode.core.hooks.model import HookSet
 from vtcode.runtime.wiring import SessionOptions
 
 
-@dataclass(frozen=True)
-class SessionRequest:
+class SessionRequest(msgspec.Struct, frozen=True):
     """What the user asked for at launch, before any settings are read."""
 
     # An existing directory, already resolved by the front end.
     workspace: Path
     # Dedicated flags as dotted config keys (the highest layer), e.g. {"agent.model": "..."}.
-    flags: Mapping[str, object] = field(default_factory=dict)
+    flags: Mapping[str, object] = msgspec.field(default_factory=dict)
     # `-c key=value` overrides, in the order given.
     overrides: Sequence[str] = ()
     resume: str | None = None

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from vtcode.config.schema import Settings
 from vtcode.core.compaction.envelope import PendingIntent
@@ -37,8 +38,7 @@ if TYPE_CHECKING:
     from vtcode.runtime.wiring import SessionOptions
 
 
-@dataclass
-class Wiring:
+class Wiring(msgspec.Struct):
     """The parts of one session."""
 
     options: SessionOptions
@@ -62,7 +62,7 @@ class Wiring:
     # runs first, from the history as it stands, so it is neither lost nor added twice.
     unanswered: UserMessage | None = None
     # The MCP servers to start (the session starts them on the event loop).
-    mcp: ServerPlan = field(default_factory=ServerPlan)
+    mcp: ServerPlan = msgspec.field(default_factory=ServerPlan)
     # Lifecycle hooks at the session's boundaries; None when none are configured.
     lifecycle: LifecycleHooks | None = None
     # The agent's plan (`update_plan`), kept in the session store.
@@ -162,8 +162,7 @@ class Wiring:
         )
 
 
-@dataclass(frozen=True)
-class LoopSetup:
+class LoopSetup(msgspec.Struct, frozen=True):
     """How a session's turn loop runs: its settings, clients (tagged for the usage account) and limits."""
 
     settings: Settings

@@ -6,9 +6,10 @@ session's state; the operations that change them are in `session.py` and `sessio
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from vtcode.core.approvals import ApprovalMode, Grant
 from vtcode.core.usage_ledger import Scope
@@ -109,7 +110,7 @@ class SessionQueries:
     def set_approval_mode(self, mode: ApprovalMode) -> None:
         """Judge tool calls by `mode` from the next one on (an editor's mode switch); grants stay."""
         dispatcher = self._wiring.dispatcher
-        dispatcher.policy = dataclasses.replace(dispatcher.policy, mode=mode)
+        dispatcher.policy = msgspec.structs.replace(dispatcher.policy, mode=mode)
 
     def set_output_schema(self, schema: Mapping[str, Any] | None) -> None:
         """Hold the final answers of turns started from now on to `schema` (None: free text)."""

@@ -5,8 +5,9 @@ The compaction thresholds shown are the ones the session's compactor decides wit
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from vtcode.core.compaction.thresholds import Thresholds
 from vtcode.core.context_pressure import ContextPressure
@@ -16,8 +17,7 @@ if TYPE_CHECKING:
     from vtcode.runtime.wiring import Wiring
 
 
-@dataclass(frozen=True)
-class SessionStatus:
+class SessionStatus(msgspec.Struct, frozen=True):
     """A snapshot of one session for a person.
 
     `context_tokens` is the prompt size of the latest request as the provider reported it (0 before the

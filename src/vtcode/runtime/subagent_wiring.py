@@ -11,6 +11,8 @@ import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from vtcode.core.agents.builtins import TASK_TOOL
 from vtcode.core.agents.definitions import AgentDefinition, child_tools, stricter
 from vtcode.core.usage_ledger import subagent_source
@@ -131,8 +133,8 @@ def wire_child(
     policy = parent.dispatcher.policy
     dispatcher = ToolDispatcher(
         tools=[*tools, RefusedTask()],
-        context=dataclasses.replace(parent.dispatcher.context, progress=None, item_id=""),
-        policy=dataclasses.replace(policy, mode=stricter(policy.mode, definition.permission_mode)),
+        context=msgspec.structs.replace(parent.dispatcher.context, progress=None, item_id=""),
+        policy=msgspec.structs.replace(policy, mode=stricter(policy.mode, definition.permission_mode)),
         emitter=emitter,
         on_touched=prompt.note_touched,
         approvals=parent.dispatcher.approvals,

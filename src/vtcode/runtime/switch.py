@@ -7,7 +7,7 @@ and the user is told so. Whether the history is compacted on a model switch is
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from vtcode import prompts
 from vtcode.runtime.providers import model_info
@@ -15,8 +15,7 @@ from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
 from vtcode.runtime.wiring import Wiring
 
 
-@dataclass(frozen=True)
-class Switch:
+class Switch(msgspec.Struct, frozen=True):
     """A requested change; None keeps the current value."""
 
     model: str | None = None

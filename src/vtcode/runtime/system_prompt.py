@@ -9,7 +9,6 @@ changed (SPEC section 4).
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -73,7 +72,7 @@ def instruction_options(
     """Instruction discovery options from configuration (and nothing from any instruction file)."""
     agent = settings.agent
     base = InstructionOptions.for_workspace(workspace, vtcode_home=home, user_home=user_home)
-    return dataclasses.replace(
+    return msgspec.structs.replace(
         base,
         extra_patterns=agent.instruction_files,
         excludes=agent.instruction_excludes,

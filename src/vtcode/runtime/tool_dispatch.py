@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
@@ -204,7 +203,7 @@ class ToolDispatcher:
             content = f"not run: {decision.reason}"
             return ToolResultMessage(call_id=call.id, name=call.name, content=content, is_error=True)
         live = self._live_output(item_id) if tool.kind in ("command", "session_input") else None
-        context = dataclasses.replace(self.context, progress=live, item_id=item_id)
+        context = msgspec.structs.replace(self.context, progress=live, item_id=item_id)
         if self.checkpoints is not None:
             await self.checkpoints.before_call(tool, call, described)
         try:
@@ -264,7 +263,7 @@ class ToolDispatcher:
         if hooks is None or (pre is None and not hooks.dispatch.active("PermissionRequest")):
             decision = decide(self.policy, tool.kind, described.subject, tool=call.name, grants=self.grants)
         else:
-            policy = dataclasses.replace(self.policy, headless=False)
+            policy = msgspec.structs.replace(self.policy, headless=False)
             decision = decide(policy, tool.kind, described.subject, tool=call.name, grants=self.grants)
             decision = hooks.after_pre_tool_use(decision, pre)
             if decision.action == "ask":

@@ -12,6 +12,8 @@ import asyncio
 import dataclasses
 from typing import Any
 
+import msgspec
+
 from vtcode.core.approvals import Decision
 from vtcode.core.hooks.input_check import input_problem
 from vtcode.core.hooks.matching import TOOL_ALIASES
@@ -114,7 +116,7 @@ class ToolHooks:
         text = "\n\n".join(filter(None, added))
         if not text:
             return outcome
-        return dataclasses.replace(outcome, model_content=f"{outcome.for_model}\n\n{text}")
+        return msgspec.structs.replace(outcome, model_content=f"{outcome.for_model}\n\n{text}")
 
     async def _post(
         self, event: HookEvent, tool: Tool, call: ToolCall, arguments: dict[str, Any], outcome: ToolOutcome

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+
+import msgspec
 
 from vtcode.config.environment import sandbox_missing_features
 from vtcode.config.sandbox import sandbox_policy
@@ -19,11 +20,10 @@ from vtcode.tools.update_plan import PlanBoard
 from vtcode.tools.web_fetch import WebFetchTool
 
 
-@dataclass
-class Toolset:
+class Toolset(msgspec.Struct):
     """Every tool of a session; `aclose` releases what they hold (kills command sessions)."""
 
-    tools: list[Tool] = field(default_factory=list)
+    tools: list[Tool] = msgspec.field(default_factory=list)
     sessions: SessionManager | None = None
 
     async def aclose(self) -> None:

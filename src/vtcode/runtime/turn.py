@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
@@ -67,8 +66,7 @@ class History(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class TurnOutcome:
+class TurnOutcome(msgspec.Struct, frozen=True):
     """How a turn ended."""
 
     final_text: str
@@ -76,15 +74,14 @@ class TurnOutcome:
     requests: int
 
 
-@dataclass
-class ConversationState:
+class ConversationState(msgspec.Struct):
     """The history as the model sees it, and counters."""
 
     messages: list[Message]
     turns: int = 0
     # What the provider reported for the most recent request (its prompt size is the context pressure).
     last_usage: Usage | None = None
-    usage_total: Usage = field(default_factory=Usage)
+    usage_total: Usage = msgspec.field(default_factory=Usage)
 
 
 def _hook_message(text: str, turn: int) -> UserMessage:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import msgspec
@@ -47,8 +46,7 @@ _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(HistoryRecord)
 
 
-@dataclass(frozen=True)
-class LoadedHistory:
+class LoadedHistory(msgspec.Struct, frozen=True):
     """A replayed history: the conversation as of the last complete record.
 
     `intent_ids` lists every steering intent id tagged in any record, including messages a compaction
@@ -58,7 +56,7 @@ class LoadedHistory:
     messages: list[Message]
     notices: list[str]
     last_seq: int
-    intent_ids: tuple[str, ...] = field(default=())
+    intent_ids: tuple[str, ...] = msgspec.field(default=())
 
 
 def encode_record(record: HistoryRecord) -> bytes:

@@ -16,7 +16,6 @@ import errno
 import fcntl
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, Self, TypeVar
 
@@ -31,8 +30,7 @@ T = TypeVar("T")
 _BLOCK = 64 * 1024
 
 
-@dataclass(frozen=True)
-class JsonlLoad(Generic[T]):
+class JsonlLoad(msgspec.Struct, Generic[T], frozen=True):
     """The records of a log in file order, and notices about what was skipped (a torn last line)."""
 
     records: list[T]
@@ -103,8 +101,14 @@ class JsonlLog(Generic[T]):
                 self.close()
             raise store_error(err, "append to", self.path) from err
 
-    def sync(self) -> None:
-        """Make every append so far durable: the file's bytes and a new file's directory entry."""
+    def sync(self, *, entry: bool = True) -> None:
+        """Make every append so far durable: the file's bytes and a new file's directory entry.
+
+        `entry=False`: the caller syncs the directory itself right after (with other new entries in it),
+        so it is not synced twice.
+        """
+        if not entry:
+            self._dir_unsynced = False
         try:
             fd = self._fd if self._fd is not None else os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
             try:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -29,8 +27,7 @@ class TextBuffers(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class ToolContext:
+class ToolContext(msgspec.Struct, frozen=True):
     """What a tool may know about where it runs; the workspace root travels as data (no chdir)."""
 
     workspace: Path
@@ -50,8 +47,7 @@ class ToolContext:
     extra_roots: tuple[Path, ...] = ()
 
 
-@dataclass(frozen=True)
-class CallDescription:
+class CallDescription(msgspec.Struct, frozen=True):
     """What a call will do, as the runtime needs to know it before running it.
 
     `display` is one line for people (a command line, a path); `subject` is what approvals judge: the
@@ -75,8 +71,7 @@ def path_call(arguments: dict[str, Any], key: str, *, default: str | None = None
     return CallDescription(display=path, paths=(path,))
 
 
-@dataclass(frozen=True)
-class ToolOutcome:
+class ToolOutcome(msgspec.Struct, frozen=True):
     """The result of one tool call as the model will see it, plus what the runtime records about it."""
 
     content: str
@@ -92,7 +87,7 @@ class ToolOutcome:
     # For people and front ends, not the model: what a command printed (or why the call failed) ...
     display_output: str | None = None
     # ... and facts about the call (a command's session id, a search's engine and match count).
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = msgspec.field(default_factory=dict)
     # Images for the model (an MCP tool's image content); `content` describes them too.
     images: tuple[ImagePart, ...] = ()
 
@@ -108,7 +103,7 @@ def storable(outcome: ToolOutcome) -> ToolOutcome:
     Tools keep such names exact (surrogate escapes) while they work; events, the session store and
     provider requests are UTF-8 JSON, which cannot carry a lone surrogate, so every outcome passes here.
     """
-    return dataclasses.replace(
+    return msgspec.structs.replace(
         outcome,
         content=printable(outcome.content),
         model_content=None if outcome.model_content is None else printable(outcome.model_content),

@@ -11,8 +11,9 @@ import logging
 import os
 import shutil
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 log = logging.getLogger(__name__)
 
@@ -21,8 +22,7 @@ log = logging.getLogger(__name__)
 _WITH_LIMITS = 'ulimit -d {kb} 2>/dev/null; ulimit -c 0 2>/dev/null; exec "$0" "$@"'
 
 
-@dataclass(frozen=True)
-class CommandOutput:
+class CommandOutput(msgspec.Struct, frozen=True):
     """What a finished helper program returned."""
 
     returncode: int

@@ -17,8 +17,9 @@ import os
 import stat
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from vtcode.exec.git_repo import GitAccess, run_git
 from vtcode.protocol.errors import ToolError
@@ -61,8 +62,7 @@ def compile_glob(pattern: str, base: str = ".") -> PathFilter:
     return accepts
 
 
-@dataclass(frozen=True)
-class FileBatch:
+class FileBatch(msgspec.Struct, frozen=True):
     """Some visible files, and those of their directories that hold nothing else."""
 
     files: list[str]

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+import msgspec
 
 
-@dataclass(frozen=True)
-class IgnoreFile:
+class IgnoreFile(msgspec.Struct, frozen=True):
     """One `.gitignore`: its workspace-relative directory and its patterns, last one first."""
 
     directory: str

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import re
 import shutil
 from collections.abc import AsyncIterator
@@ -124,7 +123,7 @@ class GrepFilesTool:
                 content=_with_note(content, rescanned), touched_paths=(base.display,), extra=extra
             )
         content = capped_listing(
-            [format_match(dataclasses.replace(match, path=walk.shown(match.path))) for match in matches],
+            [format_match(msgspec.structs.replace(match, path=walk.shown(match.path))) for match in matches],
             args.max_results,
             DEFAULT_MAX_RESULTS,
             ctx,

@@ -14,9 +14,10 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
+
+import msgspec
 
 from vtcode.protocol.errors import ToolError
 from vtcode.tools.regular_file import open_regular
@@ -29,8 +30,7 @@ KEPT_TEXT_CHARS = 4096
 _END_TESTS = ("$", "\\Z", "\\b", "\\B", "(?=", "(?!")
 
 
-@dataclass(frozen=True, order=True)
-class GrepMatch:
+class GrepMatch(msgspec.Struct, frozen=True, order=True):
     """One matching line: workspace-relative path, 1-based line number, line text without its ending."""
 
     path: str

@@ -25,7 +25,6 @@ import logging
 import os
 import secrets
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
@@ -73,8 +72,7 @@ class Journal(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     session_workspace: str | None = None
 
 
-@dataclass(frozen=True)
-class PlannedWrite:
+class PlannedWrite(msgspec.Struct, frozen=True):
     """One file to write: its resolved workspace-relative path, old and new content, mode, temp name."""
 
     display: str

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import io
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, BinaryIO
 
@@ -62,8 +61,7 @@ class _Args(msgspec.Struct, forbid_unknown_fields=True):
     limit: Annotated[int, msgspec.Meta(ge=1)] | None = None
 
 
-@dataclass(frozen=True)
-class _Page:
+class _Page(msgspec.Struct, frozen=True):
     text: str
     first: int
     last: int

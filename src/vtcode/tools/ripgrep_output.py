@@ -21,8 +21,9 @@ import os
 import re
 import signal
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+
+import msgspec
 
 from vtcode.tools.command_output import start_helper
 
@@ -43,13 +44,12 @@ _HEAD_BYTES = 4096
 _MATCH_PATH = re.compile(rb'^\{"type":"match","data":\{"path":\{"(text|bytes)":"((?:[^"\\]|\\.)*)"')
 
 
-@dataclass
-class RipgrepOutput:
+class RipgrepOutput(msgspec.Struct):
     """What one rg run printed: its complete events, and the files whose events were too long to keep."""
 
     returncode: int
-    events: list[bytes] = field(default_factory=list)
-    overlong_paths: set[str] = field(default_factory=set)
+    events: list[bytes] = msgspec.field(default_factory=list)
+    overlong_paths: set[str] = msgspec.field(default_factory=set)
     stderr: bytes = b""
 
     @property

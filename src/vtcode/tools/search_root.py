@@ -7,17 +7,16 @@ model named the folder.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from vtcode.exec.git_repo import GitAccess
 from vtcode.tools.base import ToolContext
 from vtcode.tools.workspace import WorkspacePath, resolve, workspace_root
 
 
-@dataclass(frozen=True)
-class SearchRoot:
+class SearchRoot(msgspec.Struct, frozen=True):
     """The root to walk from, the base below it, and how found paths are shown."""
 
     root: Path
@@ -41,5 +40,5 @@ def search_root(ctx: ToolContext, raw: str) -> tuple[SearchRoot, WorkspacePath]:
     named = resolve(ctx.workspace, raw, extra_roots=ctx.extra_roots)
     if named.root is None:
         return SearchRoot(home, named, ctx.git), named
-    local = dataclasses.replace(named, display=named.relative, root=None, relative="")
+    local = msgspec.structs.replace(named, display=named.relative, root=None, relative="")
     return SearchRoot(named.root, local, None, named.root), named

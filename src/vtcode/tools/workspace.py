@@ -20,8 +20,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+import msgspec
 
 from vtcode.protocol.errors import ToolError
 
@@ -40,8 +41,7 @@ class ConfinementError(ToolError):
     """A path names something outside the workspace, or a place the agent may not write."""
 
 
-@dataclass(frozen=True)
-class WorkspacePath:
+class WorkspacePath(msgspec.Struct, frozen=True):
     """A path the model named, resolved to a real location inside the workspace."""
 
     # Absolute, symlinks resolved, inside the workspace: the place I/O happens.

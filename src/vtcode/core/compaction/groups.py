@@ -7,7 +7,6 @@ its results are atomic: a selection never splits them, and an incomplete trailin
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import msgspec
 
@@ -56,8 +55,7 @@ def group_ranges(messages: Sequence[Message]) -> list[range]:
     return [range(start, end) for start, end in zip(starts, ends, strict=True)]
 
 
-@dataclass(frozen=True)
-class TailSelection:
+class TailSelection(msgspec.Struct, frozen=True):
     """`[start, end)` is kept verbatim; `[end:]` is an incomplete trailing call, dropped entirely."""
 
     start: int

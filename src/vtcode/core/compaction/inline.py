@@ -8,7 +8,7 @@ edit did not fire, and the compaction is summarized locally.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 #: The edit's trigger for a compaction request: the smallest value the API accepts. The thresholds
 #: already decided to compact, so the edit should fire for any history the API is willing to compact.
@@ -24,8 +24,7 @@ INLINE_MIN_ESTIMATE = INLINE_TRIGGER_TOKENS * 4 // 5
 PAUSE_STOP_REASONS = frozenset({"compaction", "pause_turn"})
 
 
-@dataclass(frozen=True)
-class InlineVerdict:
+class InlineVerdict(msgspec.Struct, frozen=True):
     """The summary to use, or why there is none (for the compaction's notes)."""
 
     summary: str | None

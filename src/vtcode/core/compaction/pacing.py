@@ -13,7 +13,7 @@ estimated tokens (`Pacing`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 # The head of a first compaction (summary, envelope) before any summary exists to measure.
 FIRST_SUMMARY_GUESS_TOKENS = 2_000
@@ -36,8 +36,7 @@ def smaller_tails(target: int, floor: int) -> list[int]:
     return tails
 
 
-@dataclass(frozen=True)
-class Pacing:
+class Pacing(msgspec.Struct, frozen=True):
     """What the last compaction left: the request's size then, and the growth the next one waits for.
 
     Both in estimated tokens, so the growth is measured on what changed in the history, not on a ratio

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 import msgspec
 
@@ -40,8 +39,7 @@ class Mode(enum.StrEnum):
     NATIVE = "native"
 
 
-@dataclass(frozen=True)
-class CompactionSettings:
+class CompactionSettings(msgspec.Struct, frozen=True):
     """What the runtime knows about the model and config: capacity 0 means unknown."""
 
     capacity: int
@@ -61,8 +59,7 @@ class CompactionSettings:
         return tail_target(self.thresholds.hard)
 
 
-@dataclass(frozen=True)
-class CompactionPlan:
+class CompactionPlan(msgspec.Struct, frozen=True):
     """The split of a history: summarized prefix, verbatim tail, dropped trailing call, summary budget.
 
     The transcript chunks are made by `SummaryRun`, only when a model summary is asked for: planning
@@ -79,8 +76,7 @@ class CompactionPlan:
     tokens_before: int
 
 
-@dataclass(frozen=True)
-class CompactionResult:
+class CompactionResult(msgspec.Struct, frozen=True):
     """The new history and the figures `thread.compacted` reports.
 
     Apply it only when `problems` is empty and `changed` is true (a history already all tail is left be).
@@ -91,7 +87,7 @@ class CompactionResult:
     mode: Mode
     tokens_before: int
     tokens_after: int
-    problems: tuple[str, ...] = field(default=())
+    problems: tuple[str, ...] = msgspec.field(default=())
 
     changed: bool = True
 

@@ -6,7 +6,8 @@ Pure: the caller loads the segments (store/archive.py) and renders the page for 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from vtcode.core.images import with_image_notes
 from vtcode.protocol.messages import AssistantMessage, Message, SystemMessage, ToolResultMessage, UserMessage
@@ -18,8 +19,7 @@ _SNIPPET_CHARS = 240
 _READ_CHARS = 4_000
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(msgspec.Struct, frozen=True):
     """One archived message: where it is and an excerpt around the match (or its start)."""
 
     segment: int
@@ -28,8 +28,7 @@ class Hit:
     excerpt: str
 
 
-@dataclass(frozen=True)
-class RecallPage:
+class RecallPage(msgspec.Struct, frozen=True):
     """A page of hits and how many matched in all, so the model can ask for the next offset."""
 
     hits: tuple[Hit, ...]

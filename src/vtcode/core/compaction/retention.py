@@ -8,7 +8,8 @@ every message is down to its short form are the oldest left to the summary.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from vtcode.core.compaction.truncate import shorten
 from vtcode.core.images import with_image_notes
@@ -24,8 +25,7 @@ RETAINED_HEADER = (
 SHORT_FORM_TOKENS = 48
 
 
-@dataclass(frozen=True)
-class Retained:
+class Retained(msgspec.Struct, frozen=True):
     """The retained block (None when there is nothing to retain) and the messages it holds or left out."""
 
     block: SystemMessage | None

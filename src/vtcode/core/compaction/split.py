@@ -21,7 +21,8 @@ previewed wholesale:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from vtcode.core.compaction.groups import bounded_group, group_ranges, valid_prefix_len
 from vtcode.core.tokens import TextCounter
@@ -30,8 +31,7 @@ from vtcode.protocol.messages import AssistantMessage, Message, ToolResultMessag
 Estimate = Callable[[Message], int]
 
 
-@dataclass(frozen=True)
-class GroupSplit:
+class GroupSplit(msgspec.Struct, frozen=True):
     """`summarized` (older batches) goes to the summary; `kept` (user message, newest batches) stays.
 
     `previewed` is set when the newest batch alone did not fit and was cut to previews.

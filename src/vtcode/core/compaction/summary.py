@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from vtcode.core.compaction.retention import RETAINED_HEADER
 from vtcode.core.compaction.truncate import shorten
@@ -111,8 +112,7 @@ def _args_preview(arguments: str) -> str:
     return compact if len(compact) <= _ARGS_PREVIEW_CHARS else compact[:_ARGS_PREVIEW_CHARS] + "…"
 
 
-@dataclass(frozen=True)
-class Chunk:
+class Chunk(msgspec.Struct, frozen=True):
     """A transcript part and the index, in the prefix, of its first message."""
 
     text: str
@@ -147,8 +147,7 @@ def chunk_transcript(
     return chunks
 
 
-@dataclass(frozen=True)
-class SummaryBudget:
+class SummaryBudget(msgspec.Struct, frozen=True):
     """Tokens one summary request may take, the share of the summary so far, and the transcript chunk."""
 
     request_tokens: int

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+
+import msgspec
 
 DEFAULT_SESSION_BUDGET = 160_000
 TRIGGER_RATIO = 0.9
@@ -39,8 +40,7 @@ def resolve(explicit: int | None, size: int) -> int | None:
     return min(value, size) if size > 0 else value
 
 
-@dataclass(frozen=True)
-class Thresholds:
+class Thresholds(msgspec.Struct, frozen=True):
     """The pair every trigger decision compares the pressure with; both None when nothing is known."""
 
     hard: int | None

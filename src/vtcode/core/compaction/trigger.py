@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+import msgspec
 
 from vtcode.core.compaction.thresholds import Thresholds
 from vtcode.core.context_pressure import ContextPressure
@@ -69,8 +70,7 @@ class Action(enum.Enum):
     COMPACT = "compact"
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(msgspec.Struct, frozen=True):
     """The action, the pressure to keep, and the reason (for logs and `thread.compacted`)."""
 
     action: Action

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from vtcode.core.compaction.thresholds import Thresholds
 from vtcode.protocol.messages import AssistantMessage, Message, SystemMessage, ToolResultMessage, UserMessage
@@ -12,8 +13,7 @@ Estimate = Callable[[Message], int]
 _LABEL_CHARS = 60
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(msgspec.Struct, frozen=True):
     """One large message of a request, described for a person."""
 
     index: int

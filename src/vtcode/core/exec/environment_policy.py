@@ -9,9 +9,10 @@ The order of the steps follows Codex's policy of the same name, so its users' se
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Literal
+
+import msgspec
 
 Inherit = Literal["all", "core", "none"]
 
@@ -24,15 +25,14 @@ CORE_VARIABLES: frozenset[str] = frozenset(
 """What `inherit = "core"` keeps: enough for a shell and common tools to work."""
 
 
-@dataclass(frozen=True)
-class EnvironmentPolicy:
+class EnvironmentPolicy(msgspec.Struct, frozen=True):
     """The settings of `[shell_environment_policy]` as the exec layer applies them."""
 
     inherit: Inherit = "all"
     ignore_default_excludes: bool = False
     exclude: tuple[str, ...] = ()
     include_only: tuple[str, ...] = ()
-    set: Mapping[str, str] = field(default_factory=dict)
+    set: Mapping[str, str] = msgspec.field(default_factory=dict)
 
 
 def _matches(name: str, patterns: Iterable[str]) -> bool:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal, get_args
 
+import msgspec
+
 HookEvent = Literal[
     "SessionStart",
     "SessionEnd",
@@ -60,8 +62,7 @@ SESSION_END_BUDGET = 1.5
 SESSION_END_BUDGET_MAX = 60.0
 
 
-@dataclass(frozen=True)
-class HookHandler:
+class HookHandler(msgspec.Struct, frozen=True):
     """One command to run: `args` given means exec form (no shell), else `command` is a shell line."""
 
     command: str
@@ -84,8 +85,7 @@ class HookHandler:
         return " ".join([self.command, *self.args])
 
 
-@dataclass(frozen=True)
-class HookSource:
+class HookSource(msgspec.Struct, frozen=True):
     """Where a hook was written: the user's own file, a workspace file, or an imported peer file."""
 
     kind: SourceKind
@@ -109,8 +109,7 @@ class ConfiguredHook:
     trusted: bool = True
 
 
-@dataclass(frozen=True)
-class HookSet:
+class HookSet(msgspec.Struct, frozen=True):
     """Every configured hook of a session, trusted or not, in source order."""
 
     hooks: tuple[ConfiguredHook, ...] = ()

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 # wcmatch is imported on first use (it costs ~7 ms at start-up, and most workspaces have no globs).
 # A file name no real path uses: a directory candidate matches when the pattern would match a file
@@ -28,8 +29,7 @@ class PatternError(ValueError):
     """A glob that can never work as written; the message says why."""
 
 
-@dataclass(frozen=True)
-class PathPattern:
+class PathPattern(msgspec.Struct, frozen=True):
     """One compiled rule pattern; `text` is the pattern as the author wrote it."""
 
     text: str
@@ -98,8 +98,7 @@ def matching_patterns(
     return tuple(p.text for p in patterns if any(p.matches(path, is_dir=d) for path, d in candidates))
 
 
-@dataclass(frozen=True)
-class ExcludePattern:
+class ExcludePattern(msgspec.Struct, frozen=True):
     """One `agent.instruction_excludes` entry, resolved to an absolute pattern."""
 
     text: str
