@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 from pathlib import Path
 from typing import Any, BinaryIO
+
+import pytest
 
 from tests.conftest import VtcodeRunner
 from vtcode.testing.script import Reply, ScriptToolCall, Step
@@ -146,3 +149,32 @@ def test_requests_read_from_a_file_all_get_responses(vtcode: VtcodeRunner, tmp_p
     assert done.returncode == 0, done.stderr
     answered = {json.loads(line)["id"] for line in done.stdout.splitlines() if line.strip()}
     assert answered == {1, 2}
+
+
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_signal_ends_the_server_with_128_plus_its_number(
+    vtcode: VtcodeRunner, tmp_path: Path, signum: int, status: int
+) -> None:
+    # Editors and supervisors read 143 as "terminated on request", as for `vtcode exec`; 0 is for the
+    # editor closing stdin.
+    with (
+        server_for("chat", [Reply(text="unused")]) as server,
+        subprocess.Popen(
+            vtcode.command("acp", *cli_args("chat")),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=tmp_path,
+            env=vtcode.env(cli_env("chat", server)),
+        ) as proc,
+    ):
+        assert proc.stdin is not None
+        assert proc.stdout is not None
+        proc.stdin.write(_request(1, "initialize", {"protocolVersion": 1}) + "\n")
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())["id"] == 1
+        proc.send_signal(signum)
+        _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == status, stderr
+    assert "Traceback" not in stderr

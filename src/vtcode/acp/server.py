@@ -41,7 +41,8 @@ def _quiet_tracebacks() -> None:
 
 
 async def serve(options: OptionsFactory, images: ImagesProbe | None = None) -> int:
-    """Answer requests until end of input or SIGTERM/SIGINT, then shut every session down."""
+    """Answer requests until end of input or SIGTERM/SIGINT, then shut every session down; the exit
+    status is 0 at end of input and 128 + the signal's number after a signal (130, 143), as for `exec`."""
     _quiet_tracebacks()
     output = protocol_output()
     transport = StdioTransport(await stdin_reader(), output)
@@ -50,8 +51,14 @@ async def serve(options: OptionsFactory, images: ImagesProbe | None = None) -> i
     conn = AgentSideConnection(cast(Agent, agent), transport, listening=False)
     loop = asyncio.get_running_loop()
     listening = asyncio.ensure_future(conn.listen())
+    stopped_by: list[int] = []
+
+    def stop(signum: int) -> None:
+        stopped_by.append(signum)
+        listening.cancel()
+
     for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, listening.cancel)
+        loop.add_signal_handler(signum, stop, signum)
     # The SDK reports end of input only once every request read has been answered (see the transport).
     finishing = asyncio.ensure_future(_finish_after_end(listening, transport, agent))
     try:
@@ -64,7 +71,7 @@ async def serve(options: OptionsFactory, images: ImagesProbe | None = None) -> i
         await agent.aclose()
         await conn.close()
         output.close()
-    return 0
+    return 128 + stopped_by[0] if stopped_by else 0
 
 
 async def _finish_after_end(
