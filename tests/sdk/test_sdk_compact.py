@@ -3,6 +3,7 @@ the summary instead of the old turns, on both transports."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -90,3 +91,20 @@ def test_sync_session_compacts_between_turns(tmp_path: Path) -> None:
         assert s.run("go on").final_text == "after"
     assert isinstance(compacted, vt.ThreadCompacted)
     assert "summary-mark-42" in _texts(model.requests[4].messages, SystemMessage)
+
+
+async def test_a_failed_compaction_raises_and_the_next_request_keeps_the_old_turns(
+    tmp_path: Path, transport: TransportName
+) -> None:
+    model = ScriptedModel([_long(1), _long(2), _long(3), Reply(text=SUMMARY), Reply(text="after")])
+    async with await vt.Session.open(_options(tmp_path, model, transport)) as s:
+        for n in range(3):
+            await s.run(f"question {n}")
+        # The compacted history's archive cannot be written: a file is where its folder goes.
+        (Path(os.environ["VTCODE_HOME"]) / "sessions" / s.id / "archive").write_text("in the way")
+        with pytest.raises(vt.CompactionError, match=r"^compaction failed"):
+            await s.compact()
+        await s.run("go on")
+    after = model.requests[-1]
+    assert "summary-mark-42" not in _texts(after.messages, SystemMessage)
+    assert "answer-1" in _texts(after.messages, AssistantMessage)

@@ -14,7 +14,8 @@ from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.events import Event, Notice, ThreadCompacted
 
 # The runtime's wording of each outcome notice (`runtime.compaction_outcome`, `runtime.manual_compaction`,
-# `runtime.lifecycle_hooks`); `tests/sdk/test_sdk_compact.py` pins every one of them on both transports.
+# `runtime.lifecycle_hooks`). Tests on both transports pin "nothing", "failed" (`test_sdk_compact.py`)
+# and "blocked" (`test_sdk_tool_hooks.py`): a reworded notice would leave `compact()` waiting.
 _NOTHING = "nothing to compact"
 _KEPT = ("compaction failed", "compaction interrupted", "compaction blocked")
 
