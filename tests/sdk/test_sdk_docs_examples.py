@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 import vtcode.sdk as vt
-from vtcode.protocol.messages import ToolResultMessage, UserMessage
+from vtcode.core.compaction.summary import SECTIONS
+from vtcode.protocol.messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
 from vtcode.sdk.testing import Reply, ScriptedModel, ScriptToolCall
 from vtcode.sdk.transport import TransportName
 from vtcode.testing.script import Step
@@ -34,6 +35,8 @@ def _command(cmd: str) -> Reply:
     return _call("exec_command", {"cmd": cmd, "yield_time_ms": 5000})
 
 
+LONG = "word " * 1500
+SUMMARY = "\n".join(f"## {name}\nthe parser and the lexer are read" for name in SECTIONS)
 REVIEW = json.dumps({"verdict": "request_changes", "findings": ["no test for the empty case"]})
 # What the model says in each section's example.
 SCRIPTS: dict[str, list[Step]] = {
@@ -46,6 +49,11 @@ SCRIPTS: dict[str, list[Step]] = {
     "Structured output": [Reply(text=REVIEW)],
     "Approvals that pause": [_command("./deploy.sh staging"), Reply(text="Deployed.")],
     "Resume and fork": [Reply(text="Two designs."), Reply(text="First it is."), Reply(text="Second it is.")],
+    "Compacting": [
+        *(Reply(text=f"{part} {LONG}") for part in ("parser-notes", "lexer-notes", "test-notes")),
+        Reply(text=SUMMARY),
+        Reply(text="Fix the lexer first."),
+    ],
     "Code that is not async": [Reply(text="A summary of the README.")],
 }
 
@@ -142,6 +150,13 @@ def test_the_docs_example_runs(
         case "Resume and fork":
             assert printed == "First it is.\nSecond it is.\n"
             assert "go with the first design" not in str(model.requests[2].messages)
+        case "Compacting":
+            assert printed == "7 -> 5 messages\nFix the lexer first.\n"
+            last = model.requests[-1].messages
+            assert "the parser and the lexer are read" in str(
+                [m for m in last if isinstance(m, SystemMessage)]
+            )
+            assert "parser-notes" not in str([m for m in last if isinstance(m, AssistantMessage)])
         case "Code that is not async":
             assert printed == "A summary of the README.\n"
 

@@ -8,11 +8,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import vtcode.sdk as vt
 from tests.hooks.helpers import script, user_config
 from tests.sdk.sdk_helpers import sdk_options, tool_results
 from vtcode.core.approvals import ApprovalMode
-from vtcode.protocol.ops import Compact
 from vtcode.sdk.transport import TransportName
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
@@ -162,7 +163,7 @@ async def test_typed_hooks_run_alongside_the_configured_command_hooks(
     assert (ws / "both.txt").read_text() == "both\n"
 
 
-async def test_a_pre_compact_hook_can_block_a_compaction(tmp_path: Path) -> None:
+async def test_a_pre_compact_hook_can_block_a_compaction(tmp_path: Path, transport: TransportName) -> None:
     seen: list[str] = []
 
     def keep(compaction: vt.PreCompact) -> vt.HookResult:
@@ -170,14 +171,21 @@ async def test_a_pre_compact_hook_can_block_a_compaction(tmp_path: Path) -> None
         return vt.HookResult.block("the audit needs the whole history")
 
     hooks = vt.Hooks(pre_compact=[keep])
-    with server_for("chat", [Reply(text="first"), Reply(text="second")]) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server, hooks=hooks)) as s:
+    server = server_for("chat", [Reply(text="first-reply"), Reply(text="second")])
+    opts = sdk_options(tmp_path, server, hooks=hooks, transport=transport)
+    with server:
+        async with await vt.Session.open(opts) as s:
             await s.run("hello")
-            await s.runtime.submit(Compact())
+            # A blocked compaction kept the history as it was: `compact()` raises, saying why.
+            with pytest.raises(vt.CompactionError) as blocked:
+                await s.compact()
             turn = await s.start("again")
             notices = [e.message async for e in turn.events() if isinstance(e, vt.Notice)]
-        requests = len(server.requests)
+        requests = server.requests
+    message = "compaction blocked by a PreCompact hook: the audit needs the whole history"
+    assert blocked.value.message == message
     assert seen == ["manual"]
-    assert "compaction blocked by a PreCompact hook: the audit needs the whole history" in notices
-    # No summary was asked for: the two requests are the two turns'.
-    assert requests == 2
+    assert message in notices
+    # No summary was asked for: the two requests are the two turns', the second with the first turn.
+    assert len(requests) == 2
+    assert "first-reply" in json.dumps(requests[1].json()["messages"])

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
         ItemUpdated,
         Notice,
         PolicyShadowed,
+        ThreadCompacted,
         ThreadStarted,
         ToolCallItem,
         TurnCompleted,
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
     )
     from vtcode.protocol.messages import Usage
     from vtcode.runtime.hooks import AfterToolBatch, BeforeRequest, TurnEnd
+    from vtcode.sdk.compaction import CompactionError
     from vtcode.sdk.hooks import Hooks
     from vtcode.sdk.options import Options
     from vtcode.sdk.output import OutputType
@@ -77,6 +79,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "ItemUpdated",
         "Notice",
         "PolicyShadowed",
+        "ThreadCompacted",
         "ThreadStarted",
         "ToolCallItem",
         "TurnCompleted",
@@ -85,6 +88,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "vtcode.protocol.messages": ("Usage",),
     "vtcode.runtime.hooks": ("AfterToolBatch", "BeforeRequest", "TurnEnd"),
+    "vtcode.sdk.compaction": ("CompactionError",),
     "vtcode.sdk.hooks": ("Hooks",),
     "vtcode.sdk.options": ("Options",),
     "vtcode.sdk.output": ("OutputType",),
@@ -147,6 +151,7 @@ __all__ = [
     "ApprovalResolved",
     "BeforeRequest",
     "CommandExecutionItem",
+    "CompactionError",
     "ConfigError",
     "Decision",
     "Deny",
@@ -175,6 +180,7 @@ __all__ = [
     "Session",
     "SyncSession",
     "SyncTurn",
+    "ThreadCompacted",
     "ThreadStarted",
     "ToolCallItem",
     "ToolContext",

@@ -15,9 +15,10 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from vtcode.protocol.errors import QueueFullError, UsageError
-from vtcode.protocol.events import ApprovalRequested, Event, TurnFailed
-from vtcode.protocol.ops import Op, UserInput
+from vtcode.protocol.events import ApprovalRequested, Event, ThreadCompacted, TurnFailed
+from vtcode.protocol.ops import Compact, Op, UserInput
 from vtcode.sdk import pause
+from vtcode.sdk.compaction import CompactionError, Waiting
 from vtcode.sdk.options import Options, runtime_options
 from vtcode.sdk.output import OutputType, output, turn_schema
 from vtcode.sdk.permission import NO_ANSWER, Decision, consult
@@ -50,6 +51,8 @@ class Session:
         self._paused: pause.Paused | None = None
         # The exception behind the next `turn.failed` (`_note_failure`), for `TurnResult.raise_for_status`.
         self._ended_by: BaseException | None = None
+        # A `compact()` waiting for its outcome (`sdk.compaction`).
+        self._compaction: Waiting | None = None
         self._reader = asyncio.create_task(self._read(), name=f"vtcode-sdk-{runtime.id}")
 
     @classmethod
@@ -141,6 +144,30 @@ class Session:
             raise UsageError("no turn is running to steer", hint="start one with run() or start()")
         await self._runtime.submit(UserInput(text, mode="steer"))
 
+    async def compact(self) -> ThreadCompacted | None:
+        """Compact the history now, between turns, and return the `thread.compacted` event.
+
+        Returns None when there was nothing to compact (the history already fits in the verbatim tail).
+        Raises `CompactionError` when the history was kept as it was: the compaction failed, was
+        interrupted, or a `pre_compact` hook blocked it; `UsageError` while a turn runs (the runtime
+        compacts a long turn by itself at its boundaries). The outcome event also opens the next
+        turn's `events()`, as `vtcode exec --json` prints it.
+        """
+        if self._turn is not None:
+            raise UsageError(
+                "a turn is running; compact() runs between turns", hint="await its result() first"
+            )
+        if self._compaction is not None:
+            raise UsageError("a compaction is already running in this session")
+        if self._reader.done():
+            raise UsageError("the session is closed")
+        waiting = self._compaction = Waiting()
+        try:
+            await self._runtime.submit(Compact())
+            return await waiting.outcome()
+        finally:
+            self._compaction = None
+
     async def close(self) -> None:
         """Interrupt a running turn, end its commands and close the session; safe to call twice."""
         await self._runtime.aclose()
@@ -192,6 +219,8 @@ class Session:
     async def _read(self) -> None:
         try:
             async for event in self._runtime.events():
+                if self._compaction is not None:
+                    self._compaction.take(event)
                 handle = self._turn
                 # Most events only go to the running turn: no routing decision to make for them.
                 if handle is not None and not isinstance(event, _ROUTED):
@@ -200,10 +229,16 @@ class Session:
                 else:
                     self._route(event)
         except TransportError as exc:
+            if self._compaction is not None:
+                self._compaction.abandon(exc)
             if self._turn is not None:
                 self._turn.break_off(exc)
                 self._turn = None
         finally:
+            if self._compaction is not None:
+                self._compaction.abandon(
+                    CompactionError("the session was closed before the compaction ended")
+                )
             if self._turn is not None:
                 self._turn.abandon(_CLOSED)
                 self._turn = None

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Coroutine, Iterator, Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
-from vtcode.protocol.events import Event
+from vtcode.protocol.events import Event, ThreadCompacted
 from vtcode.sdk.options import Options
 from vtcode.sdk.output import OutputType
 from vtcode.sdk.permission import Decision
@@ -142,6 +142,11 @@ class SyncSession:
         if output_type is None:
             return SyncTurn(self._runner.call(self._session.start(prompt)), self._runner)
         return SyncTurn(self._runner.call(self._session.start(prompt, output_type=output_type)), self._runner)
+
+    def compact(self) -> ThreadCompacted | None:
+        """Compact the history now, between turns (as `Session.compact`: None when there was nothing to
+        compact; `CompactionError` when the history was kept as it was)."""
+        return self._runner.call(self._session.compact())
 
     def close(self) -> None:
         """Close the session and stop its loop thread; safe to call twice."""
