@@ -105,7 +105,7 @@ class Checkpointer:
         Nothing here waits (an interrupt now must not lose the prompt, stored right after): the tree
         snapshot the turn's first command is compared with is taken just before that command runs.
         """
-        await self._settle()
+        await self.settle()
         self._turn = turn
         self._base_pending = True
         if self.shadow is None and not self._warned_no_git:
@@ -134,7 +134,7 @@ class Checkpointer:
 
     async def before_call(self, tool: Tool, call: ToolCall, described: CallDescription) -> None:
         """Keep the pre-image of every path an edit names; before a turn's first command, a snapshot."""
-        await self._settle()
+        await self.settle()
         if tool.kind not in _KNOWN_KINDS and self.shadow is not None and self._base_pending:
             self._base_pending = False
             tree = await self._snapshot(check_folders=True)
@@ -167,7 +167,7 @@ class Checkpointer:
 
     async def rebase(self) -> None:
         """Files changed outside a call (a rewind): the next command is compared with them as they are."""
-        await self._settle()
+        await self.settle()
         self._base_pending = True
 
     # -- inside ---------------------------------------------------------------------------------------
@@ -178,8 +178,9 @@ class Checkpointer:
         except (VtcodeError, OSError) as exc:
             self._emitter.emit(Notice(level="warning", message=f"checkpoint not made durable: {exc}"))
 
-    async def _settle(self) -> None:
-        """The turn record's fsyncs are done before any later record (records stay in order on disk)."""
+    async def settle(self) -> None:
+        """The turn record's fsyncs are done: before any later record (records stay in order on disk), and
+        before the session closes (its loop may stop right after, and a task left pending is dropped)."""
         if self._syncing is not None:
             syncing, self._syncing = self._syncing, None
             await syncing

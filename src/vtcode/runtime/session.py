@@ -363,6 +363,9 @@ class Session(SessionTurns):
             if not self._options.subagent:
                 await self._wiring.client.aclose()
         finally:
+            checkpoints = self._wiring.dispatcher.checkpoints
+            if checkpoints is not None:
+                await checkpoints.settle()
             # The last resort for groups a failed cleanup left behind (every group of the process: never
             # from a subagent, whose parent's commands may still run).
             if not self._options.subagent:
