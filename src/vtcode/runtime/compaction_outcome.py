@@ -18,6 +18,7 @@ from vtcode.core.compaction.trigger import Suppression, classify_failure, escala
 from vtcode.core.compaction.window import biggest_items, gained_enough, over_window_message
 from vtcode.core.context_pressure import ContextPressure
 from vtcode.core.tokens import Calibration, MessageEstimator
+from vtcode.protocol.compaction_notices import COMPACTION_FAILED, NOTHING_TO_COMPACT
 from vtcode.protocol.errors import AgentFailedError
 from vtcode.protocol.events import Notice, ThreadCompacted
 from vtcode.protocol.messages import Message
@@ -123,12 +124,12 @@ class CompactionOutcome:
 
     def _nothing(self, trigger: str) -> None:
         if trigger == "manual":
-            self._notice("info", "nothing to compact: the history fits in the verbatim continuity tail")
+            self._notice("info", f"{NOTHING_TO_COMPACT}: the history fits in the verbatim continuity tail")
 
     def _failed(self, trigger: str, reason: str) -> None:
         if trigger == "auto":
             self.suppression = escalate(self.suppression, classify_failure(reason))
-        self._notice("warning", f"compaction failed ({reason}); the history is kept as it was")
+        self._notice("warning", f"{COMPACTION_FAILED} ({reason}); the history is kept as it was")
 
     def _no_gain_error(self, tokens: int) -> AgentFailedError:
         return AgentFailedError(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from vtcode.core.hooks.model import HookEvent
+from vtcode.protocol.compaction_notices import COMPACTION_BLOCKED
 from vtcode.protocol.events import Notice
 from vtcode.protocol.messages import MessageMeta, UserMessage
 from vtcode.runtime.hook_dispatch import HookDispatch
@@ -92,7 +93,9 @@ class LifecycleHooks:
         combined = await self.dispatch.fire("PreCompact", {"trigger": trigger}, subject=trigger)
         if combined.blocked:
             self.dispatch.emitter.emit(
-                Notice(level="warning", message=f"compaction blocked by a PreCompact hook: {combined.reason}")
+                Notice(
+                    level="warning", message=f"{COMPACTION_BLOCKED} by a PreCompact hook: {combined.reason}"
+                )
             )
         return not combined.blocked
 

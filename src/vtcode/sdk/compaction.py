@@ -3,21 +3,17 @@
 The runtime compacts between turns and says how it went with exactly one event: `thread.compacted`
 (the history was replaced), the info notice "nothing to compact" (the history already fits in the
 verbatim tail), or a warning notice (failed, interrupted, or blocked by a `pre_compact` hook; the history
-is kept as it was). Both transports carry the same events, so the outcome is recognised here, once.
+is kept as it was), each worded as `protocol.compaction_notices` says. Both transports carry the same
+events, so the outcome is recognised here, once.
 """
 
 from __future__ import annotations
 
 import asyncio
 
+from vtcode.protocol.compaction_notices import HISTORY_KEPT, NOTHING_TO_COMPACT
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.events import Event, Notice, ThreadCompacted
-
-# The runtime's wording of each outcome notice (`runtime.compaction_outcome`, `runtime.manual_compaction`,
-# `runtime.lifecycle_hooks`). Tests on both transports pin "nothing", "failed" (`test_sdk_compact.py`)
-# and "blocked" (`test_sdk_tool_hooks.py`): a reworded notice would leave `compact()` waiting.
-_NOTHING = "nothing to compact"
-_KEPT = ("compaction failed", "compaction interrupted", "compaction blocked")
 
 
 class CompactionError(VtcodeError):
@@ -37,9 +33,15 @@ class Waiting:
             return
         if isinstance(event, ThreadCompacted) and event.trigger == "manual":
             self._outcome.set_result(event)
-        elif isinstance(event, Notice) and event.level == "info" and event.message.startswith(_NOTHING):
+        elif (
+            isinstance(event, Notice)
+            and event.level == "info"
+            and event.message.startswith(NOTHING_TO_COMPACT)
+        ):
             self._outcome.set_result(None)
-        elif isinstance(event, Notice) and event.level == "warning" and event.message.startswith(_KEPT):
+        elif (
+            isinstance(event, Notice) and event.level == "warning" and event.message.startswith(HISTORY_KEPT)
+        ):
             self._outcome.set_exception(CompactionError(event.message))
 
     def abandon(self, error: BaseException) -> None:
