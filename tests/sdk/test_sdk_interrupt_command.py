@@ -1,5 +1,6 @@
 """Interrupting a turn during `sleep 60`: the turn ends as interrupted, no process of the command's group
-survives, and the history keeps what the turn did up to the interrupt."""
+survives (over the subprocess transport too, where the command is the `vtcode acp` child's), and the
+history keeps what the turn did up to the interrupt."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import psutil
 import vtcode.sdk as vt
 from tests.sdk.sdk_helpers import sdk_options
 from vtcode.protocol.messages import AssistantMessage, ToolResultMessage, UserMessage
+from vtcode.sdk.transport import TransportName
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 
@@ -30,7 +32,7 @@ def _group(pgid: int) -> list[int]:
 
 
 async def test_interrupting_during_sleep_60_leaves_no_process_and_keeps_the_partial_history(
-    tmp_path: Path,
+    tmp_path: Path, transport: TransportName
 ) -> None:
     pid_file = tmp_path / "pid.txt"
     cmd = "sleep 60 & sleep 60 & echo $$ > pid.txt; wait"
@@ -39,7 +41,7 @@ async def test_interrupting_during_sleep_60_leaves_no_process_and_keeps_the_part
         Reply(text="starting the sleeps", tool_calls=(ScriptToolCall("exec_command", arguments, id="c1"),))
     ]
     with server_for("chat", script) as server:
-        async with await vt.Session.open(sdk_options(tmp_path, server)) as s:
+        async with await vt.Session.open(sdk_options(tmp_path, server, transport=transport)) as s:
             turn = await s.start("sleep a while")
             async with asyncio.timeout(60):
                 while not pid_file.exists() or not pid_file.read_text().strip():  # noqa: ASYNC110 - a child writes it
@@ -50,7 +52,9 @@ async def test_interrupting_during_sleep_60_leaves_no_process_and_keeps_the_part
             await turn.interrupt()
             result = await asyncio.wait_for(turn.result(), 60)
             after = _group(pgid)
-            history = list(s.runtime.messages)
+        # The stored history, as a later process reads it (over the child, the runtime is the child's).
+        async with await vt.Session.resume(s.id, sdk_options(tmp_path, server)) as stored:
+            history = list(stored.runtime.messages)
     assert len(before) >= 3  # the shell and its two sleeps
     assert after == []
     assert result.status == "interrupted"

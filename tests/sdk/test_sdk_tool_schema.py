@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+from pathlib import Path
 from typing import Annotated, Literal, TypedDict
 
 import msgspec
 import pytest
 
 import vtcode.sdk as vt
+from tests.sdk.sdk_helpers import sdk_options
+from vtcode.sdk.transport import TransportName
+from vtcode.testing.script import Reply, ScriptToolCall
+from vtcode.testing.wire import server_for
 
 
 class Finding(msgspec.Struct):
@@ -139,3 +145,42 @@ def test_a_function_taking_star_args_is_refused_with_a_clear_error() -> None:
 
     with pytest.raises(vt.SchemaError, match="'names' must be a named parameter"):
         vt.tool(spread)
+
+
+async def test_the_offered_schema_and_the_converted_arguments_cross_both_transports(
+    tmp_path: Path, transport: TransportName
+) -> None:
+    # Over the child the schema travels in the session's setup and the arguments back in a callback:
+    # the model must be offered exactly the schema built here, and the function get the declared types.
+    got: list[tuple[str, list[Finding], Window | None]] = []
+
+    @vt.tool(name="review")
+    def file_review(
+        verdict: Literal["approve", "request_changes"], findings: list[Finding], window: Window | None = None
+    ) -> str:
+        """File a review of the current diff."""
+        got.append((verdict, findings, window))
+        return "filed"
+
+    arguments = {
+        "verdict": "approve",
+        "findings": [{"path": "a.py", "line": 3}],
+        "window": {"start": 1, "end": 9},
+    }
+    script = [
+        Reply(tool_calls=(ScriptToolCall("review", json.dumps(arguments), id="r1"),)),
+        Reply(text="done"),
+    ]
+    with server_for("chat", script) as server:
+        options = sdk_options(tmp_path, server, tools=[file_review], transport=transport)
+        async with await vt.Session.open(options) as s:
+            assert (await s.run("review it")).final_text == "done"
+    offered = [t["function"] for t in server.requests[0].json()["tools"] if t["function"]["name"] == "review"]
+    assert offered == [
+        {
+            "name": "review",
+            "description": "File a review of the current diff.",
+            "parameters": file_review.spec.parameters,
+        }
+    ]
+    assert got == [("approve", [Finding(path="a.py", line=3)], Window(start=1, end=9))]
