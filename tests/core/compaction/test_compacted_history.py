@@ -216,6 +216,26 @@ def test_native_normalization_keeps_duplicate_tagged_intents_apart() -> None:
     assert intent_ids(echoed.messages) == ["intent-1", "intent-2"]
 
 
+def test_one_echo_of_two_same_text_steers_does_not_pass_for_the_tail_ones() -> None:
+    # The older steer is in the prefix, the newer one in the tail; the provider echoes the text once. The
+    # echo takes the older id back (ids are given in order), so the tail's own steer is missing from the
+    # provider's tail: the local tail must be used, not a tail that looks complete by its text.
+    same = "s" * 7_000
+    source: list[Message] = [
+        UserMessage(same, meta=MessageMeta(intent_id="intent-old")),
+        calls("c1"),
+        result("c1", "r" * 30_000),
+        UserMessage(same, meta=MessageMeta(intent_id="intent-new")),
+        AssistantMessage(content="done"),
+    ]
+    estimate = estimator()
+    plan = plan_compaction(source, estimate, WIDE)
+    assert intent_ids(plan.tail) == ["intent-new"]
+    native = normalize_native([UserMessage(same)], plan, estimate, WIDE)
+    assert "intent-new" in intent_ids(native.messages)
+    assert native.problems == ()
+
+
 def test_a_previous_summary_is_the_summary_so_far_never_a_transcript_entry() -> None:
     seen: list[str] = []
 

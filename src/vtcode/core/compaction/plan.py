@@ -222,14 +222,17 @@ def answered_only(messages: Sequence[Message]) -> list[Message]:
 
 
 def _keeps_tagged(provider_tail: Sequence[Message], local_tail: Sequence[Message]) -> bool:
-    """Whether the provider's tail still holds every steering-tagged user message of the local tail."""
-    texts = [m.content for m in provider_tail if isinstance(m, UserMessage)]
-    for message in local_tail:
-        if isinstance(message, UserMessage) and message.meta.intent_id is not None:
-            if message.content not in texts:
-                return False
-            texts.remove(message.content)
-    return True
+    """Whether the provider's tail still holds every steering-tagged user message of the local tail.
+
+    By intent id (`_reattach_intents` gave the provider's echoes theirs back), not by text: two steers with
+    the same text and one echo would otherwise pass while the tail's own intent went to the older copy.
+    """
+    kept = {m.meta.intent_id for m in provider_tail if isinstance(m, UserMessage)}
+    return all(
+        message.meta.intent_id in kept
+        for message in local_tail
+        if isinstance(message, UserMessage) and message.meta.intent_id is not None
+    )
 
 
 def _reattach_intents(messages: Sequence[Message], source: Sequence[Message]) -> list[Message]:
