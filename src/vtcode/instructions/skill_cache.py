@@ -130,6 +130,11 @@ class SkillCache:
             return  # hooks hold any YAML value; a body is not what the cache keeps
         if time.time_ns() - max(stamp[0], stamp[1]) < FRESH_NS:
             return  # it may change again within the same timestamp tick, stamp and all
+        if not key.isascii():
+            try:
+                key.encode()
+            except UnicodeEncodeError:
+                return  # a path that is not UTF-8 (surrogate escapes): msgpack strings cannot hold it
         entry = _Entry(stamp, loaded.problems, loaded.errors, d is not None)
         if d is not None:
             entry = _Entry(
@@ -148,14 +153,14 @@ class SkillCache:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             temporary.write_bytes(msgspec.msgpack.encode(_File(self._format, self._new)))
             os.replace(temporary, self.path)  # readers see the old file or the new one, never a part
-        except OSError:
+        except (OSError, UnicodeEncodeError):
             with contextlib.suppress(OSError):  # a cache: the next session reads the files again
                 temporary.unlink()
 
 
 def cache_for(vtcode_home: Path, workspace: Path) -> SkillCache:
     """The cache of the skills seen from `workspace` (a resolved path)."""
-    name = hashlib.sha256(str(workspace).encode()).hexdigest()[:24]
+    name = hashlib.sha256(os.fsencode(workspace)).hexdigest()[:24]  # a folder name may not be UTF-8
     return SkillCache(vtcode_home / "cache" / "skills" / f"{name}.msgpack")
 
 
