@@ -43,6 +43,8 @@ MAX_FILE_BYTES = 256 * 1024
 HEAD_BYTES = 8192
 """What a skill's first read takes: its frontmatter, and the part checked for a binary file."""
 SKILL_FILE = "SKILL.md"
+CANNOT_READ = "cannot be read"
+"""How the problem of a file the OS would not read begins: a failure of the moment, not the file's."""
 _SKIPPED = frozenset({".git", "node_modules"})
 
 
@@ -91,7 +93,9 @@ def discover_skills(roots: DefinitionRoots, *, bodies: bool = False) -> Discover
                 loaded = cache.get(key, stamp, path=skill_file, scope=scope, source=source)
             if loaded is None:
                 loaded = _read_skill(skill_file, scope, source, False)[0]
-                if stamp is not None:
+                # A read the OS refused (too many open files, EACCES from a policy, EIO) says nothing
+                # about the file, whose stamp may never change: it is read again next time.
+                if stamp is not None and not any(e.startswith(CANNOT_READ) for e in loaded.errors):
                     cache.put(key, stamp, loaded)
             _add(found.skills, found, (loaded, skill_file))
     cache.save()
@@ -256,7 +260,7 @@ def read_text(path: Path | str) -> tuple[str | None, str | None]:
         finally:
             os.close(fd)
     except OSError as exc:
-        return None, f"cannot be read ({exc.strerror or exc})"
+        return None, f"{CANNOT_READ} ({exc.strerror or exc})"
     return _decoded(data)
 
 
@@ -280,7 +284,7 @@ def read_head(path: str) -> tuple[str | None, str | None]:
         finally:
             os.close(fd)
     except OSError as exc:
-        return None, f"cannot be read ({exc.strerror or exc})"
+        return None, f"{CANNOT_READ} ({exc.strerror or exc})"
     return _decoded(data)
 
 

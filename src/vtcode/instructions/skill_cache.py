@@ -7,8 +7,8 @@ seen even when the modification time is restored; a file changed in the last `FR
 is not stored at all, since two edits of the same size within one timestamp tick would share a stamp
 (git's "racy" entries). Only what discovery keeps is stored (name, description, the catalog fields,
 the problems found); skills with frontmatter `hooks` are read every time. The cache lives in
-`$VTCODE_HOME/cache/skills/`, one file per workspace; an unreadable or outdated one is ignored and
-rewritten, and a failed write changes nothing.
+`$VTCODE_HOME/cache/skills/`, one file per workspace; an unreadable or outdated one (another format,
+version, or build of the parsing modules) is ignored and rewritten, and a failed write changes nothing.
 """
 
 from __future__ import annotations
@@ -26,6 +26,16 @@ from vtcode import __version__
 from vtcode.core.definitions.model import Definition, Loaded, Scope
 
 FORMAT = f"1/{__version__}"  # bump the number when what discovery makes of a file changes
+# The modules that decide what an entry holds: their stamps join the format, since `__version__` stays
+# the same across builds (an install from a newer commit, an edit in development) and a parse change
+# would otherwise serve what an older parser made of an unchanged file.
+_PARSERS = (
+    "instructions/skill_cache.py",
+    "instructions/definitions.py",
+    "core/definitions/model.py",
+    "core/definitions/frontmatter.py",
+    "core/instructions/text.py",
+)
 FRESH_NS = 2_000_000_000
 """Files written this recently are read every time (coarse file system clocks: up to 2 s on FAT)."""
 
@@ -56,6 +66,20 @@ CACHED_FIELDS = frozenset(_Entry.__struct_fields__) - {"stamp", "problems", "err
 (`body`, read on use; `hooks`, never cached). A test checks that together they are all of them."""
 
 
+def _build_format() -> str:
+    """`FORMAT` and the stamps of `_PARSERS` (a few `stat`s, once per discovery)."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    stamps = [FORMAT]
+    for module in _PARSERS:
+        try:
+            info = os.stat(os.path.join(package, module))
+        except OSError:
+            stamps.append("-")  # not a plain file (a zip import): the version alone keys the cache
+            continue
+        stamps.append(f"{info.st_mtime_ns}:{info.st_size}")
+    return "/".join(stamps)
+
+
 class _File(msgspec.Struct):
     format: str
     entries: dict[str, _Entry]
@@ -77,7 +101,8 @@ class SkillCache:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._old = _read(path)
+        self._format = _build_format()
+        self._old = _read(path, self._format)
         self._new: dict[str, _Entry] = {}
         self._changed = False
 
@@ -105,6 +130,11 @@ class SkillCache:
             return  # hooks hold any YAML value; a body is not what the cache keeps
         if time.time_ns() - max(stamp[0], stamp[1]) < FRESH_NS:
             return  # it may change again within the same timestamp tick, stamp and all
+        if not key.isascii():
+            try:
+                key.encode()
+            except UnicodeEncodeError:
+                return  # a path that is not UTF-8 (surrogate escapes): msgpack strings cannot hold it
         entry = _Entry(stamp, loaded.problems, loaded.errors, d is not None)
         if d is not None:
             entry = _Entry(
@@ -121,20 +151,20 @@ class SkillCache:
         temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            temporary.write_bytes(msgspec.msgpack.encode(_File(FORMAT, self._new)))
+            temporary.write_bytes(msgspec.msgpack.encode(_File(self._format, self._new)))
             os.replace(temporary, self.path)  # readers see the old file or the new one, never a part
-        except OSError:
+        except (OSError, UnicodeEncodeError):
             with contextlib.suppress(OSError):  # a cache: the next session reads the files again
                 temporary.unlink()
 
 
 def cache_for(vtcode_home: Path, workspace: Path) -> SkillCache:
     """The cache of the skills seen from `workspace` (a resolved path)."""
-    name = hashlib.sha256(str(workspace).encode()).hexdigest()[:24]
+    name = hashlib.sha256(os.fsencode(workspace)).hexdigest()[:24]  # a folder name may not be UTF-8
     return SkillCache(vtcode_home / "cache" / "skills" / f"{name}.msgpack")
 
 
-def _read(path: Path) -> dict[str, _Entry]:
+def _read(path: Path, build_format: str) -> dict[str, _Entry]:
     try:
         data = path.read_bytes()
     except OSError:
@@ -143,4 +173,4 @@ def _read(path: Path) -> dict[str, _Entry]:
         cached = msgspec.msgpack.decode(data, type=_File)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return {}  # torn, foreign or from another version of the format
-    return cached.entries if cached.format == FORMAT else {}
+    return cached.entries if cached.format == build_format else {}
