@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import os
 import stat
+import threading
 import time
 from pathlib import Path
 
@@ -148,7 +149,8 @@ class SkillCache:
         """Write the entries of this discovery when they differ from the file's (files gone are dropped)."""
         if not self._changed and self._new.keys() == self._old.keys():
             return
-        temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+        # One temporary file per writing thread: sessions and subagents of one process may save at once.
+        temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             temporary.write_bytes(msgspec.msgpack.encode(_File(self._format, self._new)))
