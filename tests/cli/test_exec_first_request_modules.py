@@ -6,16 +6,10 @@ summary's text is needed once a turn ends. Both load later if at all (their test
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-from vtcode.testing.openai_chat_server import OpenAIChatServer
-from vtcode.testing.script import Reply
+from tests.cli.exec_probe import RUN_VTCODE, run_exec_probe
 
 NOT_BEFORE_THE_FIRST_REQUEST = ("tomllib", "vtcode.core.usage_text")
 
@@ -30,10 +24,7 @@ def first(self, address):
     return connect(self, address)
 socket.socket.connect = first
 sys.argv = ["vtcode", *sys.argv[1:]]
-try:
-    runpy.run_module("vtcode", run_name="__main__")
-except SystemExit as exit:
-    print("exit", exit.code, file=sys.stderr)
+{RUN_VTCODE}
 print(json.dumps(seen), file=sys.stderr)
 """
 
@@ -48,21 +39,8 @@ print(json.dumps(seen), file=sys.stderr)
 def test_the_first_request_goes_out_before_the_toml_parser_and_the_usage_text_load(
     tmp_path: Path, options: list[str]
 ) -> None:
-    home = tmp_path / "home"
-    with OpenAIChatServer([Reply(text="hi there")]) as server:
-        env = dict(
-            os.environ,
-            HOME=str(home),
-            VTCODE_HOME=str(home / ".vtcode"),
-            OPENAI_API_KEY="sk-test",
-            OPENAI_BASE_URL=server.base_url,
-        )
-        proc = subprocess.run(
-            [sys.executable, "-c", _PROBE, "exec", *options, "hello"],
-            capture_output=True, text=True, check=False, cwd=tmp_path, env=env, timeout=120,
-        )  # fmt: skip
-        assert len(server.requests) == 1, proc.stderr
-    lines = proc.stderr.strip().splitlines()
-    assert "hi there" in proc.stdout, proc.stderr
-    assert lines[-2] == "exit 0", proc.stderr
-    assert json.loads(lines[-1]) == [[]]
+    stdout, seen = run_exec_probe(
+        _PROBE, cwd=tmp_path, home=tmp_path / "home", args=["exec", *options, "hello"]
+    )
+    assert "hi there" in stdout
+    assert seen == [[]]

@@ -10,13 +10,11 @@ with a hook source); the parsers of other subcommands.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-from vtcode.testing.openai_chat_server import OpenAIChatServer
-from vtcode.testing.script import Reply
+from tests.cli.exec_probe import RUN_VTCODE, run_exec_probe
 
 LOADED_ON_USE = (
     "bs4",
@@ -60,32 +58,15 @@ def test_an_exec_turn_that_uses_no_feature_loads_none_of_them(tmp_path: Path) ->
     probe = (
         "import sys, json, runpy\n"
         "sys.argv = ['vtcode', 'exec', 'hello']\n"
-        "try:\n"
-        "    runpy.run_module('vtcode', run_name='__main__')\n"
-        "except SystemExit as exit:\n"
-        "    print('exit', exit.code, file=sys.stderr)\n"
+        f"{RUN_VTCODE}"
         f"print(json.dumps({_LOADED}), file=sys.stderr)\n"
     )
     home = tmp_path / "home"
     work = tmp_path / "work"
     work.mkdir()
-    with OpenAIChatServer([Reply(text="hi there")]) as server:
-        env = dict(
-            os.environ,
-            HOME=str(home),
-            VTCODE_HOME=str(home / ".vtcode"),
-            OPENAI_API_KEY="sk-test",
-            OPENAI_BASE_URL=server.base_url,
-        )
-        proc = subprocess.run(
-            [sys.executable, "-c", probe],
-            capture_output=True, text=True, check=False, cwd=work, env=env, timeout=120,
-        )  # fmt: skip
-        assert len(server.requests) == 1, proc.stderr
-    lines = proc.stderr.strip().splitlines()
-    assert proc.stdout.strip() == "hi there", proc.stderr
-    assert lines[-2] == "exit 0", proc.stderr
-    assert json.loads(lines[-1]) == []
+    stdout, loaded = run_exec_probe(probe, cwd=work, home=home)
+    assert stdout.strip() == "hi there"
+    assert loaded == []
     # The session was stored with its checkpoints (what is loaded later is still recorded now).
     assert list((home / ".vtcode" / "checkpoints").glob("*/manifest.jsonl"))
 
