@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -31,6 +32,7 @@ from acp.schema import (
 )
 
 from tests.conftest import VtcodeRunner
+from vtcode.testing.server import WireServer
 from vtcode.testing.wire import cli_args, cli_env
 
 
@@ -160,3 +162,16 @@ async def acp_agent(
 def python() -> str:
     """The interpreter the tests run under."""
     return sys.executable
+
+
+def raw_acp(vtcode: VtcodeRunner, workspace: Path, server: WireServer) -> subprocess.Popen[str]:
+    """`vtcode acp` with text pipes on all three streams, for tests that write the JSON-RPC lines."""
+    return subprocess.Popen(
+        vtcode.command("acp", *cli_args("chat")),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=workspace,
+        env=vtcode.env(cli_env("chat", server)),
+    )

@@ -11,6 +11,7 @@ from typing import Any, BinaryIO
 
 import pytest
 
+from tests.acp.harness import raw_acp
 from tests.conftest import VtcodeRunner
 from vtcode.testing.script import Reply, ScriptToolCall, Step
 from vtcode.testing.wire import cli_args, cli_env, server_for
@@ -54,15 +55,7 @@ def _prompt_then_close(vtcode: VtcodeRunner, tmp_path: Path, script: list[Step],
     """Open a session, send one prompt and close stdin at once; every message vtcode wrote after that."""
     with (
         server_for("chat", script) as server,
-        subprocess.Popen(
-            vtcode.command("acp", *cli_args("chat")),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=tmp_path,
-            env=vtcode.env(cli_env("chat", server)),
-        ) as proc,
+        raw_acp(vtcode, tmp_path, server) as proc,
     ):
         assert proc.stdin is not None
         assert proc.stdout is not None
@@ -159,15 +152,7 @@ def test_a_signal_ends_the_server_with_128_plus_its_number(
     # editor closing stdin.
     with (
         server_for("chat", [Reply(text="unused")]) as server,
-        subprocess.Popen(
-            vtcode.command("acp", *cli_args("chat")),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=tmp_path,
-            env=vtcode.env(cli_env("chat", server)),
-        ) as proc,
+        raw_acp(vtcode, tmp_path, server) as proc,
     ):
         assert proc.stdin is not None
         assert proc.stdout is not None

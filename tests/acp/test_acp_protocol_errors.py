@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
+from tests.acp.harness import raw_acp
 from tests.conftest import VtcodeRunner
 from vtcode.testing.script import Reply
-from vtcode.testing.wire import cli_args, cli_env, server_for
+from vtcode.testing.wire import server_for
 
 
 def _request(request_id: int, method: str, params: dict[str, Any]) -> str:
@@ -31,15 +31,7 @@ def test_garbage_unknown_methods_and_unknown_sessions_get_errors_and_the_process
     ]
     with (
         server_for("chat", [Reply(text="ok")]) as server,
-        subprocess.Popen(
-            vtcode.command("acp", *cli_args("chat")),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=tmp_path,
-            env=vtcode.env(cli_env("chat", server)),
-        ) as proc,
+        raw_acp(vtcode, tmp_path, server) as proc,
     ):
         assert proc.stdin is not None
         assert proc.stdout is not None
