@@ -34,11 +34,7 @@ class StoredHistory:
         """Checkpoint `messages` (fsynced); the first one creates the session, titled by its prompt."""
         if self.ephemeral:
             return
-        if self.handle is None:
-            # The first checkpoint is written with the session (one `meta.json`, fewer fsyncs).
-            self._handle(messages, turn=turn)
-            return
-        self.handle.append_messages(messages, turn)
+        self._handle(messages).append_messages(messages, turn)
 
     def replace(self, messages: Sequence[Message], summary: str, artifact_path: str | None = None) -> None:
         """Checkpoint a compaction: `messages` replace everything stored so far."""
@@ -62,8 +58,7 @@ class StoredHistory:
         if self.handle is not None:
             self.handle.close()
 
-    def _handle(self, messages: Sequence[Message], *, turn: int | None = None) -> SessionHandle:
-        """The handle; created with `messages` as its first checkpoint when `turn` is given."""
+    def _handle(self, messages: Sequence[Message]) -> SessionHandle:
         if self.handle is None:
             title = next(
                 (m.content for m in messages if isinstance(m, UserMessage) and m.meta.kind != "context"), ""
@@ -74,8 +69,6 @@ class StoredHistory:
                 model=self.model,
                 provider=self.provider,
                 session_id=self.session_id,
-                first=messages if turn is not None else (),
-                turn=turn or 0,
             )
             early, self._early_events = self._early_events, []
             for event in early:

@@ -101,14 +101,8 @@ class JsonlLog(Generic[T]):
                 self.close()
             raise store_error(err, "append to", self.path) from err
 
-    def sync(self, *, entry: bool = True) -> None:
-        """Make every append so far durable: the file's bytes and a new file's directory entry.
-
-        `entry=False`: the caller syncs the directory itself right after (with other new entries in it),
-        so it is not synced twice.
-        """
-        if not entry:
-            self._dir_unsynced = False
+    def sync(self) -> None:
+        """Make every append so far durable: the file's bytes and a new file's directory entry."""
         try:
             fd = self._fd if self._fd is not None else os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
             try:

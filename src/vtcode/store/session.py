@@ -147,16 +147,6 @@ class SessionHandle:
         self._refresh_info(msgspec.structs.replace(self._info, updated_at=now))
         return record
 
-    def first_checkpoint(self, messages: Sequence[Message]) -> None:
-        """A new session's first messages, fsynced; the creator syncs the directory (with `meta.json`)."""
-        if not messages:
-            return
-        now = self._clock()
-        records = [MessageRecord(seq=1 + i, ts=now, message=message) for i, message in enumerate(messages)]
-        self._history.append(records, sync=False)
-        self._history.sync(entry=False)
-        self._last_seq = records[-1].seq
-
     def compactions(self) -> builtins.list[CompactionEntry]:
         """Every compaction of the history, oldest first, with its artifact's figures when readable."""
         entries = []
@@ -252,14 +242,10 @@ class SessionStore:
         model: str = "",
         provider: str = "",
         session_id: str | None = None,
-        first: Sequence[Message] = (),
-        turn: int = 0,
     ) -> SessionHandle:
         """Create a session for `workspace`; `title` is the first prompt (its first line is kept).
 
         `session_id` is the id announced before the session had anything to store; by default a new one.
-        `first` is the session's first checkpoint (of `turn`), durable when this returns: it is written
-        before `meta.json`, so `meta.json` is written once and one directory sync covers both entries.
         """
         session_id = session_id or self._new_id()
         if not _ID_RE.fullmatch(session_id):
@@ -270,7 +256,6 @@ class SessionStore:
             workspace=str(workspace.resolve()),
             created_at=now,
             updated_at=now,
-            turns=max(turn, 0) if first else 0,
             title=make_title(title),
             model=model,
             provider=provider,
@@ -286,23 +271,17 @@ class SessionStore:
             ) from err
         except OSError as err:
             raise store_error(err, "create", directory) from err
-        handle = SessionHandle(directory, info, self._clock, last_seq=0)
         try:
-            # A kill before meta.json is in place leaves a directory that no listing or resume sees
-            # (as a kill before this call would), never a session whose meta and history disagree.
-            handle.first_checkpoint(first)
             write_info(directory / META_FILE, info)
             fsync_dir(self.sessions_dir)
         except OSError as err:
-            handle.close()
-            _remove_unfinished_session(directory)
+            _remove_empty_session(directory)
             raise store_error(err, "create", directory) from err
         except BaseException:
             # Whatever failed, no half-created session may be left for `sessions list` to trip on.
-            handle.close()
-            _remove_unfinished_session(directory)
+            _remove_empty_session(directory)
             raise
-        return handle
+        return SessionHandle(directory, info, self._clock, last_seq=0)
 
     def open(self, session_id: str) -> SessionHandle:
         """Open a session by its id or a unique prefix of it; raises `StoreError` otherwise."""
@@ -394,10 +373,8 @@ class SessionStore:
         }
 
 
-def _remove_unfinished_session(directory: Path) -> None:
+def _remove_empty_session(directory: Path) -> None:
     try:
-        for name in (HISTORY_FILE, EVENTS_FILE):
-            (directory / name).unlink(missing_ok=True)
         directory.rmdir()
     except OSError:
         logger.warning("could not remove the unfinished session directory %s", directory)
