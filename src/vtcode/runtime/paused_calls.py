@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -23,12 +23,11 @@ from vtcode.protocol.errors import UsageError
 from vtcode.protocol.events import ApprovalRequested
 from vtcode.protocol.messages import AssistantMessage, Message, MessageMeta, ToolCall, UserMessage
 from vtcode.runtime.hooks import TurnStart
-from vtcode.store.paused_calls import CallState, PausedCall, PausedCallStore
+from vtcode.store.paused_calls import CallState, PausedCall, PausedCallStore, Remember
 
 if TYPE_CHECKING:
     from vtcode.runtime.session import Session
 
-Remember = Literal["once", "tool", "prefix"]
 _MARK = "paused call"
 UNKNOWN = (
     "approved, but vtcode stopped while it ran: whether it finished is unknown, and it was not run "

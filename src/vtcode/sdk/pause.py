@@ -7,7 +7,7 @@ and the next turn runs it, at most once, before its prompt goes to the model.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from vtcode.protocol.errors import UsageError, VtcodeError
 from vtcode.protocol.events import ApprovalRequested
@@ -17,7 +17,7 @@ from vtcode.sdk.permission import Allow, Decision, Deny
 if TYPE_CHECKING:
     from vtcode.sdk.transport import Transport
     from vtcode.sdk.turn import TurnHandle
-    from vtcode.store.paused_calls import PausedCall
+    from vtcode.store.paused_calls import PausedCall, Remember
 
 
 class Paused(Protocol):
@@ -38,7 +38,7 @@ class Paused(Protocol):
         request_id: str,
         *,
         allow: bool,
-        remember: Literal["once", "tool", "prefix"] = "once",
+        remember: Remember = "once",
         reason: str = "",
     ) -> None:
         """Record the decision on a paused call durably (raises `UsageError`)."""

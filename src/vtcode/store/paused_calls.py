@@ -24,6 +24,8 @@ LOCK_FILE = "paused_calls.lock"
 SCHEMA_VERSION = 1
 
 CallState = Literal["pending", "allowed", "denied", "running", "done"]
+# How far an allow reaches: this call, every later call of the tool, or commands with the prefix.
+Remember = Literal["once", "tool", "prefix"]
 
 
 class PausedCall(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -38,7 +40,7 @@ class PausedCall(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     reason: str = ""
     state: CallState = "pending"
     # An allow that also allows every later call of the tool ("tool") or commands with the prefix.
-    remember: Literal["once", "tool", "prefix"] = "once"
+    remember: Remember = "once"
     session_prefix: str = ""
     deny_reason: str = ""
     # Once done: what the model reads about the call.
@@ -94,7 +96,7 @@ class PausedCallStore:
         request_id: str,
         *,
         allow: bool,
-        remember: Literal["once", "tool", "prefix"] = "once",
+        remember: Remember = "once",
         reason: str = "",
     ) -> PausedCall:
         """Record the decision on a call not yet run, durably (raises `UsageError` for any other)."""

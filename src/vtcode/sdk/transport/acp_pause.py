@@ -9,13 +9,13 @@ an in-process session would, and any later process, on either transport, finds t
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
 from vtcode.protocol.errors import UsageError, VtcodeError
 from vtcode.protocol.events import ApprovalRequested
-from vtcode.store.paused_calls import PausedCall, PausedCallStore
+from vtcode.store.paused_calls import PausedCall, PausedCallStore, Remember
 
 
 class ChildPausedCalls:
@@ -65,7 +65,7 @@ class ChildPausedCalls:
         request_id: str,
         *,
         allow: bool,
-        remember: Literal["once", "tool", "prefix"] = "once",
+        remember: Remember = "once",
         reason: str = "",
     ) -> None:
         """Record the decision on a paused call durably (raises `UsageError` for an unknown or run one)."""
