@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import psutil
-import pytest
 
 from tests.mcp.helpers import DEMO_SERVER
 from tests.tui.tmux_terminal import (
-    TMUX,
+    NEEDS_TMUX,
     Terminal,
     exit_status,
     restored,
@@ -34,9 +33,7 @@ from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.server import WireServer
 from vtcode.testing.wire import server_for
 
-pytestmark = pytest.mark.skipif(
-    TMUX is None, reason="tmux is not installed: the real-terminal test needs it (apt-get install tmux)"
-)
+pytestmark = NEEDS_TMUX
 
 PROVIDER = ("--provider", "openai", "--model", "gpt-4.1")
 PROMPT = "create the marker file"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.tui.tmux_terminal import (
-    TMUX,
+    NEEDS_TMUX,
     Terminal,
     exit_status,
     restored,
@@ -25,9 +25,7 @@ from tests.tui.tmux_terminal import (
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 
-pytestmark = pytest.mark.skipif(
-    TMUX is None, reason="tmux is not installed: the real-terminal test needs it (apt-get install tmux)"
-)
+pytestmark = NEEDS_TMUX
 
 
 def _provider() -> list[str]:

@@ -14,8 +14,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import psutil
+import pytest
 
 TMUX = shutil.which("tmux")
+# The mark of every real-terminal test module.
+NEEDS_TMUX = pytest.mark.skipif(
+    TMUX is None, reason="tmux is not installed: the real-terminal test needs it (apt-get install tmux)"
+)
 # How long a pane's processes get to end once their terminal is gone, before the teardown kills them.
 HANGUP_GRACE_SECONDS = 30.0
 
