@@ -99,7 +99,7 @@ class SessionManager:
         """Keep the live command groups in `path`, so a later start can end them if vtcode is killed."""
         self._record = GroupRecord(path)
         for session in self._sessions.values():
-            self._record.add(session.pgid, session.info.marker, session.info.command)
+            self._record.add(session.pgid, session.marker, session.info.command)
         for left in self._leftovers:
             self._record.add(left.pgid, left.marker, "")
 
@@ -121,7 +121,8 @@ class SessionManager:
         """Start `command` in a new session; SessionError when a limit forbids it or it cannot start."""
         # The session machinery (PTYs, output pumps, spawning) loads with the first command, not at
         # start-up.
-        from vtcode.exec.session import CommandInfo, CommandSession
+        from vtcode.core.exec.result import SessionInfo
+        from vtcode.exec.session import CommandSession
         from vtcode.exec.spawn import SpawnRequest, session_env, spawn
 
         if self._closed:
@@ -174,17 +175,17 @@ class SessionManager:
         if self._record is not None:
             self._record.add(spawned.pgid, marker, command)
         self._known_groups.add(spawned.pgid)
-        info = CommandInfo(
+        info = SessionInfo(
             session_id=session_id,
             command=command,
+            backend=spawned.backend,
             working_directory=working_directory,
-            marker=marker,
             spool_advertise=settings.spool_references and _SPOOL_MARKER not in command,
             spool_threshold=settings.spool_threshold,
             rows=settings.rows if tty else None,
             cols=settings.cols if tty else None,
         )
-        session = CommandSession(asyncio.get_running_loop(), info, spawned, spool)
+        session = CommandSession(asyncio.get_running_loop(), info, marker, spawned, spool)
         self._sessions[session_id] = session
         return session
 
@@ -210,7 +211,7 @@ class SessionManager:
         session.close()
         # Until shown empty, the group counts as a leftover (killed at exit). The check runs after the
         # result is out: scanning for adopted zombies first costs a millisecond or two.
-        leftover = _Leftover(session.pgid, session.info.marker)
+        leftover = _Leftover(session.pgid, session.marker)
         self._leftovers.append(leftover)
         asyncio.get_running_loop().call_soon(self._release_group, leftover)
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from vtcode.core.exec.result import CallKind, SessionView
+from vtcode.core.exec.result import CallKind, SessionInfo, SessionView
 from vtcode.core.exec.wait import return_at
 from vtcode.core.preview import Preview
 from vtcode.exec.errors import SessionError
@@ -41,20 +41,6 @@ _CUT_OFF = "the output stream was still held open when the session ended; the sp
 
 
 @dataclass(frozen=True)
-class CommandInfo:
-    """What a session is, fixed at its start."""
-
-    session_id: str
-    command: str
-    working_directory: str
-    marker: str
-    spool_advertise: bool
-    spool_threshold: int
-    rows: int | None = None
-    cols: int | None = None
-
-
-@dataclass(frozen=True)
 class CallReport:
     """The state after a call, the preview of the output it collected, and how long it took."""
 
@@ -67,13 +53,19 @@ class CommandSession:
     """A running (or finished, not yet collected) command."""
 
     def __init__(
-        self, loop: asyncio.AbstractEventLoop, info: CommandInfo, spawned: Spawned, spool: SpoolWriter
+        self,
+        loop: asyncio.AbstractEventLoop,
+        info: SessionInfo,
+        marker: str,
+        spawned: Spawned,
+        spool: SpoolWriter,
     ) -> None:
         self.info = info
         self.id = info.session_id
+        # Tags every process of the session (`exec.process_group`), so a kill finds them all.
+        self.marker = marker
         self.pid = spawned.popen.pid
         self.pgid = spawned.pgid
-        self.backend = spawned.backend
         self.output = SessionOutput(spool)
         self.returncode: int | None = None
         self.exited_at: float | None = None
@@ -241,7 +233,7 @@ class CommandSession:
     async def terminate(self) -> None:
         """End every process of the session (TERM, then KILL after 500 ms) and finish its output."""
         leader = self.pid if self.returncode is None else None
-        await terminate_session(self.pgid, self.info.marker, leader=leader)
+        await terminate_session(self.pgid, self.marker, leader=leader)
         end = self._loop.time() + _DRAIN_AFTER_KILL_SECONDS
         while not self.finished:
             left = end - self._loop.time()
@@ -262,7 +254,7 @@ class CommandSession:
         return SessionView(
             session_id=self.id,
             command=info.command,
-            backend=self.backend,
+            backend=info.backend,
             working_directory=info.working_directory,
             returncode=code,
             signal_name=signal.Signals(-code).name if code is not None and code < 0 else None,

@@ -92,14 +92,25 @@ class ExecError(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     success: bool = False
 
 
-@dataclass(frozen=True)
-class SessionView:
-    """What a session looks like at the end of a call (built by `exec/`, read here)."""
+class SessionInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """What a session is, fixed at its start (kept by `exec/` for the session's life)."""
 
     session_id: str
     command: str
     backend: Backend
     working_directory: str
+    # `[context.dynamic] enabled`, and the command is not itself a read of a spool file.
+    spool_advertise: bool
+    # Output longer than this is big enough for a result to point at the spool.
+    spool_threshold: int
+    # The terminal size of a tty session (None for pipes).
+    rows: int | None = None
+    cols: int | None = None
+
+
+class SessionView(SessionInfo, frozen=True, kw_only=True):
+    """What a session looks like at the end of a call: what it is, and its state now (built by `exec/`)."""
+
     returncode: int | None
     signal_name: str | None
     drained: bool
@@ -108,10 +119,6 @@ class SessionView:
     output_truncated: bool
     spool: SpoolState
     spool_path: str
-    spool_advertise: bool
-    spool_threshold: int
-    rows: int | None = None
-    cols: int | None = None
 
 
 @dataclass(frozen=True)
