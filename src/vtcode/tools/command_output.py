@@ -10,7 +10,8 @@ import asyncio
 import logging
 import os
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import msgspec
@@ -63,6 +64,18 @@ async def start_helper(
         return None
 
 
+@asynccontextmanager
+async def ended_with_the_call(process: asyncio.subprocess.Process) -> AsyncIterator[None]:
+    """Kill and reap `process` if the block fails: a cancelled tool call must not leave a helper running."""
+    try:
+        yield
+    except BaseException:
+        if process.returncode is None:
+            process.kill()
+            await asyncio.shield(process.wait())
+        raise
+
+
 async def run_command(
     argv: Sequence[str], cwd: Path, *, env: Mapping[str, str] | None = None
 ) -> CommandOutput | None:
@@ -70,13 +83,7 @@ async def run_command(
     process = await start_helper(argv, cwd, env=env)
     if process is None:
         return None
-    try:
+    async with ended_with_the_call(process):
         stdout, stderr = await process.communicate()
-    except BaseException:
-        # A cancelled tool call must not leave the helper running.
-        if process.returncode is None:
-            process.kill()
-            await asyncio.shield(process.wait())
-        raise
     returncode = -1 if process.returncode is None else process.returncode
     return CommandOutput(returncode, stdout, stderr)

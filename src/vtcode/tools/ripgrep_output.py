@@ -25,7 +25,7 @@ from pathlib import Path
 
 import msgspec
 
-from vtcode.tools.command_output import start_helper
+from vtcode.tools.command_output import ended_with_the_call, start_helper
 
 log = logging.getLogger(__name__)
 
@@ -67,15 +67,9 @@ async def run_ripgrep(argv: Sequence[str], cwd: Path) -> RipgrepOutput | None:
     assert process.stdout is not None
     assert process.stderr is not None
     output = RipgrepOutput(returncode=-1)
-    try:
+    async with ended_with_the_call(process):
         _, output.stderr = await asyncio.gather(_read_events(process.stdout, output), process.stderr.read())
         await process.wait()
-    except BaseException:
-        # A cancelled tool call must not leave rg running.
-        if process.returncode is None:
-            process.kill()
-            await asyncio.shield(process.wait())
-        raise
     output.returncode = -1 if process.returncode is None else process.returncode
     return output
 
