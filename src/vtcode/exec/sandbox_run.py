@@ -21,7 +21,7 @@ from pathlib import Path
 
 from vtcode.core.sandbox_policy import SandboxPolicy
 from vtcode.exec.sandbox import Sandbox
-from vtcode.exec.spawn import child_preexec, open_pty
+from vtcode.exec.spawn import child_preexec, child_terminal
 
 
 def run_confined(
@@ -76,8 +76,7 @@ def _with_default_sigint(setup: Callable[[], None], *, take_terminal: bool = Fal
 def _run_on_own_terminal(
     argv: Sequence[str], sandbox: Sandbox, env: Mapping[str, str], confine: Callable[[], None] | None
 ) -> int:
-    master, slave = open_pty(sandbox.pty_root())
-    try:
+    with child_terminal(sandbox.pty_root()) as (master, slave):
         _copy_size(0, slave)
         proc = subprocess.Popen(
             list(argv),
@@ -89,11 +88,6 @@ def _run_on_own_terminal(
             start_new_session=True,
             preexec_fn=_with_default_sigint(child_preexec(confine), take_terminal=True),  # noqa: PLW1509
         )
-    except BaseException:
-        os.close(master)
-        os.close(slave)
-        raise
-    os.close(slave)
     saved = termios.tcgetattr(0)
     resized = signal.signal(signal.SIGWINCH, lambda *_: _copy_size(0, master))
     try:

@@ -23,7 +23,7 @@ import struct
 import subprocess
 import sys
 import termios
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -184,9 +184,25 @@ def open_pty(root: str | None = None) -> tuple[int, int]:
     return master, slave
 
 
-def _spawn_pty(request: SpawnRequest) -> Spawned:
-    master, slave = open_pty(request.pty_root)
+@contextlib.contextmanager
+def child_terminal(root: str | None = None) -> Iterator[tuple[int, int]]:
+    """A PTY pair (`open_pty`) to start a child on: both ends closed if the start fails, the slave after.
+
+    Once the child holds the slave end, vtcode must not: the master reads end of file only when the
+    last process with the terminal open is gone.
+    """
+    master, slave = open_pty(root)
     try:
+        yield master, slave
+    except BaseException:
+        os.close(master)
+        os.close(slave)
+        raise
+    os.close(slave)
+
+
+def _spawn_pty(request: SpawnRequest) -> Spawned:
+    with child_terminal(request.pty_root) as (master, slave):
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", request.rows, request.cols, 0, 0))
         argv = [request.shell, "-c", request.command]
         if _SETSID is not None:
@@ -203,11 +219,6 @@ def _spawn_pty(request: SpawnRequest) -> Spawned:
             start_new_session=_SETSID is None,
             preexec_fn=child_preexec(request.confine),  # noqa: PLW1509 - syscalls only
         )
-    except BaseException:
-        os.close(master)
-        os.close(slave)
-        raise
-    os.close(slave)
     os.set_blocking(master, False)
     os.set_inheritable(master, False)
     return Spawned(popen=popen, output_fd=master, input_fd=master, backend="pty")
