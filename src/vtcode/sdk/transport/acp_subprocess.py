@@ -21,16 +21,9 @@ from typing import Any
 import msgspec
 from acp import PROTOCOL_VERSION, RequestError
 from acp.client.connection import ClientSideConnection
+from acp.helpers import ContentBlock
 from acp.interfaces import Client
-from acp.schema import (
-    AudioContentBlock,
-    ClientCapabilities,
-    EmbeddedResourceContentBlock,
-    ImageContentBlock,
-    Implementation,
-    ResourceContentBlock,
-    TextContentBlock,
-)
+from acp.schema import ClientCapabilities, Implementation, TextContentBlock
 
 from vtcode import __version__
 from vtcode.exec.agent_child import AgentChild
@@ -55,13 +48,6 @@ from vtcode.sdk.transport.errors import TransportError
 
 log = logging.getLogger(__name__)
 
-Block = (
-    TextContentBlock
-    | ImageContentBlock
-    | AudioContentBlock
-    | ResourceContentBlock
-    | EmbeddedResourceContentBlock
-)
 # How long the child gets to answer `initialize` and open the session.
 OPEN_SECONDS = 60.0
 
@@ -191,7 +177,7 @@ class AcpSubprocess:
         """Send the prompt; its answer comes when its turn ends (the events say how)."""
         intent = str(uuid.uuid4())
         self._intents.add(intent)
-        blocks: list[Block] = [TextContentBlock(type="text", text=text)]
+        blocks: list[ContentBlock] = [TextContentBlock(type="text", text=text)]
         try:
             await self.conn.prompt(
                 session_id=self._session_id,
