@@ -26,9 +26,6 @@ from vtcode.sdk.tool_hooks import callable_hooks
 
 log = logging.getLogger(__name__)
 
-HOOK = "vtcode/hook"
-HOOK_CANCEL = "vtcode/hook_cancel"
-
 Call = Callable[[Any], Any]
 
 

@@ -27,6 +27,7 @@ from acp.schema import ClientCapabilities, Implementation, TextContentBlock
 
 from vtcode import __version__
 from vtcode.exec.agent_child import AgentChild
+from vtcode.protocol.acp_methods import OP
 from vtcode.protocol.errors import (
     ConfigError,
     ExitCode,
@@ -167,7 +168,7 @@ class AcpSubprocess:
     async def _op(self, op: Op) -> None:
         params = {"sessionId": self._session_id, "op": msgspec.to_builtins(op)}
         try:
-            await self.conn.ext_method("vtcode/op", params)
+            await self.conn.ext_method(OP, params)
         except RequestError as exc:
             raise UsageError(str(exc)) from None
         except ConnectionError as exc:
