@@ -28,11 +28,11 @@ from acp.schema import ClientCapabilities, Implementation, TextContentBlock
 from vtcode import __version__
 from vtcode.exec.agent_child import AgentChild
 from vtcode.protocol.acp_methods import OP
+from vtcode.protocol.error_fields import error_from_fields
 from vtcode.protocol.errors import (
     ConfigError,
     ExitCode,
     ProviderError,
-    ProviderErrorKind,
     UsageError,
     VtcodeError,
 )
@@ -213,19 +213,10 @@ class AcpSubprocess:
         )
 
 
-def provider_error(cause: Mapping[str, Any]) -> BaseException | None:
+def provider_error(cause: dict[str, Any]) -> ProviderError | None:
     """The provider error a `turn.failed` event's `cause` describes (None for one it cannot read)."""
-    try:
-        return ProviderError(
-            ProviderErrorKind(cause["kind"]),
-            str(cause["message"]),
-            hint=cause.get("hint"),
-            status=cause.get("status"),
-            provider=str(cause.get("provider") or ""),
-            retry_after=cause.get("retryAfter"),
-        )
-    except (KeyError, ValueError):
-        return None
+    error = error_from_fields(cause)
+    return error if isinstance(error, ProviderError) else None
 
 
 def _as_client(client: SdkClient) -> Client:
