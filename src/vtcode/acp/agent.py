@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from acp import PROTOCOL_VERSION, RequestError
+from acp.helpers import ContentBlock
 from acp.interfaces import Client
 from acp.schema import (
     AgentCapabilities,
@@ -39,7 +40,7 @@ from vtcode.acp import permissions, rewind_command, sdk_extension
 from vtcode.acp.files import EditorBuffers
 from vtcode.acp.mcp_servers import with_servers
 from vtcode.acp.modes import approval_mode, mode_state
-from vtcode.acp.prompt import BadBlock, Block, prompt_input
+from vtcode.acp.prompt import BadBlock, prompt_input
 from vtcode.acp.rewind_command import is_rewind_command
 from vtcode.acp.updates import Translator, Update, plan_update, text_chunk, turn_usage, usage_update
 from vtcode.protocol.errors import ExitCode, VtcodeError
@@ -186,7 +187,7 @@ class VtcodeAgent:
         live.session.set_approval_mode(mode)
         return SetSessionModeResponse()
 
-    async def prompt(self, prompt: list[Block], session_id: str, **kwargs: Any) -> PromptResponse:
+    async def prompt(self, prompt: list[ContentBlock], session_id: str, **kwargs: Any) -> PromptResponse:
         """Run one turn with the prompt; answers when the turn ends (its updates were all sent)."""
         live = self._live(session_id)
         if live.waiting is not None:

@@ -24,15 +24,13 @@ from acp import RequestError
 from vtcode.acp.client_tools import Caller
 from vtcode.core.hooks.model import HookEvent, OnFailure
 from vtcode.core.hooks.outcome import HookResult
+from vtcode.protocol.acp_methods import HOOK, HOOK_CANCEL
 from vtcode.protocol.error_fields import error_fields, raised_elsewhere
 from vtcode.protocol.messages import Message
 from vtcode.runtime.callable_hooks import CallableHook
 from vtcode.runtime.hooks import AfterToolBatch, BeforeRequest, HistoryReplacement, TurnEnd, TurnHooks
 
 log = logging.getLogger(__name__)
-
-HOOK = "vtcode/hook"
-HOOK_CANCEL = "vtcode/hook_cancel"
 
 Observer = Literal["pre_model_request", "after_tool_batch", "turn_end"]
 

@@ -20,15 +20,12 @@ import msgspec
 from acp import RequestError
 
 from vtcode.acp.client_tools import Caller
+from vtcode.protocol.acp_methods import MODEL, MODEL_CANCEL, MODEL_NEXT
 from vtcode.protocol.error_fields import error_from_fields
 from vtcode.protocol.errors import ProviderError, ProviderErrorKind
 from vtcode.protocol.model import ModelRequest, StreamEvent
 
 log = logging.getLogger(__name__)
-
-MODEL = "vtcode/model"
-MODEL_NEXT = "vtcode/model_next"
-MODEL_CANCEL = "vtcode/model_cancel"
 
 
 class ModelBatch(msgspec.Struct, frozen=True):

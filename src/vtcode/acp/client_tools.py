@@ -19,15 +19,13 @@ from typing import Any, Protocol
 import msgspec
 from acp import RequestError
 
+from vtcode.protocol.acp_methods import TOOL_CALL, TOOL_CANCEL
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
 from vtcode.tools.bounded_output import bounded
 from vtcode.tools.function_call import describe_function_call
 
 log = logging.getLogger(__name__)
-
-TOOL_CALL = "vtcode/tool_call"
-TOOL_CANCEL = "vtcode/tool_cancel"
 
 
 class Caller(Protocol):

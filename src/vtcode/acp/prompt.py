@@ -7,6 +7,7 @@ import binascii
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from acp.helpers import ContentBlock
 from acp.schema import (
     AudioContentBlock,
     BlobResourceContents,
@@ -18,14 +19,6 @@ from acp.schema import (
 )
 
 from vtcode.protocol.messages import ImagePart
-
-Block = (
-    TextContentBlock
-    | ImageContentBlock
-    | AudioContentBlock
-    | ResourceContentBlock
-    | EmbeddedResourceContentBlock
-)
 
 
 class BadBlock(ValueError):
@@ -40,7 +33,7 @@ class PromptInput:
     images: tuple[ImagePart, ...] = ()
 
 
-def prompt_input(blocks: Sequence[Block]) -> PromptInput:
+def prompt_input(blocks: Sequence[ContentBlock]) -> PromptInput:
     """Text as typed; links as references; embedded files as tagged context blocks; images as images
     (a model that takes none reads a note per image instead); audio as a note.
 

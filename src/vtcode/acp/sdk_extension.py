@@ -38,6 +38,7 @@ from vtcode.acp.client_hooks import ClientHooks, client_hooks
 from vtcode.acp.client_model import ClientModel
 from vtcode.acp.client_pause import ClientPause
 from vtcode.acp.client_tools import Caller, ClientTool, client_tools
+from vtcode.protocol.acp_methods import EVENT, OP
 from vtcode.protocol.errors import ProviderError
 from vtcode.protocol.events import ApprovalRequested, Event, TurnCompleted, TurnFailed
 from vtcode.protocol.ops import (
@@ -58,8 +59,6 @@ if TYPE_CHECKING:
     from vtcode.runtime.session import Session
 
 KEY = "vtcode"
-EVENT = "vtcode/event"
-OP = "vtcode/op"
 INVALID_PARAMS = -32602
 
 # Turn ends kept for their events (an editor's pump never reads them: the oldest go).

@@ -1,12 +1,13 @@
 """Approvals that pause: a call waiting for approval ends the turn, and the decision comes later,
 from this process or another one that resumed the session.
 
-`pause` records the call durably (`store.paused_calls`) before the turn is interrupted; `decide`
-records the program's answer. The next turn of the session, in whatever process, first runs the
-decided calls through the session's own dispatcher (hooks, sandbox, checkpoints, events), each at most
-once: a call is marked running before it starts, so one that was running when its process died is
-reported to the model as of unknown outcome, never started again. What happened reaches the model as
-one context message stored with that turn's prompt; the records then leave the file.
+`pause` records the call durably (`store.paused_calls`) before the turn is interrupted; the program
+records its answer in the same file (`sdk.pause.decide`). The next turn of the session, in whatever
+process, first runs the decided calls through the session's own dispatcher (hooks, sandbox,
+checkpoints, events), each at most once: a call is marked running before it starts, so one that was
+running when its process died is reported to the model as of unknown outcome, never started again.
+What happened reaches the model as one context message stored with that turn's prompt; the records
+then leave the file.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from vtcode.protocol.errors import UsageError
 from vtcode.protocol.events import ApprovalRequested
 from vtcode.protocol.messages import AssistantMessage, Message, MessageMeta, ToolCall, UserMessage
 from vtcode.runtime.hooks import TurnStart
-from vtcode.store.paused_calls import CallState, PausedCall, PausedCallStore, Remember
+from vtcode.store.paused_calls import CallState, PausedCall, PausedCallStore
 
 if TYPE_CHECKING:
     from vtcode.runtime.session import Session
@@ -64,11 +65,6 @@ class PausedApprovals:
             calls = store.update(self._unreported)
         return calls
 
-    @property
-    def undecided(self) -> tuple[PausedCall, ...]:
-        """The calls that wait for a decision."""
-        return tuple(c for c in self.calls if c.state == "pending")
-
     def pause(self, request: ApprovalRequested) -> PausedCall:
         """Record the call `request` asks about, durably (raises `StoreError`, `UsageError`)."""
         store = self._store()
@@ -89,18 +85,6 @@ class PausedApprovals:
         )
         store.update(lambda calls: (*(c for c in calls if c.request_id != paused.request_id), paused))
         return paused
-
-    def decide(self, request_id: str, *, allow: bool, remember: Remember = "once", reason: str = "") -> None:
-        """Record the decision on a paused call durably (raises `UsageError` for an unknown or run one)."""
-        store = self._store()
-        if store is None:
-            raise UsageError(
-                f"no paused call {request_id!r} waits for a decision",
-                hint="Session.pending_approvals lists the ones that do",
-            )
-        # Calls already told to the model leave the file first (`calls`), so they cannot be decided.
-        _ = self.calls
-        store.decide(request_id, allow=allow, remember=remember, reason=reason)
 
     @property
     def directory(self) -> Path | None:

@@ -7,41 +7,35 @@ and the next turn runs it, at most once, before its prompt goes to the model.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from vtcode.protocol.errors import UsageError, VtcodeError
 from vtcode.protocol.events import ApprovalRequested
 from vtcode.protocol.ops import ApprovalAnswer, Interrupt
 from vtcode.sdk.permission import Allow, Decision, Deny
+from vtcode.store.paused_calls import PausedCall, PausedCallStore, no_paused_call
 
 if TYPE_CHECKING:
     from vtcode.sdk.transport import Transport
     from vtcode.sdk.turn import TurnHandle
-    from vtcode.store.paused_calls import PausedCall, Remember
 
 
 class Paused(Protocol):
-    """A session's paused calls, in its store: the runtime's own in-process, read and decided from the
-    program's side over the subprocess transport (`transport.acp_pause`)."""
+    """Where a session's paused calls are stored, and who records a call that would be asked about: the
+    runtime itself in-process, the `vtcode acp` child over the subprocess transport (`transport.acp_pause`).
+
+    Either way the program lists and decides them in that folder's `paused_calls.json` (`undecided`,
+    `decide`), so any later process, on either transport, finds the decisions there.
+    """
 
     @property
-    def undecided(self) -> tuple[PausedCall, ...]:
-        """The calls that wait for a decision."""
+    def directory(self) -> Path | None:
+        """The session folder that holds the paused calls (None: a session stored nowhere, or not yet)."""
         ...
 
     def pause(self, request: ApprovalRequested) -> PausedCall:
         """The durable record of `request`'s call (raises `VtcodeError` when there is none)."""
-        ...
-
-    def decide(
-        self,
-        request_id: str,
-        *,
-        allow: bool,
-        remember: Remember = "once",
-        reason: str = "",
-    ) -> None:
-        """Record the decision on a paused call durably (raises `UsageError`)."""
         ...
 
 
@@ -76,14 +70,29 @@ def pause(paused: Paused, handle: TurnHandle[Any], request: ApprovalRequested) -
     return Interrupt()
 
 
+def undecided(paused: Paused) -> tuple[PausedCall, ...]:
+    """The session's paused calls that wait for a decision."""
+    directory = paused.directory
+    calls = PausedCallStore(directory).read() if directory is not None else ()
+    return tuple(c for c in calls if c.state == "pending")
+
+
 def decide(paused: Paused, request_id: str, decision: Decision) -> None:
-    """Record the program's decision on a paused call (raises `UsageError` for an unknown one)."""
+    """Record the program's decision on a paused call durably (raises `UsageError` for an unknown or
+    run one)."""
     match decision:
         case Allow(updated_args=updated) if updated is not None:
             raise UsageError("a paused call runs as it was asked: Allow(updated_args=...) is not supported")
         case Allow(remember=remember):
-            paused.decide(request_id, allow=True, remember=remember)
+            _store(paused, request_id).decide(request_id, allow=True, remember=remember)
         case Deny(reason=reason):
-            paused.decide(request_id, allow=False, reason=reason)
+            _store(paused, request_id).decide(request_id, allow=False, reason=reason)
         case _:
             raise TypeError(f"a decision is Allow(...) or Deny(...), not {decision!r}")
+
+
+def _store(paused: Paused, request_id: str) -> PausedCallStore:
+    directory = paused.directory
+    if directory is None:
+        raise no_paused_call(request_id)
+    return PausedCallStore(directory)

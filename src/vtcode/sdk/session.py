@@ -47,8 +47,8 @@ class Session:
         self._unattended = False
         self._between: list[Event] = []
         self._answering: set[asyncio.Task[None]] = set()
-        # Calls a paused turn left waiting for approval (`sdk.pause`), set by `open`.
-        self._paused: pause.Paused | None = None
+        # Calls a paused turn left waiting for approval (`sdk.pause`); decided ones run at the next turn.
+        self._paused = pause.attach(runtime)
         # The exception behind the next `turn.failed` (`_note_failure`), for `TurnResult.raise_for_status`.
         self._ended_by: BaseException | None = None
         # A `compact()` waiting for its outcome (`sdk.compaction`).
@@ -80,7 +80,6 @@ class Session:
     async def _open(cls, options: Options, *, resume: str | None) -> Session:
         transport = await open_transport(options, resume=resume)
         session = cls(transport, options)
-        session._paused = pause.attach(transport)
         transport.on_failure(session._note_failure)
         return session
 
@@ -101,12 +100,10 @@ class Session:
     @property
     def pending_approvals(self) -> tuple[PendingApproval, ...]:
         """Calls a paused turn left waiting for `approve()` (`approval="pause"`), also after a resume."""
-        return self._paused.undecided if self._paused is not None else ()
+        return pause.undecided(self._paused)
 
     async def approve(self, request_id: str, decision: Decision) -> None:
         """Decide a paused call, durably; the next turn runs it (at most once) before its prompt."""
-        if self._paused is None:
-            raise UsageError(f"no paused call {request_id!r} waits for a decision")
         await asyncio.to_thread(pause.decide, self._paused, request_id, decision)
 
     @overload
@@ -258,7 +255,7 @@ class Session:
                 # The callback answers; the event is not shown, so nobody answers twice.
                 self._answer(event)
                 return
-            if self._options.approval == "pause" and self._paused is not None:
+            if self._options.approval == "pause":
                 self._spawn(self._submit(pause.pause(self._paused, handle, event)))
             elif self._unattended:
                 self._spawn(handle.deny_unanswered(event.request_id, NO_ANSWER))

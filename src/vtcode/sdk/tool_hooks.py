@@ -110,14 +110,14 @@ def callable_hooks(hooks: Hooks, session_id: Callable[[], str]) -> tuple[Callabl
 
     made: list[CallableHook] = []
     for pre in map(_spec, hooks.pre_tool):
-        name, call = _name("pre_tool", pre), _pre_tool(pre.callback, session_id)
+        name, call = hook_name("pre_tool", pre.callback), _pre_tool(pre.callback, session_id)
         made.append(CallableHook("PreToolUse", call, name, pre.matcher, pre.timeout, on_failure="block"))
     for post in map(_spec, hooks.post_tool):
-        name, call = _name("post_tool", post), _post_tool(post.callback, session_id)
+        name, call = hook_name("post_tool", post.callback), _post_tool(post.callback, session_id)
         made.append(CallableHook("PostToolUse", call, name, post.matcher, post.timeout))
         made.append(CallableHook("PostToolUseFailure", call, name, post.matcher, post.timeout))
     for compact in map(_spec, hooks.pre_compact):
-        name, call = _name("pre_compact", compact), _pre_compact(compact.callback, session_id)
+        name, call = hook_name("pre_compact", compact.callback), _pre_compact(compact.callback, session_id)
         made.append(CallableHook("PreCompact", call, name, compact.matcher, compact.timeout))
     return tuple(made)
 
@@ -126,8 +126,9 @@ def _spec(hook: Hook[T]) -> HookSpec[T]:
     return hook if isinstance(hook, HookSpec) else HookSpec(hook)
 
 
-def _name(kind: str, spec: HookSpec[Any]) -> str:
-    label = getattr(spec.callback, "__qualname__", None) or type(spec.callback).__name__
+def hook_name(kind: str, callback: object) -> str:
+    """How notices and logs name a Python hook: its kind and the callback's qualified name."""
+    label = getattr(callback, "__qualname__", None) or type(callback).__name__
     return f"{kind} `{label}`"
 
 

@@ -57,6 +57,14 @@ class PausedCalls(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 _DECODER = msgspec.json.Decoder(PausedCalls)
 
 
+def no_paused_call(request_id: str) -> UsageError:
+    """The error for deciding `request_id` when no call of that id waits for a decision."""
+    return UsageError(
+        f"no paused call {request_id!r} waits for a decision",
+        hint="Session.pending_approvals lists the ones that do",
+    )
+
+
 class PausedCallStore:
     """The paused calls of the session stored in `directory`."""
 
@@ -112,8 +120,5 @@ class PausedCallStore:
 
         self.update(change)
         if not decided:
-            raise UsageError(
-                f"no paused call {request_id!r} waits for a decision",
-                hint="Session.pending_approvals lists the ones that do",
-            )
+            raise no_paused_call(request_id)
         return decided[0]

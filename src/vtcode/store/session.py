@@ -330,11 +330,8 @@ class SessionStore:
 
     def latest_for_workspace(self, workspace: Path) -> str | None:
         """The id of the most recently updated session run in `workspace` (compared by real path)."""
-        real = str(workspace.resolve())
-        for info in self.list():
-            if info.workspace == real:
-                return info.id
-        return None
+        sessions = self.in_workspace(workspace)
+        return sessions[0].id if sessions else None
 
     def list(self) -> builtins.list[SessionInfo]:
         """Every readable session, most recently updated first; unreadable ones are skipped."""

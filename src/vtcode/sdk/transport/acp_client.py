@@ -25,11 +25,20 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
+from vtcode.protocol.acp_methods import (
+    HOOK,
+    HOOK_CANCEL,
+    MODEL,
+    MODEL_CANCEL,
+    MODEL_NEXT,
+    TOOL_CALL,
+    TOOL_CANCEL,
+)
 from vtcode.protocol.events import ApprovalRequested, ApprovalResolved, Event
 from vtcode.protocol.ops import ApprovalAnswer
 from vtcode.sdk.tool import FunctionTool, ToolContext
-from vtcode.sdk.transport.acp_hooks import HOOK, HOOK_CANCEL, HookServer
-from vtcode.sdk.transport.acp_model import MODEL, MODEL_CANCEL, MODEL_NEXT, ModelServer
+from vtcode.sdk.transport.acp_hooks import HookServer
+from vtcode.sdk.transport.acp_model import ModelServer
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +143,7 @@ class SdkClient:
             return await self._hooks.call(params)
         if method in (MODEL, MODEL_NEXT) and self._model is not None:
             return await self._model.answer(method, params)
-        if method != "vtcode/tool_call":
+        if method != TOOL_CALL:
             raise RequestError.method_not_found(f"_{method}")
         return await self._tool_call(params)
 
@@ -144,7 +153,7 @@ class SdkClient:
             self._hooks.cancel(params)
         if method == MODEL_CANCEL and self._model is not None:
             self._model.cancel(params)
-        if method == "vtcode/tool_cancel":
+        if method == TOOL_CANCEL:
             running = self._calls.get(str(params.get("callId")))
             if running is not None:
                 running[1].cancelled.set()

@@ -15,12 +15,13 @@ from typing import Any
 
 import msgspec
 
+from vtcode.protocol.acp_methods import EVENT
 from vtcode.protocol.events import Event
 
 log = logging.getLogger(__name__)
 
 # The server writes `{"jsonrpc":"2.0","method":"_vtcode/event",...`: the method shows this early.
-_EVENT_MARK = b'"method":"_vtcode/event"'
+_EVENT_MARK = f'"method":"_{EVENT}"'.encode()
 _MARK_WINDOW = 64
 
 

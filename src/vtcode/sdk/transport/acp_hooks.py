@@ -22,12 +22,9 @@ from vtcode.protocol.error_fields import error_from_fields
 from vtcode.runtime.hooks import AfterToolBatch, BeforeRequest, TurnEnd
 from vtcode.sdk import hooks as observers
 from vtcode.sdk.hooks import Hooks
-from vtcode.sdk.tool_hooks import callable_hooks
+from vtcode.sdk.tool_hooks import callable_hooks, hook_name
 
 log = logging.getLogger(__name__)
-
-HOOK = "vtcode/hook"
-HOOK_CANCEL = "vtcode/hook_cancel"
 
 Call = Callable[[Any], Any]
 
@@ -47,7 +44,7 @@ class HookServer:
             ("turn_end", hooks.turn_end),
         ):
             for hook in given:
-                self._add(hook, event=boundary, name=f"{boundary} `{_label(hook)}`")
+                self._add(hook, event=boundary, name=hook_name(boundary, hook))
         self._running: dict[str, asyncio.Task[dict[str, Any]]] = {}
 
     @property
@@ -110,10 +107,6 @@ class HookServer:
             log.debug("a %s hook raised", boundary, exc_info=True)
             return {"raised": type(exc).__name__, "message": str(exc)}
         return {}
-
-
-def _label(hook: object) -> str:
-    return getattr(hook, "__qualname__", None) or type(hook).__name__
 
 
 def _turn_end(payload: Mapping[str, Any]) -> TurnEnd:

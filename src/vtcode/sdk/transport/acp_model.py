@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from acp import RequestError
 
+from vtcode.protocol.acp_methods import MODEL
 from vtcode.protocol.error_fields import error_fields
 from vtcode.protocol.model import ModelRequest, StreamEvent
 
@@ -23,10 +24,6 @@ if TYPE_CHECKING:
     from vtcode.providers.base import ModelClient
 
 log = logging.getLogger(__name__)
-
-MODEL = "vtcode/model"
-MODEL_NEXT = "vtcode/model_next"
-MODEL_CANCEL = "vtcode/model_cancel"
 
 
 class _End(msgspec.Struct, frozen=True):

@@ -13,9 +13,9 @@ from typing import Any
 
 import msgspec
 
-from vtcode.protocol.errors import UsageError, VtcodeError
+from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.events import ApprovalRequested
-from vtcode.store.paused_calls import PausedCall, PausedCallStore, Remember
+from vtcode.store.paused_calls import PausedCall
 
 
 class ChildPausedCalls:
@@ -48,30 +48,9 @@ class ChildPausedCalls:
         elif error is not None:
             self._noted[request_id] = error
 
-    @property
-    def undecided(self) -> tuple[PausedCall, ...]:
-        """The calls that wait for a decision."""
-        return tuple(c for c in self._store_calls() if c.state == "pending")
-
     def pause(self, request: ApprovalRequested) -> PausedCall:
         """The record the child made of `request`'s call (raises `VtcodeError` when it made none)."""
         noted = self._noted.pop(request.request_id, None)
         if isinstance(noted, PausedCall):
             return noted
         raise VtcodeError(noted or "the vtcode acp child did not record the call")
-
-    def decide(
-        self,
-        request_id: str,
-        *,
-        allow: bool,
-        remember: Remember = "once",
-        reason: str = "",
-    ) -> None:
-        """Record the decision on a paused call durably (raises `UsageError` for an unknown or run one)."""
-        if self.directory is None:
-            raise UsageError(f"no paused call {request_id!r} waits for a decision")
-        PausedCallStore(self.directory).decide(request_id, allow=allow, remember=remember, reason=reason)
-
-    def _store_calls(self) -> tuple[PausedCall, ...]:
-        return PausedCallStore(self.directory).read() if self.directory is not None else ()

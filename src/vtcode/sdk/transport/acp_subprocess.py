@@ -21,24 +21,18 @@ from typing import Any
 import msgspec
 from acp import PROTOCOL_VERSION, RequestError
 from acp.client.connection import ClientSideConnection
+from acp.helpers import ContentBlock
 from acp.interfaces import Client
-from acp.schema import (
-    AudioContentBlock,
-    ClientCapabilities,
-    EmbeddedResourceContentBlock,
-    ImageContentBlock,
-    Implementation,
-    ResourceContentBlock,
-    TextContentBlock,
-)
+from acp.schema import ClientCapabilities, Implementation, TextContentBlock
 
 from vtcode import __version__
 from vtcode.exec.agent_child import AgentChild
+from vtcode.protocol.acp_methods import OP
+from vtcode.protocol.error_fields import error_from_fields
 from vtcode.protocol.errors import (
     ConfigError,
     ExitCode,
     ProviderError,
-    ProviderErrorKind,
     UsageError,
     VtcodeError,
 )
@@ -55,13 +49,6 @@ from vtcode.sdk.transport.errors import TransportError
 
 log = logging.getLogger(__name__)
 
-Block = (
-    TextContentBlock
-    | ImageContentBlock
-    | AudioContentBlock
-    | ResourceContentBlock
-    | EmbeddedResourceContentBlock
-)
 # How long the child gets to answer `initialize` and open the session.
 OPEN_SECONDS = 60.0
 
@@ -181,7 +168,7 @@ class AcpSubprocess:
     async def _op(self, op: Op) -> None:
         params = {"sessionId": self._session_id, "op": msgspec.to_builtins(op)}
         try:
-            await self.conn.ext_method("vtcode/op", params)
+            await self.conn.ext_method(OP, params)
         except RequestError as exc:
             raise UsageError(str(exc)) from None
         except ConnectionError as exc:
@@ -191,7 +178,7 @@ class AcpSubprocess:
         """Send the prompt; its answer comes when its turn ends (the events say how)."""
         intent = str(uuid.uuid4())
         self._intents.add(intent)
-        blocks: list[Block] = [TextContentBlock(type="text", text=text)]
+        blocks: list[ContentBlock] = [TextContentBlock(type="text", text=text)]
         try:
             await self.conn.prompt(
                 session_id=self._session_id,
@@ -226,19 +213,10 @@ class AcpSubprocess:
         )
 
 
-def provider_error(cause: Mapping[str, Any]) -> BaseException | None:
+def provider_error(cause: dict[str, Any]) -> ProviderError | None:
     """The provider error a `turn.failed` event's `cause` describes (None for one it cannot read)."""
-    try:
-        return ProviderError(
-            ProviderErrorKind(cause["kind"]),
-            str(cause["message"]),
-            hint=cause.get("hint"),
-            status=cause.get("status"),
-            provider=str(cause.get("provider") or ""),
-            retry_after=cause.get("retryAfter"),
-        )
-    except (KeyError, ValueError):
-        return None
+    error = error_from_fields(cause)
+    return error if isinstance(error, ProviderError) else None
 
 
 def _as_client(client: SdkClient) -> Client:
