@@ -121,7 +121,7 @@ class SessionManager:
         """Start `command` in a new session; SessionError when a limit forbids it or it cannot start."""
         # The session machinery (PTYs, output pumps, spawning) loads with the first command, not at
         # start-up.
-        from vtcode.core.exec.result import SessionInfo
+        from vtcode.core.exec.result import CommandInfo
         from vtcode.exec.session import CommandSession
         from vtcode.exec.spawn import SpawnRequest, session_env, spawn
 
@@ -175,7 +175,7 @@ class SessionManager:
         if self._record is not None:
             self._record.add(spawned.pgid, marker, command)
         self._known_groups.add(spawned.pgid)
-        info = SessionInfo(
+        info = CommandInfo(
             session_id=session_id,
             command=command,
             backend=spawned.backend,

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from vtcode.core.exec.result import CallKind, SessionInfo, SessionView
+from vtcode.core.exec.result import CallKind, CommandInfo, SessionView
 from vtcode.core.exec.wait import return_at
 from vtcode.core.preview import Preview
 from vtcode.exec.errors import SessionError
@@ -55,7 +55,7 @@ class CommandSession:
     def __init__(
         self,
         loop: asyncio.AbstractEventLoop,
-        info: SessionInfo,
+        info: CommandInfo,
         marker: str,
         spawned: Spawned,
         spool: SpoolWriter,

@@ -92,7 +92,7 @@ class ExecError(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     success: bool = False
 
 
-class SessionInfo(msgspec.Struct, frozen=True, kw_only=True):
+class CommandInfo(msgspec.Struct, frozen=True, kw_only=True):
     """What a session is, fixed at its start (kept by `exec/` for the session's life)."""
 
     session_id: str
@@ -108,7 +108,7 @@ class SessionInfo(msgspec.Struct, frozen=True, kw_only=True):
     cols: int | None = None
 
 
-class SessionView(SessionInfo, frozen=True, kw_only=True):
+class SessionView(CommandInfo, frozen=True, kw_only=True):
     """What a session looks like at the end of a call: what it is, and its state now (built by `exec/`)."""
 
     returncode: int | None
