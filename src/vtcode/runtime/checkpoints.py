@@ -221,18 +221,22 @@ class Checkpointer:
             if before == after:
                 continue
             self._edited[rel] = after
-            records.append(
-                ChangeRecord(
-                    seq=self.store.next_seq(),
-                    turn=self._turn,
-                    call=call.id,
-                    tool=call.name,
-                    path=rel,
-                    before=before,
-                    after=after,
-                )
-            )
+            records.append(self._change(call, rel, before, after))
         self.store.append(records)
+
+    def _change(
+        self, call: ToolCall, path: str, before: FileState | None, after: FileState | None
+    ) -> ChangeRecord:
+        """What `call` did to `path` in this turn, numbered next in the store."""
+        return ChangeRecord(
+            seq=self.store.next_seq(),
+            turn=self._turn,
+            call=call.id,
+            tool=call.name,
+            path=path,
+            before=before,
+            after=after,
+        )
 
     async def _snapshot(self, *, check_folders: bool) -> str | None:
         shadow = self.shadow
@@ -289,15 +293,7 @@ class Checkpointer:
             SnapshotRecord(seq=self.store.next_seq(), turn=self._turn, call=call.id, tree=after)
         ]
         records += [
-            ChangeRecord(
-                seq=self.store.next_seq(),
-                turn=self._turn,
-                call=call.id,
-                tool=call.name,
-                path=change.path,
-                before=tree_state(change.before),
-                after=tree_state(change.after),
-            )
+            self._change(call, change.path, tree_state(change.before), tree_state(change.after))
             for change in diff
         ]
         await asyncio.to_thread(self.store.append, records)
