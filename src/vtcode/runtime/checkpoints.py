@@ -22,7 +22,6 @@ from vtcode.core.rewind_plan import FileState
 from vtcode.exec.git_repo import GitAccess
 from vtcode.exec.shadow_git import ShadowGit, ShadowGitError, SnapshotLimits, TreeEntry
 from vtcode.protocol.errors import VtcodeError
-from vtcode.protocol.events import Notice
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, UserMessage
 from vtcode.runtime.emitter import Emitter
 from vtcode.store.checkpoints import ChangeRecord, CheckpointStore, SnapshotRecord, TurnRecord, read_state
@@ -111,7 +110,7 @@ class Checkpointer:
         if self.shadow is None and not self._warned_no_git:
             self._warned_no_git = True
             if self._tree_wanted:
-                self._emitter.emit(Notice(level="warning", message=NOT_COVERED))
+                self._emitter.warn(NOT_COVERED)
         record = TurnRecord(
             seq=self.store.next_seq(),
             turn=turn,
@@ -126,7 +125,7 @@ class Checkpointer:
             self._syncing = asyncio.create_task(self._sync(), name="vtcode-checkpoint-sync")
             note = self.store.take_note()
         except (VtcodeError, OSError) as exc:
-            self._emitter.emit(Notice(level="warning", message=f"checkpoint not recorded: {exc}"))
+            self._emitter.warn(f"checkpoint not recorded: {exc}")
             return []
         if not note:
             return []
@@ -163,7 +162,7 @@ class Checkpointer:
                     f" and {len(changed) - 20} more" if len(changed) > 20 else ""
                 )
                 name = described.display if tool.kind != "external" and described.display else call.name
-                self._emitter.emit(Notice(message=f"`{name}` changed {len(changed)} file(s): {shown}"))
+                self._emitter.inform(f"`{name}` changed {len(changed)} file(s): {shown}")
 
     async def rebase(self) -> None:
         """Files changed outside a call (a rewind): the next command is compared with them as they are."""
@@ -176,7 +175,7 @@ class Checkpointer:
         try:
             await asyncio.to_thread(self.store.sync)
         except (VtcodeError, OSError) as exc:
-            self._emitter.emit(Notice(level="warning", message=f"checkpoint not made durable: {exc}"))
+            self._emitter.warn(f"checkpoint not made durable: {exc}")
 
     async def settle(self) -> None:
         """The turn record's fsyncs are done: before any later record (records stay in order on disk), and
@@ -221,18 +220,22 @@ class Checkpointer:
             if before == after:
                 continue
             self._edited[rel] = after
-            records.append(
-                ChangeRecord(
-                    seq=self.store.next_seq(),
-                    turn=self._turn,
-                    call=call.id,
-                    tool=call.name,
-                    path=rel,
-                    before=before,
-                    after=after,
-                )
-            )
+            records.append(self._change(call, rel, before, after))
         self.store.append(records)
+
+    def _change(
+        self, call: ToolCall, path: str, before: FileState | None, after: FileState | None
+    ) -> ChangeRecord:
+        """What `call` did to `path` in this turn, numbered next in the store."""
+        return ChangeRecord(
+            seq=self.store.next_seq(),
+            turn=self._turn,
+            call=call.id,
+            tool=call.name,
+            path=path,
+            before=before,
+            after=after,
+        )
 
     async def _snapshot(self, *, check_folders: bool) -> str | None:
         shadow = self.shadow
@@ -242,16 +245,11 @@ class Checkpointer:
         try:
             tree, skipped = await asyncio.to_thread(shadow.snapshot, self._limits, user_git)
         except ShadowGitError as exc:
-            self._emitter.emit(Notice(level="warning", message=f"checkpoint snapshot failed: {exc}"))
+            self._emitter.warn(f"checkpoint snapshot failed: {exc}")
             return None
         for path in skipped:
             what = "folder with many untracked files" if path.endswith("/") else "file over the size limit"
-            self._emitter.emit(
-                Notice(
-                    level="warning",
-                    message=f"checkpoints leave out {path} ({what}); a rewind will not restore it",
-                )
-            )
+            self._emitter.warn(f"checkpoints leave out {path} ({what}); a rewind will not restore it")
         if not self._quota_checked:
             self._quota_checked = True
             await self._check_quota(shadow)
@@ -272,7 +270,7 @@ class Checkpointer:
                 f": dropped the checkpoints of {report.sessions_dropped} older session(s), "
                 f"now {report.bytes_after // mib} MiB"
             )
-        self._emitter.emit(Notice(level="warning", message=message))
+        self._emitter.warn(message)
 
     async def _record_snapshot(self, call: ToolCall) -> list[str]:
         shadow = self.shadow
@@ -289,15 +287,7 @@ class Checkpointer:
             SnapshotRecord(seq=self.store.next_seq(), turn=self._turn, call=call.id, tree=after)
         ]
         records += [
-            ChangeRecord(
-                seq=self.store.next_seq(),
-                turn=self._turn,
-                call=call.id,
-                tool=call.name,
-                path=change.path,
-                before=tree_state(change.before),
-                after=tree_state(change.after),
-            )
+            self._change(call, change.path, tree_state(change.before), tree_state(change.after))
             for change in diff
         ]
         await asyncio.to_thread(self.store.append, records)

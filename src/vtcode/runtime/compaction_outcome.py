@@ -20,7 +20,7 @@ from vtcode.core.context_pressure import ContextPressure
 from vtcode.core.tokens import Calibration, MessageEstimator
 from vtcode.protocol.compaction_notices import COMPACTION_FAILED, NOTHING_TO_COMPACT
 from vtcode.protocol.errors import AgentFailedError
-from vtcode.protocol.events import Notice, ThreadCompacted
+from vtcode.protocol.events import ThreadCompacted
 from vtcode.protocol.messages import Message
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import HistoryReplacement
@@ -84,8 +84,7 @@ class CompactionOutcome:
             self._gain_failed_at = None
         elif done is not None and done.event.trigger == "auto":
             self._gain_failed_at = tokens
-            self._notice(
-                "warning",
+            self._emitter.warn(
                 f"compaction left the request at about {tokens:,} tokens, above the soft threshold "
                 f"({self.settings.thresholds.soft or 0:,}); another compaction would not help",
             )
@@ -124,12 +123,12 @@ class CompactionOutcome:
 
     def _nothing(self, trigger: str) -> None:
         if trigger == "manual":
-            self._notice("info", f"{NOTHING_TO_COMPACT}: the history fits in the verbatim continuity tail")
+            self._emitter.inform(f"{NOTHING_TO_COMPACT}: the history fits in the verbatim continuity tail")
 
     def _failed(self, trigger: str, reason: str) -> None:
         if trigger == "auto":
             self.suppression = escalate(self.suppression, classify_failure(reason))
-        self._notice("warning", f"{COMPACTION_FAILED} ({reason}); the history is kept as it was")
+        self._emitter.warn(f"{COMPACTION_FAILED} ({reason}); the history is kept as it was")
 
     def _no_gain_error(self, tokens: int) -> AgentFailedError:
         return AgentFailedError(
@@ -137,6 +136,3 @@ class CompactionOutcome:
             f"({self.settings.thresholds.soft or 0:,}); compacting again would not gain",
             hint="start a new session, or raise context.max_context_tokens",
         )
-
-    def _notice(self, level: str, message: str) -> None:
-        self._emitter.emit(Notice(level="warning" if level == "warning" else "info", message=message))

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from vtcode.protocol.events import DeltaKind, Event, ItemDelta
+from vtcode.protocol.events import DeltaKind, Event, ItemDelta, Notice
 
 EventSink = Callable[[Event], None]
 Clock = Callable[[], float]
@@ -66,6 +66,14 @@ class Emitter:
     def delta(self, item_id: str, kind: DeltaKind, text: str) -> None:
         """A streamed text or reasoning fragment of an item."""
         self.emit(ItemDelta(item_id=item_id, kind=kind, delta=text))
+
+    def warn(self, message: str) -> None:
+        """A warning for the user (a `notice` event): something went wrong or was left out."""
+        self.emit(Notice(level="warning", message=message))
+
+    def inform(self, message: str) -> None:
+        """Information for the user (a `notice` event at level info)."""
+        self.emit(Notice(level="info", message=message))
 
     def new_item_id(self) -> str:
         """The next item id of this session."""

@@ -30,7 +30,7 @@ from vtcode.core.hooks.model import (
 from vtcode.core.hooks.outcome import Combined, HookResult, cap_context, combine, read_run
 from vtcode.exec.hook_runner import hook_argv, run_hook
 from vtcode.exec.spool import spool_dir
-from vtcode.protocol.events import HookCompleted, HookSkipped, HookSourceKind, HookStarted, Notice
+from vtcode.protocol.events import HookCompleted, HookSkipped, HookSourceKind, HookStarted
 from vtcode.runtime import callable_hooks
 from vtcode.runtime.callable_hooks import CallableHook
 from vtcode.runtime.emitter import Emitter
@@ -112,7 +112,7 @@ class HookDispatch:
         """One `hook.skipped` event and one warning per hook held back until the user trusts it."""
         for hook in self.hooks.untrusted:
             self.emitter.emit(_skipped(hook, UNTRUSTED))
-            self.emitter.emit(Notice(level="warning", message=skipped_text(hook, UNTRUSTED)))
+            self.emitter.warn(skipped_text(hook, UNTRUSTED))
 
     async def fire(
         self,
@@ -140,7 +140,7 @@ class HookDispatch:
             results = (*results, await callable_hooks.run_chain(own, {**self._common(event), **payload}))
         combined = combine(results)
         for warning in combined.warnings:
-            self.emitter.emit(Notice(level="warning", message=warning))
+            self.emitter.warn(warning)
         return combined
 
     def model_context(self, combined: Combined, label: str) -> str:
@@ -191,9 +191,7 @@ class HookDispatch:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
         if pending:
-            self.emitter.emit(
-                Notice(level="warning", message=f"SessionEnd hooks stopped after their {budget:g} s budget")
-            )
+            self.emitter.warn(f"SessionEnd hooks stopped after their {budget:g} s budget")
         return tuple(t.result() for t in tasks if t in done and t.exception() is None)
 
     async def _run(self, event: HookEvent, hook: ConfiguredHook, stdin: bytes) -> HookResult:

@@ -18,7 +18,7 @@ import msgspec
 from vtcode.core.compaction.envelope import IntentImage, PendingIntent
 from vtcode.core.images import human_size
 from vtcode.protocol.errors import VtcodeError
-from vtcode.protocol.events import IntentCancelled, IntentQueued, Notice
+from vtcode.protocol.events import IntentCancelled, IntentQueued
 from vtcode.protocol.messages import ImagePart
 from vtcode.protocol.ops import InputMode
 from vtcode.runtime.emitter import Emitter
@@ -168,7 +168,7 @@ class IntentQueue:
             self._signature = signature
             envelope = store.read()
         except VtcodeError as exc:
-            self._emitter.emit(Notice(level="warning", message=f"steering: {exc.user_text()}"))
+            self._emitter.warn(f"steering: {exc.user_text()}")
             self._signature = None
             return
         waiting = {p.id for p in envelope.pending_intents}
@@ -200,12 +200,9 @@ class IntentQueue:
             if missing:
                 notes = [_missing_note(ref) for ref in missing]
                 text = "\n".join(part for part in (text, *notes) if part)
-                self._emitter.emit(
-                    Notice(
-                        level="warning",
-                        message=f"intent {intent.id}: {len(missing)} image(s) could not be read back "
-                        "from the session directory; the model is told they were lost",
-                    )
+                self._emitter.warn(
+                    f"intent {intent.id}: {len(missing)} image(s) could not be read back "
+                    "from the session directory; the model is told they were lost"
                 )
         return PendingInput(text, intent.mode, intent.id, images)
 

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from vtcode.core.hooks.model import HookEvent
 from vtcode.protocol.compaction_notices import COMPACTION_BLOCKED
-from vtcode.protocol.events import Notice
 from vtcode.protocol.messages import MessageMeta, UserMessage
 from vtcode.runtime.hook_dispatch import HookDispatch
 
@@ -92,11 +91,7 @@ class LifecycleHooks:
             return True
         combined = await self.dispatch.fire("PreCompact", {"trigger": trigger}, subject=trigger)
         if combined.blocked:
-            self.dispatch.emitter.emit(
-                Notice(
-                    level="warning", message=f"{COMPACTION_BLOCKED} by a PreCompact hook: {combined.reason}"
-                )
-            )
+            self.dispatch.emitter.warn(f"{COMPACTION_BLOCKED} by a PreCompact hook: {combined.reason}")
         return not combined.blocked
 
     async def post_compact(self, trigger: str, summary: str) -> None:
@@ -117,10 +112,5 @@ def past_stop_cap(emitter: Emitter, blocks: int, blocked: str, who: str, reason:
     """Whether a Stop-like hook blocked `STOP_BLOCK_CAP` times already; then `who` ends anyway (a notice)."""
     if blocks < STOP_BLOCK_CAP:
         return False
-    emitter.emit(
-        Notice(
-            level="warning",
-            message=f"{blocked} {STOP_BLOCK_CAP} times; {who} ends anyway (last reason: {reason})",
-        )
-    )
+    emitter.warn(f"{blocked} {STOP_BLOCK_CAP} times; {who} ends anyway (last reason: {reason})")
     return True

@@ -7,7 +7,6 @@ import logging
 
 from vtcode.protocol.compaction_notices import COMPACTION_FAILED, COMPACTION_INTERRUPTED
 from vtcode.protocol.errors import VtcodeError
-from vtcode.protocol.events import Notice
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.wiring import Wiring
 
@@ -24,9 +23,9 @@ async def compact_between_turns(wiring: Wiring, emitter: Emitter) -> None:
         current = asyncio.current_task()
         if current is not None:
             current.uncancel()
-        emitter.emit(Notice(level="warning", message=f"{COMPACTION_INTERRUPTED}; nothing changed"))
+        emitter.warn(f"{COMPACTION_INTERRUPTED}; nothing changed")
     except VtcodeError as exc:
-        emitter.emit(Notice(level="warning", message=f"{COMPACTION_FAILED}: {exc.user_text()}"))
+        emitter.warn(f"{COMPACTION_FAILED}: {exc.user_text()}")
     except Exception as exc:  # like a turn's last line of defence: the session stays usable
         log.debug("manual compaction failed", exc_info=True)
-        emitter.emit(Notice(level="warning", message=f"{COMPACTION_FAILED}: {type(exc).__name__}: {exc}"))
+        emitter.warn(f"{COMPACTION_FAILED}: {type(exc).__name__}: {exc}")

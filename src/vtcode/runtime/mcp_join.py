@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from vtcode.config.schema import McpSettings
-from vtcode.protocol.events import Notice, ToolsChanged
+from vtcode.protocol.events import ToolsChanged
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hooks import BeforeRequest, HistoryReplacement
 from vtcode.runtime.tool_dispatch import ToolDispatcher
@@ -65,12 +65,7 @@ class McpJoin:
         for status in self.manager.statuses():
             if status.state == "failed" and self._reported.get(status.name) != status.error:
                 self._reported[status.name] = status.error
-                self._emitter.emit(
-                    Notice(
-                        level="warning",
-                        message=f"MCP server {status.name!r} is not available: {status.error}",
-                    )
-                )
+                self._emitter.warn(f"MCP server {status.name!r} is not available: {status.error}")
         generations = {c.name: c.generation for c in self.manager.connections if c.generation > 0}
         if generations == self._joined:
             return

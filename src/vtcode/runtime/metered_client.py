@@ -11,6 +11,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 
 from vtcode.core.usage_ledger import UsageLedger
+from vtcode.protocol.messages import Usage
 from vtcode.protocol.model import Completed, ModelRequest, StreamEvent
 from vtcode.providers.base import (
     InlineCompaction,
@@ -51,9 +52,7 @@ class MeteredClient:
         started = self._monotonic()
         async for event in self.inner.stream(request):
             if isinstance(event, Completed):
-                self.ledger.record(
-                    self.source, self.provider, request.model, event.usage, self._monotonic() - started
-                )
+                self._record(request, event.usage, started)
             yield event
 
     async def aclose(self) -> None:
@@ -75,9 +74,7 @@ class MeteredClient:
         started = self._monotonic()
         reply = await inner.compact(request)
         if reply.usage is not None:
-            self.ledger.record(
-                self.source, self.provider, request.model, reply.usage, self._monotonic() - started
-            )
+            self._record(request, reply.usage, started)
         return reply
 
     @property
@@ -95,7 +92,9 @@ class MeteredClient:
         started = self._monotonic()
         reply = await inner.compact_inline(request, trigger_tokens=trigger_tokens, instructions=instructions)
         if reply.usage is not None:
-            self.ledger.record(
-                self.source, self.provider, request.model, reply.usage, self._monotonic() - started
-            )
+            self._record(request, reply.usage, started)
         return reply
+
+    def _record(self, request: ModelRequest, usage: Usage, started: float) -> None:
+        """The usage of the call of `request` that began at `started`, into the ledger under `source`."""
+        self.ledger.record(self.source, self.provider, request.model, usage, self._monotonic() - started)

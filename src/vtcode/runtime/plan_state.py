@@ -11,7 +11,7 @@ import logging
 
 from vtcode.core.plan import dropped_steps, render
 from vtcode.protocol.errors import VtcodeError
-from vtcode.protocol.events import Notice, PlanUpdated
+from vtcode.protocol.events import PlanUpdated
 from vtcode.protocol.plan import Plan, PlanStep
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.stored_history import StoredHistory
@@ -62,7 +62,7 @@ class PlanState:
         except VtcodeError as exc:
             # The plan still holds in memory for this run; only a resume would miss it.
             log.debug("plan not stored", exc_info=True)
-            self._emitter.emit(Notice(level="warning", message=f"the plan was not stored: {exc.user_text()}"))
+            self._emitter.warn(f"the plan was not stored: {exc.user_text()}")
 
 
 def stored_plan(handle: SessionHandle) -> str | None:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from vtcode.core.approvals import Grant
 from vtcode.exec.process_group import kill_all_groups
 from vtcode.protocol.errors import QueueFullError, VtcodeError
-from vtcode.protocol.events import Event, Notice, ThreadCompacted
+from vtcode.protocol.events import Event, ThreadCompacted
 from vtcode.protocol.messages import ImagePart
 from vtcode.protocol.ops import (
     ApprovalAnswer,
@@ -106,11 +106,9 @@ class Session(SessionTurns):
         wiring.hooks.after_tool_batch.append(self._deliver_steering)
         wiring.runner.on_applied = self._intents.applied
         if wiring.unanswered is not None:
-            emitter.emit(
-                Notice(
-                    message="the last run stopped before the model answered "
-                    f"{_preview(wiring.unanswered.content)}; answering it first"
-                )
+            emitter.inform(
+                "the last run stopped before the model answered "
+                f"{_preview(wiring.unanswered.content)}; answering it first"
             )
         self._intents.restore(wiring.recovered)
         self._rewind_parts = (clock, new_id)
@@ -169,7 +167,7 @@ class Session(SessionTurns):
         """Take one operation; its effects are reported as events."""
         if self._closing:
             if not isinstance(op, Shutdown):
-                self._emitter.emit(Notice(level="warning", message="the session is shutting down"))
+                self._emitter.warn("the session is shutting down")
             return
         match op:
             case UserInput(text=text, mode=mode, intent_id=intent_id, images=images):
@@ -184,39 +182,25 @@ class Session(SessionTurns):
                     self._had_input = True
             case CancelIntent(intent_id=intent_id):
                 if not await self._intents.cancel(intent_id):
-                    self._emitter.emit(
-                        Notice(
-                            level="warning",
-                            message=f"intent {intent_id} is not pending (already delivered, or unknown)",
-                        )
-                    )
+                    self._emitter.warn(f"intent {intent_id} is not pending (already delivered, or unknown)")
             case Interrupt(force=force):
                 self._interrupt(force=force)
             case ApprovalAnswer():
                 if not self._wiring.approvals.answer(op):
-                    self._emitter.emit(
-                        Notice(
-                            level="warning",
-                            message=f"no approval request {op.request_id!r} is waiting for an answer",
-                        )
-                    )
+                    self._emitter.warn(f"no approval request {op.request_id!r} is waiting for an answer")
             case Pause():
                 self._put_hold("requested")
             case Resume():
                 if not self._release():
-                    self._emitter.emit(Notice(message="the session is not paused"))
+                    self._emitter.inform("the session is not paused")
             case Compact():
                 self._compact()
             case RevokeGrant(kind=kind, value=value):
                 grant = Grant(kind, value)
                 if self._wiring.dispatcher.revoke(grant):
-                    self._emitter.emit(
-                        Notice(message=f"no longer allowed for this session: {grant.describe()}")
-                    )
+                    self._emitter.inform(f"no longer allowed for this session: {grant.describe()}")
                 else:
-                    self._emitter.emit(
-                        Notice(level="warning", message=f"no such session grant: {grant.describe()}")
-                    )
+                    self._emitter.warn(f"no such session grant: {grant.describe()}")
             case Shutdown():
                 await self.aclose()
 
@@ -282,7 +266,7 @@ class Session(SessionTurns):
             return
         before = self._wiring.model
         for message in apply_switch(self._wiring, wanted):
-            self._emitter.emit(Notice(level="info", message=message))
+            self._emitter.inform(message)
         if (
             self._wiring.model != before
             and self._wiring.options.settings.agent.harness.compact_on_model_switch
@@ -293,9 +277,7 @@ class Session(SessionTurns):
         if self._busy:
             # Never inside a tool batch or a stream: at the running turn's next boundary.
             self._wiring.compactor.request_manual()
-            self._emitter.emit(
-                Notice(message="the history is compacted before the running turn's next request")
-            )
+            self._emitter.inform("the history is compacted before the running turn's next request")
         else:
             self._compact_requested = True
             self._intents.changed.set()

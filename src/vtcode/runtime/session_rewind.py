@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from vtcode.core.rewind_plan import PlannedPath, summary
 from vtcode.protocol.errors import UsageError
-from vtcode.protocol.events import Notice
 from vtcode.runtime.checkpoints import NOT_COVERED, Checkpointer
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.rewind import RewindResult, RewindTarget, Scope, redo, rewind, turn_files, user_turns
@@ -83,7 +82,7 @@ class SessionRewinds:
     async def _after(self, result: RewindResult) -> None:
         if self._checkpointer is not None:
             await self._checkpointer.rebase()
-        self._emitter.emit(Notice(message=result_text(result)))
+        self._emitter.inform(result_text(result))
 
 
 def preview_text(planned: Sequence[PlannedPath], *, code: bool, covers_commands: bool) -> str:

@@ -9,7 +9,6 @@ dispatcher (the parent's hooks, named for the agent) for the child's turn.
 
 from __future__ import annotations
 
-from vtcode.protocol.events import Notice
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.session_parts import Wiring
 from vtcode.runtime.skill_paths import attach_path_skills
@@ -18,11 +17,7 @@ from vtcode.runtime.skills import SessionSkills, attach_activations
 
 def attach_child_path_skills(parent: SessionSkills, child: Wiring, emitter: Emitter) -> None:
     """Load `parent`'s path-scoped skills in the `child` session when its file tools touch a match."""
-
-    def notice(message: str) -> None:
-        emitter.emit(Notice(level="warning", message=message))
-
-    skills = parent.for_child(notice)
+    skills = parent.for_child(emitter.warn)
     attach_activations(
         skills,
         dispatcher=child.dispatcher,
@@ -35,5 +30,5 @@ def attach_child_path_skills(parent: SessionSkills, child: Wiring, emitter: Emit
         skills,
         hooks=child.hooks,
         project_root=child.prompt.options.project_root,
-        inform=lambda message: emitter.emit(Notice(level="info", message=message)),
+        inform=emitter.inform,
     )

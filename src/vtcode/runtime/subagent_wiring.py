@@ -17,7 +17,6 @@ from vtcode.core.agents.builtins import TASK_TOOL
 from vtcode.core.agents.definitions import AgentDefinition, child_tools, stricter
 from vtcode.core.usage_ledger import subagent_source
 from vtcode.exec.manager import SessionManager
-from vtcode.protocol.events import Notice
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.providers import model_info
@@ -194,11 +193,8 @@ def _command_sessions(parent: Wiring, emitter: Emitter) -> SessionManager:
     own = parent.toolset.sessions
     settings = own.settings if own is not None else None
 
-    def notify(message: str) -> None:
-        emitter.emit(Notice(level="warning", message=message))
-
     env = command_environment(options.env, options.settings)
-    return SessionManager(options.workspace, env, settings, notify=notify)
+    return SessionManager(options.workspace, env, settings, notify=emitter.warn)
 
 
 def _child_hooks(

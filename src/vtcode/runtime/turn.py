@@ -16,7 +16,6 @@ from vtcode.protocol.events import (
     IntentApplied,
     ItemCompleted,
     ItemStarted,
-    Notice,
     ReasoningItem,
     TurnStarted,
 )
@@ -241,7 +240,7 @@ class TurnRunner:
             self.commit([message if self.history_copy is None else self.history_copy(message)])
             if not message.tool_calls:
                 if not message.content.strip():
-                    self.emitter.emit(Notice(level="warning", message="the model returned an empty answer"))
+                    self.emitter.warn("the model returned an empty answer")
                     if not tools_ran:
                         raise AgentFailedError(
                             "the model returned an empty answer",
@@ -409,5 +408,5 @@ class TurnRunner:
                 if completed.stop_reason == "max_tokens"
                 else "was stopped by the provider's content filter"
             )
-            self.emitter.emit(Notice(level="warning", message=f"the model's reply {why}; it may be cut off"))
+            self.emitter.warn(f"the model's reply {why}; it may be cut off")
         return completed

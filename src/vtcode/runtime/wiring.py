@@ -24,7 +24,7 @@ from vtcode.core.usage_ledger import SOURCE_COMPACTION, SOURCE_MAIN
 from vtcode.exec.git_query import PendingGitQuery
 from vtcode.exec.git_repo import GitAccess
 from vtcode.mcp.servers import plan_servers
-from vtcode.protocol.events import Notice, ThreadStarted
+from vtcode.protocol.events import ThreadStarted
 from vtcode.protocol.messages import UserMessage
 from vtcode.providers.base import ModelClient
 from vtcode.runtime.approval_port import ApprovalPort
@@ -146,8 +146,7 @@ def _wire(
 ) -> Wiring:
     settings = options.settings
 
-    def notice(message: str) -> None:
-        emitter.emit(Notice(level="warning", message=message))
+    notice = emitter.warn
 
     def diagnostics(found: Sequence[Diagnostic]) -> None:
         for diagnostic in found:
@@ -317,7 +316,7 @@ def _wire(
 
         attach_path_skills(
             skills, hooks=wiring.hooks, project_root=prompt.options.project_root, history=state.messages,
-            inform=lambda message: emitter.emit(Notice(level="info", message=message)),
+            inform=emitter.inform,
         )  # fmt: skip
     attach_checkpoints(
         options, thread_id=thread_id, dispatcher=dispatcher, hooks=wiring.hooks, history=history,
