@@ -38,7 +38,6 @@ from vtcode.protocol.events import (
     ItemStarted,
     ItemStatus,
     ItemUpdated,
-    Notice,
     ToolCallItem,
 )
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, ToolResultMessage
@@ -343,12 +342,9 @@ class ToolDispatcher:
     def _grant(self, grant: Grant) -> None:
         """Remember a session grant and say so: a grant nobody sees cannot be taken back."""
         self.grants = self.grants.with_grant(grant)
-        self.emitter.emit(
-            Notice(
-                level="warning",
-                message=f"allowed for the rest of this session: {grant.describe()} "
-                "(/permissions lists and revokes grants)",
-            )
+        self.emitter.warn(
+            f"allowed for the rest of this session: {grant.describe()} "
+            "(/permissions lists and revokes grants)"
         )
 
     def revoke(self, grant: Grant) -> bool:
