@@ -20,7 +20,7 @@ from pathlib import Path
 from vtcode import __version__
 from vtcode.batch.trajectory import trajectory_json
 from vtcode.core.batch.events_digest import digest_events
-from vtcode.core.batch.job import EvalOutcome, TaskError, TaskJob, TaskLogs, TaskOutcome, TaskStatus
+from vtcode.core.batch.job import EvalResult, TaskError, TaskJob, TaskLogs, TaskOutcome, TaskStatus
 from vtcode.core.batch.result import encode_result, result_of
 from vtcode.exec.task_process import ChildRun, TaskControl, run_child
 from vtcode.exec.task_workspace import (
@@ -186,7 +186,7 @@ async def run_task(
     exit_code: int | None = None
     error: TaskError | None = None
     patch = b""
-    evaluated: EvalOutcome | None = None
+    evaluated: EvalResult | None = None
     try:
         base = await _prepare(job, workspace)
         deadline = begun + job.timeout_s
@@ -236,7 +236,12 @@ async def run_task(
     except OSError as exc:
         status, error = "error", TaskError(kind="start", message=f"could not start vtcode: {exc}")
     logs = await asyncio.to_thread(
-        lambda: TaskLogs(events=_read(events_path), stderr=_read(stderr_path), setup=_read(setup_path))
+        lambda: TaskLogs(
+            events=_read(events_path),
+            stderr=_read(stderr_path),
+            setup=_read(setup_path),
+            eval=_read(eval_path),
+        )
     )
     digest = digest_events(logs.events)
     if error is None and status != "completed":
@@ -282,7 +287,7 @@ def _read(path: Path) -> bytes:
 
 async def _evaluate(
     job: TaskJob, workspace: Path, env: dict[str, str], log_path: Path, control: TaskControl | None
-) -> tuple[EvalOutcome, bool]:
+) -> tuple[EvalResult, bool]:
     """The eval command's verdict (run in the agent's sandbox), and whether the user stopped it."""
     assert job.task.eval is not None
     run = await run_child(
@@ -296,11 +301,8 @@ async def _evaluate(
         grace_s=job.grace_s,
         control=control,
     )
-    verdict = EvalOutcome(
-        passed=run.exit_code == 0 and not run.timed_out,
-        exit_code=run.exit_code,
-        timed_out=run.timed_out,
-        log=await asyncio.to_thread(_read, log_path),
+    verdict = EvalResult(
+        passed=run.exit_code == 0 and not run.timed_out, exit_code=run.exit_code, timed_out=run.timed_out
     )
     return verdict, run.interrupted or run.killed
 
@@ -333,7 +335,7 @@ def write_outcome(out_dir: Path, outcome: TaskOutcome, *, backend: str = "local"
     if outcome.logs.setup:
         artifacts["setup.log"] = outcome.logs.setup
     if outcome.eval is not None:
-        artifacts["eval.log"] = outcome.eval.log
+        artifacts["eval.log"] = outcome.logs.eval
     # Each artifact durable before result.json names the task done (one directory sync for them all).
     for name, data in artifacts.items():
         write_synced(folder / name, data)

@@ -47,21 +47,21 @@ class TaskJob(msgspec.Struct, frozen=True, kw_only=True):
     attempt: int = 1
 
 
-class EvalOutcome(msgspec.Struct, frozen=True, kw_only=True):
-    """How the task's eval command ended; `log` is its output."""
+class EvalResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """The eval command's verdict, as result.json keeps it (its output is `eval.log`)."""
 
     passed: bool
-    exit_code: int | None
+    exit_code: int | None = None
     timed_out: bool = False
-    log: bytes = b""
 
 
 class TaskLogs(msgspec.Struct, frozen=True, kw_only=True):
-    """What the task's processes wrote: vtcode's `--json` events, its stderr, the setup commands' output."""
+    """What the task's processes wrote: vtcode's `--json` events, its stderr, the setup and eval output."""
 
     events: bytes = b""
     stderr: bytes = b""
     setup: bytes = b""
+    eval: bytes = b""
 
 
 class Spend(msgspec.Struct, frozen=True, kw_only=True):
@@ -91,7 +91,7 @@ class TaskOutcome(msgspec.Struct, frozen=True, kw_only=True):
     instruction: str = ""
     patch: bytes = b""
     logs: TaskLogs = TaskLogs()
-    eval: EvalOutcome | None = None
+    eval: EvalResult | None = None
     spend: Spend = Spend()
     started_at: float = 0.0
     finished_at: float = 0.0

@@ -6,18 +6,10 @@ import hashlib
 
 import msgspec
 
-from vtcode.core.batch.job import TaskError, TaskOutcome, TaskStatus
+from vtcode.core.batch.job import EvalResult, TaskError, TaskOutcome, TaskStatus
 from vtcode.protocol.messages import Usage
 
 RESULT_SCHEMA_VERSION = 1
-
-
-class EvalResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """The eval command's verdict (its output is `eval.log`)."""
-
-    passed: bool
-    exit_code: int | None = None
-    timed_out: bool = False
 
 
 class TaskResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -47,7 +39,7 @@ class TaskResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
 
 def result_of(outcome: TaskOutcome, *, vtcode_version: str, backend: str) -> TaskResult:
     """The result record of an outcome (the patch by its hash and size; artifacts are files)."""
-    evaluated, spent = outcome.eval, outcome.spend
+    spent = outcome.spend
     return TaskResult(
         id=outcome.id,
         instance_id=outcome.instance_id,
@@ -65,11 +57,7 @@ def result_of(outcome: TaskOutcome, *, vtcode_version: str, backend: str) -> Tas
         attempt=outcome.attempt,
         patch_sha256=hashlib.sha256(outcome.patch).hexdigest(),
         patch_bytes=len(outcome.patch),
-        eval=None
-        if evaluated is None
-        else EvalResult(
-            passed=evaluated.passed, exit_code=evaluated.exit_code, timed_out=evaluated.timed_out
-        ),
+        eval=outcome.eval,
         error=outcome.error,
         workspace=outcome.workspace,
     )
