@@ -17,8 +17,8 @@ import msgspec
 
 from vtcode import __version__
 from vtcode.batch.backend import BackendOptions, BatchStop, backend_named
+from vtcode.batch.layout import WORK_FOLDER
 from vtcode.batch.output import (
-    WORK_FOLDER,
     earlier_attempts,
     read_run,
     read_states,

@@ -11,6 +11,7 @@ from pathlib import Path
 import msgspec
 
 from vtcode.batch.backend import BatchStop, default_workers
+from vtcode.batch.layout import PREDS_JSON, PREDS_JSONL, TASKS_FOLDER, TRAJECTORY_FILE
 from vtcode.batch.output import read_states, require_run, write_predictions, write_trajectories
 from vtcode.batch.runner import BatchConfig, BatchReport, run_batch
 from vtcode.cli.batch_progress import ProgressDisplay, status_text
@@ -111,7 +112,7 @@ def _run_command(args: argparse.Namespace, overrides: list[str]) -> int:
     counts = ", ".join(f"{count} {word}" for word, count in sorted(report.summary.counts.items()))
     sys.stdout.write(
         f"{report.summary.total} tasks ({counts}); ran {report.ran}, skipped {report.skipped}; "
-        f"{report.predictions} predictions in {config.out_dir / 'preds.json'}\n"
+        f"{report.predictions} predictions in {config.out_dir / PREDS_JSON}\n"
     )
     if report.interrupted:
         sys.stdout.write("interrupted: rerun the same command to finish the remaining tasks\n")
@@ -147,7 +148,7 @@ def _preds_command(args: argparse.Namespace) -> int:
     count = write_predictions(
         out, list(record.task_ids), model_name(record.flags.provider, record.flags.model)
     )
-    sys.stdout.write(f"{count} predictions in {out / 'preds.json'} and {out / 'preds.jsonl'}\n")
+    sys.stdout.write(f"{count} predictions in {out / PREDS_JSON} and {out / PREDS_JSONL}\n")
     return int(ExitCode.OK)
 
 
@@ -155,7 +156,7 @@ def _atif_command(args: argparse.Namespace) -> int:
     out = Path(args.out)
     record = require_run(out)
     count = write_trajectories(out, list(record.task_ids))
-    sys.stdout.write(f"{count} trajectories written (tasks/<id>/trajectory.json)\n")
+    sys.stdout.write(f"{count} trajectories written ({TASKS_FOLDER}/<id>/{TRAJECTORY_FILE})\n")
     return int(ExitCode.OK)
 
 
