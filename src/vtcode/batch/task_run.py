@@ -67,40 +67,21 @@ def _status_of(run: ChildRun) -> TaskStatus:
     return "error"
 
 
-def _sandbox_argv(job: TaskJob, workspace: Path, command: str) -> list[str]:
-    """`vtcode sandbox` running `command` in the task's workspace under the task's sandbox."""
+def _in_task(job: TaskJob, workspace: Path) -> list[str]:
+    """The flags that put a vtcode command in the task's workspace, sandbox and network setting."""
     mode = ["--sandbox", job.sandbox_mode] if job.sandbox_mode else []
     network = "true" if job.network else "false"
-    return [
-        *job.vtcode_argv,
-        "sandbox",
-        "-C",
-        str(workspace),
-        "-c",
-        f"sandbox.network={network}",
-        *mode,
-        "--",
-        "sh",
-        "-c",
-        command,
-    ]
+    return ["-C", str(workspace), "-c", f"sandbox.network={network}", *mode]
+
+
+def _sandbox_argv(job: TaskJob, workspace: Path, command: str) -> list[str]:
+    """`vtcode sandbox` running `command` in the task's workspace under the task's sandbox."""
+    return [*job.vtcode_argv, "sandbox", *_in_task(job, workspace), "--", "sh", "-c", command]
 
 
 def _exec_argv(job: TaskJob, workspace: Path) -> list[str]:
     """`vtcode exec --json` in the workspace; the instruction comes on stdin (no argv length limit)."""
-    mode = ["--sandbox", job.sandbox_mode] if job.sandbox_mode else []
-    network = "true" if job.network else "false"
-    return [
-        *job.vtcode_argv,
-        "exec",
-        "--json",
-        "-C",
-        str(workspace),
-        "-c",
-        f"sandbox.network={network}",
-        *mode,
-        *job.model_args,
-    ]
+    return [*job.vtcode_argv, "exec", "--json", *_in_task(job, workspace), *job.model_args]
 
 
 def _make_scratch(job: TaskJob) -> Path:
