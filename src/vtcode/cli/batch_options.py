@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+# `batch run` hands these flags on to each task's `vtcode exec`, so they take exec's values.
+from vtcode.cli.parser import APPROVALS, PROFILES, SANDBOX_MODES
+
 BATCH_DESCRIPTION = """\
 Run many agent tasks headless, each one `vtcode exec --json` in its own workspace (a git checkout or a
 copy), and collect the results in one resumable folder:
@@ -134,7 +137,7 @@ def _add_run_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     run.add_argument(
         "--approval",
-        choices=("read-only", "ask", "auto-edit", "full-auto"),
+        choices=APPROVALS,
         help="what may run without asking (default for batch: full-auto)",
         default=argparse.SUPPRESS,
     )
@@ -143,13 +146,13 @@ def _add_run_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     run.add_argument(
         "--profile",
-        choices=("default", "minimal", "lightweight", "specialized"),
+        choices=PROFILES,
         help="system prompt profile",
         default=argparse.SUPPRESS,
     )
     run.add_argument(
         "--sandbox",
-        choices=("read-only", "workspace-write", "off"),
+        choices=SANDBOX_MODES,
         help="the OS sandbox of the tasks' commands",
         default=argparse.SUPPRESS,
     )
