@@ -16,6 +16,7 @@ from vtcode.batch.output import read_states, require_run, write_predictions, wri
 from vtcode.batch.runner import BatchConfig, BatchReport, run_batch
 from vtcode.cli.batch_progress import ProgressDisplay, status_text
 from vtcode.config.environment import os_environ, resolve_home
+from vtcode.core.batch.choice import DEFAULT_SEED, TaskChoice
 from vtcode.core.batch.env import task_environment
 from vtcode.core.batch.preds import model_name
 from vtcode.core.batch.result import TaskResult
@@ -44,6 +45,8 @@ def _config(args: argparse.Namespace, overrides: list[str]) -> BatchConfig:
         raise UsageError("--workers must be at least 1")
     if args.task_timeout <= 0 or args.grace < 0:
         raise UsageError("--timeout must be positive and --grace not negative")
+    if args.seed is not None and not args.shuffle:
+        raise UsageError("--seed goes with --shuffle")
     if args.format == "swebench" and not args.repos_dir:
         raise UsageError("--format swebench needs --repos-dir DIR (local git mirrors; nothing is fetched)")
     env = dict(os_environ())
@@ -75,6 +78,12 @@ def _config(args: argparse.Namespace, overrides: list[str]) -> BatchConfig:
         grace_s=args.grace,
         keep_workspaces=args.keep_workspaces,
         resume=ResumeOptions(retry_failed=args.retry_failed, redo_existing=args.redo_existing),
+        choice=TaskChoice(
+            filter=args.filter,
+            slice=args.slice,
+            shuffle=args.shuffle,
+            seed=DEFAULT_SEED if args.seed is None else args.seed,
+        ),
         force=args.force,
         user_config=_user_config(env),
         starts_per_minute=args.starts_per_minute,
