@@ -16,9 +16,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from vtcode import __version__
 from vtcode.batch.limiter import ProviderLimiter
 from vtcode.batch.task_run import TaskControl, TaskJob, TaskOutcome, run_task
 from vtcode.core.batch.job import TaskError
+from vtcode.core.batch.result import TaskResult
 
 OnDone = Callable[[TaskOutcome], Awaitable[None]]
 """Called by a backend, in the driver's event loop, with each finished task's outcome."""
@@ -93,14 +95,16 @@ def provider_of(job: TaskJob) -> str:
 
 def failed_outcome(job: TaskJob, message: str) -> TaskOutcome:
     """An `error` outcome for a task whose run broke down outside the task (a bug, a full disk)."""
-    return TaskOutcome(
+    result = TaskResult(
         id=job.task.id,
         instance_id=job.task.prediction_id,
         status="error",
-        instruction=job.task.instruction,
-        error=TaskError(kind="internal", message=message),
+        vtcode_version=__version__,
+        backend=job.backend,
         attempt=job.attempt,
+        error=TaskError(kind="internal", message=message),
     )
+    return TaskOutcome(result=result, instruction=job.task.instruction)
 
 
 class LocalBackend:

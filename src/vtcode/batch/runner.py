@@ -31,6 +31,7 @@ from vtcode.batch.task_run import TaskJob, TaskOutcome, write_outcome
 from vtcode.core.batch.choice import TaskChoice, choose
 from vtcode.core.batch.job import DEFAULT_GRACE_S, DEFAULT_TIMEOUT_S
 from vtcode.core.batch.preds import model_name
+from vtcode.core.batch.result import TaskResult
 from vtcode.core.batch.run_record import ModelFlags, RunRecord, check_resume
 from vtcode.core.batch.status import ResumeOptions, select
 from vtcode.core.batch.summary import BatchSummary, summarize
@@ -65,7 +66,7 @@ class BatchConfig:
 
 @dataclass
 class Progress:
-    """What a display shows while a batch runs; `last` is the outcome that just arrived (if any)."""
+    """What a display shows while a batch runs; `last` is the result that just arrived (if any)."""
 
     total: int
     skipped: int
@@ -75,7 +76,7 @@ class Progress:
     failed: int = 0
     tokens: int = 0
     cost_usd: float = 0.0
-    last: TaskOutcome | None = None
+    last: TaskResult | None = None
 
 
 @dataclass(frozen=True)
@@ -215,6 +216,7 @@ async def run_batch(
             keep_workspace=config.keep_workspaces,
             user_config=config.user_config,
             attempt=earlier_attempts(config.out_dir, task_id) + 1,
+            backend=backend.name,
         )
         for task_id in selection.run
     ]
@@ -226,14 +228,14 @@ async def run_batch(
             progress(state)
 
     async def done(outcome: TaskOutcome) -> None:
-        write_outcome(config.out_dir, outcome, backend=backend.name)
+        write_outcome(config.out_dir, outcome)
+        result = outcome.result
         state.running = max(0, state.running - 1)
         state.done += 1
-        state.failed += outcome.status != "completed"
-        spent = outcome.spend
-        state.tokens += spent.usage.input_tokens + spent.usage.output_tokens
-        state.cost_usd += spent.cost_usd or 0.0
-        state.last = outcome
+        state.failed += result.status != "completed"
+        state.tokens += result.usage.input_tokens + result.usage.output_tokens
+        state.cost_usd += result.cost_usd or 0.0
+        state.last = result
         if progress is not None:
             progress(state)
 

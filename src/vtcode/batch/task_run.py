@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -32,8 +33,8 @@ from vtcode.batch.layout import (
 )
 from vtcode.batch.trajectory import trajectory_json
 from vtcode.core.batch.events_digest import digest_events
-from vtcode.core.batch.job import EvalResult, TaskError, TaskJob, TaskLogs, TaskOutcome, TaskStatus
-from vtcode.core.batch.result import encode_result, result_of
+from vtcode.core.batch.job import EvalResult, TaskError, TaskJob, TaskLogs, TaskStatus
+from vtcode.core.batch.result import TaskOutcome, TaskResult, encode_result
 from vtcode.exec.task_process import ChildRun, TaskControl, run_child
 from vtcode.exec.task_workspace import (
     WorkspaceError,
@@ -213,23 +214,29 @@ async def run_task(
     if status == "completed" and not job.keep_workspace:
         await asyncio.to_thread(remove_tree, scratch)
         kept = None
-    return TaskOutcome(
+    spent = digest.spend
+    result = TaskResult(
         id=task.id,
         instance_id=task.prediction_id,
         status=status,
         exit_code=exit_code,
-        instruction=task.instruction,
-        patch=patch,
-        logs=logs,
-        eval=evaluated,
-        spend=digest.spend,
         started_at=started_at,
         finished_at=time.time(),
         duration_s=time.monotonic() - begun,
+        usage=spent.usage,
+        cost_usd=spent.cost_usd,
+        requests=spent.requests,
+        model=spent.model,
+        vtcode_version=__version__,
+        backend=job.backend,
+        attempt=job.attempt,
+        patch_sha256=hashlib.sha256(patch).hexdigest(),
+        patch_bytes=len(patch),
+        eval=evaluated,
         error=error,
         workspace=kept,
-        attempt=job.attempt,
     )
+    return TaskOutcome(result=result, instruction=task.instruction, patch=patch, logs=logs)
 
 
 def _read(path: Path) -> bytes:
@@ -265,13 +272,14 @@ def run_task_blocking(job: TaskJob) -> TaskOutcome:
     return asyncio.run(run_task(job))
 
 
-def write_outcome(out_dir: Path, outcome: TaskOutcome, *, backend: str = "local") -> Path:
+def write_outcome(out_dir: Path, outcome: TaskOutcome) -> Path:
     """Write a task's artifacts under `OUT/tasks/<id>/`, `result.json` last and atomically; its folder.
 
     Artifacts: events.jsonl, stderr.log, patch.diff, setup.log (when setup ran), eval.log (when an eval
     ran), instruction.txt, trajectory.json (ATIF, from the events).
     """
-    folder = task_dir(out_dir, outcome.id)
+    result = outcome.result
+    folder = task_dir(out_dir, result.id)
     folder.mkdir(parents=True, exist_ok=True)
     artifacts = {
         EVENTS_FILE: outcome.logs.events,
@@ -280,19 +288,18 @@ def write_outcome(out_dir: Path, outcome: TaskOutcome, *, backend: str = "local"
         INSTRUCTION_FILE: outcome.instruction.encode(),
         TRAJECTORY_FILE: trajectory_json(
             outcome.logs.events,
-            task_id=outcome.id,
-            model=outcome.spend.model,
+            task_id=result.id,
+            model=result.model,
             instruction=outcome.instruction,
         ),
     }
     if outcome.logs.setup:
         artifacts[SETUP_LOG] = outcome.logs.setup
-    if outcome.eval is not None:
+    if result.eval is not None:
         artifacts[EVAL_LOG] = outcome.logs.eval
     # Each artifact durable before result.json names the task done (one directory sync for them all).
     for name, data in artifacts.items():
         write_synced(folder / name, data)
     sync_folder(folder)
-    result = result_of(outcome, vtcode_version=__version__, backend=backend)
     atomic_write(folder / RESULT_FILE, encode_result(result))
     return folder
