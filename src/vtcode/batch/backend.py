@@ -19,7 +19,7 @@ from typing import Protocol
 from vtcode import __version__
 from vtcode.batch.limiter import ProviderLimiter
 from vtcode.batch.task_run import TaskControl, TaskJob, TaskOutcome, run_task
-from vtcode.core.batch.job import TaskError
+from vtcode.core.batch.job import TaskError, TaskStatus
 from vtcode.core.batch.result import TaskResult
 
 OnDone = Callable[[TaskOutcome], Awaitable[None]]
@@ -93,17 +93,33 @@ def provider_of(job: TaskJob) -> str:
     return "default"
 
 
-def failed_outcome(job: TaskJob, message: str) -> TaskOutcome:
-    """An `error` outcome for a task whose run broke down outside the task (a bug, a full disk)."""
-    result = TaskResult(
+def driver_result(
+    job: TaskJob,
+    status: TaskStatus,
+    error: TaskError,
+    *,
+    started_at: float = 0.0,
+    finished_at: float = 0.0,
+    duration_s: float = 0.0,
+) -> TaskResult:
+    """The result record the driver makes for a task whose run gave none; `error` says why."""
+    return TaskResult(
         id=job.task.id,
         instance_id=job.task.prediction_id,
-        status="error",
+        status=status,
+        started_at=started_at,
+        finished_at=finished_at,
+        duration_s=duration_s,
         vtcode_version=__version__,
         backend=job.backend,
         attempt=job.attempt,
-        error=TaskError(kind="internal", message=message),
+        error=error,
     )
+
+
+def failed_outcome(job: TaskJob, message: str) -> TaskOutcome:
+    """An `error` outcome for a task whose run broke down outside the task (a bug, a full disk)."""
+    result = driver_result(job, "error", TaskError(kind="internal", message=message))
     return TaskOutcome(result=result, instruction=job.task.instruction)
 
 

@@ -28,12 +28,10 @@ from typing import Any
 
 import msgspec
 
-from vtcode import __version__
-from vtcode.batch.backend import BackendOptions, BatchStop, OnDone, OnStart
+from vtcode.batch.backend import BackendOptions, BatchStop, OnDone, OnStart, driver_result
 from vtcode.batch.ray_remote import RAY_TASK_ENV, Started, Sweep, run_remote, sweep_remote
 from vtcode.batch.task_run import TaskJob, TaskOutcome
 from vtcode.core.batch.job import TaskError, TaskStatus
-from vtcode.core.batch.result import TaskResult
 from vtcode.protocol.errors import UsageError
 
 MAX_REQUEUES = 2
@@ -235,19 +233,12 @@ class RayBackend:
         job = flight.job
         now = time.time()
         duration = time.monotonic() - flight.started_at if flight.started is not None else 0.0
-        result = TaskResult(
-            id=job.task.id,
-            instance_id=job.task.prediction_id,
-            status=status,
-            started_at=now - duration,
-            finished_at=now,
-            duration_s=duration,
-            vtcode_version=__version__,
-            backend=job.backend,
-            attempt=job.attempt,
-            error=TaskError(kind=kind, message=message),
+        error = TaskError(kind=kind, message=message)
+        return TaskOutcome(
+            result=driver_result(
+                job, status, error, started_at=now - duration, finished_at=now, duration_s=duration
+            )
         )
-        return TaskOutcome(result=result)
 
     def _enforce(self, flight: _Flight, now: float, stop: BatchStop) -> None:
         """The driver's backstop timeout, and escalation of a stop the task did not obey in time."""
