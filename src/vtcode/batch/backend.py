@@ -94,22 +94,19 @@ def provider_of(job: TaskJob) -> str:
 
 
 def driver_result(
-    job: TaskJob,
-    status: TaskStatus,
-    error: TaskError,
-    *,
-    started_at: float = 0.0,
-    finished_at: float = 0.0,
-    duration_s: float = 0.0,
+    job: TaskJob, status: TaskStatus, error: TaskError, *, ended_at: float = 0.0, ran_s: float = 0.0
 ) -> TaskResult:
-    """The result record the driver makes for a task whose run gave none; `error` says why."""
+    """The result record the driver makes for a task whose run gave none; `error` says why.
+
+    `ran_s` is how long the task had run when the driver ended it at `ended_at` (0 and 0: never seen).
+    """
     return TaskResult(
         id=job.task.id,
         instance_id=job.task.prediction_id,
         status=status,
-        started_at=started_at,
-        finished_at=finished_at,
-        duration_s=duration_s,
+        started_at=ended_at - ran_s,
+        finished_at=ended_at,
+        duration_s=ran_s,
         vtcode_version=__version__,
         backend=job.backend,
         attempt=job.attempt,

@@ -234,11 +234,7 @@ class RayBackend:
         now = time.time()
         duration = time.monotonic() - flight.started_at if flight.started is not None else 0.0
         error = TaskError(kind=kind, message=message)
-        return TaskOutcome(
-            result=driver_result(
-                job, status, error, started_at=now - duration, finished_at=now, duration_s=duration
-            )
-        )
+        return TaskOutcome(result=driver_result(job, status, error, ended_at=now, ran_s=duration))
 
     def _enforce(self, flight: _Flight, now: float, stop: BatchStop) -> None:
         """The driver's backstop timeout, and escalation of a stop the task did not obey in time."""
