@@ -16,9 +16,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from vtcode import __version__
 from vtcode.batch.limiter import ProviderLimiter
 from vtcode.batch.task_run import TaskControl, TaskJob, TaskOutcome, run_task
-from vtcode.core.batch.job import TaskError
+from vtcode.core.batch.job import TaskError, TaskStatus
+from vtcode.core.batch.result import TaskResult
 
 OnDone = Callable[[TaskOutcome], Awaitable[None]]
 """Called by a backend, in the driver's event loop, with each finished task's outcome."""
@@ -91,16 +93,31 @@ def provider_of(job: TaskJob) -> str:
     return "default"
 
 
-def failed_outcome(job: TaskJob, message: str) -> TaskOutcome:
-    """An `error` outcome for a task whose run broke down outside the task (a bug, a full disk)."""
-    return TaskOutcome(
+def driver_result(
+    job: TaskJob, status: TaskStatus, error: TaskError, *, ended_at: float = 0.0, ran_s: float = 0.0
+) -> TaskResult:
+    """The result record the driver makes for a task whose run gave none; `error` says why.
+
+    `ran_s` is how long the task had run when the driver ended it at `ended_at` (0 and 0: never seen).
+    """
+    return TaskResult(
         id=job.task.id,
         instance_id=job.task.prediction_id,
-        status="error",
-        instruction=job.task.instruction,
-        error=TaskError(kind="internal", message=message),
+        status=status,
+        started_at=ended_at - ran_s,
+        finished_at=ended_at,
+        duration_s=ran_s,
+        vtcode_version=__version__,
+        backend=job.backend,
         attempt=job.attempt,
+        error=error,
     )
+
+
+def failed_outcome(job: TaskJob, message: str) -> TaskOutcome:
+    """An `error` outcome for a task whose run broke down outside the task (a bug, a full disk)."""
+    result = driver_result(job, "error", TaskError(kind="internal", message=message))
+    return TaskOutcome(result=result, instruction=job.task.instruction)
 
 
 class LocalBackend:

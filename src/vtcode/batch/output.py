@@ -1,8 +1,6 @@
 """The batch output folder on disk: reading task states, setting folders aside, predictions, summary.
 
-Layout (reference batch-scale.md section 8.4): `run.json`, `tasks/<id>/{result.json, events.jsonl,
-patch.diff, stderr.log, setup.log, eval.log}`, `preds.json`, `preds.jsonl`, `summary.json`, `work/<id>/`
-(workspaces kept after a failure or with --keep-workspaces).
+Its layout (every name in it) is `vtcode.batch.layout`.
 """
 
 from __future__ import annotations
@@ -10,7 +8,19 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from vtcode.batch.task_run import INSTRUCTION_FILE, RESULT_FILE, TASKS_FOLDER, TRAJECTORY_FILE, task_dir
+from vtcode.batch.layout import (
+    EVENTS_FILE,
+    INSTRUCTION_FILE,
+    PATCH_FILE,
+    PREDS_JSON,
+    PREDS_JSONL,
+    RESULT_FILE,
+    RUN_FILE,
+    SUMMARY_FILE,
+    TASKS_FOLDER,
+    TRAJECTORY_FILE,
+    task_dir,
+)
 from vtcode.batch.trajectory import trajectory_json
 from vtcode.core.batch.preds import predictions, preds_json, preds_jsonl
 from vtcode.core.batch.result import TaskResult, decode_result
@@ -19,9 +29,6 @@ from vtcode.core.batch.status import TaskState, stale_name
 from vtcode.core.batch.summary import BatchSummary, encode_summary, summarize
 from vtcode.protocol.errors import UsageError
 from vtcode.store.atomic import atomic_write
-
-RUN_FILE = "run.json"
-WORK_FOLDER = "work"
 
 
 def read_state(out_dir: Path, task_id: str) -> TaskState:
@@ -94,7 +101,7 @@ def write_run(out_dir: Path, record: RunRecord) -> None:
 
 def _patch(out_dir: Path, task_id: str) -> bytes:
     try:
-        return (task_dir(out_dir, task_id) / "patch.diff").read_bytes()
+        return (task_dir(out_dir, task_id) / PATCH_FILE).read_bytes()
     except OSError:
         return b""
 
@@ -108,15 +115,15 @@ def write_predictions(out_dir: Path, ids: list[str], name: str) -> int:
         if isinstance(state, TaskResult)
     ]
     preds = predictions(pairs, name)
-    atomic_write(out_dir / "preds.json", preds_json(preds))
-    atomic_write(out_dir / "preds.jsonl", preds_jsonl(preds))
+    atomic_write(out_dir / PREDS_JSON, preds_json(preds))
+    atomic_write(out_dir / PREDS_JSONL, preds_jsonl(preds))
     return len(preds)
 
 
 def write_summary(out_dir: Path, ids: list[str]) -> BatchSummary:
     """Rebuild summary.json from the results in the folder."""
     summary = summarize(ids, read_states(out_dir, ids))
-    atomic_write(out_dir / "summary.json", encode_summary(summary))
+    atomic_write(out_dir / SUMMARY_FILE, encode_summary(summary))
     return summary
 
 
@@ -128,7 +135,7 @@ def write_trajectories(out_dir: Path, ids: list[str]) -> int:
             continue
         folder = task_dir(out_dir, task_id)
         try:
-            events = (folder / "events.jsonl").read_bytes()
+            events = (folder / EVENTS_FILE).read_bytes()
         except OSError:
             continue
         try:

@@ -17,8 +17,8 @@ import msgspec
 
 from vtcode import __version__
 from vtcode.batch.backend import BackendOptions, BatchStop, backend_named
+from vtcode.batch.layout import WORK_FOLDER
 from vtcode.batch.output import (
-    WORK_FOLDER,
     earlier_attempts,
     read_run,
     read_states,
@@ -28,11 +28,13 @@ from vtcode.batch.output import (
     write_summary,
 )
 from vtcode.batch.task_run import TaskJob, TaskOutcome, write_outcome
+from vtcode.core.batch.choice import TaskChoice, choose
 from vtcode.core.batch.job import DEFAULT_GRACE_S, DEFAULT_TIMEOUT_S
 from vtcode.core.batch.preds import model_name
+from vtcode.core.batch.result import TaskResult
 from vtcode.core.batch.run_record import ModelFlags, RunRecord, check_resume
 from vtcode.core.batch.status import ResumeOptions, select
-from vtcode.core.batch.summary import BatchSummary
+from vtcode.core.batch.summary import BatchSummary, summarize
 from vtcode.core.batch.tasks import TaskSpec, parse_tasks, swebench_mirror_names, swebench_repos
 from vtcode.protocol.errors import ExitCode, UsageError
 
@@ -54,6 +56,7 @@ class BatchConfig:
     grace_s: float = DEFAULT_GRACE_S
     keep_workspaces: bool = False
     resume: ResumeOptions = field(default_factory=ResumeOptions)
+    choice: TaskChoice = field(default_factory=TaskChoice)
     force: bool = False
     user_config: bytes | None = None
     stagger_s: float = 0.3
@@ -63,7 +66,7 @@ class BatchConfig:
 
 @dataclass
 class Progress:
-    """What a display shows while a batch runs; `last` is the outcome that just arrived (if any)."""
+    """What a display shows while a batch runs; `last` is the result that just arrived (if any)."""
 
     total: int
     skipped: int
@@ -73,7 +76,7 @@ class Progress:
     failed: int = 0
     tokens: int = 0
     cost_usd: float = 0.0
-    last: TaskOutcome | None = None
+    last: TaskResult | None = None
 
 
 @dataclass(frozen=True)
@@ -183,6 +186,9 @@ async def run_batch(
 ) -> BatchReport:
     """Run the batch `config` describes in its output folder (resuming it) and report how it ended."""
     tasks, data = load_tasks(config)
+    ids = [task.id for task in tasks]
+    # The folder belongs to the whole file (run.json, status, predictions); the choice says what runs now.
+    chosen = choose(ids, config.choice)
     config.out_dir.mkdir(parents=True, exist_ok=True)
     previous = read_run(config.out_dir)
     record = _record(config, tasks, data, previous)
@@ -190,16 +196,15 @@ async def run_batch(
         check_resume(previous, record, force=config.force)
     backend = backend_named(config.backend, _backend_options(config))
     write_run(config.out_dir, record)
-    ids = [task.id for task in tasks]
-    selection = select(ids, read_states(config.out_dir, ids), config.resume)
+    selection = select(chosen, read_states(config.out_dir, chosen), config.resume)
     for task_id in selection.set_aside:
         set_aside(config.out_dir, task_id)
-    chosen = set(selection.run)
+    by_id = {task.id: task for task in tasks}
     work_root = str((config.out_dir / WORK_FOLDER).resolve())
     args = model_args(config.flags)
     jobs = [
         TaskJob(
-            task=task,
+            task=by_id[task_id],
             vtcode_argv=config.vtcode_argv,
             model_args=args,
             env=config.env,
@@ -210,12 +215,12 @@ async def run_batch(
             sandbox_mode=config.flags.sandbox,
             keep_workspace=config.keep_workspaces,
             user_config=config.user_config,
-            attempt=earlier_attempts(config.out_dir, task.id) + 1,
+            attempt=earlier_attempts(config.out_dir, task_id) + 1,
+            backend=backend.name,
         )
-        for task in tasks
-        if task.id in chosen
+        for task_id in selection.run
     ]
-    state = Progress(total=len(ids), skipped=len(selection.skip), started_at=time.monotonic())
+    state = Progress(total=len(chosen), skipped=len(selection.skip), started_at=time.monotonic())
 
     def started(_job: TaskJob) -> None:
         state.running += 1
@@ -223,14 +228,14 @@ async def run_batch(
             progress(state)
 
     async def done(outcome: TaskOutcome) -> None:
-        write_outcome(config.out_dir, outcome, backend=backend.name)
+        write_outcome(config.out_dir, outcome)
+        result = outcome.result
         state.running = max(0, state.running - 1)
         state.done += 1
-        state.failed += outcome.status != "completed"
-        spent = outcome.spend
-        state.tokens += spent.usage.input_tokens + spent.usage.output_tokens
-        state.cost_usd += spent.cost_usd or 0.0
-        state.last = outcome
+        state.failed += result.status != "completed"
+        state.tokens += result.usage.input_tokens + result.usage.output_tokens
+        state.cost_usd += result.cost_usd or 0.0
+        state.last = result
         if progress is not None:
             progress(state)
 
@@ -241,13 +246,15 @@ async def run_batch(
     summary = write_summary(config.out_dir, ids)
     write_run(config.out_dir, msgspec.structs.replace(record, finished_at=time.time()))
     interrupted = stop.interrupting.is_set()
+    # The exit code speaks of the tasks this run was asked to do.
+    asked = summary if chosen == ids else summarize(chosen, read_states(config.out_dir, chosen))
     return BatchReport(
         summary=summary,
         predictions=count,
         ran=state.done,
         skipped=len(selection.skip),
         interrupted=interrupted,
-        exit_code=exit_code_of(summary, interrupted),
+        exit_code=exit_code_of(asked, interrupted),
     )
 
 

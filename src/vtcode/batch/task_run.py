@@ -12,16 +12,29 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from vtcode import __version__
+from vtcode.batch.layout import (
+    EVAL_LOG,
+    EVENTS_FILE,
+    HOME_FOLDER,
+    INSTRUCTION_FILE,
+    PATCH_FILE,
+    RESULT_FILE,
+    SETUP_LOG,
+    STDERR_FILE,
+    TRAJECTORY_FILE,
+    WORKSPACE_FOLDER,
+    task_dir,
+)
 from vtcode.batch.trajectory import trajectory_json
 from vtcode.core.batch.events_digest import digest_events
-from vtcode.core.batch.job import EvalOutcome, TaskError, TaskJob, TaskLogs, TaskOutcome, TaskStatus
-from vtcode.core.batch.result import encode_result, result_of
+from vtcode.core.batch.job import EvalResult, TaskError, TaskJob, TaskLogs, TaskStatus
+from vtcode.core.batch.result import TaskOutcome, TaskResult, encode_result
 from vtcode.exec.task_process import ChildRun, TaskControl, run_child
 from vtcode.exec.task_workspace import (
     WorkspaceError,
@@ -39,19 +52,8 @@ __all__ = [
     "TaskOutcome",
     "run_task",
     "run_task_blocking",
-    "task_dir",
     "write_outcome",
 ]
-
-TASKS_FOLDER = "tasks"
-RESULT_FILE = "result.json"
-INSTRUCTION_FILE = "instruction.txt"
-TRAJECTORY_FILE = "trajectory.json"
-
-
-def task_dir(out_dir: Path, task_id: str) -> Path:
-    """`OUT/tasks/<id>`."""
-    return out_dir / TASKS_FOLDER / task_id
 
 
 def _status_of(run: ChildRun) -> TaskStatus:
@@ -66,85 +68,46 @@ def _status_of(run: ChildRun) -> TaskStatus:
     return "error"
 
 
-def _sandbox_argv(job: TaskJob, workspace: Path, command: str) -> list[str]:
-    """`vtcode sandbox` running `command` in the task's workspace under the task's sandbox."""
+def _in_task(job: TaskJob, workspace: Path) -> list[str]:
+    """The flags that put a vtcode command in the task's workspace, sandbox and network setting."""
     mode = ["--sandbox", job.sandbox_mode] if job.sandbox_mode else []
     network = "true" if job.network else "false"
-    return [
-        *job.vtcode_argv,
-        "sandbox",
-        "-C",
-        str(workspace),
-        "-c",
-        f"sandbox.network={network}",
-        *mode,
-        "--",
-        "sh",
-        "-c",
-        command,
-    ]
+    return ["-C", str(workspace), "-c", f"sandbox.network={network}", *mode]
+
+
+def _sandbox_argv(job: TaskJob, workspace: Path, command: str) -> list[str]:
+    """`vtcode sandbox` running `command` in the task's workspace under the task's sandbox."""
+    return [*job.vtcode_argv, "sandbox", *_in_task(job, workspace), "--", "sh", "-c", command]
 
 
 def _exec_argv(job: TaskJob, workspace: Path) -> list[str]:
     """`vtcode exec --json` in the workspace; the instruction comes on stdin (no argv length limit)."""
-    mode = ["--sandbox", job.sandbox_mode] if job.sandbox_mode else []
-    network = "true" if job.network else "false"
-    return [
-        *job.vtcode_argv,
-        "exec",
-        "--json",
-        "-C",
-        str(workspace),
-        "-c",
-        f"sandbox.network={network}",
-        *mode,
-        *job.model_args,
-    ]
+    return [*job.vtcode_argv, "exec", "--json", *_in_task(job, workspace), *job.model_args]
 
 
-@dataclass(frozen=True)
-class _Scratch:
-    """A task's private folder on the worker: workspace, VTCODE_HOME and the child's output files."""
-
-    root: Path
-
-    @property
-    def workspace(self) -> Path:
-        return self.root / "repo"
-
-    @property
-    def home(self) -> Path:
-        return self.root / "home"
-
-    @property
-    def events(self) -> Path:
-        return self.root / "events.jsonl"
-
-    @property
-    def stderr(self) -> Path:
-        return self.root / "stderr.log"
-
-    @property
-    def setup(self) -> Path:
-        return self.root / "setup.log"
-
-    @property
-    def eval(self) -> Path:
-        return self.root / "eval.log"
-
-
-def _make_scratch(job: TaskJob) -> _Scratch:
-    """A fresh scratch folder (a leftover of an earlier, killed run is removed first)."""
-    scratch = _Scratch(Path(job.work_root) / job.task.id)
-    remove_tree(scratch.root)
-    scratch.home.mkdir(parents=True)
+def _make_scratch(job: TaskJob) -> Path:
+    """A fresh scratch folder `work/<id>` (a leftover of an earlier, killed run is removed first)."""
+    scratch = Path(job.work_root) / job.task.id
+    remove_tree(scratch)
+    home = scratch / HOME_FOLDER
+    home.mkdir(parents=True)
     if job.task.repo is None:
-        scratch.workspace.mkdir()
+        (scratch / WORKSPACE_FOLDER).mkdir()
     if job.user_config is not None:
-        (scratch.home / "vtcode.toml").write_bytes(job.user_config)
-    for path in (scratch.events, scratch.stderr, scratch.setup):
-        path.touch()
+        (home / "vtcode.toml").write_bytes(job.user_config)
+    for name in (EVENTS_FILE, STDERR_FILE, SETUP_LOG):
+        (scratch / name).touch()
     return scratch
+
+
+def _read_logs(scratch: Path) -> TaskLogs:
+    """The logs the task's processes wrote in its scratch folder (empty where one never ran)."""
+    return TaskLogs(
+        events=_read(scratch / EVENTS_FILE),
+        stderr=_read(scratch / STDERR_FILE),
+        setup=_read(scratch / SETUP_LOG),
+        eval=_read(scratch / EVAL_LOG),
+    )
 
 
 async def _prepare(job: TaskJob, workspace: Path) -> str:
@@ -178,15 +141,13 @@ async def run_task(
     started_at = time.time()
     begun = time.monotonic()
     scratch = await asyncio.to_thread(_make_scratch, job)
-    workspace = scratch.workspace
-    events_path, stderr_path = scratch.events, scratch.stderr
-    setup_path, eval_path = scratch.setup, scratch.eval
-    env = {**job.env, **task.env, "VTCODE_HOME": str(scratch.home)}
+    workspace = scratch / WORKSPACE_FOLDER
+    env = {**job.env, **task.env, "VTCODE_HOME": str(scratch / HOME_FOLDER)}
     status: TaskStatus = "error"
     exit_code: int | None = None
     error: TaskError | None = None
     patch = b""
-    evaluated: EvalOutcome | None = None
+    evaluated: EvalResult | None = None
     try:
         base = await _prepare(job, workspace)
         deadline = begun + job.timeout_s
@@ -196,8 +157,8 @@ async def run_task(
                 cwd=workspace,
                 env=env,
                 stdin=b"",
-                stdout_path=setup_path,
-                stderr_path=setup_path,
+                stdout_path=scratch / SETUP_LOG,
+                stderr_path=scratch / SETUP_LOG,
                 timeout_s=max(0.0, deadline - time.monotonic()),
                 grace_s=job.grace_s,
                 control=control,
@@ -217,8 +178,8 @@ async def run_task(
                 cwd=workspace,
                 env=env,
                 stdin=task.instruction.encode(),
-                stdout_path=events_path,
-                stderr_path=stderr_path,
+                stdout_path=scratch / EVENTS_FILE,
+                stderr_path=scratch / STDERR_FILE,
                 timeout_s=max(0.0, deadline - time.monotonic()),
                 grace_s=job.grace_s,
                 control=control,
@@ -227,7 +188,7 @@ async def run_task(
             status, exit_code = _status_of(run), run.exit_code
             patch = await workspace_patch(workspace, base, job.env)
             if task.eval is not None and status in ("completed", "failed", "timeout"):
-                evaluated, stopped = await _evaluate(job, workspace, env, eval_path, control)
+                evaluated, stopped = await _evaluate(job, workspace, env, scratch / EVAL_LOG, control)
                 if stopped:
                     # A verdict cut short by the user says nothing: the task runs again next time.
                     status = "interrupted"
@@ -235,9 +196,7 @@ async def run_task(
         status, error = "error", TaskError(kind="workspace", message=str(exc))
     except OSError as exc:
         status, error = "error", TaskError(kind="start", message=f"could not start vtcode: {exc}")
-    logs = await asyncio.to_thread(
-        lambda: TaskLogs(events=_read(events_path), stderr=_read(stderr_path), setup=_read(setup_path))
-    )
+    logs = await asyncio.to_thread(_read_logs, scratch)
     digest = digest_events(logs.events)
     if error is None and status != "completed":
         if status == "timeout":
@@ -253,25 +212,31 @@ async def run_task(
             )
     kept: str | None = str(workspace)
     if status == "completed" and not job.keep_workspace:
-        await asyncio.to_thread(remove_tree, scratch.root)
+        await asyncio.to_thread(remove_tree, scratch)
         kept = None
-    return TaskOutcome(
+    spent = digest.spend
+    result = TaskResult(
         id=task.id,
         instance_id=task.prediction_id,
         status=status,
         exit_code=exit_code,
-        instruction=task.instruction,
-        patch=patch,
-        logs=logs,
-        eval=evaluated,
-        spend=digest.spend,
         started_at=started_at,
         finished_at=time.time(),
         duration_s=time.monotonic() - begun,
+        usage=spent.usage,
+        cost_usd=spent.cost_usd,
+        requests=spent.requests,
+        model=spent.model,
+        vtcode_version=__version__,
+        backend=job.backend,
+        attempt=job.attempt,
+        patch_sha256=hashlib.sha256(patch).hexdigest(),
+        patch_bytes=len(patch),
+        eval=evaluated,
         error=error,
         workspace=kept,
-        attempt=job.attempt,
     )
+    return TaskOutcome(result=result, instruction=task.instruction, patch=patch, logs=logs)
 
 
 def _read(path: Path) -> bytes:
@@ -282,7 +247,7 @@ def _read(path: Path) -> bytes:
 
 async def _evaluate(
     job: TaskJob, workspace: Path, env: dict[str, str], log_path: Path, control: TaskControl | None
-) -> tuple[EvalOutcome, bool]:
+) -> tuple[EvalResult, bool]:
     """The eval command's verdict (run in the agent's sandbox), and whether the user stopped it."""
     assert job.task.eval is not None
     run = await run_child(
@@ -296,11 +261,8 @@ async def _evaluate(
         grace_s=job.grace_s,
         control=control,
     )
-    verdict = EvalOutcome(
-        passed=run.exit_code == 0 and not run.timed_out,
-        exit_code=run.exit_code,
-        timed_out=run.timed_out,
-        log=await asyncio.to_thread(_read, log_path),
+    verdict = EvalResult(
+        passed=run.exit_code == 0 and not run.timed_out, exit_code=run.exit_code, timed_out=run.timed_out
     )
     return verdict, run.interrupted or run.killed
 
@@ -310,34 +272,34 @@ def run_task_blocking(job: TaskJob) -> TaskOutcome:
     return asyncio.run(run_task(job))
 
 
-def write_outcome(out_dir: Path, outcome: TaskOutcome, *, backend: str = "local") -> Path:
+def write_outcome(out_dir: Path, outcome: TaskOutcome) -> Path:
     """Write a task's artifacts under `OUT/tasks/<id>/`, `result.json` last and atomically; its folder.
 
     Artifacts: events.jsonl, stderr.log, patch.diff, setup.log (when setup ran), eval.log (when an eval
     ran), instruction.txt, trajectory.json (ATIF, from the events).
     """
-    folder = task_dir(out_dir, outcome.id)
+    result = outcome.result
+    folder = task_dir(out_dir, result.id)
     folder.mkdir(parents=True, exist_ok=True)
     artifacts = {
-        "events.jsonl": outcome.logs.events,
-        "stderr.log": outcome.logs.stderr,
-        "patch.diff": outcome.patch,
+        EVENTS_FILE: outcome.logs.events,
+        STDERR_FILE: outcome.logs.stderr,
+        PATCH_FILE: outcome.patch,
         INSTRUCTION_FILE: outcome.instruction.encode(),
         TRAJECTORY_FILE: trajectory_json(
             outcome.logs.events,
-            task_id=outcome.id,
-            model=outcome.spend.model,
+            task_id=result.id,
+            model=result.model,
             instruction=outcome.instruction,
         ),
     }
     if outcome.logs.setup:
-        artifacts["setup.log"] = outcome.logs.setup
-    if outcome.eval is not None:
-        artifacts["eval.log"] = outcome.eval.log
+        artifacts[SETUP_LOG] = outcome.logs.setup
+    if result.eval is not None:
+        artifacts[EVAL_LOG] = outcome.logs.eval
     # Each artifact durable before result.json names the task done (one directory sync for them all).
     for name, data in artifacts.items():
         write_synced(folder / name, data)
     sync_folder(folder)
-    result = result_of(outcome, vtcode_version=__version__, backend=backend)
     atomic_write(folder / RESULT_FILE, encode_result(result))
     return folder

@@ -11,10 +11,12 @@ from pathlib import Path
 import msgspec
 
 from vtcode.batch.backend import BatchStop, default_workers
+from vtcode.batch.layout import PREDS_JSON, PREDS_JSONL, TASKS_FOLDER, TRAJECTORY_FILE
 from vtcode.batch.output import read_states, require_run, write_predictions, write_trajectories
 from vtcode.batch.runner import BatchConfig, BatchReport, run_batch
 from vtcode.cli.batch_progress import ProgressDisplay, status_text
 from vtcode.config.environment import os_environ, resolve_home
+from vtcode.core.batch.choice import DEFAULT_SEED, TaskChoice
 from vtcode.core.batch.env import task_environment
 from vtcode.core.batch.preds import model_name
 from vtcode.core.batch.result import TaskResult
@@ -43,6 +45,8 @@ def _config(args: argparse.Namespace, overrides: list[str]) -> BatchConfig:
         raise UsageError("--workers must be at least 1")
     if args.task_timeout <= 0 or args.grace < 0:
         raise UsageError("--timeout must be positive and --grace not negative")
+    if args.seed is not None and not args.shuffle:
+        raise UsageError("--seed goes with --shuffle")
     if args.format == "swebench" and not args.repos_dir:
         raise UsageError("--format swebench needs --repos-dir DIR (local git mirrors; nothing is fetched)")
     env = dict(os_environ())
@@ -74,6 +78,12 @@ def _config(args: argparse.Namespace, overrides: list[str]) -> BatchConfig:
         grace_s=args.grace,
         keep_workspaces=args.keep_workspaces,
         resume=ResumeOptions(retry_failed=args.retry_failed, redo_existing=args.redo_existing),
+        choice=TaskChoice(
+            filter=args.filter,
+            slice=args.slice,
+            shuffle=args.shuffle,
+            seed=DEFAULT_SEED if args.seed is None else args.seed,
+        ),
         force=args.force,
         user_config=_user_config(env),
         starts_per_minute=args.starts_per_minute,
@@ -111,7 +121,7 @@ def _run_command(args: argparse.Namespace, overrides: list[str]) -> int:
     counts = ", ".join(f"{count} {word}" for word, count in sorted(report.summary.counts.items()))
     sys.stdout.write(
         f"{report.summary.total} tasks ({counts}); ran {report.ran}, skipped {report.skipped}; "
-        f"{report.predictions} predictions in {config.out_dir / 'preds.json'}\n"
+        f"{report.predictions} predictions in {config.out_dir / PREDS_JSON}\n"
     )
     if report.interrupted:
         sys.stdout.write("interrupted: rerun the same command to finish the remaining tasks\n")
@@ -147,7 +157,7 @@ def _preds_command(args: argparse.Namespace) -> int:
     count = write_predictions(
         out, list(record.task_ids), model_name(record.flags.provider, record.flags.model)
     )
-    sys.stdout.write(f"{count} predictions in {out / 'preds.json'} and {out / 'preds.jsonl'}\n")
+    sys.stdout.write(f"{count} predictions in {out / PREDS_JSON} and {out / PREDS_JSONL}\n")
     return int(ExitCode.OK)
 
 
@@ -155,7 +165,7 @@ def _atif_command(args: argparse.Namespace) -> int:
     out = Path(args.out)
     record = require_run(out)
     count = write_trajectories(out, list(record.task_ids))
-    sys.stdout.write(f"{count} trajectories written (tasks/<id>/trajectory.json)\n")
+    sys.stdout.write(f"{count} trajectories written ({TASKS_FOLDER}/<id>/{TRAJECTORY_FILE})\n")
     return int(ExitCode.OK)
 
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+# `batch run` hands these flags on to each task's `vtcode exec`, so they take exec's values.
+from vtcode.cli.parser import APPROVALS, PROFILES, SANDBOX_MODES
+
 BATCH_DESCRIPTION = """\
 Run many agent tasks headless, each one `vtcode exec --json` in its own workspace (a git checkout or a
 copy), and collect the results in one resumable folder:
@@ -20,6 +23,9 @@ A tasks file has one JSON object per line: {"id": "fix-1", "instruction": "...",
 "src/app"} or {"git": "/mirrors/app.git", "commit": "abc123"}, "setup": ["..."], "eval": {"command":
 "pytest -q", "timeout_s": 600}, "env": {...}, "metadata": {...}, "instance_id": "..."}. It is checked
 whole before anything runs.
+
+--filter, --slice and --shuffle choose which tasks of the file run now; the folder still holds the
+whole file (status and predictions cover every task), so another slice adds to it.
 
 Rerunning the same command resumes: completed, failed and timeout tasks are skipped; error and
 interrupted ones run again (--retry-failed also reruns failed and timeout, --redo-existing all). A
@@ -79,6 +85,24 @@ def _add_run_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]
     run.add_argument(
         "--repos-dir", metavar="DIR", help="local git mirrors for --format swebench (never fetched)"
     )
+    run.add_argument(
+        "--filter",
+        metavar="REGEX",
+        help="run only the tasks whose id matches REGEX from its start (Python re.match)",
+    )
+    run.add_argument(
+        "--slice",
+        metavar="A:B",
+        help="run only these tasks of the file (after --shuffle and --filter), as a Python slice: "
+        ":50 the first 50, 10:20; --slice=-5: the last five",
+    )
+    run.add_argument(
+        "--shuffle",
+        action="store_true",
+        help="choose and run the tasks in a seeded random order (sorted by id, then shuffled: the "
+        "order mini-swe-agent's --shuffle gives)",
+    )
+    run.add_argument("--seed", type=int, metavar="N", help="the seed of --shuffle (default 42)")
     rerun = run.add_mutually_exclusive_group()
     rerun.add_argument("--retry-failed", action="store_true", help="also rerun failed and timed-out tasks")
     rerun.add_argument("--redo-existing", action="store_true", help="rerun every task")
@@ -134,7 +158,7 @@ def _add_run_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     run.add_argument(
         "--approval",
-        choices=("read-only", "ask", "auto-edit", "full-auto"),
+        choices=APPROVALS,
         help="what may run without asking (default for batch: full-auto)",
         default=argparse.SUPPRESS,
     )
@@ -143,13 +167,13 @@ def _add_run_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     run.add_argument(
         "--profile",
-        choices=("default", "minimal", "lightweight", "specialized"),
+        choices=PROFILES,
         help="system prompt profile",
         default=argparse.SUPPRESS,
     )
     run.add_argument(
         "--sandbox",
-        choices=("read-only", "workspace-write", "off"),
+        choices=SANDBOX_MODES,
         help="the OS sandbox of the tasks' commands",
         default=argparse.SUPPRESS,
     )

@@ -18,7 +18,6 @@ from pathlib import Path
 from vtcode.config.hook_json import Dialect, read_hook_json
 from vtcode.config.hook_presence import HOOKS_JSON
 from vtcode.config.loader import LoadedConfig
-from vtcode.config.schema import HookHandlerSettings
 from vtcode.core.hooks.digest import command_words, hook_digest
 from vtcode.core.hooks.model import ConfiguredHook, HookEvent, HookHandler, HookSet, HookSource
 
@@ -52,7 +51,7 @@ def load_hooks(loaded: LoadedConfig, workspace: Path, *, trust_all: bool = False
         source = HookSource("workspace" if layer.workspace else "user", layer.source)
         for event, groups in layer.groups.items():
             for group in groups:
-                found.extend((event, group.matcher, handler_of(h), source) for h in group.hooks)
+                found.extend((event, group.matcher, handler, source) for handler in group.hooks)
     files: list[tuple[Path, Dialect, HookSource]] = []
     user_json = loaded.home / HOOKS_JSON
     files.append((user_json, "vtcode", HookSource("user", str(user_json))))
@@ -79,17 +78,6 @@ def load_hooks(loaded: LoadedConfig, workspace: Path, *, trust_all: bool = False
         ok = trust_all or digest in trusted
         hooks.append(ConfiguredHook(event, matcher, handler, source, digest=digest, trusted=ok))
     return LoadedHooks(HookSet(tuple(hooks)), tuple(warnings))
-
-
-def handler_of(settings: HookHandlerSettings) -> HookHandler:
-    """A TOML handler table as the handler it describes."""
-    return HookHandler(
-        command=settings.command,
-        args=settings.args,
-        timeout=settings.timeout,
-        on_failure=settings.on_failure,
-        status_message=settings.status_message,
-    )
 
 
 def digest_of(event: HookEvent, matcher: str, handler: HookHandler, workspace: Path) -> str:

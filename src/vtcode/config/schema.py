@@ -14,6 +14,7 @@ import msgspec
 
 from vtcode.core.approvals import ApprovalMode
 from vtcode.core.hooks.matching import matcher_error
+from vtcode.core.hooks.model import HookHandler
 from vtcode.core.pricing import Price
 from vtcode.core.sandbox_policy import SandboxMode
 from vtcode.protocol.model import ReasoningEffort, WireApi
@@ -279,26 +280,11 @@ Matcher = Annotated[
 ]
 
 
-class HookHandlerSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """`[[hooks.EVENT.hooks]]`: one command a hook runs (SPEC section 10)."""
-
-    type: Literal["command"] = "command"
-    command: str
-    # Given: exec form, the program started without a shell.
-    args: tuple[str, ...] | None = None
-    # Seconds; the default is the event's (600, UserPromptSubmit 30, SessionEnd a shared 1.5 budget).
-    timeout: PositiveFloat | None = None
-    on_failure: Literal["allow", "block"] = "allow"
-    # Accepted for Claude Code and Codex files; such a hook is still awaited like any other.
-    async_: bool = msgspec.field(default=False, name="async")
-    status_message: str | None = None
-
-
 class HookGroupSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """`[[hooks.EVENT]]`: a matcher and the handlers it runs."""
 
     matcher: Matcher = ""
-    hooks: tuple[HookHandlerSettings, ...] = ()
+    hooks: tuple[HookHandler, ...] = ()
 
 
 HookImport = Literal["claude", "codex", "gemini"]

@@ -1,8 +1,9 @@
-"""What one task run takes and gives back: plain, picklable data shared by every backend.
+"""What one task run takes: plain, picklable data shared by every backend, and the parts of its outcome.
 
 A `TaskJob` holds everything a worker needs (no live objects, no paths to the driver's output), so
-the same job runs in a local asyncio task or in a Ray worker on another node; a `TaskOutcome` carries
-the artifacts back as bytes, and the driver alone writes them (`batch.task_run.write_outcome`).
+the same job runs in a local asyncio task or in a Ray worker on another node; a `TaskOutcome`
+(`core.batch.result`) carries its result record and artifacts back, and the driver alone writes them
+(`batch.task_run.write_outcome`).
 """
 
 from __future__ import annotations
@@ -45,23 +46,25 @@ class TaskJob(msgspec.Struct, frozen=True, kw_only=True):
     user_config: bytes | None = None
     # Which run of this task this is within the output folder (1 for the first).
     attempt: int = 1
+    # The backend that runs it ("local", "ray"), as its result record names it.
+    backend: str = "local"
 
 
-class EvalOutcome(msgspec.Struct, frozen=True, kw_only=True):
-    """How the task's eval command ended; `log` is its output."""
+class EvalResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """The eval command's verdict, as result.json keeps it (its output is `eval.log`)."""
 
     passed: bool
-    exit_code: int | None
+    exit_code: int | None = None
     timed_out: bool = False
-    log: bytes = b""
 
 
 class TaskLogs(msgspec.Struct, frozen=True, kw_only=True):
-    """What the task's processes wrote: vtcode's `--json` events, its stderr, the setup commands' output."""
+    """What the task's processes wrote: vtcode's `--json` events, its stderr, the setup and eval output."""
 
     events: bytes = b""
     stderr: bytes = b""
     setup: bytes = b""
+    eval: bytes = b""
 
 
 class Spend(msgspec.Struct, frozen=True, kw_only=True):
@@ -78,25 +81,3 @@ class TaskError(msgspec.Struct, frozen=True, kw_only=True):
 
     kind: str
     message: str = ""
-
-
-class TaskOutcome(msgspec.Struct, frozen=True, kw_only=True):
-    """Everything one task produced, as bytes, for the driver to write under `OUT/tasks/<id>/`."""
-
-    id: str
-    instance_id: str
-    status: TaskStatus
-    exit_code: int | None = None
-    # What the agent was asked (kept beside the results: the trajectory starts with it).
-    instruction: str = ""
-    patch: bytes = b""
-    logs: TaskLogs = TaskLogs()
-    eval: EvalOutcome | None = None
-    spend: Spend = Spend()
-    started_at: float = 0.0
-    finished_at: float = 0.0
-    duration_s: float = 0.0
-    error: TaskError | None = None
-    # The workspace left on disk (failure, or --keep-workspaces); None once removed.
-    workspace: str | None = None
-    attempt: int = 1

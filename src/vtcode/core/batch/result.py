@@ -1,4 +1,8 @@
-"""`OUT/tasks/<id>/result.json`: the record whose presence (and terminal status) marks a task done."""
+"""`OUT/tasks/<id>/result.json`: the record whose presence (and terminal status) marks a task done.
+
+The worker makes the record as the task ends and sends it back inside the task's `TaskOutcome`, with
+the artifacts as bytes; the driver writes the artifacts, then the record.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +10,11 @@ import hashlib
 
 import msgspec
 
-from vtcode.core.batch.job import TaskError, TaskOutcome, TaskStatus
+from vtcode.core.batch.job import EvalResult, TaskError, TaskLogs, TaskStatus
 from vtcode.protocol.messages import Usage
 
 RESULT_SCHEMA_VERSION = 1
-
-
-class EvalResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """The eval command's verdict (its output is `eval.log`)."""
-
-    passed: bool
-    exit_code: int | None = None
-    timed_out: bool = False
+NO_PATCH_SHA256 = hashlib.sha256(b"").hexdigest()
 
 
 class TaskResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -38,41 +35,23 @@ class TaskResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
     vtcode_version: str = ""
     backend: str = ""
     attempt: int = 1
-    patch_sha256: str = ""
+    # The patch (`patch.diff`) by its hash and size; the default is an empty patch.
+    patch_sha256: str = NO_PATCH_SHA256
     patch_bytes: int = 0
     eval: EvalResult | None = None
     error: TaskError | None = None
+    # The workspace left on disk (failure, or --keep-workspaces); None once removed.
     workspace: str | None = None
 
 
-def result_of(outcome: TaskOutcome, *, vtcode_version: str, backend: str) -> TaskResult:
-    """The result record of an outcome (the patch by its hash and size; artifacts are files)."""
-    evaluated, spent = outcome.eval, outcome.spend
-    return TaskResult(
-        id=outcome.id,
-        instance_id=outcome.instance_id,
-        status=outcome.status,
-        exit_code=outcome.exit_code,
-        started_at=outcome.started_at,
-        finished_at=outcome.finished_at,
-        duration_s=outcome.duration_s,
-        usage=spent.usage,
-        cost_usd=spent.cost_usd,
-        requests=spent.requests,
-        model=spent.model,
-        vtcode_version=vtcode_version,
-        backend=backend,
-        attempt=outcome.attempt,
-        patch_sha256=hashlib.sha256(outcome.patch).hexdigest(),
-        patch_bytes=len(outcome.patch),
-        eval=None
-        if evaluated is None
-        else EvalResult(
-            passed=evaluated.passed, exit_code=evaluated.exit_code, timed_out=evaluated.timed_out
-        ),
-        error=outcome.error,
-        workspace=outcome.workspace,
-    )
+class TaskOutcome(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything one task produced: its result record and its artifacts as bytes, for `OUT/tasks/<id>/`."""
+
+    result: TaskResult
+    # What the agent was asked (kept beside the results: the trajectory starts with it).
+    instruction: str = ""
+    patch: bytes = b""
+    logs: TaskLogs = TaskLogs()
 
 
 def encode_result(result: TaskResult) -> bytes:

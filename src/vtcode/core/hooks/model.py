@@ -7,7 +7,7 @@ snake_case spellings of VT Code and the Gemini CLI names are accepted on input a
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal, get_args
+from typing import Annotated, Literal, get_args
 
 import msgspec
 
@@ -62,13 +62,22 @@ SESSION_END_BUDGET = 1.5
 SESSION_END_BUDGET_MAX = 60.0
 
 
-class HookHandler(msgspec.Struct, frozen=True):
-    """One command to run: `args` given means exec form (no shell), else `command` is a shell line."""
+class HookHandler(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """One command to run: `args` given means exec form (no shell), else `command` is a shell line.
 
+    It is also the `[[hooks.EVENT.hooks]]` table of vtcode.toml as written (SPEC section 10), so the
+    settings schema uses this type; `type` and `async` are accepted there for peers' files.
+    """
+
+    type: Literal["command"] = "command"
     command: str
+    # Given: exec form, the program started without a shell.
     args: tuple[str, ...] | None = None
-    timeout: float | None = None
+    # Seconds; the default is the event's (600, UserPromptSubmit 30, SessionEnd a shared 1.5 budget).
+    timeout: Annotated[float, msgspec.Meta(gt=0)] | None = None
     on_failure: OnFailure = "allow"
+    # Accepted for Claude Code and Codex files; such a hook is still awaited like any other.
+    async_: bool = msgspec.field(default=False, name="async")
     status_message: str | None = None
 
     def timeout_for(self, event: HookEvent) -> float:
