@@ -7,7 +7,7 @@ rather than misread, and a write replaces the file atomically.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 import msgspec
 
@@ -56,6 +56,37 @@ def read_state_file(
     return value
 
 
-def write_state_file(path: Path, value: msgspec.Struct) -> None:
+def write_state_file(path: Path, value: Versioned) -> None:
     """Replace the file with `value` as indented JSON, atomically (raises `StoreError`)."""
     atomic_write(path, msgspec.json.format(msgspec.json.encode(value)) + b"\n")
+
+
+class StateFile(Generic[StateT]):
+    """One state file of a session directory, declared once: its name, its type and what to tell a user."""
+
+    __slots__ = ("_decoder", "damaged_hint", "filename", "newer_hint", "newest")
+
+    def __init__(
+        self, filename: str, shape: type[StateT], *, newest: int, damaged_hint: str, newer_hint: str
+    ) -> None:
+        self.filename = filename
+        self.newest = newest
+        self.damaged_hint = damaged_hint
+        self.newer_hint = newer_hint
+        self._decoder = msgspec.json.Decoder(shape)
+
+    def read(self, directory: Path) -> StateT | None:
+        """The value in `directory`, None when there is none; a damaged or newer file is a `StoreError`."""
+        return read_state_file(
+            directory / self.filename,
+            self._decoder,
+            # "envelope has schema_version 9": the file's name says which state it is.
+            name=self.filename.removesuffix(".json"),
+            newest=self.newest,
+            damaged_hint=self.damaged_hint,
+            newer_hint=self.newer_hint,
+        )
+
+    def write(self, directory: Path, value: StateT) -> None:
+        """Replace the file in `directory` with `value` atomically (raises `StoreError`)."""
+        write_state_file(directory / self.filename, value)
