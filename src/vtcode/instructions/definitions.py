@@ -90,7 +90,7 @@ def discover_skills(roots: DefinitionRoots, *, bodies: bool = False) -> Discover
             key = f"{scope}\n{source}\n{skill_file}"
             loaded = None
             if stamp is not None:
-                loaded = cache.get(key, stamp, path=skill_file, scope=scope, source=source)
+                loaded = cache.get(key, stamp)
             if loaded is None:
                 loaded = _read_skill(skill_file, scope, source, False)[0]
                 # A read the OS refused (too many open files, EACCES from a policy, EIO) says nothing
