@@ -13,7 +13,7 @@ import msgspec
 
 from vtcode.protocol.errors import StoreError
 from vtcode.store.atomic import atomic_write
-from vtcode.store.errors import store_error
+from vtcode.store.errors import newer_format_error, store_error
 
 
 class Versioned(Protocol):
@@ -49,10 +49,7 @@ def read_state_file(
     except msgspec.DecodeError as error:
         raise StoreError(f"{path}: {error}", hint=damaged_hint) from error
     if (value.schema_version or 0) > newest:
-        raise StoreError(
-            f"{path}: {name} has schema_version {value.schema_version}, this vtcode reads up to {newest}",
-            hint=newer_hint,
-        )
+        raise newer_format_error(str(path), name, value.schema_version or 0, newest, hint=newer_hint)
     return value
 
 
