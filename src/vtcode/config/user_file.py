@@ -8,8 +8,6 @@ edit cannot express is rewritten whole.
 
 from __future__ import annotations
 
-import os
-import tempfile
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -21,6 +19,7 @@ from vtcode.config.layers import CONFIG_FILE_NAME
 from vtcode.config.toml_sections import with_section, without_section
 from vtcode.config.validation import validate_layer
 from vtcode.protocol.errors import ConfigError
+from vtcode.store.atomic import atomic_write
 
 
 def user_config_path(home: Path) -> Path:
@@ -145,13 +144,4 @@ def _write(path: Path, table: Mapping[str, Any]) -> None:
 
 def _atomic_write(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    atomic_write(path, data)
