@@ -17,13 +17,13 @@ from typing import TextIO, TypeVar
 import msgspec
 
 from vtcode.cli.config_warnings import show_config_warnings
+from vtcode.cli.context_window import chosen_context_window
 from vtcode.config.environment import os_environ
 from vtcode.config.loader import load_settings
 from vtcode.config.schema import Settings
 from vtcode.instructions import InstructionsReport
-from vtcode.protocol.errors import ExitCode, UsageError, VtcodeError
+from vtcode.protocol.errors import ExitCode, UsageError
 from vtcode.protocol.model import ToolSpec
-from vtcode.runtime.providers import choose_provider, model_info
 from vtcode.runtime.skills_start import session_skills
 from vtcode.runtime.subagents import task_tool_for
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
@@ -96,7 +96,7 @@ def prompt_builder(
         workspace=workspace,
         home=loaded.home,
         user_home=user_home(env),
-        context_window=_window(loaded.settings, env),
+        context_window=chosen_context_window(loaded.settings, env),
         notice=lambda _: None,
     )
     skill_tool = skills.tool() if skills is not None else None
@@ -110,14 +110,6 @@ def prompt_builder(
     )
     builder.note_touched(active_paths(getattr(args, "path", None), workspace))
     return builder
-
-
-def _window(settings: Settings, env: Mapping[str, str]) -> int:
-    """The chosen model's context window (the skill catalog's budget follows it)."""
-    try:
-        return model_info(settings, choose_provider(settings, env).model).context_window
-    except VtcodeError:  # no provider configured: the prompt is still shown
-        return model_info(settings, "").context_window
 
 
 def write_report(

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import gc
+import importlib
 import sys
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Final
 
 from vtcode.protocol.errors import ExitCode, VtcodeError
 
@@ -83,63 +84,48 @@ def _dispatch(argv: Sequence[str]) -> int:
     return run()
 
 
+# The commands that run as `runner(args, overrides)` or, when the runner shows a command's help for a
+# missing action, `runner(args, overrides, parser)`: (module in vtcode.cli, runner, takes the parser).
+# Only the chosen command's module is imported (start-up time).
+COMMANDS: Final[Mapping[str, tuple[str, str, bool]]] = {
+    "exec": ("exec_cmd", "run_exec", False),
+    "acp": ("acp_cmd", "run_acp", False),
+    "steer": ("steer_cmd", "run_steer", False),
+    "sessions": ("sessions_cmd", "run_sessions", True),
+    "usage": ("usage_cmd", "run_usage", False),
+    "prompt": ("prompt_cmd", "run_prompt", False),
+    "mcp": ("mcp_cmd", "run_mcp", True),
+    "hooks": ("hooks_cmd", "run_hooks", True),
+    "skills": ("skills_cmd", "run_skills", True),
+    "rewind": ("rewind_cmd", "run_checkpoint_command", False),
+    "checkpoints": ("rewind_cmd", "run_checkpoint_command", False),
+    "instructions": ("instructions_cmd", "run_instructions", False),
+    "batch": ("batch_cmd", "run_batch_command", True),
+    "sandbox": ("sandbox_cmd", "run_sandbox", False),
+}
+
+
+def command_runner(command: str) -> tuple[Callable[..., int], bool] | None:
+    """The runner of a `COMMANDS` command (its module imported) and whether it takes the parser."""
+    entry = COMMANDS.get(command)
+    if entry is None:
+        return None
+    module, name, takes_parser = entry
+    runner: Callable[..., int] = getattr(importlib.import_module(f"vtcode.cli.{module}"), name)
+    return runner, takes_parser
+
+
 def _command(
     args: argparse.Namespace, overrides: list[str], parser: argparse.ArgumentParser, prompt: str | None
 ) -> Callable[[], int]:
     """The chosen command, its modules imported, ready to run."""
+    found = command_runner(args.command)
+    if found is not None:
+        runner, takes_parser = found
+        return (
+            (lambda: runner(args, overrides, parser)) if takes_parser else (lambda: runner(args, overrides))
+        )
     match args.command:
-        case "exec":
-            from vtcode.cli.exec_cmd import run_exec
-
-            return lambda: run_exec(args, overrides)
-        case "acp":
-            from vtcode.cli.acp_cmd import run_acp
-
-            return lambda: run_acp(args, overrides)
-        case "steer":
-            from vtcode.cli.steer_cmd import run_steer
-
-            return lambda: run_steer(args, overrides)
-        case "sessions":
-            from vtcode.cli.sessions_cmd import run_sessions
-
-            return lambda: run_sessions(args, overrides, parser)
-        case "usage":
-            from vtcode.cli.usage_cmd import run_usage
-
-            return lambda: run_usage(args, overrides)
-        case "prompt":
-            from vtcode.cli.prompt_cmd import run_prompt
-
-            return lambda: run_prompt(args, overrides)
-        case "mcp":
-            from vtcode.cli.mcp_cmd import run_mcp
-
-            return lambda: run_mcp(args, overrides, parser)
-        case "hooks":
-            from vtcode.cli.hooks_cmd import run_hooks
-
-            return lambda: run_hooks(args, overrides, parser)
-        case "skills":
-            from vtcode.cli.skills_cmd import run_skills
-
-            return lambda: run_skills(args, overrides, parser)
-        case "rewind" | "checkpoints":
-            from vtcode.cli.rewind_cmd import run_checkpoint_command
-
-            return lambda: run_checkpoint_command(args, overrides)
-        case "instructions":
-            from vtcode.cli.instructions_cmd import run_instructions
-
-            return lambda: run_instructions(args, overrides)
-        case "batch":
-            from vtcode.cli.batch_cmd import run_batch_command
-
-            return lambda: run_batch_command(args, overrides, parser)
-        case "sandbox":
-            from vtcode.cli.sandbox_cmd import run_sandbox
-
-            return lambda: run_sandbox(args, overrides)
         case "completions":
             from vtcode.cli.docs_cmd import completion_script
 

@@ -317,13 +317,7 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     )
     _add_config_option(steer, "config")
     steer.add_argument("--session", metavar="ID", help="the session (a unique id prefix is enough)")
-    steer.add_argument(
-        "--workspace",
-        "-C",
-        metavar="DIR",
-        default=argparse.SUPPRESS,
-        help="the workspace whose session to steer (default: cwd)",
-    )
+    add_workspace_option(steer, help_text="the workspace whose session to steer (default: cwd)")
     steer.add_argument("--mode", choices=("steer", "queue"), default="steer", help="when to deliver it")
     steer.add_argument(
         "--wait", action="store_true", help="return only once the session has applied it (durably)"
@@ -359,9 +353,7 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     )
     _add_config_option(usage, "config")
     usage.add_argument("--session", metavar="ID", help="session id (a unique prefix is enough)")
-    usage.add_argument(
-        "--workspace", "-C", metavar="DIR", default=argparse.SUPPRESS, help="the workspace (default: cwd)"
-    )
+    add_workspace_option(usage, help_text="the workspace (default: cwd)")
     usage.add_argument("--json", action="store_true", help="print JSON")
 
     prompt_p = commands.add_parser(

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from vtcode.cli.subcommands import add_workspace_option, run_action
-from vtcode.protocol.errors import UsageError, VtcodeError
+from vtcode.protocol.errors import UsageError
 
 _SCAFFOLD = """---
 name: {name}
@@ -53,28 +53,24 @@ def run_skills(args: argparse.Namespace, overrides: list[str], parser: argparse.
 
 
 def _list(args: argparse.Namespace, overrides: list[str]) -> int:
+    from vtcode.cli.context_window import chosen_context_window
     from vtcode.cli.inputs import workspace_dir
     from vtcode.config.environment import os_environ
     from vtcode.config.loader import load_settings
     from vtcode.core.definitions.catalog import catalog_state
     from vtcode.core.definitions.path_scope import patterns_of
-    from vtcode.runtime.providers import choose_provider, model_info
     from vtcode.runtime.skills import load_session_skills
     from vtcode.runtime.system_prompt import user_home
 
     workspace = workspace_dir(getattr(args, "workspace", None))
     env = os_environ()
     loaded = load_settings(workspace=workspace, env=env, overrides=overrides)
-    try:
-        window = model_info(loaded.settings, choose_provider(loaded.settings, env).model).context_window
-    except VtcodeError:  # no provider configured: listing skills needs none
-        window = 128_000
     skills = load_session_skills(
         loaded.settings,
         workspace=workspace,
         home=loaded.home,
         user_home=user_home(env),
-        context_window=window,
+        context_window=chosen_context_window(loaded.settings, env),
         notice=lambda _: None,
         bodies=True,  # every problem of every file, the body's too
     )

@@ -25,13 +25,9 @@ def run_action(
     return action(args, overrides)
 
 
-def add_workspace_option(*parsers: argparse.ArgumentParser) -> None:
+def add_workspace_option(
+    *parsers: argparse.ArgumentParser, help_text: str = "the workspace directory (default: the current one)"
+) -> None:
     """`--workspace/-C DIR` on each of `parsers` (left unset when not given: the current directory)."""
     for parser in parsers:
-        parser.add_argument(
-            "--workspace",
-            "-C",
-            metavar="DIR",
-            default=argparse.SUPPRESS,
-            help="the workspace directory (default: the current one)",
-        )
+        parser.add_argument("--workspace", "-C", metavar="DIR", default=argparse.SUPPRESS, help=help_text)

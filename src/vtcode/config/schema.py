@@ -8,13 +8,13 @@ that `msgspec.Meta` cannot express carries `extra={"accept": predicate, "expecte
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import msgspec
 
 from vtcode.core.approvals import ApprovalMode
 from vtcode.core.hooks.matching import matcher_error
-from vtcode.core.hooks.model import HookHandler
+from vtcode.core.hooks.model import SNAKE_EVENTS, HookHandler
 from vtcode.core.pricing import Price
 from vtcode.core.sandbox_policy import SandboxMode
 from vtcode.protocol.model import ReasoningEffort, WireApi
@@ -291,27 +291,29 @@ HookImport = Literal["claude", "codex", "gemini"]
 HookGroups = tuple[HookGroupSettings, ...]
 
 
-class HooksSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """`[hooks]`: lifecycle hooks by event, and which peers' hook files to import (user file only).
-
-    The groups of all files add up here; `LoadedConfig.hook_layers` also keeps them with the file they
-    came from, since trust depends on the file.
-    """
+class _HooksOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """What `[hooks]` holds besides the groups: which peers' hook files to import (user file only)."""
 
     import_: tuple[HookImport, ...] = msgspec.field(default=(), name="import")
-    session_start: HookGroups = msgspec.field(default=(), name="SessionStart")
-    session_end: HookGroups = msgspec.field(default=(), name="SessionEnd")
-    user_prompt_submit: HookGroups = msgspec.field(default=(), name="UserPromptSubmit")
-    pre_tool_use: HookGroups = msgspec.field(default=(), name="PreToolUse")
-    permission_request: HookGroups = msgspec.field(default=(), name="PermissionRequest")
-    post_tool_use: HookGroups = msgspec.field(default=(), name="PostToolUse")
-    post_tool_use_failure: HookGroups = msgspec.field(default=(), name="PostToolUseFailure")
-    stop: HookGroups = msgspec.field(default=(), name="Stop")
-    subagent_start: HookGroups = msgspec.field(default=(), name="SubagentStart")
-    subagent_stop: HookGroups = msgspec.field(default=(), name="SubagentStop")
-    pre_compact: HookGroups = msgspec.field(default=(), name="PreCompact")
-    post_compact: HookGroups = msgspec.field(default=(), name="PostCompact")
-    notification: HookGroups = msgspec.field(default=(), name="Notification")
+
+
+# `[hooks]`: `_HooksOptions` and, for each event of `core.hooks.model.HOOK_EVENTS` (the one list of event
+# names), its `[[hooks.EVENT]]` groups, default none. The groups of all files add up here;
+# `LoadedConfig.hook_layers` also keeps them with the file they came from, since trust depends on the
+# file. They are read by event name (`config.hook_layers`), never as attributes: the type checker needs
+# only `_HooksOptions`.
+if TYPE_CHECKING:
+    HooksSettings = _HooksOptions
+else:
+    HooksSettings = msgspec.defstruct(
+        "HooksSettings",
+        [(snake, HookGroups, msgspec.field(default=(), name=event)) for snake, event in SNAKE_EVENTS.items()],
+        bases=(_HooksOptions,),
+        module=__name__,
+        frozen=True,
+        forbid_unknown_fields=True,
+        kw_only=True,
+    )
 
 
 class CheckpointSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):

@@ -8,8 +8,6 @@ edit cannot express is rewritten whole.
 
 from __future__ import annotations
 
-import os
-import tempfile
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -21,6 +19,7 @@ from vtcode.config.layers import CONFIG_FILE_NAME
 from vtcode.config.toml_sections import with_section, without_section
 from vtcode.config.validation import validate_layer
 from vtcode.protocol.errors import ConfigError
+from vtcode.store.atomic import atomic_write
 
 
 def user_config_path(home: Path) -> Path:
@@ -30,9 +29,7 @@ def user_config_path(home: Path) -> Path:
 
 def set_mcp_server(home: Path, name: str, server: Mapping[str, Any], *, replace: bool = False) -> Path:
     """Write `[mcp_servers.NAME]`; the file written. One of that name is replaced only with `replace`."""
-    path = user_config_path(home)
-    text = _read_text(path)
-    table = _parse(path, text)
+    path, text, table = _read(home)
     servers = dict(table.get("mcp_servers", {}))
     if name in servers and not replace:
         raise ConfigError(
@@ -71,9 +68,7 @@ def trust_hooks(home: Path, workspace: Path, digests: Iterable[str]) -> Path:
 
 def remove_mcp_server(home: Path, name: str) -> bool:
     """Remove `[mcp_servers.NAME]`; whether it was there."""
-    path = user_config_path(home)
-    text = _read_text(path)
-    table = _parse(path, text)
+    path, text, table = _read(home)
     servers = dict(table.get("mcp_servers", {}))
     if name not in servers:
         return False
@@ -98,21 +93,16 @@ def _write_text_or_table(path: Path, text: str, wanted: Mapping[str, Any]) -> No
         _write(path, wanted)
 
 
-def _read_text(path: Path) -> str:
+def _read(home: Path) -> tuple[Path, str, dict[str, Any]]:
+    """The user file's path, text and table (empty when there is no file); `ConfigError` if unreadable."""
+    path = user_config_path(home)
     try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return ""
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(
-            f"{path}: cannot be read: {exc}", hint="fix the file, then run the command again"
-        ) from exc
-
-
-def _parse(path: Path, text: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            text = ""
+        return path, text, tomllib.loads(text)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(
             f"{path}: cannot be read: {exc}", hint="fix the file, then run the command again"
         ) from exc
@@ -123,9 +113,7 @@ def _edit_project(home: Path, workspace: Path, change: Callable[[dict[str, Any]]
 
     The rest of the file keeps its comments and layout (as `mcp add` does).
     """
-    path = user_config_path(home)
-    text = _read_text(path)
-    table = _parse(path, text)
+    path, text, table = _read(home)
     projects = dict(table.get("projects", {}))
     project = dict(projects.get(str(workspace), {}))
     change(project)
@@ -145,13 +133,4 @@ def _write(path: Path, table: Mapping[str, Any]) -> None:
 
 def _atomic_write(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    atomic_write(path, data)

@@ -22,23 +22,24 @@ PricePerMillion = Annotated[float, msgspec.Meta(ge=0)]
 _DATED = re.compile(r"^(?P<family>.+?)[-@](?:\d{8}|\d{4}-\d{2}-\d{2})$")
 
 
-class PriceTier(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+class TokenPrices(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A price for each kind of token (USD per million); `None`: not known (tokens of it: cost unknown)."""
+
+    input: PricePerMillion | None = None
+    output: PricePerMillion | None = None
+    cache_read: PricePerMillion | None = None
+    cache_write: PricePerMillion | None = None
+
+
+class PriceTier(TokenPrices, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """The prices of a request whose prompt is longer than `above_input_tokens` (a long-context tier)."""
 
     above_input_tokens: Annotated[int, msgspec.Meta(ge=0)] = 200_000
-    input: PricePerMillion | None = None
-    output: PricePerMillion | None = None
-    cache_read: PricePerMillion | None = None
-    cache_write: PricePerMillion | None = None
 
 
-class Price(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """One model's list prices (USD per million tokens); `None`: not known (tokens of it: cost unknown)."""
+class Price(TokenPrices, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """One model's list prices, and those of its long-context tier if it has one."""
 
-    input: PricePerMillion | None = None
-    output: PricePerMillion | None = None
-    cache_read: PricePerMillion | None = None
-    cache_write: PricePerMillion | None = None
     long_context: PriceTier | None = None
 
 
@@ -89,7 +90,7 @@ def call_cost(usage: Usage, price: Price | None) -> float | None:
     """
     if price is None:
         return None
-    tier: Price | PriceTier = price
+    tier: TokenPrices = price
     if price.long_context is not None and usage.input_tokens > price.long_context.above_input_tokens:
         tier = price.long_context
     cached = usage.cached_input_tokens

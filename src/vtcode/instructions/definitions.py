@@ -90,7 +90,7 @@ def discover_skills(roots: DefinitionRoots, *, bodies: bool = False) -> Discover
             key = f"{scope}\n{source}\n{skill_file}"
             loaded = None
             if stamp is not None:
-                loaded = cache.get(key, stamp, path=skill_file, scope=scope, source=source)
+                loaded = cache.get(key, stamp)
             if loaded is None:
                 loaded = _read_skill(skill_file, scope, source, False)[0]
                 # A read the OS refused (too many open files, EACCES from a policy, EIO) says nothing
@@ -247,45 +247,40 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def read_text(path: Path | str) -> tuple[str | None, str | None]:
-    """(text, None) or (None, why it cannot be used): too large, binary, not UTF-8, unreadable."""
+def read_text(path: Path | str, *, head: bool = False) -> tuple[str | None, str | None]:
+    """(text, None) or (None, why it cannot be used): too large, binary, not UTF-8, unreadable. With
+    `head`, a file over `HEAD_BYTES` is read only as far as its frontmatter block when it ends there
+    (its size still checked): the catalog needs no body."""
     try:
         # os-level calls: one open and reads, no separate `stat`, none of `open()`'s buffer objects.
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
         try:
-            data = _read_up_to(fd, MAX_FILE_BYTES + 1)
-            if len(data) > MAX_FILE_BYTES:
-                size = os.fstat(fd).st_size
-                return None, f"too large ({size} bytes; the limit is {MAX_FILE_BYTES})"
+            return _read_open(fd, head)
         finally:
             os.close(fd)
     except OSError as exc:
         return None, f"{CANNOT_READ} ({exc.strerror or exc})"
+
+
+def _read_open(fd: int, head: bool) -> tuple[str | None, str | None]:
+    data = b""
+    if head:
+        data = os.read(fd, HEAD_BYTES)
+        if len(data) < HEAD_BYTES:
+            return _decoded(data)  # the whole file
+        if os.fstat(fd).st_size > MAX_FILE_BYTES:
+            return _too_large(fd)
+        frontmatter = _frontmatter_head(data)
+        if frontmatter is not None:
+            return frontmatter, None
+    data += _read_up_to(fd, MAX_FILE_BYTES + 1 - len(data))
+    if len(data) > MAX_FILE_BYTES:
+        return _too_large(fd)
     return _decoded(data)
 
 
-def read_head(path: str) -> tuple[str | None, str | None]:
-    """`read_text`, but a file over `HEAD_BYTES` is read only as far as its frontmatter block when it
-    ends there (its size still checked): the catalog needs no body."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-        try:
-            data = os.read(fd, HEAD_BYTES)
-            if len(data) == HEAD_BYTES:
-                size = os.fstat(fd).st_size
-                if size > MAX_FILE_BYTES:
-                    return None, f"too large ({size} bytes; the limit is {MAX_FILE_BYTES})"
-                head = _frontmatter_head(data)
-                if head is not None:
-                    return head, None
-                data += _read_up_to(fd, MAX_FILE_BYTES + 1 - len(data))
-                if len(data) > MAX_FILE_BYTES:
-                    return None, f"too large ({os.fstat(fd).st_size} bytes; the limit is {MAX_FILE_BYTES})"
-        finally:
-            os.close(fd)
-    except OSError as exc:
-        return None, f"{CANNOT_READ} ({exc.strerror or exc})"
-    return _decoded(data)
+def _too_large(fd: int) -> tuple[None, str]:
+    return None, f"too large ({os.fstat(fd).st_size} bytes; the limit is {MAX_FILE_BYTES})"
 
 
 def _frontmatter_head(data: bytes) -> str | None:
@@ -328,7 +323,7 @@ def _read_up_to(fd: int, limit: int) -> bytes:
 
 
 def _read_skill(skill_file: str, scope: Scope, source: str, body: bool) -> tuple[Loaded, str]:
-    text, problem = read_text(skill_file) if body else read_head(skill_file)
+    text, problem = read_text(skill_file, head=not body)
     if text is None:
         return Loaded(None, (), (problem or "unreadable",)), skill_file
     folder = skill_file.rpartition("/")[0] or "/"  # `_join` made it: `folder/SKILL.md`

@@ -5,8 +5,8 @@ An entry is keyed by the file's path and source and stamped with its modificatio
 size, inode and device. The change time moves with every write and cannot be set back, so an edit is
 seen even when the modification time is restored; a file changed in the last `FRESH_NS` (either time)
 is not stored at all, since two edits of the same size within one timestamp tick would share a stamp
-(git's "racy" entries). Only what discovery keeps is stored (name, description, the catalog fields,
-the problems found); skills with frontmatter `hooks` are read every time. The cache lives in
+(git's "racy" entries). An entry holds the `Definition` discovery made (its body is read on use) and
+the problems found; skills with frontmatter `hooks` are read every time. The cache lives in
 `$VTCODE_HOME/cache/skills/`, one file per workspace; an unreadable or outdated one (another format,
 version, or build of the parsing modules) is ignored and rewritten, and a failed write changes nothing.
 """
@@ -24,9 +24,9 @@ from pathlib import Path
 import msgspec
 
 from vtcode import __version__
-from vtcode.core.definitions.model import Definition, Loaded, Scope
+from vtcode.core.definitions.model import Definition, Loaded
 
-FORMAT = f"1/{__version__}"  # bump the number when what discovery makes of a file changes
+FORMAT = f"2/{__version__}"  # bump the number when what discovery makes of a file changes
 # The modules that decide what an entry holds: their stamps join the format, since `__version__` stays
 # the same across builds (an install from a newer commit, an edit in development) and a parse change
 # would otherwise serve what an older parser made of an unchanged file.
@@ -44,27 +44,18 @@ Stamp = tuple[int, int, int, int, int]
 
 
 class _Entry(msgspec.Struct, array_like=True, gc=False):
-    """A file's stamp, the problems found in it and, when it loaded, the skill's own fields (as lists
-    of plain values: decoding them costs a fraction of decoding whole `Definition`s)."""
+    """A file's stamp, the problems found in it and, when it loaded, the skill as discovery made it
+    (without a body or hooks: `put` keeps no other)."""
 
     stamp: Stamp
     problems: tuple[str, ...]
     errors: tuple[str, ...]
-    loaded: bool
-    name: str = ""
-    description: str = ""
-    when_to_use: str | None = None
-    argument_hint: str | None = None
-    arguments: tuple[str, ...] = ()
-    model_invocable: bool = True
-    user_invocable: bool = True
-    allowed_tools: tuple[str, ...] = ()
-    paths: tuple[str, ...] = ()
+    definition: Definition | None = None
 
 
-CACHED_FIELDS = frozenset(_Entry.__struct_fields__) - {"stamp", "problems", "errors", "loaded"}
-"""The `Definition` fields an entry keeps; the others are the file's place (from the key) or not kept
-(`body`, read on use; `hooks`, never cached). A test checks that together they are all of them."""
+CACHED_FIELDS = frozenset(Definition.__struct_fields__)
+"""The `Definition` fields an entry keeps: all of them (the place fields are the key's; `body` and
+`hooks` are None in every entry kept)."""
 
 
 def _build_format() -> str:
@@ -107,22 +98,13 @@ class SkillCache:
         self._new: dict[str, _Entry] = {}
         self._changed = False
 
-    def get(self, key: str, stamp: Stamp, *, path: str, scope: Scope, source: str) -> Loaded | None:
-        """What discovery made of the skill file `path` last time, if its stamp is unchanged."""
+    def get(self, key: str, stamp: Stamp) -> Loaded | None:
+        """What discovery made of the skill file of `key` last time, if its stamp is unchanged."""
         entry = self._old.get(key)
         if entry is None or entry.stamp != stamp:
             return None
         self._new[key] = entry
-        if not entry.loaded:
-            return Loaded(None, entry.problems, entry.errors)
-        definition = Definition(
-            name=entry.name, description=entry.description, body=None, path=path,
-            folder=path.rpartition("/")[0] or "/", kind="skill", scope=scope, source=source,
-            when_to_use=entry.when_to_use, argument_hint=entry.argument_hint, arguments=entry.arguments,
-            model_invocable=entry.model_invocable, user_invocable=entry.user_invocable,
-            allowed_tools=entry.allowed_tools, paths=entry.paths,
-        )  # fmt: skip
-        return Loaded(definition, entry.problems, entry.errors)
+        return Loaded(entry.definition, entry.problems, entry.errors)
 
     def put(self, key: str, stamp: Stamp, loaded: Loaded) -> None:
         """Remember what discovery made of a skill file it has just read."""
@@ -136,13 +118,7 @@ class SkillCache:
                 key.encode()
             except UnicodeEncodeError:
                 return  # a path that is not UTF-8 (surrogate escapes): msgpack strings cannot hold it
-        entry = _Entry(stamp, loaded.problems, loaded.errors, d is not None)
-        if d is not None:
-            entry = _Entry(
-                stamp, loaded.problems, loaded.errors, True, d.name, d.description, d.when_to_use,
-                d.argument_hint, d.arguments, d.model_invocable, d.user_invocable, d.allowed_tools, d.paths,
-            )  # fmt: skip
-        self._new[key] = entry
+        self._new[key] = _Entry(stamp, loaded.problems, loaded.errors, d)
         self._changed = True
 
     def save(self) -> None:

@@ -16,7 +16,7 @@ import msgspec
 from vtcode.protocol.errors import StoreError
 from vtcode.protocol.messages import Message
 from vtcode.store.atomic import atomic_write
-from vtcode.store.errors import store_error
+from vtcode.store.errors import newer_format_error, store_error
 
 ARCHIVE_SCHEMA_VERSION = 1
 _NAME = re.compile(r"compaction-(\d{4,})\.jsonl")
@@ -94,9 +94,11 @@ def read_segment(path: Path) -> tuple[ArchiveHeader, list[Message]]:
     except msgspec.DecodeError as error:
         raise StoreError(f"{path}: {error}", hint="the artifact is damaged; delete it") from error
     if header.schema_version > ARCHIVE_SCHEMA_VERSION:
-        raise StoreError(
-            f"{path}: artifact has schema_version {header.schema_version}, this vtcode reads up to "
-            f"{ARCHIVE_SCHEMA_VERSION}",
+        raise newer_format_error(
+            str(path),
+            "artifact",
+            header.schema_version,
+            ARCHIVE_SCHEMA_VERSION,
             hint="upgrade vtcode to read this session's archive",
         )
     return header, messages

@@ -24,11 +24,7 @@ def atomic_write(path: Path, data: bytes) -> None:
         raise store_error(err, "create a temporary file for", path) from err
     tmp = Path(tmp_name)
     try:
-        try:
-            write_all(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        _write_and_close(fd, data)
         os.replace(tmp, path)
     except OSError as err:
         with contextlib.suppress(OSError):
@@ -58,18 +54,22 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
+def _write_and_close(fd: int, data: bytes) -> None:
+    """Write all of `data` to `fd`, fsync it and close it (closed even when that fails); raises `OSError`."""
+    try:
+        write_all(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def write_synced(path: Path, data: bytes) -> None:
     """Create or truncate `path` with `data` and fsync it (not atomic: for files a later record vouches for).
 
     Raises `StoreError` on any file-system failure.
     """
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
-        try:
-            write_all(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        _write_and_close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644), data)
     except OSError as err:
         raise store_error(err, "write", path) from err
 

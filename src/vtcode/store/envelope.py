@@ -4,28 +4,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import msgspec
-
 from vtcode.core.compaction.envelope import ENVELOPE_SCHEMA_VERSION, Envelope
-from vtcode.store.state_file import read_state_file, write_state_file
+from vtcode.store.state_file import StateFile
 
 ENVELOPE_FILE = "envelope.json"
 
-_decoder = msgspec.json.Decoder(Envelope)
+_ENVELOPE = StateFile(
+    ENVELOPE_FILE,
+    Envelope,
+    newest=ENVELOPE_SCHEMA_VERSION,
+    damaged_hint="the envelope is damaged; fix or delete it",
+    newer_hint="upgrade vtcode to resume this session",
+)
 
 
 def read_envelope(session_dir: Path) -> Envelope | None:
     """The session's envelope, None when there is none yet; a damaged file is a `StoreError`."""
-    return read_state_file(
-        session_dir / ENVELOPE_FILE,
-        _decoder,
-        name="envelope",
-        newest=ENVELOPE_SCHEMA_VERSION,
-        damaged_hint="the envelope is damaged; fix or delete it",
-        newer_hint="upgrade vtcode to resume this session",
-    )
+    return _ENVELOPE.read(session_dir)
 
 
 def write_envelope(session_dir: Path, envelope: Envelope) -> None:
     """Replace the envelope atomically (temp file, fsync, rename, fsync of the directory)."""
-    write_state_file(session_dir / ENVELOPE_FILE, envelope)
+    _ENVELOPE.write(session_dir, envelope)

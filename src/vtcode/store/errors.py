@@ -1,4 +1,4 @@
-"""Translate `OSError` from the file system into a `StoreError` a user can act on."""
+"""`StoreError`s a user can act on: an `OSError` of the file system translated, a newer format refused."""
 
 from __future__ import annotations
 
@@ -45,3 +45,10 @@ def store_error(err: OSError, action: str, path: Path) -> StoreError:
         reason = err.strerror or str(err)
         hint = "check that {dir} exists and is writable"
     return StoreError(f"could not {action} {path}: {reason}", hint=hint.format(dir=path.parent))
+
+
+def newer_format_error(where: str, what: str, version: int, newest: int, *, hint: str) -> StoreError:
+    """A `StoreError` refusing `what` (at `where`): its `schema_version` is newer than this vtcode reads."""
+    return StoreError(
+        f"{where}: {what} has schema_version {version}, this vtcode reads up to {newest}", hint=hint
+    )

@@ -8,6 +8,7 @@ import msgspec
 
 from vtcode.protocol.errors import StoreError
 from vtcode.protocol.messages import Message
+from vtcode.store.errors import newer_format_error
 from vtcode.store.jsonl import JsonlLog
 
 HISTORY_SCHEMA_VERSION = 1
@@ -109,9 +110,11 @@ def replay(records: list[HistoryRecord], notices: list[str], path: Path) -> Load
 
 def _check_order(record: HistoryRecord, last_seq: int, path: Path, line: int) -> None:
     if record.schema_version > HISTORY_SCHEMA_VERSION:
-        raise StoreError(
-            f"{path}:{line}: record has schema_version {record.schema_version}, "
-            f"this vtcode reads up to {HISTORY_SCHEMA_VERSION}",
+        raise newer_format_error(
+            f"{path}:{line}",
+            "record",
+            record.schema_version,
+            HISTORY_SCHEMA_VERSION,
             hint="the session was written by a newer vtcode; upgrade vtcode to resume it",
         )
     if record.seq <= last_seq:

@@ -89,10 +89,7 @@ class JsonlLog(Generic[T]):
         try:
             write_all(fd, payload)
             if sync:
-                os.fsync(fd)
-                if self._dir_unsynced:
-                    fsync_dir(self.path.parent)
-                    self._dir_unsynced = False
+                self._make_durable(fd)
         except OSError as err:
             try:
                 os.ftruncate(fd, start)
@@ -106,15 +103,19 @@ class JsonlLog(Generic[T]):
         try:
             fd = self._fd if self._fd is not None else os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
             try:
-                os.fsync(fd)
+                self._make_durable(fd)
             finally:
                 if fd != self._fd:
                     os.close(fd)
-            if self._dir_unsynced:
-                fsync_dir(self.path.parent)
-                self._dir_unsynced = False
         except OSError as err:
             raise store_error(err, "sync", self.path) from err
+
+    def _make_durable(self, fd: int) -> None:
+        """fsync the file and, the first time for a new file, its directory entry; raises `OSError`."""
+        os.fsync(fd)
+        if self._dir_unsynced:
+            fsync_dir(self.path.parent)
+            self._dir_unsynced = False
 
     def close(self) -> None:
         """Release the file and its writer lock; a later `append` reopens it."""
