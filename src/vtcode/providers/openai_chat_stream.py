@@ -21,6 +21,7 @@ from vtcode.providers.errors import (
     network_error,
     stream_error,
 )
+from vtcode.providers.openai_usage import CachedTokens, ReasoningTokens, openai_usage
 from vtcode.providers.sse import SseEvent
 from vtcode.providers.stream_accumulator import CallPart, Part, ReasoningPart, TextPart, assemble
 
@@ -64,19 +65,11 @@ class _Choice(msgspec.Struct):
     finish_reason: str | None = None
 
 
-class _PromptDetails(msgspec.Struct):
-    cached_tokens: int | None = None
-
-
-class _CompletionDetails(msgspec.Struct):
-    reasoning_tokens: int | None = None
-
-
 class _Usage(msgspec.Struct):
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
-    prompt_tokens_details: _PromptDetails | None = None
-    completion_tokens_details: _CompletionDetails | None = None
+    prompt_tokens_details: CachedTokens | None = None
+    completion_tokens_details: ReasoningTokens | None = None
     # DeepSeek reports its prefix-cache hits here instead of prompt_tokens_details.
     prompt_cache_hit_tokens: int | None = None
 
@@ -151,7 +144,14 @@ class ChatStreamDecoder:
         if chunk.id and self._response_id is None:
             self._response_id = chunk.id
         if chunk.usage is not None:
-            self._usage = _usage(chunk.usage)
+            usage = chunk.usage
+            self._usage = openai_usage(
+                usage.prompt_tokens,
+                usage.completion_tokens,
+                usage.prompt_tokens_details,
+                usage.completion_tokens_details,
+                usage.prompt_cache_hit_tokens,
+            )
         out: list[StreamEvent] = []
         for choice in chunk.choices or ():
             # We never ask for n > 1; other choices would only be a server's mistake.
@@ -259,18 +259,3 @@ class ChatStreamDecoder:
         if chunk.error is not None:
             return self._error(chunk.error)
         return stream_error("", error_message(data), provider=self._provider, api_key_env=self._api_key_env)
-
-
-def _usage(wire: _Usage) -> Usage:
-    """Our usage from the wire's; `input_tokens` counts all prompt tokens, cached ones included."""
-    prompt = wire.prompt_tokens_details
-    completion = wire.completion_tokens_details
-    cached = prompt.cached_tokens if prompt is not None else None
-    if cached is None:
-        cached = wire.prompt_cache_hit_tokens
-    return Usage(
-        input_tokens=wire.prompt_tokens or 0,
-        output_tokens=wire.completion_tokens or 0,
-        cached_input_tokens=cached or 0,
-        reasoning_tokens=(completion.reasoning_tokens if completion is not None else None) or 0,
-    )

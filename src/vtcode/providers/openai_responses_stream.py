@@ -14,6 +14,7 @@ from vtcode.protocol.errors import ProviderError
 from vtcode.protocol.messages import Usage
 from vtcode.protocol.model import Completed, ReasoningDelta, StopReason, StreamEvent, ToolCallDelta
 from vtcode.providers.errors import invalid_response, network_error, stream_error
+from vtcode.providers.openai_usage import CachedTokens, ReasoningTokens, openai_usage
 from vtcode.providers.sse import SseEvent
 from vtcode.providers.stream_accumulator import CallPart, Part, ReasoningPart, TextPart, assemble
 
@@ -41,19 +42,11 @@ class _Item(msgspec.Struct):
     encrypted_content: str | None = None
 
 
-class _InputDetails(msgspec.Struct):
-    cached_tokens: int | None = None
-
-
-class _OutputDetails(msgspec.Struct):
-    reasoning_tokens: int | None = None
-
-
 class _Usage(msgspec.Struct):
     input_tokens: int | None = None
     output_tokens: int | None = None
-    input_tokens_details: _InputDetails | None = None
-    output_tokens_details: _OutputDetails | None = None
+    input_tokens_details: CachedTokens | None = None
+    output_tokens_details: ReasoningTokens | None = None
 
 
 class _Error(msgspec.Struct):
@@ -396,11 +389,6 @@ def _usage(response: _Response | None) -> Usage:
     usage = response.usage if response is not None else None
     if usage is None:
         return Usage()
-    cached = usage.input_tokens_details.cached_tokens if usage.input_tokens_details else None
-    reasoning = usage.output_tokens_details.reasoning_tokens if usage.output_tokens_details else None
-    return Usage(
-        input_tokens=usage.input_tokens or 0,
-        output_tokens=usage.output_tokens or 0,
-        cached_input_tokens=cached or 0,
-        reasoning_tokens=reasoning or 0,
+    return openai_usage(
+        usage.input_tokens, usage.output_tokens, usage.input_tokens_details, usage.output_tokens_details
     )
