@@ -127,8 +127,6 @@ class _Open:
     part: Part | None = None
     # A compaction block's summary, which is not part of the reply.
     summary: list[str] = field(default_factory=list)
-    start_input: str = ""
-    emitted_arguments: bool = False
 
 
 class AnthropicStreamDecoder:
@@ -223,11 +221,9 @@ class AnthropicStreamDecoder:
             # Some gateways send the whole input in the start block and no deltas; `{}` is the usual
             # placeholder that the deltas replace.
             start_input = bytes(block.input).decode()
-            opened.start_input = "" if start_input.strip() in ("", "{}", "null") else start_input
             # A stream may end a tool block without content_block_stop; arguments are still an object.
-            call = CallPart(
-                self._calls, block.id or "", block.name or "", fallback=opened.start_input or "{}"
-            )
+            fallback = "{}" if start_input.strip() in ("", "{}", "null") else start_input
+            call = CallPart(self._calls, block.id or "", block.name or "", fallback=fallback)
             self._calls += 1
             opened.part = call
             return [call.started()]
@@ -246,17 +242,13 @@ class AnthropicStreamDecoder:
         elif delta.type == "compaction_delta" and delta.content and block.kind == "compaction":
             block.summary.append(delta.content)
         elif delta.type == "input_json_delta" and delta.partial_json and isinstance(part, CallPart):
-            block.emitted_arguments = True
             return [part.add(delta.partial_json)]
         return []
 
     def _stop_block(self, block: _Open) -> list[StreamEvent]:
-        if not isinstance(block.part, CallPart) or block.emitted_arguments:
-            return []
-        # A call without arguments streams no fragment (or only empty ones); its arguments are still an
-        # object, and the fragments a consumer saw must add up to the final arguments.
-        block.emitted_arguments = True
-        return [block.part.add(block.start_input or "{}")]
+        # A call's arguments are final at its block's end. One that streamed no fragment (or only empty
+        # ones) still has an object, and the fragments a consumer saw must add up to the final arguments.
+        return block.part.settle(block.part.arguments) if isinstance(block.part, CallPart) else []
 
     def _finish(self) -> list[StreamEvent]:
         self.done = True

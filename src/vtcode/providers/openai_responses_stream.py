@@ -12,7 +12,7 @@ import msgspec
 
 from vtcode.protocol.errors import ProviderError
 from vtcode.protocol.messages import Usage
-from vtcode.protocol.model import Completed, ReasoningDelta, StopReason, StreamEvent, ToolCallDelta
+from vtcode.protocol.model import Completed, ReasoningDelta, StopReason, StreamEvent
 from vtcode.providers.errors import invalid_response, network_error, stream_error
 from vtcode.providers.openai_usage import CachedTokens, ReasoningTokens, openai_usage
 from vtcode.providers.sse import SseEvent
@@ -198,7 +198,7 @@ class ResponsesStreamDecoder:
         if kind == "response.output_item.done" and item is not None:
             return self._item_done(event.output_index, item)
         if kind == "response.function_call_arguments.done" and event.arguments is not None:
-            return self._arguments_final(self._call(event), event.arguments)
+            return self._call(event).settle(event.arguments)
         if kind == "response.completed":
             return [self._complete(event.response, None)]
         if kind == "response.incomplete":
@@ -229,7 +229,7 @@ class ResponsesStreamDecoder:
             self._remember(key, item.id, call)
             events: list[StreamEvent] = [call.started()]
             if item.arguments:
-                events += self._arguments_final(call, item.arguments)
+                events += call.settle(item.arguments)
             return events
         if item.type == "reasoning":
             self._remember(key, item.id, _ReasoningItem(item_id=item.id))
@@ -241,7 +241,7 @@ class ResponsesStreamDecoder:
         events = self._item_added(output_index, item)
         state = self._items.get(self._key(output_index, item.id))
         if isinstance(state, _CallItem):
-            events += self._arguments_final(state, item.arguments or "")
+            events += state.settle(item.arguments or "")
             state.done = True
         elif isinstance(state, _ReasoningItem):
             state.item_id = item.id or state.item_id
@@ -331,17 +331,6 @@ class ResponsesStreamDecoder:
         if not event.delta or call.done:
             return []
         return [call.add(event.delta)]
-
-    def _arguments_final(self, call: _CallItem, final: str) -> list[StreamEvent]:
-        """Reconcile the streamed fragments with the final arguments, which win."""
-        streamed = call.arguments
-        if final == streamed or not final:
-            return []
-        call.fragments = [final]
-        if final.startswith(streamed):
-            # Fragments were missing at the end (or never sent): stream the rest so deltas add up.
-            return [ToolCallDelta(call.index, final[len(streamed) :])]
-        return []
 
     # -- end of stream ----------------------------------------------------------------------------------
 
