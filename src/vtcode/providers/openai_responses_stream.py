@@ -13,10 +13,11 @@ import msgspec
 from vtcode.protocol.errors import ProviderError
 from vtcode.protocol.messages import Usage
 from vtcode.protocol.model import Completed, ReasoningDelta, StopReason, StreamEvent
-from vtcode.providers.errors import invalid_response, network_error, stream_error
+from vtcode.providers.errors import invalid_response
 from vtcode.providers.openai_usage import CachedTokens, ReasoningTokens, openai_usage
 from vtcode.providers.sse import SseEvent
-from vtcode.providers.stream_accumulator import CallPart, Part, ReasoningPart, TextPart, assemble
+from vtcode.providers.stream_accumulator import CallPart, Part, ReasoningPart, TextPart
+from vtcode.providers.wire_decoder import WireDecoder
 
 # Separates consecutive reasoning summary parts (and message items) in the streamed text.
 PART_SEPARATOR = "\n\n"
@@ -146,19 +147,16 @@ class _CallItem(CallPart):
 _State = TextPart | _ReasoningItem | _CallItem
 
 
-class ResponsesStreamDecoder:
+class ResponsesStreamDecoder(WireDecoder):
     """Feed SSE events of one response; get stream events out, ending with exactly one Completed."""
 
     def __init__(self, provider: str, *, api_key_env: str | None = None) -> None:
-        self.provider = provider
-        self.api_key_env = api_key_env
-        self.done = False
+        super().__init__(provider, api_key_env=api_key_env)
         self._items: dict[int, _State] = {}
         self._by_item_id: dict[str, int] = {}
         self._calls: list[_CallItem] = []
         self._text_streamed = False
         self._reasoning_streamed = False
-        self._response_id: str | None = None
 
     def feed(self, sse: SseEvent) -> list[StreamEvent]:
         """Decode one SSE event; raises ProviderError for undecodable data or an error in the stream."""
@@ -173,11 +171,6 @@ class ResponsesStreamDecoder:
             raise invalid_response(self.provider, f"undecodable event data ({exc})") from exc
         return self._handle(event, item)
 
-    def close(self) -> None:
-        """The byte stream ended: raise unless the terminal event arrived."""
-        if not self.done:
-            raise network_error(self.provider, "stream ended before completion")
-
     # -- dispatch ---------------------------------------------------------------------------------------
 
     def _handle(self, event: _Event, item: _Item | None) -> list[StreamEvent]:
@@ -191,7 +184,7 @@ class ResponsesStreamDecoder:
             return self._arguments_delta(event)
         if kind in ("response.created", "response.in_progress", "response.queued"):
             if event.response is not None and event.response.id:
-                self._response_id = event.response.id
+                self.response_id = event.response.id
             return []
         if kind == "response.output_item.added" and item is not None:
             return self._item_added(event.output_index, item)
@@ -200,11 +193,11 @@ class ResponsesStreamDecoder:
         if kind == "response.function_call_arguments.done" and event.arguments is not None:
             return self._call(event).settle(event.arguments)
         if kind == "response.completed":
-            return [self._complete(event.response, None)]
+            return [self._end(event.response, None)]
         if kind == "response.incomplete":
             details = event.response.incomplete_details if event.response else None
             reason = _INCOMPLETE_REASONS.get(details.reason if details else None, "other")
-            return [self._complete(event.response, reason)]
+            return [self._end(event.response, reason)]
         if kind == "response.failed":
             error = event.response.error if event.response else None
             raise self._error(error or _Error(message="the response failed"))
@@ -334,20 +327,16 @@ class ResponsesStreamDecoder:
 
     # -- end of stream ----------------------------------------------------------------------------------
 
-    def _complete(self, response: _Response | None, stop: StopReason | None) -> Completed:
-        self.done = True
+    def _end(self, response: _Response | None, stop: StopReason | None) -> Completed:
         if response is not None and response.id:
-            self._response_id = response.id
+            self.response_id = response.id
         # Calls are listed in the order they started, whatever their output index.
         parts: list[Part] = [
             state for key in sorted(self._items) if not isinstance(state := self._items[key], CallPart)
         ]
         # A truncated response may hold a call whose arguments never finished; it cannot be run.
         calls = [c for c in self._calls if c.done or stop is None]
-        message = assemble([*parts, *calls])
-        if stop is None:
-            stop = "tool_use" if calls else "end_turn"
-        return Completed(message, _usage(response), stop, self._response_id)
+        return self._complete([*parts, *calls], _usage(response), stop)
 
     def _error(self, error: _Error) -> ProviderError:
         message = error.message or "error in stream"
@@ -356,7 +345,7 @@ class ResponsesStreamDecoder:
         # The code is the reliable signal (the wording varies); keep it in the text the classifier reads.
         if code and code not in message:
             message = f"{message} [{code}]"
-        return stream_error(error_type, message, provider=self.provider, api_key_env=self.api_key_env)
+        return self._stream_error(error_type, message)
 
 
 def _item(raw: msgspec.Raw) -> _Item | None:
