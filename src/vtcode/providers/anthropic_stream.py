@@ -171,7 +171,7 @@ class AnthropicStreamDecoder(WireDecoder):
                 return self._finish() if kind == "message_stop" else []
             return self._dispatch(decoder.decode(raw))
         except msgspec.DecodeError as exc:
-            raise invalid_response(self.provider, f"{exc} in {_excerpt(sse.data)}") from exc
+            raise self._undecodable(exc, sse.data) from exc
 
     def _dispatch(self, event: msgspec.Struct) -> list[StreamEvent]:
         match event:
@@ -291,7 +291,3 @@ class AnthropicStreamDecoder(WireDecoder):
 
 def _pick(new: int | None, old: int | None) -> int | None:
     return old if new is None else new
-
-
-def _excerpt(data: str, limit: int = 120) -> str:
-    return repr(data if len(data) <= limit else data[: limit - 1] + "…")

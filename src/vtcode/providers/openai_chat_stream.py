@@ -124,7 +124,7 @@ class ChatStreamDecoder(WireDecoder):
         try:
             chunk = _decoder.decode(data)
         except msgspec.DecodeError as exc:
-            raise invalid_response(self.provider, f"{exc}: {data[:200]!r}") from exc
+            raise self._undecodable(exc, data) from exc
         if chunk.error is not None:
             raise self._error(chunk.error)
         if chunk.id and self.response_id is None:

@@ -168,7 +168,7 @@ class ResponsesStreamDecoder(WireDecoder):
             event = _EVENT.decode(sse.data)
             item = _item(event.item)
         except msgspec.DecodeError as exc:
-            raise invalid_response(self.provider, f"undecodable event data ({exc})") from exc
+            raise self._undecodable(exc, sse.data) from exc
         return self._handle(event, item)
 
     # -- dispatch ---------------------------------------------------------------------------------------

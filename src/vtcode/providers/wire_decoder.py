@@ -1,4 +1,4 @@
-"""What the three stream decoders do alike around their wire's event mapping: how a stream ends.
+"""What the three stream decoders do alike around their wire's event mapping: how a stream ends or fails.
 
 A decoder is fed the SSE events of one response and returns stream events, the last one exactly one
 `Completed`; `close` at the end of the bytes fails when the terminal event never came, so a cut stream is
@@ -14,12 +14,12 @@ from collections.abc import Iterable
 from vtcode.protocol.errors import ProviderError
 from vtcode.protocol.messages import Usage
 from vtcode.protocol.model import Completed, StopReason
-from vtcode.providers.errors import network_error, stream_error
+from vtcode.providers.errors import invalid_response, network_error, stream_error
 from vtcode.providers.stream_accumulator import Part, assemble
 
 
 class WireDecoder:
-    """The base of the stream decoders: `done`, `close`, the final `Completed` and in-stream errors."""
+    """The base of the stream decoders: `done`, `close`, the final `Completed`, the errors it ends in."""
 
     def __init__(self, provider: str, *, api_key_env: str | None = None) -> None:
         self.provider = provider
@@ -45,3 +45,11 @@ class WireDecoder:
     def _stream_error(self, kind: str, message: str) -> ProviderError:
         """An error the stream reported, classified by its wire's error type `kind`."""
         return stream_error(kind, message, provider=self.provider, api_key_env=self.api_key_env)
+
+    def _undecodable(self, problem: Exception, data: str) -> ProviderError:
+        """Event data that does not decode as the wire's JSON: what was wrong, and where."""
+        return invalid_response(self.provider, f"undecodable event data ({problem}) in {_excerpt(data)}")
+
+
+def _excerpt(data: str, limit: int = 120) -> str:
+    return repr(data if len(data) <= limit else data[: limit - 1] + "…")
