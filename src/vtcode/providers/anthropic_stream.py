@@ -9,10 +9,11 @@ import msgspec
 
 from vtcode.protocol.errors import ProviderError
 from vtcode.protocol.messages import Usage
-from vtcode.protocol.model import Completed, StopReason, StreamEvent
-from vtcode.providers.errors import invalid_response, network_error, stream_error
+from vtcode.protocol.model import StopReason, StreamEvent
+from vtcode.providers.errors import invalid_response
 from vtcode.providers.sse import SseEvent
-from vtcode.providers.stream_accumulator import CallPart, Part, ReasoningPart, TextPart, assemble
+from vtcode.providers.stream_accumulator import CallPart, Part, ReasoningPart, TextPart
+from vtcode.providers.wire_decoder import WireDecoder
 
 # Wire shapes. Only the fields we read are declared; unknown fields are ignored because the API adds
 # fields (citations, containers, service tiers) all the time.
@@ -127,23 +128,18 @@ class _Open:
     part: Part | None = None
     # A compaction block's summary, which is not part of the reply.
     summary: list[str] = field(default_factory=list)
-    start_input: str = ""
-    emitted_arguments: bool = False
 
 
-class AnthropicStreamDecoder:
+class AnthropicStreamDecoder(WireDecoder):
     """Feed SSE events in order; get stream events out, ending with exactly one `Completed`."""
 
     def __init__(self, provider: str, *, api_key_env: str | None = None) -> None:
-        self._provider = provider
-        self._api_key_env = api_key_env
+        super().__init__(provider, api_key_env=api_key_env)
         self._blocks: dict[int, _Open] = {}
         self._order: list[int] = []
         self._calls = 0
-        self._response_id: str | None = None
         self._usage = _Usage()
         self._stop: str | None = None
-        self.done = False
 
     @property
     def stop_reason(self) -> str | None:
@@ -175,12 +171,7 @@ class AnthropicStreamDecoder:
                 return self._finish() if kind == "message_stop" else []
             return self._dispatch(decoder.decode(raw))
         except msgspec.DecodeError as exc:
-            raise invalid_response(self._provider, f"{exc} in {_excerpt(sse.data)}") from exc
-
-    def close(self) -> None:
-        """The byte stream ended: fail unless `message_stop` arrived."""
-        if not self.done:
-            raise network_error(self._provider, "stream ended before completion")
+            raise self._undecodable(exc, sse.data) from exc
 
     def _dispatch(self, event: msgspec.Struct) -> list[StreamEvent]:
         match event:
@@ -188,7 +179,7 @@ class AnthropicStreamDecoder:
             case _BlockDelta():
                 return self._delta(self._block(event.index), event.delta)
             case _MessageStart(message=message):
-                self._response_id = message.id
+                self.response_id = message.id
                 self._merge_usage(message.usage)
                 return []
             case _BlockStart():
@@ -223,11 +214,9 @@ class AnthropicStreamDecoder:
             # Some gateways send the whole input in the start block and no deltas; `{}` is the usual
             # placeholder that the deltas replace.
             start_input = bytes(block.input).decode()
-            opened.start_input = "" if start_input.strip() in ("", "{}", "null") else start_input
             # A stream may end a tool block without content_block_stop; arguments are still an object.
-            call = CallPart(
-                self._calls, block.id or "", block.name or "", fallback=opened.start_input or "{}"
-            )
+            fallback = "{}" if start_input.strip() in ("", "{}", "null") else start_input
+            call = CallPart(self._calls, block.id or "", block.name or "", fallback=fallback)
             self._calls += 1
             opened.part = call
             return [call.started()]
@@ -246,28 +235,18 @@ class AnthropicStreamDecoder:
         elif delta.type == "compaction_delta" and delta.content and block.kind == "compaction":
             block.summary.append(delta.content)
         elif delta.type == "input_json_delta" and delta.partial_json and isinstance(part, CallPart):
-            block.emitted_arguments = True
             return [part.add(delta.partial_json)]
         return []
 
     def _stop_block(self, block: _Open) -> list[StreamEvent]:
-        if not isinstance(block.part, CallPart) or block.emitted_arguments:
-            return []
-        # A call without arguments streams no fragment (or only empty ones); its arguments are still an
-        # object, and the fragments a consumer saw must add up to the final arguments.
-        block.emitted_arguments = True
-        return [block.part.add(block.start_input or "{}")]
+        # A call's arguments are final at its block's end. One that streamed no fragment (or only empty
+        # ones) still has an object, and the fragments a consumer saw must add up to the final arguments.
+        return block.part.settle(block.part.arguments) if isinstance(block.part, CallPart) else []
 
     def _finish(self) -> list[StreamEvent]:
-        self.done = True
-        message = assemble(part for index in self._order if (part := self._blocks[index].part) is not None)
-        has_calls = bool(message.tool_calls)
-        return [Completed(message, self._final_usage(), self._stop_reason(has_calls), self._response_id)]
-
-    def _stop_reason(self, has_calls: bool) -> StopReason:
-        if self._stop is None:
-            return "tool_use" if has_calls else "end_turn"
-        return _STOP_REASONS.get(self._stop, "other")
+        parts = (part for index in self._order if (part := self._blocks[index].part) is not None)
+        stop = None if self._stop is None else _STOP_REASONS.get(self._stop, "other")
+        return [self._complete(parts, self._final_usage(), stop)]
 
     def _merge_usage(self, usage: _Usage | None) -> None:
         # message_delta counts are cumulative totals: a present field replaces, an absent one keeps the
@@ -303,18 +282,12 @@ class AnthropicStreamDecoder:
     def _block(self, index: int) -> _Open:
         block = self._blocks.get(index)
         if block is None:
-            raise invalid_response(self._provider, f"event for content block {index} before its start")
+            raise invalid_response(self.provider, f"event for content block {index} before its start")
         return block
 
     def _error(self, error: _ErrorBody) -> ProviderError:
-        return stream_error(
-            error.type, error.message or error.type, provider=self._provider, api_key_env=self._api_key_env
-        )
+        return self._stream_error(error.type, error.message or error.type)
 
 
 def _pick(new: int | None, old: int | None) -> int | None:
     return old if new is None else new
-
-
-def _excerpt(data: str, limit: int = 120) -> str:
-    return repr(data if len(data) <= limit else data[: limit - 1] + "…")

@@ -14,15 +14,11 @@ import msgspec
 from vtcode.protocol.errors import ProviderError
 from vtcode.protocol.messages import Usage
 from vtcode.protocol.model import Completed, StopReason, StreamEvent
-from vtcode.providers.errors import (
-    classify_status,
-    error_message,
-    invalid_response,
-    network_error,
-    stream_error,
-)
+from vtcode.providers.errors import classify_status, error_message, invalid_response
+from vtcode.providers.openai_usage import CachedTokens, ReasoningTokens, openai_usage
 from vtcode.providers.sse import SseEvent
-from vtcode.providers.stream_accumulator import CallPart, Part, ReasoningPart, TextPart, assemble
+from vtcode.providers.stream_accumulator import CallPart, Part, ReasoningPart, TextPart
+from vtcode.providers.wire_decoder import WireDecoder
 
 DONE = "[DONE]"
 
@@ -64,19 +60,11 @@ class _Choice(msgspec.Struct):
     finish_reason: str | None = None
 
 
-class _PromptDetails(msgspec.Struct):
-    cached_tokens: int | None = None
-
-
-class _CompletionDetails(msgspec.Struct):
-    reasoning_tokens: int | None = None
-
-
 class _Usage(msgspec.Struct):
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
-    prompt_tokens_details: _PromptDetails | None = None
-    completion_tokens_details: _CompletionDetails | None = None
+    prompt_tokens_details: CachedTokens | None = None
+    completion_tokens_details: ReasoningTokens | None = None
     # DeepSeek reports its prefix-cache hits here instead of prompt_tokens_details.
     prompt_cache_hit_tokens: int | None = None
 
@@ -106,29 +94,21 @@ class _Call(msgspec.Struct):
     pending: list[str] = msgspec.field(default_factory=list)
 
 
-class ChatStreamDecoder:
+class ChatStreamDecoder(WireDecoder):
     """Turns the SSE events of one Chat Completions stream into `StreamEvent`s, ending with `Completed`.
 
     Feed every event to `feed`; after the stream's bytes run out call `close`, which raises when the
     terminal `[DONE]` never came.
     """
 
-    def __init__(self, *, provider: str, api_key_env: str | None = None) -> None:
-        self._provider = provider
-        self._api_key_env = api_key_env
+    def __init__(self, provider: str, *, api_key_env: str | None = None) -> None:
+        super().__init__(provider, api_key_env=api_key_env)
         self._text = TextPart()
         self._reasoning = ReasoningPart()
         self._calls: dict[int, _Call] = {}
         self._last_index: int | None = None
         self._finish: str | None = None
         self._usage = Usage()
-        self._response_id: str | None = None
-        self.completed: Completed | None = None
-
-    @property
-    def done(self) -> bool:
-        """Whether the terminal `[DONE]` arrived (and `Completed` was returned)."""
-        return self.completed is not None
 
     def feed(self, event: SseEvent) -> list[StreamEvent]:
         """The stream events carried by one SSE event."""
@@ -140,29 +120,30 @@ class ChatStreamDecoder:
         if not data:
             return []
         if data == DONE:
-            self.completed = self._completed()
-            return [self.completed]
+            return [self._completed()]
         try:
             chunk = _decoder.decode(data)
         except msgspec.DecodeError as exc:
-            raise invalid_response(self._provider, f"{exc}: {data[:200]!r}") from exc
+            raise self._undecodable(exc, data) from exc
         if chunk.error is not None:
             raise self._error(chunk.error)
-        if chunk.id and self._response_id is None:
-            self._response_id = chunk.id
+        if chunk.id and self.response_id is None:
+            self.response_id = chunk.id
         if chunk.usage is not None:
-            self._usage = _usage(chunk.usage)
+            usage = chunk.usage
+            self._usage = openai_usage(
+                usage.prompt_tokens,
+                usage.completion_tokens,
+                usage.prompt_tokens_details,
+                usage.completion_tokens_details,
+                usage.prompt_cache_hit_tokens,
+            )
         out: list[StreamEvent] = []
         for choice in chunk.choices or ():
             # We never ask for n > 1; other choices would only be a server's mistake.
             if choice.index == 0:
                 self._choice(choice, out)
         return out
-
-    def close(self) -> None:
-        """End of the byte stream: raise a retryable network error when `[DONE]` never came."""
-        if not self.done:
-            raise network_error(self._provider, "stream ended before completion")
 
     # -- chunks ---------------------------------------------------------------------------------
 
@@ -193,7 +174,7 @@ class ChatStreamDecoder:
         if call.id is None and chunk.id:
             call.id = chunk.id
         if call.part is None and function.name:
-            call.id = call.id or f"call_{self._response_id or 'chat'}_{index}"
+            call.id = call.id or f"call_{self.response_id or 'chat'}_{index}"
             call.part = CallPart(index, call.id, function.name)
             out.append(call.part.started())
             if call.pending:
@@ -223,14 +204,13 @@ class ChatStreamDecoder:
         for index in sorted(self._calls):
             part = self._calls[index].part
             if part is None:
-                raise invalid_response(self._provider, f"tool call {index} has no function name")
+                raise invalid_response(self.provider, f"tool call {index} has no function name")
             parts.append(part)
-        message = assemble(parts)
-        return Completed(message, self._usage, self._stop_reason(bool(message.tool_calls)), self._response_id)
+        return self._complete(parts, self._usage, self._stop_reason(bool(self._calls)))
 
-    def _stop_reason(self, has_calls: bool) -> StopReason:
+    def _stop_reason(self, has_calls: bool) -> StopReason | None:
         if self._finish is None:
-            return "tool_use" if has_calls else "end_turn"
+            return None
         reason = _STOP_REASONS.get(self._finish, "other")
         # Gemini's and Ollama's compatibility layers answer "stop" even when the reply is tool calls.
         if reason == "end_turn" and has_calls:
@@ -246,10 +226,10 @@ class ChatStreamDecoder:
         elif isinstance(error.code, int) and 400 <= error.code <= 599:
             # OpenRouter puts the upstream HTTP status in `code` and sends no type.
             body = msgspec.json.encode({"error": {"message": message}}).decode()
-            return classify_status(error.code, body, provider=self._provider, api_key_env=self._api_key_env)
+            return classify_status(error.code, body, provider=self.provider, api_key_env=self.api_key_env)
         else:
             kind = ""
-        return stream_error(kind, message, provider=self._provider, api_key_env=self._api_key_env)
+        return self._stream_error(kind, message)
 
     def _error_from_text(self, data: str) -> ProviderError:
         try:
@@ -258,19 +238,4 @@ class ChatStreamDecoder:
             chunk = _Chunk()
         if chunk.error is not None:
             return self._error(chunk.error)
-        return stream_error("", error_message(data), provider=self._provider, api_key_env=self._api_key_env)
-
-
-def _usage(wire: _Usage) -> Usage:
-    """Our usage from the wire's; `input_tokens` counts all prompt tokens, cached ones included."""
-    prompt = wire.prompt_tokens_details
-    completion = wire.completion_tokens_details
-    cached = prompt.cached_tokens if prompt is not None else None
-    if cached is None:
-        cached = wire.prompt_cache_hit_tokens
-    return Usage(
-        input_tokens=wire.prompt_tokens or 0,
-        output_tokens=wire.completion_tokens or 0,
-        cached_input_tokens=cached or 0,
-        reasoning_tokens=(completion.reasoning_tokens if completion is not None else None) or 0,
-    )
+        return self._stream_error("", error_message(data))

@@ -12,10 +12,12 @@ import msgspec
 
 from vtcode.protocol.errors import ProviderError
 from vtcode.protocol.messages import Usage
-from vtcode.protocol.model import Completed, ReasoningDelta, StopReason, StreamEvent, ToolCallDelta
-from vtcode.providers.errors import invalid_response, network_error, stream_error
+from vtcode.protocol.model import Completed, ReasoningDelta, StopReason, StreamEvent
+from vtcode.providers.errors import invalid_response
+from vtcode.providers.openai_usage import CachedTokens, ReasoningTokens, openai_usage
 from vtcode.providers.sse import SseEvent
-from vtcode.providers.stream_accumulator import CallPart, Part, ReasoningPart, TextPart, assemble
+from vtcode.providers.stream_accumulator import CallPart, Part, ReasoningPart, TextPart
+from vtcode.providers.wire_decoder import WireDecoder
 
 # Separates consecutive reasoning summary parts (and message items) in the streamed text.
 PART_SEPARATOR = "\n\n"
@@ -41,19 +43,11 @@ class _Item(msgspec.Struct):
     encrypted_content: str | None = None
 
 
-class _InputDetails(msgspec.Struct):
-    cached_tokens: int | None = None
-
-
-class _OutputDetails(msgspec.Struct):
-    reasoning_tokens: int | None = None
-
-
 class _Usage(msgspec.Struct):
     input_tokens: int | None = None
     output_tokens: int | None = None
-    input_tokens_details: _InputDetails | None = None
-    output_tokens_details: _OutputDetails | None = None
+    input_tokens_details: CachedTokens | None = None
+    output_tokens_details: ReasoningTokens | None = None
 
 
 class _Error(msgspec.Struct):
@@ -153,19 +147,16 @@ class _CallItem(CallPart):
 _State = TextPart | _ReasoningItem | _CallItem
 
 
-class ResponsesStreamDecoder:
+class ResponsesStreamDecoder(WireDecoder):
     """Feed SSE events of one response; get stream events out, ending with exactly one Completed."""
 
     def __init__(self, provider: str, *, api_key_env: str | None = None) -> None:
-        self.provider = provider
-        self.api_key_env = api_key_env
-        self.done = False
+        super().__init__(provider, api_key_env=api_key_env)
         self._items: dict[int, _State] = {}
         self._by_item_id: dict[str, int] = {}
         self._calls: list[_CallItem] = []
         self._text_streamed = False
         self._reasoning_streamed = False
-        self._response_id: str | None = None
 
     def feed(self, sse: SseEvent) -> list[StreamEvent]:
         """Decode one SSE event; raises ProviderError for undecodable data or an error in the stream."""
@@ -177,13 +168,8 @@ class ResponsesStreamDecoder:
             event = _EVENT.decode(sse.data)
             item = _item(event.item)
         except msgspec.DecodeError as exc:
-            raise invalid_response(self.provider, f"undecodable event data ({exc})") from exc
+            raise self._undecodable(exc, sse.data) from exc
         return self._handle(event, item)
-
-    def close(self) -> None:
-        """The byte stream ended: raise unless the terminal event arrived."""
-        if not self.done:
-            raise network_error(self.provider, "stream ended before completion")
 
     # -- dispatch ---------------------------------------------------------------------------------------
 
@@ -198,20 +184,20 @@ class ResponsesStreamDecoder:
             return self._arguments_delta(event)
         if kind in ("response.created", "response.in_progress", "response.queued"):
             if event.response is not None and event.response.id:
-                self._response_id = event.response.id
+                self.response_id = event.response.id
             return []
         if kind == "response.output_item.added" and item is not None:
             return self._item_added(event.output_index, item)
         if kind == "response.output_item.done" and item is not None:
             return self._item_done(event.output_index, item)
         if kind == "response.function_call_arguments.done" and event.arguments is not None:
-            return self._arguments_final(self._call(event), event.arguments)
+            return self._call(event).settle(event.arguments)
         if kind == "response.completed":
-            return [self._complete(event.response, None)]
+            return [self._end(event.response, None)]
         if kind == "response.incomplete":
             details = event.response.incomplete_details if event.response else None
             reason = _INCOMPLETE_REASONS.get(details.reason if details else None, "other")
-            return [self._complete(event.response, reason)]
+            return [self._end(event.response, reason)]
         if kind == "response.failed":
             error = event.response.error if event.response else None
             raise self._error(error or _Error(message="the response failed"))
@@ -236,7 +222,7 @@ class ResponsesStreamDecoder:
             self._remember(key, item.id, call)
             events: list[StreamEvent] = [call.started()]
             if item.arguments:
-                events += self._arguments_final(call, item.arguments)
+                events += call.settle(item.arguments)
             return events
         if item.type == "reasoning":
             self._remember(key, item.id, _ReasoningItem(item_id=item.id))
@@ -248,7 +234,7 @@ class ResponsesStreamDecoder:
         events = self._item_added(output_index, item)
         state = self._items.get(self._key(output_index, item.id))
         if isinstance(state, _CallItem):
-            events += self._arguments_final(state, item.arguments or "")
+            events += state.settle(item.arguments or "")
             state.done = True
         elif isinstance(state, _ReasoningItem):
             state.item_id = item.id or state.item_id
@@ -339,33 +325,18 @@ class ResponsesStreamDecoder:
             return []
         return [call.add(event.delta)]
 
-    def _arguments_final(self, call: _CallItem, final: str) -> list[StreamEvent]:
-        """Reconcile the streamed fragments with the final arguments, which win."""
-        streamed = call.arguments
-        if final == streamed or not final:
-            return []
-        call.fragments = [final]
-        if final.startswith(streamed):
-            # Fragments were missing at the end (or never sent): stream the rest so deltas add up.
-            return [ToolCallDelta(call.index, final[len(streamed) :])]
-        return []
-
     # -- end of stream ----------------------------------------------------------------------------------
 
-    def _complete(self, response: _Response | None, stop: StopReason | None) -> Completed:
-        self.done = True
+    def _end(self, response: _Response | None, stop: StopReason | None) -> Completed:
         if response is not None and response.id:
-            self._response_id = response.id
+            self.response_id = response.id
         # Calls are listed in the order they started, whatever their output index.
         parts: list[Part] = [
             state for key in sorted(self._items) if not isinstance(state := self._items[key], CallPart)
         ]
         # A truncated response may hold a call whose arguments never finished; it cannot be run.
         calls = [c for c in self._calls if c.done or stop is None]
-        message = assemble([*parts, *calls])
-        if stop is None:
-            stop = "tool_use" if calls else "end_turn"
-        return Completed(message, _usage(response), stop, self._response_id)
+        return self._complete([*parts, *calls], _usage(response), stop)
 
     def _error(self, error: _Error) -> ProviderError:
         message = error.message or "error in stream"
@@ -374,7 +345,7 @@ class ResponsesStreamDecoder:
         # The code is the reliable signal (the wording varies); keep it in the text the classifier reads.
         if code and code not in message:
             message = f"{message} [{code}]"
-        return stream_error(error_type, message, provider=self.provider, api_key_env=self.api_key_env)
+        return self._stream_error(error_type, message)
 
 
 def _item(raw: msgspec.Raw) -> _Item | None:
@@ -396,11 +367,6 @@ def _usage(response: _Response | None) -> Usage:
     usage = response.usage if response is not None else None
     if usage is None:
         return Usage()
-    cached = usage.input_tokens_details.cached_tokens if usage.input_tokens_details else None
-    reasoning = usage.output_tokens_details.reasoning_tokens if usage.output_tokens_details else None
-    return Usage(
-        input_tokens=usage.input_tokens or 0,
-        output_tokens=usage.output_tokens or 0,
-        cached_input_tokens=cached or 0,
-        reasoning_tokens=reasoning or 0,
+    return openai_usage(
+        usage.input_tokens, usage.output_tokens, usage.input_tokens_details, usage.output_tokens_details
     )

@@ -1,9 +1,10 @@
 """What the three stream decoders share: a reply's text, reasoning and tool-call fragments as they arrive.
 
 Each part keeps the fragments it was given and returns the stream event that shows them, so what a
-consumer saw always adds up to what the final reply holds. The decoders keep only their wire's event
-mapping: which part an event belongs to (a content block, an output item, a tool-call index), and the
-wire's quirks (separators, pending arguments, final arguments that replace the streamed ones).
+consumer saw always adds up to what the final reply holds (a call's final arguments, when its wire
+sends them, settle what its fragments said). The decoders keep only their wire's event mapping: which
+part an event belongs to (a content block, an output item, a tool-call index), and the wire's quirks
+(separators, pending arguments, when the arguments are final).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Iterable
 import msgspec
 
 from vtcode.protocol.messages import AssistantMessage, Reasoning, ToolCall
-from vtcode.protocol.model import ReasoningDelta, TextDelta, ToolCallDelta, ToolCallStarted
+from vtcode.protocol.model import ReasoningDelta, StreamEvent, TextDelta, ToolCallDelta, ToolCallStarted
 
 
 class TextPart(msgspec.Struct):
@@ -83,6 +84,17 @@ class CallPart(msgspec.Struct):
     def arguments(self) -> str:
         """The arguments streamed so far (the fallback when none were)."""
         return "".join(self.fragments) or self.fallback
+
+    def settle(self, final: str) -> list[StreamEvent]:
+        """Make `final` the arguments (they win over the fragments); stream what the fragments lacked."""
+        streamed = "".join(self.fragments)
+        if final == streamed or not final:
+            return []
+        self.fragments = [final]
+        if final.startswith(streamed):
+            # Fragments were missing at the end (or never sent): stream the rest so deltas add up.
+            return [ToolCallDelta(self.index, final[len(streamed) :])]
+        return []
 
     def tool_call(self) -> ToolCall:
         """The call as the reply's `ToolCall`."""
