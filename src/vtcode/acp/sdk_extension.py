@@ -34,10 +34,12 @@ import msgspec
 from acp import RequestError
 from acp.schema import ClientCapabilities
 
+from vtcode.acp.client_calls import Caller
 from vtcode.acp.client_hooks import ClientHooks, client_hooks
 from vtcode.acp.client_model import ClientModel
 from vtcode.acp.client_pause import ClientPause
-from vtcode.acp.client_tools import Caller, ClientTool, client_tools
+from vtcode.acp.client_tools import ClientTool, client_tools
+from vtcode.protocol.acp_messages import SessionMeta
 from vtcode.protocol.acp_methods import EVENT, OP
 from vtcode.protocol.errors import ProviderError
 from vtcode.protocol.events import ApprovalRequested, Event, TurnCompleted, TurnFailed
@@ -73,26 +75,11 @@ def wants_events(capabilities: ClientCapabilities | None) -> bool:
     return isinstance(ours, dict) and ours.get("events") is True
 
 
-class _Setup(msgspec.Struct, frozen=True, rename="camel", forbid_unknown_fields=True):
-    tools: tuple[dict[str, Any], ...] = ()
-    ephemeral: bool = False
-    output_schema: dict[str, Any] | None = None
-    # Python hooks the client runs (`acp.client_hooks`).
-    hooks: tuple[dict[str, Any], ...] = ()
-    # Paused approvals (`acp.client_pause`): run decided ones; also pause what would be asked.
-    paused_calls: bool = False
-    pause: bool = False
-    # The provider name of the client's own model client, which answers every model request.
-    model: str | None = None
-    # The client answers approvals with a callback: tell it (`policy.shadowed`) what rules settle first.
-    report_shadowed: bool = False
-
-
 @dataclass
 class SessionSetup:
     """What a client asked of one session in `_meta.vtcode` (nothing, for an editor)."""
 
-    setup: _Setup
+    setup: SessionMeta
     tools: tuple[ClientTool, ...]
     hooks: ClientHooks | None = None
     paused: ClientPause | None = None
@@ -104,7 +91,7 @@ class SessionSetup:
     def read(cls, meta: object, caller: Caller) -> SessionSetup:
         """The setup in `meta` (raises `RequestError` for a malformed one)."""
         try:
-            setup = msgspec.convert(meta or {}, _Setup)
+            setup = msgspec.convert(meta or {}, SessionMeta)
             found: list[SessionSetup] = []
 
             def session_id() -> str:

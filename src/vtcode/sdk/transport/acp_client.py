@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from acp import RequestError
 from acp.schema import (
     AllowedOutcome,
@@ -25,6 +26,7 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
+from vtcode.protocol.acp_messages import CallCancel, ToolCallParams, ToolResult
 from vtcode.protocol.acp_methods import (
     HOOK,
     HOOK_CANCEL,
@@ -154,7 +156,10 @@ class SdkClient:
         if method == MODEL_CANCEL and self._model is not None:
             self._model.cancel(params)
         if method == TOOL_CANCEL:
-            running = self._calls.get(str(params.get("callId")))
+            try:
+                running = self._calls.get(msgspec.convert(params, CallCancel).call_id)
+            except msgspec.ValidationError:
+                return
             if running is not None:
                 running[1].cancelled.set()
                 running[0].cancel()
@@ -168,20 +173,24 @@ class SdkClient:
         return future
 
     async def _tool_call(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        name, arguments = params.get("name"), params.get("arguments")
-        tool = self._tools.get(name) if isinstance(name, str) else None
-        if tool is None or not isinstance(arguments, dict):
+        try:
+            call: ToolCallParams | None = msgspec.convert(params, ToolCallParams)
+        except msgspec.ValidationError:
+            call = None
+        tool = self._tools.get(call.name) if call is not None else None
+        if call is None or tool is None:
+            name = params.get("name")
             raise RequestError.invalid_params({"name": name, "details": "no such tool, or bad arguments"})
-        context = ToolContext(session_id=str(params.get("sessionId", "")), workspace=self._workspace)
-        call_id = str(params.get("callId", ""))
-        task = asyncio.ensure_future(tool.result(arguments, context))
-        self._calls[call_id] = (task, context)
+        context = ToolContext(session_id=call.session_id, workspace=self._workspace)
+        task = asyncio.ensure_future(tool.result(call.arguments, context))
+        self._calls[call.call_id] = (task, context)
         try:
             text, is_error = await task
         except asyncio.CancelledError:
             if not task.cancelled():
                 raise
-            text, is_error = f"{name} was cancelled", True
+            text, is_error = f"{call.name} was cancelled", True
         finally:
-            self._calls.pop(call_id, None)
-        return {"content": text, "isError": is_error}
+            self._calls.pop(call.call_id, None)
+        result: dict[str, Any] = msgspec.to_builtins(ToolResult(text, is_error))
+        return result

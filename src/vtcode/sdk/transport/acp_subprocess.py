@@ -27,6 +27,7 @@ from acp.schema import ClientCapabilities, Implementation, TextContentBlock
 
 from vtcode import __version__
 from vtcode.exec.agent_child import AgentChild
+from vtcode.protocol.acp_messages import DeclaredTool, SessionMeta
 from vtcode.protocol.acp_methods import OP
 from vtcode.protocol.error_fields import error_from_fields
 from vtcode.protocol.errors import (
@@ -270,28 +271,31 @@ def session_setup(
     options: Options, schema: dict[str, Any] | None, hooks: HookServer | None
 ) -> dict[str, Any]:
     """What the session asks of the child in `_meta.vtcode` (`acp.sdk_extension`)."""
-    tools = [
-        {
-            "name": t.spec.name,
-            "description": t.spec.description,
-            "parameters": t.spec.parameters,
-            "kind": t.kind,
-            "needsApproval": t.needs_approval,
-        }
+    tools = tuple(
+        DeclaredTool(
+            name=t.spec.name,
+            description=t.spec.description,
+            parameters=t.spec.parameters,
+            kind=t.kind,
+            needs_approval=t.needs_approval,
+        )
         for t in options.tools
-    ]
-    setup: dict[str, Any] = {"tools": tools, "ephemeral": options.ephemeral, "outputSchema": schema}
-    # Calls paused earlier run at the next turn, whatever this session's mode (as in-process).
-    setup["pausedCalls"] = not options.ephemeral
-    # A permission callback answers what would be asked; only without one does a call pause.
-    setup["pause"] = options.approval == "pause" and options.permission is None
-    # The program learns (`PolicyShadowed`) when a rule or the mode decides before its callback.
-    setup["reportShadowed"] = options.permission is not None
-    if hooks is not None:
-        setup["hooks"] = hooks.declared
-    if options.model_client is not None:
-        setup["model"] = options.model_client.provider
-    return setup
+    )
+    setup = SessionMeta(
+        tools=tools,
+        ephemeral=options.ephemeral,
+        output_schema=schema,
+        # Calls paused earlier run at the next turn, whatever this session's mode (as in-process).
+        paused_calls=not options.ephemeral,
+        # A permission callback answers what would be asked; only without one does a call pause.
+        pause=options.approval == "pause" and options.permission is None,
+        # The program learns (`PolicyShadowed`) when a rule or the mode decides before its callback.
+        report_shadowed=options.permission is not None,
+        hooks=tuple(hooks.declared) if hooks is not None else (),
+        model=options.model_client.provider if options.model_client is not None else None,
+    )
+    found: dict[str, Any] = msgspec.to_builtins(setup)
+    return found
 
 
 def _open_error(exc: RequestError) -> VtcodeError:
