@@ -41,6 +41,7 @@ from vtcode.acp.client_pause import ClientPause
 from vtcode.acp.client_tools import ClientTool, client_tools
 from vtcode.protocol.acp_messages import SessionMeta
 from vtcode.protocol.acp_methods import EVENT, OP
+from vtcode.protocol.error_fields import error_fields
 from vtcode.protocol.errors import ProviderError
 from vtcode.protocol.events import ApprovalRequested, Event, TurnCompleted, TurnFailed
 from vtcode.protocol.ops import (
@@ -175,16 +176,7 @@ class SessionSetup:
 
 def _cause(failure: BaseException | None) -> dict[str, Any] | None:
     """What `turn.failed` cannot say about a provider error (status, provider, retry-after)."""
-    if not isinstance(failure, ProviderError):
-        return None
-    return {
-        "kind": failure.kind.value,
-        "message": failure.message,
-        "hint": failure.hint,
-        "status": failure.status,
-        "provider": failure.provider,
-        "retryAfter": failure.retry_after,
-    }
+    return error_fields(failure) if isinstance(failure, ProviderError) else None
 
 
 async def send_event(caller: Caller, session_id: str, event: Event, setup: SessionSetup | None) -> None:
