@@ -39,7 +39,7 @@ from vtcode.acp.client_hooks import ClientHooks, client_hooks
 from vtcode.acp.client_model import ClientModel
 from vtcode.acp.client_pause import ClientPause
 from vtcode.acp.client_tools import ClientTool, client_tools
-from vtcode.protocol.acp_messages import SessionMeta
+from vtcode.protocol.acp_messages import EventParams, SessionMeta
 from vtcode.protocol.acp_methods import EVENT, OP
 from vtcode.protocol.error_fields import error_fields
 from vtcode.protocol.errors import ProviderError
@@ -152,14 +152,14 @@ class SessionSetup:
     async def _note_end(self, end: TurnEnd) -> None:
         self.ends.append(end)
 
-    async def extras(self, event: Event) -> dict[str, Any]:
-        """What goes with `event` to the client: a provider error's `cause` with a `turn.failed`, a
-        paused call's record with an `approval.requested`.
+    async def event_params(self, session_id: str, event: Event) -> EventParams:
+        """`event` and what goes with it to the client: a provider error's `cause` with a `turn.failed`,
+        a paused call's record with an `approval.requested`.
 
         Before a turn's end reaches the client, its `turn_end` hooks run there (`acp.client_hooks`), so
         the program sees them done when its turn's result comes, as in-process.
         """
-        found: dict[str, Any] = {}
+        params = EventParams(session_id, event)
         if isinstance(event, TurnCompleted | TurnFailed):
             # Each turn's end event comes after its end hook ran (the turn task does not yield between).
             end = self.ends.popleft() if self.ends else None
@@ -167,11 +167,11 @@ class SessionSetup:
                 await self.hooks.turn_ended(end)
             cause = _cause(end.error if end is not None else None)
             if isinstance(event, TurnFailed) and cause is not None:
-                found["cause"] = cause
+                params = msgspec.structs.replace(params, cause=cause)
         if self.paused is not None:
             # Recorded before the client sees the request: it may end the turn at once.
-            found.update(self.paused.note(event))
-        return found
+            params = self.paused.note(params)
+        return params
 
 
 def _cause(failure: BaseException | None) -> dict[str, Any] | None:
@@ -181,10 +181,8 @@ def _cause(failure: BaseException | None) -> dict[str, Any] | None:
 
 async def send_event(caller: Caller, session_id: str, event: Event, setup: SessionSetup | None) -> None:
     """One event as a `_vtcode/event` notification (a `turn.failed` with the provider error's `cause`)."""
-    params: dict[str, Any] = {"sessionId": session_id, "event": msgspec.to_builtins(event)}
-    if setup is not None:
-        params.update(await setup.extras(event))
-    await caller.ext_notification(EVENT, params)
+    params = EventParams(session_id, event) if setup is None else await setup.event_params(session_id, event)
+    await caller.ext_notification(EVENT, msgspec.to_builtins(params))
 
 
 def prompt_setup(session: Session, meta: object) -> str | None:

@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from vtcode.protocol.events import Event
 from vtcode.protocol.model import ModelRequest, StreamEvent, ToolKind
 
 # -- session/new, session/load: `_meta.vtcode` ----------------------------------------------------------
@@ -94,3 +95,22 @@ class ModelBatch(msgspec.Struct, frozen=True):
     events: list[StreamEvent] = []
     done: bool = False
     error: dict[str, Any] | None = None
+
+
+# -- _vtcode/event ------------------------------------------------------------------------------------------
+
+
+# What an event does not come with is left out (most events come alone).
+class EventParams(msgspec.Struct, frozen=True, rename="camel", omit_defaults=True):
+    """One `_vtcode/event` notification's parameters: one event of `vtcode exec --json`, and what comes
+    with it."""
+
+    session_id: str
+    event: Event
+    # What a `turn.failed` cannot say about a provider error (`protocol.error_fields`).
+    cause: dict[str, Any] | None = None
+    # With `approval="pause"`: the child's record of the call an `approval.requested` asks about
+    # (`acp.client_pause`), the folder it is in, or why it could not be recorded.
+    paused: dict[str, Any] | None = None
+    paused_calls_dir: str | None = None
+    pause_error: str | None = None

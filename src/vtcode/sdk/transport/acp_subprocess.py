@@ -27,7 +27,7 @@ from acp.schema import ClientCapabilities, Implementation, TextContentBlock
 
 from vtcode import __version__
 from vtcode.exec.agent_child import AgentChild
-from vtcode.protocol.acp_messages import DeclaredTool, SessionMeta
+from vtcode.protocol.acp_messages import DeclaredTool, EventParams, SessionMeta
 from vtcode.protocol.acp_methods import OP
 from vtcode.protocol.error_fields import error_from_fields
 from vtcode.protocol.errors import (
@@ -42,7 +42,7 @@ from vtcode.protocol.ops import ApprovalAnswer, Interrupt, Op, Shutdown, UserInp
 from vtcode.sdk.options import Options
 from vtcode.sdk.transport.acp_child import StartedChild
 from vtcode.sdk.transport.acp_client import SdkClient
-from vtcode.sdk.transport.acp_framing import EventParams, PipeFraming
+from vtcode.sdk.transport.acp_framing import PipeFraming
 from vtcode.sdk.transport.acp_hooks import HookServer
 from vtcode.sdk.transport.acp_model import ModelServer
 from vtcode.sdk.transport.acp_pause import ChildPausedCalls
