@@ -39,7 +39,7 @@ from vtcode.acp.client_hooks import ClientHooks, client_hooks
 from vtcode.acp.client_model import ClientModel
 from vtcode.acp.client_pause import ClientPause
 from vtcode.acp.client_tools import ClientTool, client_tools
-from vtcode.protocol.acp_messages import EventParams, SessionMeta
+from vtcode.protocol.acp_messages import ApprovalMeta, EventParams, OpParams, SessionMeta
 from vtcode.protocol.acp_methods import EVENT, OP
 from vtcode.protocol.error_fields import error_fields
 from vtcode.protocol.errors import ProviderError
@@ -66,7 +66,6 @@ INVALID_PARAMS = -32602
 
 # Turn ends kept for their events (an editor's pump never reads them: the oldest go).
 _ENDS_KEPT = 16
-_ANSWERS = frozenset({"allow_once", "allow_tool", "allow_prefix", "deny"})
 
 
 def wants_events(capabilities: ClientCapabilities | None) -> bool:
@@ -200,23 +199,19 @@ def prompt_setup(session: Session, meta: object) -> str | None:
 
 def approval_answer(request: ApprovalRequested, meta: Mapping[str, Any] | None) -> ApprovalAnswer | None:
     """The exact answer the client put in the permission response's `_meta.vtcode`, if it did."""
-    ours = meta.get(KEY) if meta else None
-    if not isinstance(ours, dict) or ours.get("decision") not in _ANSWERS:
+    try:
+        exact = msgspec.convert(meta.get(KEY) if meta else None, ApprovalMeta)
+    except msgspec.ValidationError:
         return None
-    reason, updated = ours.get("reason"), ours.get("updatedArguments")
     return ApprovalAnswer(
         request_id=request.request_id,
-        decision=ours["decision"],
-        reason=reason if isinstance(reason, str) else "",
-        updated_arguments=updated if isinstance(updated, dict) else None,
+        decision=exact.decision,
+        reason=exact.reason,
+        updated_arguments=exact.updated_arguments,
     )
 
 
-def _op(raw: object) -> Op:
-    try:
-        op: Op = msgspec.convert(raw, Op)
-    except msgspec.ValidationError as exc:
-        raise RequestError(INVALID_PARAMS, f"bad op: {exc}", None) from None
+def _runnable(op: Op) -> Op:
     match op:
         case UserInput(mode="steer") | Compact() | Pause() | Resume() | CancelIntent() | RevokeGrant():
             return op
@@ -230,9 +225,9 @@ async def ext_method(
     """Answer one `_vtcode/...` request (`session` finds an open session or raises `RequestError`)."""
     if method != OP:
         raise RequestError.method_not_found(f"_{method}")
-    session_id = params.get("sessionId")
-    if not isinstance(session_id, str):
-        raise RequestError(INVALID_PARAMS, "sessionId is missing", None)
-    op = _op(params.get("op"))
-    await session(session_id).submit(op)
+    try:
+        sent = msgspec.convert(params, OpParams)
+    except msgspec.ValidationError as exc:
+        raise RequestError(INVALID_PARAMS, f"bad _vtcode/op: {exc}", None) from None
+    await session(sent.session_id).submit(_runnable(sent.op))
     return {}

@@ -12,8 +12,9 @@ from typing import Any
 
 import msgspec
 
-from vtcode.protocol.events import Event
+from vtcode.protocol.events import ApprovalDecision, Event
 from vtcode.protocol.model import ModelRequest, StreamEvent, ToolKind
+from vtcode.protocol.ops import Op
 
 # -- session/new, session/load: `_meta.vtcode` ----------------------------------------------------------
 
@@ -44,6 +45,29 @@ class SessionMeta(msgspec.Struct, frozen=True, rename="camel", forbid_unknown_fi
     hooks: tuple[dict[str, Any], ...] = ()
     # The provider name of the client's own model client, which answers every model request.
     model: str | None = None
+
+
+# -- session/request_permission: the answer's `_meta.vtcode` ---------------------------------------------
+
+
+class ApprovalMeta(msgspec.Struct, frozen=True, rename="camel"):
+    """The exact approval answer (`protocol.ops.ApprovalAnswer`), beside the option ACP can express: allow
+    once / this tool / this prefix, or deny with the reason the model reads; an allow may run the call
+    with other arguments."""
+
+    decision: ApprovalDecision
+    reason: str = ""
+    updated_arguments: dict[str, Any] | None = None
+
+
+# -- _vtcode/op -------------------------------------------------------------------------------------------
+
+
+class OpParams(msgspec.Struct, frozen=True, rename="camel"):
+    """`_vtcode/op`: a runtime operation ACP has no method for (steer, compact, pause, ...)."""
+
+    session_id: str
+    op: Op
 
 
 # -- _vtcode/tool_call, _vtcode/tool_cancel, _vtcode/hook_cancel ------------------------------------------

@@ -26,7 +26,7 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
-from vtcode.protocol.acp_messages import CallCancel, ToolCallParams, ToolResult
+from vtcode.protocol.acp_messages import ApprovalMeta, CallCancel, ToolCallParams, ToolResult
 from vtcode.protocol.acp_methods import (
     HOOK,
     HOOK_CANCEL,
@@ -127,13 +127,8 @@ class SdkClient:
             if option is not None
             else DeniedOutcome(outcome="cancelled")
         )
-        meta = {
-            "vtcode": {
-                "decision": answer.decision,
-                "reason": answer.reason,
-                "updatedArguments": answer.updated_arguments,
-            }
-        }
+        exact = ApprovalMeta(answer.decision, answer.reason, answer.updated_arguments)
+        meta = {"vtcode": msgspec.to_builtins(exact)}
         return RequestPermissionResponse(outcome=outcome, field_meta=meta)
 
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:

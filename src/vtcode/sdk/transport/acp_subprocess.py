@@ -27,7 +27,7 @@ from acp.schema import ClientCapabilities, Implementation, TextContentBlock
 
 from vtcode import __version__
 from vtcode.exec.agent_child import AgentChild
-from vtcode.protocol.acp_messages import DeclaredTool, EventParams, SessionMeta
+from vtcode.protocol.acp_messages import DeclaredTool, EventParams, OpParams, SessionMeta
 from vtcode.protocol.acp_methods import OP
 from vtcode.protocol.error_fields import error_from_fields
 from vtcode.protocol.errors import (
@@ -167,9 +167,8 @@ class AcpSubprocess:
         self._events.put_nowait(event)
 
     async def _op(self, op: Op) -> None:
-        params = {"sessionId": self._session_id, "op": msgspec.to_builtins(op)}
         try:
-            await self.conn.ext_method(OP, params)
+            await self.conn.ext_method(OP, msgspec.to_builtins(OpParams(self._session_id, op)))
         except RequestError as exc:
             raise UsageError(str(exc)) from None
         except ConnectionError as exc:
