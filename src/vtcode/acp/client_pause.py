@@ -11,11 +11,11 @@ the turn with an interrupt instead of answering.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from vtcode.protocol.acp_messages import EventParams
+from vtcode.protocol.acp_messages import EventParams, OpenedMeta
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.events import ApprovalRequested
 
@@ -38,9 +38,9 @@ class ClientPause:
 
         return cls(PausedApprovals.attach(session), record=record)
 
-    def meta(self) -> dict[str, Any]:
+    def meta(self) -> OpenedMeta:
         """What the open session's answer tells the client (`_meta.vtcode`)."""
-        return {"pausedCallsDir": self._directory()}
+        return OpenedMeta(self._directory())
 
     def _directory(self) -> str | None:
         directory = self._paused.directory

@@ -39,8 +39,15 @@ from vtcode.acp.client_hooks import ClientHooks, client_hooks
 from vtcode.acp.client_model import ClientModel
 from vtcode.acp.client_pause import ClientPause
 from vtcode.acp.client_tools import ClientTool, client_tools
-from vtcode.protocol.acp_messages import ApprovalMeta, EventParams, OpParams, SessionMeta
-from vtcode.protocol.acp_methods import EVENT, OP
+from vtcode.protocol.acp_messages import (
+    ApprovalMeta,
+    ClientMeta,
+    EventParams,
+    OpParams,
+    PromptMeta,
+    SessionMeta,
+)
+from vtcode.protocol.acp_methods import EVENT, META_KEY, OP
 from vtcode.protocol.error_fields import error_fields
 from vtcode.protocol.errors import ProviderError
 from vtcode.protocol.events import ApprovalRequested, Event, TurnCompleted, TurnFailed
@@ -61,7 +68,6 @@ if TYPE_CHECKING:
     from vtcode.providers.base import ModelClient
     from vtcode.runtime.session import Session
 
-KEY = "vtcode"
 INVALID_PARAMS = -32602
 
 # Turn ends kept for their events (an editor's pump never reads them: the oldest go).
@@ -71,8 +77,10 @@ _ENDS_KEPT = 16
 def wants_events(capabilities: ClientCapabilities | None) -> bool:
     """Whether the client asked for the typed event stream instead of `session/update`."""
     meta = capabilities.field_meta if capabilities is not None else None
-    ours = meta.get(KEY) if isinstance(meta, dict) else None
-    return isinstance(ours, dict) and ours.get("events") is True
+    try:
+        return msgspec.convert(meta.get(META_KEY) if meta else None, ClientMeta).events
+    except msgspec.ValidationError:
+        return False
 
 
 @dataclass
@@ -146,7 +154,7 @@ class SessionSetup:
         """What the answer to `session/new` / `session/load` tells the client in `_meta.vtcode`."""
         if self.paused is None:
             return None
-        return {KEY: self.paused.meta()}
+        return {META_KEY: msgspec.to_builtins(self.paused.meta())}
 
     async def _note_end(self, end: TurnEnd) -> None:
         self.ends.append(end)
@@ -185,22 +193,24 @@ async def send_event(caller: Caller, session_id: str, event: Event, setup: Sessi
 
 
 def prompt_setup(session: Session, meta: object) -> str | None:
-    """Apply a prompt's `_meta.vtcode`: `outputSchema` holds this turn's answer to a schema (null: free
-    text); `intentId` is the id of its input, so the client knows its own `intent.applied` events
-    (returned; None: the server makes one)."""
-    if not isinstance(meta, dict):
+    """Apply a prompt's `_meta.vtcode` (`PromptMeta`): its output schema holds this turn's answer to a
+    schema; its intent id is returned (None: the server makes one). Raises `RequestError` for a
+    malformed one."""
+    if meta is None:
         return None
-    if "outputSchema" in meta:
-        schema = meta["outputSchema"]
-        session.set_output_schema(schema if isinstance(schema, dict) else None)
-    given = meta.get("intentId")
-    return given if isinstance(given, str) and given else None
+    try:
+        asked = msgspec.convert(meta, PromptMeta)
+    except msgspec.ValidationError as exc:
+        raise RequestError(INVALID_PARAMS, f"bad _meta.vtcode: {exc}", None) from None
+    if asked.output_schema is not msgspec.UNSET:
+        session.set_output_schema(asked.output_schema)
+    return asked.intent_id or None
 
 
 def approval_answer(request: ApprovalRequested, meta: Mapping[str, Any] | None) -> ApprovalAnswer | None:
     """The exact answer the client put in the permission response's `_meta.vtcode`, if it did."""
     try:
-        exact = msgspec.convert(meta.get(KEY) if meta else None, ApprovalMeta)
+        exact = msgspec.convert(meta.get(META_KEY) if meta else None, ApprovalMeta)
     except msgspec.ValidationError:
         return None
     return ApprovalAnswer(

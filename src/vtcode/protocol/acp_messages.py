@@ -16,6 +16,16 @@ from vtcode.protocol.events import ApprovalDecision, Event
 from vtcode.protocol.model import ModelRequest, StreamEvent, ToolKind
 from vtcode.protocol.ops import Op
 
+# -- initialize: `clientCapabilities._meta.vtcode` ----------------------------------------------------------
+
+
+class ClientMeta(msgspec.Struct, frozen=True):
+    """What a client asks of the agent as a whole: `events`, the typed event stream (`_vtcode/event`) in
+    place of the `session/update` translations."""
+
+    events: bool = False
+
+
 # -- session/new, session/load: `_meta.vtcode` ----------------------------------------------------------
 
 
@@ -45,6 +55,26 @@ class SessionMeta(msgspec.Struct, frozen=True, rename="camel", forbid_unknown_fi
     hooks: tuple[dict[str, Any], ...] = ()
     # The provider name of the client's own model client, which answers every model request.
     model: str | None = None
+
+
+class OpenedMeta(msgspec.Struct, frozen=True, rename="camel"):
+    """What the answer to `session/new` / `session/load` tells the client in `_meta.vtcode`."""
+
+    # The folder of the session's paused calls (`acp.client_pause`); None: a new session has none yet.
+    paused_calls_dir: str | None = None
+
+
+# -- session/prompt: `_meta.vtcode` -------------------------------------------------------------------------
+
+
+class PromptMeta(msgspec.Struct, frozen=True, rename="camel"):
+    """What a client asks of one prompt's turn."""
+
+    # The id of the prompt's input, so the client knows its own `intent.applied` events ("": the
+    # agent makes one).
+    intent_id: str = ""
+    # The schema this turn's answer is held to (None: free text; left out: unchanged).
+    output_schema: dict[str, Any] | msgspec.UnsetType | None = msgspec.UNSET
 
 
 # -- session/request_permission: the answer's `_meta.vtcode` ---------------------------------------------

@@ -30,6 +30,7 @@ from vtcode.protocol.acp_messages import ApprovalMeta, CallCancel, ToolCallParam
 from vtcode.protocol.acp_methods import (
     HOOK,
     HOOK_CANCEL,
+    META_KEY,
     MODEL,
     MODEL_CANCEL,
     MODEL_NEXT,
@@ -128,7 +129,7 @@ class SdkClient:
             else DeniedOutcome(outcome="cancelled")
         )
         exact = ApprovalMeta(answer.decision, answer.reason, answer.updated_arguments)
-        meta = {"vtcode": msgspec.to_builtins(exact)}
+        meta = {META_KEY: msgspec.to_builtins(exact)}
         return RequestPermissionResponse(outcome=outcome, field_meta=meta)
 
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:

@@ -27,8 +27,15 @@ from acp.schema import ClientCapabilities, Implementation, TextContentBlock
 
 from vtcode import __version__
 from vtcode.exec.agent_child import AgentChild
-from vtcode.protocol.acp_messages import DeclaredTool, EventParams, OpParams, SessionMeta
-from vtcode.protocol.acp_methods import OP
+from vtcode.protocol.acp_messages import (
+    ClientMeta,
+    DeclaredTool,
+    EventParams,
+    OpParams,
+    PromptMeta,
+    SessionMeta,
+)
+from vtcode.protocol.acp_methods import META_KEY, OP
 from vtcode.protocol.error_fields import error_from_fields
 from vtcode.protocol.errors import (
     ConfigError,
@@ -71,7 +78,7 @@ class AcpSubprocess:
         # The intent ids of our prompts: ACP needs one per prompt, the in-process stream shows none.
         self._intents: set[str] = set()
         # The answer schema of the next prompt's turn (`set_output_schema`), sent with it.
-        self._schema: Mapping[str, Any] | None = None
+        self._schema: dict[str, Any] | None = None
         self._failure_sink: Callable[[BaseException | None], None] | None = None
         # Calls paused for approval, in the session folder the child names when it opens the session.
         self.paused = ChildPausedCalls()
@@ -144,7 +151,7 @@ class AcpSubprocess:
 
     def set_output_schema(self, schema: Mapping[str, Any] | None) -> None:
         """Hold the answers of turns started from now on to `schema`: it goes with the next prompt."""
-        self._schema = schema
+        self._schema = dict(schema) if schema is not None else None
 
     def on_failure(self, sink: Callable[[BaseException | None], None]) -> None:
         """Report the provider error a `turn.failed` came with (its `cause`), before the event."""
@@ -183,7 +190,7 @@ class AcpSubprocess:
             await self.conn.prompt(
                 session_id=self._session_id,
                 prompt=blocks,
-                vtcode={"intentId": intent, "outputSchema": self._schema},
+                vtcode=msgspec.to_builtins(PromptMeta(intent_id=intent, output_schema=self._schema)),
             )
         except (RequestError, ConnectionError) as exc:
             if not self._ended and not self._closing and isinstance(exc, RequestError):
@@ -249,7 +256,7 @@ async def open_subprocess(options: Options, started: StartedChild, *, resume: st
 async def _open_session(
     transport: AcpSubprocess, workspace: Path, setup: dict[str, Any], resume: str | None
 ) -> str:
-    capabilities = ClientCapabilities(field_meta={"vtcode": {"events": True}})
+    capabilities = ClientCapabilities(field_meta={META_KEY: msgspec.to_builtins(ClientMeta(events=True))})
     await transport.conn.initialize(
         protocol_version=PROTOCOL_VERSION,
         client_capabilities=capabilities,
