@@ -26,7 +26,7 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
-from vtcode.protocol.acp_messages import ApprovalMeta, CallCancel, ToolCallParams, ToolResult
+from vtcode.protocol.acp_messages import ApprovalMeta, CallCancel, StreamRef, ToolCallParams, ToolResult
 from vtcode.protocol.acp_methods import (
     HOOK,
     HOOK_CANCEL,
@@ -146,19 +146,23 @@ class SdkClient:
         return await self._tool_call(params)
 
     async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
-        """`_vtcode/tool_cancel` / `_vtcode/hook_cancel`: the turn stopped waiting for a call."""
-        if method == HOOK_CANCEL and self._hooks is not None:
-            self._hooks.cancel(params)
-        if method == MODEL_CANCEL and self._model is not None:
-            self._model.cancel(params)
-        if method == TOOL_CANCEL:
-            try:
-                running = self._calls.get(msgspec.convert(params, CallCancel).call_id)
-            except msgspec.ValidationError:
-                return
-            if running is not None:
-                running[1].cancelled.set()
-                running[0].cancel()
+        """`_vtcode/tool_cancel` / `_vtcode/hook_cancel` / `_vtcode/model_cancel`: the turn stopped
+        waiting for a call (or reading a stream)."""
+        try:
+            stopped = msgspec.convert(params, StreamRef if method == MODEL_CANCEL else CallCancel)
+        except msgspec.ValidationError:
+            log.debug("an unreadable _%s was ignored", method)
+            return
+        match stopped:
+            case StreamRef(stream_id=stream_id) if self._model is not None:
+                self._model.cancel(stream_id)
+            case CallCancel(call_id=call_id) if method == HOOK_CANCEL and self._hooks is not None:
+                self._hooks.cancel(call_id)
+            case CallCancel(call_id=call_id) if method == TOOL_CANCEL:
+                running = self._calls.get(call_id)
+                if running is not None:
+                    running[1].cancelled.set()
+                    running[0].cancel()
 
     # -- inside ----------------------------------------------------------------------------------------
 

@@ -18,7 +18,6 @@ import msgspec
 from acp import RequestError
 
 from vtcode.core.hooks.acp_messages import DeclaredHook, HookAnswer, HookCallParams, Observer, TurnEndView
-from vtcode.protocol.acp_messages import CallCancel
 from vtcode.protocol.error_fields import error_from_fields
 from vtcode.runtime.hooks import AfterToolBatch, BeforeRequest, TurnEnd
 from vtcode.sdk import hooks as observers
@@ -77,12 +76,8 @@ class HookServer:
         found: dict[str, Any] = msgspec.to_builtins(answer)
         return found
 
-    def cancel(self, params: Mapping[str, Any]) -> None:
+    def cancel(self, call_id: str) -> None:
         """`_vtcode/hook_cancel`: the child stopped waiting (timeout, interrupt)."""
-        try:
-            call_id = msgspec.convert(params, CallCancel).call_id
-        except msgspec.ValidationError:
-            return
         running = self._running.get(call_id)
         if running is not None:
             running.cancel()

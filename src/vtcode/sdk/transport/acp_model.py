@@ -85,12 +85,8 @@ class ModelServer:
         answer: dict[str, Any] = msgspec.to_builtins(batch)
         return answer
 
-    def cancel(self, params: Mapping[str, Any]) -> None:
+    def cancel(self, stream_id: str) -> None:
         """`_vtcode/model_cancel`: the child stopped reading the stream."""
-        try:
-            stream_id = msgspec.convert(params, StreamRef).stream_id
-        except msgspec.ValidationError:
-            return
         stream = self._streams.pop(stream_id, None)
         if stream is not None:
             stream.task.cancel()
