@@ -4,6 +4,7 @@ too (the two ends share one struct per message, `protocol.acp_messages`)."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -169,3 +170,23 @@ def test_an_event_without_extras_is_written_as_before() -> None:
     written = msgspec.to_builtins(EventParams("s1", event))
 
     assert written == {"sessionId": "s1", "event": msgspec.to_builtins(event)}
+
+
+async def test_a_hook_call_the_agent_withdraws_answers_that_it_was_cancelled() -> None:
+    started = asyncio.Event()
+
+    async def slow(call: PreTool) -> None:
+        started.set()
+        await asyncio.sleep(60)
+
+    server = HookServer(Hooks(pre_tool=[slow]), lambda: "s1")
+    payload = {"tool_name": "exec_command", "tool_input": {"cmd": "ls"}, "tool_use_id": "c1"}
+    answer = asyncio.create_task(server.call({"callId": "k1", "hookId": 0, "payload": payload}))
+    await asyncio.wait_for(started.wait(), 30)
+
+    server.cancel("k1")
+
+    assert await asyncio.wait_for(answer, 30) == {
+        "raised": "CancelledError",
+        "message": "the hook was cancelled",
+    }

@@ -42,6 +42,7 @@ from vtcode.protocol.ops import ApprovalAnswer
 from vtcode.sdk.tool import FunctionTool, ToolContext
 from vtcode.sdk.transport.acp_hooks import HookServer
 from vtcode.sdk.transport.acp_model import ModelServer
+from vtcode.sdk.transport.running_calls import RunningCalls
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ class SdkClient:
         # approval request id by the tool call (item) it is about, learnt from the events.
         self._requests: dict[str, str] = {}
         self._answers: dict[str, asyncio.Future[ApprovalAnswer | None]] = {}
-        self._calls: dict[str, tuple[asyncio.Task[tuple[str, bool]], ToolContext]] = {}
+        self._calls: RunningCalls[tuple[str, bool]] = RunningCalls()
 
     # -- fed by the transport --------------------------------------------------------------------------
 
@@ -97,8 +98,7 @@ class SdkClient:
         for future in self._answers.values():
             if not future.done():
                 future.set_result(None)
-        for task, _ in self._calls.values():
-            task.cancel()
+        self._calls.cancel_all()
         if self._hooks is not None:
             self._hooks.cancel_all()
         if self._model is not None:
@@ -159,10 +159,7 @@ class SdkClient:
             case CallCancel(call_id=call_id) if method == HOOK_CANCEL and self._hooks is not None:
                 self._hooks.cancel(call_id)
             case CallCancel(call_id=call_id) if method == TOOL_CANCEL:
-                running = self._calls.get(call_id)
-                if running is not None:
-                    running[1].cancelled.set()
-                    running[0].cancel()
+                self._calls.withdraw(call_id)
 
     # -- inside ----------------------------------------------------------------------------------------
 
@@ -182,15 +179,12 @@ class SdkClient:
             name = params.get("name")
             raise RequestError.invalid_params({"name": name, "details": "no such tool, or bad arguments"})
         context = ToolContext(session_id=call.session_id, workspace=self._workspace)
-        task = asyncio.ensure_future(tool.result(call.arguments, context))
-        self._calls[call.call_id] = (task, context)
-        try:
-            text, is_error = await task
-        except asyncio.CancelledError:
-            if not task.cancelled():
-                raise
-            text, is_error = f"{call.name} was cancelled", True
-        finally:
-            self._calls.pop(call.call_id, None)
+        text, is_error = await self._calls.run(
+            call.call_id,
+            tool.result(call.arguments, context),
+            lambda: (f"{call.name} was cancelled", True),
+            # A sync function runs in a thread nothing cancels: it reads the withdrawal in its context.
+            on_withdraw=context.cancelled.set,
+        )
         result: dict[str, Any] = msgspec.to_builtins(ToolResult(text, is_error))
         return result

@@ -23,6 +23,7 @@ from vtcode.runtime.hooks import AfterToolBatch, BeforeRequest, TurnEnd
 from vtcode.sdk import hooks as observers
 from vtcode.sdk.hooks import Hooks
 from vtcode.sdk.tool_hooks import callable_hooks, hook_name
+from vtcode.sdk.transport.running_calls import RunningCalls
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ class HookServer:
         for boundary, given in observed:
             for hook in given:
                 self._add(hook, DeclaredHook(len(self._calls), boundary, hook_name(boundary, hook)))
-        self._running: dict[str, asyncio.Task[HookAnswer]] = {}
+        self._running: RunningCalls[HookAnswer] = RunningCalls()
 
     @property
     def declared(self) -> list[dict[str, Any]]:
@@ -63,29 +64,21 @@ class HookServer:
             hook_id = params.get("hookId")
             raise RequestError.invalid_params({"hookId": hook_id, "details": "no such hook, or bad payload"})
         declared, call = self._declared[ask.hook_id], self._calls[ask.hook_id]
-        task = asyncio.ensure_future(self._run(declared.event, call, ask.payload))
-        self._running[ask.call_id] = task
-        try:
-            answer = await task
-        except asyncio.CancelledError:
-            if not task.cancelled():
-                raise
-            answer = HookAnswer(raised="CancelledError", message="the hook was cancelled")
-        finally:
-            self._running.pop(ask.call_id, None)
+        answer = await self._running.run(
+            ask.call_id,
+            self._run(declared.event, call, ask.payload),
+            lambda: HookAnswer(raised="CancelledError", message="the hook was cancelled"),
+        )
         found: dict[str, Any] = msgspec.to_builtins(answer)
         return found
 
     def cancel(self, call_id: str) -> None:
         """`_vtcode/hook_cancel`: the child stopped waiting (timeout, interrupt)."""
-        running = self._running.get(call_id)
-        if running is not None:
-            running.cancel()
+        self._running.withdraw(call_id)
 
     def cancel_all(self) -> None:
         """The connection is closing: running callbacks stop."""
-        for task in self._running.values():
-            task.cancel()
+        self._running.cancel_all()
 
     # -- inside ----------------------------------------------------------------------------------------
 
