@@ -34,11 +34,13 @@ class HookServer:
     """Runs one session's Python hooks for its child."""
 
     def __init__(self, hooks: Hooks, session_id: Callable[[], str]) -> None:
-        self._calls: list[Call] = []
-        self._declared: list[DeclaredHook] = []
+        # Each hook with its declaration; its place here is its id.
+        self._hooks: list[tuple[DeclaredHook, Call]] = []
         for made in callable_hooks(hooks, session_id):
-            policy = (made.matcher, made.timeout, made.on_failure)
-            self._add(made.call, DeclaredHook(len(self._calls), made.event, made.name, *policy))
+            declared = DeclaredHook(
+                len(self._hooks), made.event, made.name, made.matcher, made.timeout, made.on_failure
+            )
+            self._hooks.append((declared, made.call))
         observed: tuple[tuple[Observer, Sequence[Call]], ...] = (
             ("pre_model_request", hooks.pre_model_request),
             ("after_tool_batch", hooks.after_tool_batch),
@@ -46,13 +48,15 @@ class HookServer:
         )
         for boundary, given in observed:
             for hook in given:
-                self._add(hook, DeclaredHook(len(self._calls), boundary, hook_name(boundary, hook)))
+                self._hooks.append(
+                    (DeclaredHook(len(self._hooks), boundary, hook_name(boundary, hook)), hook)
+                )
         self._running: RunningCalls[HookAnswer] = RunningCalls()
 
     @property
     def declared(self) -> list[dict[str, Any]]:
         """The hooks as `_meta.vtcode.hooks` declares them to the child."""
-        return [msgspec.to_builtins(d) for d in self._declared]
+        return [msgspec.to_builtins(declared) for declared, _ in self._hooks]
 
     async def call(self, params: Mapping[str, Any]) -> dict[str, Any]:
         """Answer one `_vtcode/hook` request: the decision, or what the callback raised."""
@@ -60,10 +64,10 @@ class HookServer:
             ask = msgspec.convert(params, HookCallParams)
         except msgspec.ValidationError:
             ask = None
-        if ask is None or not 0 <= ask.hook_id < len(self._calls):
+        if ask is None or not 0 <= ask.hook_id < len(self._hooks):
             hook_id = params.get("hookId")
             raise RequestError.invalid_params({"hookId": hook_id, "details": "no such hook, or bad payload"})
-        declared, call = self._declared[ask.hook_id], self._calls[ask.hook_id]
+        declared, call = self._hooks[ask.hook_id]
         answer = await self._running.run(
             ask.call_id,
             self._run(declared.event, call, ask.payload),
@@ -81,10 +85,6 @@ class HookServer:
         self._running.cancel_all()
 
     # -- inside ----------------------------------------------------------------------------------------
-
-    def _add(self, call: Call, declared: DeclaredHook) -> None:
-        self._declared.append(declared)
-        self._calls.append(call)
 
     async def _run(self, boundary: str, call: Call, payload: dict[str, Any]) -> HookAnswer:
         try:
