@@ -43,6 +43,7 @@ from vtcode.acp.modes import approval_mode, mode_state
 from vtcode.acp.prompt import BadBlock, prompt_input
 from vtcode.acp.rewind_command import is_rewind_command
 from vtcode.acp.updates import Translator, Update, plan_update, text_chunk, turn_usage, usage_update
+from vtcode.protocol.acp_methods import META_KEY
 from vtcode.protocol.errors import ExitCode, VtcodeError
 from vtcode.protocol.events import (
     ApprovalRequested,
@@ -146,7 +147,7 @@ class VtcodeAgent:
         **kwargs: Any,
     ) -> NewSessionResponse:
         """Open a runtime session in `cwd`."""
-        live = await self._open(cwd, None, mcp_servers or [], kwargs.get(sdk_extension.KEY))
+        live = await self._open(cwd, None, mcp_servers or [], kwargs.get(META_KEY))
         self._start_pump(live)
         meta = live.setup.opened_meta() if live.setup is not None else None
         return NewSessionResponse(
@@ -168,7 +169,7 @@ class VtcodeAgent:
             raise RequestError(
                 INVALID_PARAMS, f"session {session_id} is already open", {"sessionId": session_id}
             )
-        live = await self._open(cwd, session_id, mcp_servers or [], kwargs.get(sdk_extension.KEY))
+        live = await self._open(cwd, session_id, mcp_servers or [], kwargs.get(META_KEY))
         client = self._require_client()
         for update in replay(live.session.messages, str(live.session.options.workspace)):
             await client.session_update(session_id=live.id, update=update)
@@ -201,9 +202,7 @@ class VtcodeAgent:
             reply = await rewind_command.answer(live.session, given.text)
             await self._require_client().session_update(session_id=live.id, update=text_chunk(reply))
             return PromptResponse(stop_reason="end_turn")
-        intent_id = sdk_extension.prompt_setup(live.session, kwargs.get(sdk_extension.KEY)) or str(
-            uuid.uuid4()
-        )
+        intent_id = sdk_extension.prompt_setup(live.session, kwargs.get(META_KEY)) or str(uuid.uuid4())
         waiting = _Waiting(intent_id, asyncio.get_running_loop().create_future())
         live.waiting = waiting
         try:

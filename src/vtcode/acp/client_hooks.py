@@ -16,14 +16,15 @@ import json
 import logging
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 from acp import RequestError
 
-from vtcode.acp.client_tools import Caller
-from vtcode.core.hooks.model import HookEvent, OnFailure
+from vtcode.acp.client_calls import Caller, withdraw
+from vtcode.core.hooks.acp_messages import DeclaredHook, HookAnswer, HookCallParams, TurnEndView
 from vtcode.core.hooks.outcome import HookResult
+from vtcode.protocol.acp_messages import CallCancel
 from vtcode.protocol.acp_methods import HOOK, HOOK_CANCEL
 from vtcode.protocol.error_fields import error_fields, raised_elsewhere
 from vtcode.protocol.messages import Message
@@ -31,27 +32,6 @@ from vtcode.runtime.callable_hooks import CallableHook
 from vtcode.runtime.hooks import AfterToolBatch, BeforeRequest, HistoryReplacement, TurnEnd, TurnHooks
 
 log = logging.getLogger(__name__)
-
-Observer = Literal["pre_model_request", "after_tool_batch", "turn_end"]
-
-
-class DeclaredHook(msgspec.Struct, frozen=True, rename="camel", forbid_unknown_fields=True):
-    """One hook as the client declares it: `event` a hook event (deciding) or an observer boundary."""
-
-    id: int
-    event: HookEvent | Observer
-    name: str
-    matcher: str = ""
-    timeout: float = 60.0
-    on_failure: OnFailure = "allow"
-
-
-class HookAnswer(msgspec.Struct, frozen=True, rename="camel"):
-    """The client's answer: the hook's decision, or what it raised (`raised`: the exception's type)."""
-
-    result: HookResult | None = None
-    raised: str = ""
-    message: str = ""
 
 
 class ClientHooks:
@@ -121,11 +101,8 @@ class ClientHooks:
 
     async def turn_ended(self, end: TurnEnd) -> None:
         """Run the `turn_end` observers, in order (before the turn's end event reaches the client)."""
-        payload = {
-            "turn": end.turn,
-            "final_text": end.final_text,
-            "error": error_fields(end.error) if end.error is not None else None,
-        }
+        error = error_fields(end.error) if end.error is not None else None
+        payload = msgspec.to_builtins(TurnEndView(end.turn, end.final_text, error))
         for d in self._declared:
             if d.event == "turn_end":
                 await self._observe(d, payload)
@@ -141,16 +118,14 @@ class ClientHooks:
             log.warning("the %s hook raised %s: %s", hook.name, answer.raised, answer.message)
 
     async def _ask(self, hook: DeclaredHook, payload: dict[str, Any]) -> HookAnswer:
-        call_id = str(uuid.uuid4())
-        params = {"sessionId": self._session_id(), "callId": call_id, "hookId": hook.id, "payload": payload}
+        call = HookCallParams(
+            session_id=self._session_id(), call_id=str(uuid.uuid4()), hook_id=hook.id, payload=payload
+        )
         try:
-            raw = await self._caller.ext_method(HOOK, params)
+            raw = await self._caller.ext_method(HOOK, msgspec.to_builtins(call))
         except asyncio.CancelledError:
             # Timed out or interrupted: the callback in the client may still run; ask it to stop.
-            notify = self._caller.ext_notification(
-                HOOK_CANCEL, {"sessionId": params["sessionId"], "callId": call_id}
-            )
-            asyncio.ensure_future(notify).add_done_callback(_ignore)
+            withdraw(self._caller, HOOK_CANCEL, CallCancel(call.session_id, call.call_id))
             raise
         except (RequestError, ConnectionError) as exc:
             raise ConnectionError(f"the client did not answer: {exc}") from None
@@ -165,8 +140,3 @@ def client_hooks(
 ) -> ClientHooks:
     """The declared hooks (raises `msgspec.ValidationError` for a bad declaration)."""
     return ClientHooks([msgspec.convert(d, DeclaredHook) for d in declared], caller, session_id)
-
-
-def _ignore(task: asyncio.Future[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.debug("hook cancel not sent: %s", task.exception())

@@ -10,30 +10,18 @@ answer fails the request as a network error: the turn fails and the session stay
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import uuid
 from collections.abc import AsyncIterator
-from typing import Any
 
 import msgspec
 from acp import RequestError
 
-from vtcode.acp.client_tools import Caller
+from vtcode.acp.client_calls import Caller, withdraw
+from vtcode.protocol.acp_messages import ModelBatch, ModelCall, StreamRef
 from vtcode.protocol.acp_methods import MODEL, MODEL_CANCEL, MODEL_NEXT
 from vtcode.protocol.error_fields import error_from_fields
 from vtcode.protocol.errors import ProviderError, ProviderErrorKind
 from vtcode.protocol.model import ModelRequest, StreamEvent
-
-log = logging.getLogger(__name__)
-
-
-class ModelBatch(msgspec.Struct, frozen=True):
-    """Stream events the client's model produced since the last batch; `error` ends the stream failed."""
-
-    events: list[StreamEvent] = []
-    done: bool = False
-    error: dict[str, Any] | None = None
 
 
 class ClientModel:
@@ -54,11 +42,11 @@ class ClientModel:
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         """Ask the client's model; its events as they come back, batch by batch."""
         stream_id = str(uuid.uuid4())
-        params: dict[str, Any] = {"streamId": stream_id, "request": msgspec.to_builtins(request)}
+        ask: ModelCall | StreamRef = ModelCall(stream_id=stream_id, request=request)
         method, finished = MODEL, False
         try:
             while True:
-                batch = await self._ask(method, params)
+                batch = await self._ask(method, ask)
                 for event in batch.events:
                     yield event
                 if batch.error is not None:
@@ -67,16 +55,15 @@ class ClientModel:
                 if batch.done:
                     finished = True
                     return
-                method, params = MODEL_NEXT, {"streamId": stream_id}
+                method, ask = MODEL_NEXT, StreamRef(stream_id)
         finally:
             if not finished:
                 # Interrupted (or the reader stopped early): the client's model may still run.
-                notify = self._caller.ext_notification(MODEL_CANCEL, {"streamId": stream_id})
-                asyncio.ensure_future(notify).add_done_callback(_ignore)
+                withdraw(self._caller, MODEL_CANCEL, StreamRef(stream_id))
 
-    async def _ask(self, method: str, params: dict[str, Any]) -> ModelBatch:
+    async def _ask(self, method: str, ask: ModelCall | StreamRef) -> ModelBatch:
         try:
-            raw = await self._caller.ext_method(method, params)
+            raw = await self._caller.ext_method(method, msgspec.to_builtins(ask))
             return msgspec.convert(raw, ModelBatch)
         except (RequestError, ConnectionError) as exc:
             raise self._failed(f"no answer ({exc})") from None
@@ -90,8 +77,3 @@ class ClientModel:
             hint="the program that runs the model may have stopped; resume the session to go on",
             provider=self._provider,
         )
-
-
-def _ignore(task: asyncio.Future[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.debug("model cancel not sent: %s", task.exception())

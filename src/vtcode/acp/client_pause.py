@@ -11,12 +11,13 @@ the turn with an interrupt instead of answering.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 
+from vtcode.protocol.acp_messages import EventParams, OpenedMeta
 from vtcode.protocol.errors import VtcodeError
-from vtcode.protocol.events import ApprovalRequested, Event
+from vtcode.protocol.events import ApprovalRequested
 
 if TYPE_CHECKING:
     from vtcode.runtime.paused_calls import PausedApprovals
@@ -37,18 +38,21 @@ class ClientPause:
 
         return cls(PausedApprovals.attach(session), record=record)
 
-    def meta(self) -> dict[str, Any]:
+    def meta(self) -> OpenedMeta:
         """What the open session's answer tells the client (`_meta.vtcode`)."""
-        directory = self._paused.directory
-        return {"pausedCallsDir": str(directory) if directory is not None else None}
+        return OpenedMeta(self._directory())
 
-    def note(self, event: Event) -> dict[str, Any]:
-        """Record the call an `approval.requested` asks about; what its notification carries with it."""
-        if not self._record or not isinstance(event, ApprovalRequested):
-            return {}
+    def _directory(self) -> str | None:
+        directory = self._paused.directory
+        return str(directory) if directory is not None else None
+
+    def note(self, params: EventParams) -> EventParams:
+        """Record the call an `approval.requested` asks about: its notification carries the record."""
+        if not self._record or not isinstance(params.event, ApprovalRequested):
+            return params
         try:
-            record = msgspec.to_builtins(self._paused.pause(event))
+            record = msgspec.to_builtins(self._paused.pause(params.event))
         except VtcodeError as exc:
-            return {"pauseError": exc.user_text()}
+            return msgspec.structs.replace(params, pause_error=exc.user_text())
         # A new session's folder exists from its first turn on: the client learns it with the record.
-        return {"paused": record, **self.meta()}
+        return msgspec.structs.replace(params, paused=record, paused_calls_dir=self._directory())

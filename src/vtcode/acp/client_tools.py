@@ -12,13 +12,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import msgspec
 from acp import RequestError
 
+from vtcode.acp.client_calls import Caller, withdraw
+from vtcode.protocol.acp_messages import CallCancel, DeclaredTool, ToolCallParams, ToolResult
 from vtcode.protocol.acp_methods import TOOL_CALL, TOOL_CANCEL
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
@@ -28,41 +30,11 @@ from vtcode.tools.function_call import describe_function_call
 log = logging.getLogger(__name__)
 
 
-class Caller(Protocol):
-    """The side of the connection that sends the client extension requests."""
-
-    async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        """Send an extension request and wait for its answer."""
-        ...
-
-    async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
-        """Send an extension notification."""
-        ...
-
-
-class Declared(msgspec.Struct, frozen=True, rename="camel"):
-    """One tool as the client declares it."""
-
-    name: str
-    parameters: dict[str, Any]
-    description: str = ""
-    # "read" tools are never asked about; "external" ones follow the approval rules.
-    kind: ToolKind = "external"
-    needs_approval: bool = False
-
-
-class ToolResult(msgspec.Struct, frozen=True, rename="camel"):
-    """The client's answer to a `_vtcode/tool_call`."""
-
-    content: str
-    is_error: bool = False
-
-
 @dataclass
 class ClientTool:
     """A tool whose calls the client runs."""
 
-    declared: Declared
+    declared: DeclaredTool
     caller: Caller
     session_id: Callable[[], str]
 
@@ -84,17 +56,15 @@ class ClientTool:
     async def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         """Ask the client to run the call; its result is bounded for the model like a local tool's."""
         name = self.declared.name
-        call_id = str(uuid.uuid4())
-        params = {"sessionId": self.session_id(), "callId": call_id, "name": name, "arguments": arguments}
+        call = ToolCallParams(
+            session_id=self.session_id(), call_id=str(uuid.uuid4()), name=name, arguments=arguments
+        )
         try:
-            raw = await self.caller.ext_method(TOOL_CALL, params)
+            raw = await self.caller.ext_method(TOOL_CALL, msgspec.to_builtins(call))
             result = msgspec.convert(raw, ToolResult)
         except asyncio.CancelledError:
             # The function in the client may still run: ask it to stop (its ToolContext.cancelled).
-            notify = self.caller.ext_notification(
-                TOOL_CANCEL, {"sessionId": params["sessionId"], "callId": call_id}
-            )
-            asyncio.ensure_future(notify).add_done_callback(_ignore)
+            withdraw(self.caller, TOOL_CANCEL, CallCancel(call.session_id, call.call_id))
             raise
         except (RequestError, ConnectionError, msgspec.ValidationError) as exc:
             log.warning("the client could not run %s: %s", name, exc)
@@ -103,12 +73,7 @@ class ClientTool:
 
 
 def client_tools(
-    declared: Sequence[Mapping[str, Any]], caller: Caller, session_id: Callable[[], str]
+    declared: Sequence[DeclaredTool], caller: Caller, session_id: Callable[[], str]
 ) -> tuple[ClientTool, ...]:
-    """The declared tools as runtime tools (raises `msgspec.ValidationError` for a bad declaration)."""
-    return tuple(ClientTool(msgspec.convert(d, Declared), caller, session_id) for d in declared)
-
-
-def _ignore(task: asyncio.Future[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.debug("tool cancel not sent: %s", task.exception())
+    """The declared tools as runtime tools."""
+    return tuple(ClientTool(d, caller, session_id) for d in declared)

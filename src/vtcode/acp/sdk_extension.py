@@ -34,11 +34,21 @@ import msgspec
 from acp import RequestError
 from acp.schema import ClientCapabilities
 
+from vtcode.acp.client_calls import Caller
 from vtcode.acp.client_hooks import ClientHooks, client_hooks
 from vtcode.acp.client_model import ClientModel
 from vtcode.acp.client_pause import ClientPause
-from vtcode.acp.client_tools import Caller, ClientTool, client_tools
-from vtcode.protocol.acp_methods import EVENT, OP
+from vtcode.acp.client_tools import ClientTool, client_tools
+from vtcode.protocol.acp_messages import (
+    ApprovalMeta,
+    ClientMeta,
+    EventParams,
+    OpParams,
+    PromptMeta,
+    SessionMeta,
+)
+from vtcode.protocol.acp_methods import EVENT, META_KEY, OP
+from vtcode.protocol.error_fields import error_fields
 from vtcode.protocol.errors import ProviderError
 from vtcode.protocol.events import ApprovalRequested, Event, TurnCompleted, TurnFailed
 from vtcode.protocol.ops import (
@@ -58,41 +68,26 @@ if TYPE_CHECKING:
     from vtcode.providers.base import ModelClient
     from vtcode.runtime.session import Session
 
-KEY = "vtcode"
 INVALID_PARAMS = -32602
 
 # Turn ends kept for their events (an editor's pump never reads them: the oldest go).
 _ENDS_KEPT = 16
-_ANSWERS = frozenset({"allow_once", "allow_tool", "allow_prefix", "deny"})
 
 
 def wants_events(capabilities: ClientCapabilities | None) -> bool:
     """Whether the client asked for the typed event stream instead of `session/update`."""
     meta = capabilities.field_meta if capabilities is not None else None
-    ours = meta.get(KEY) if isinstance(meta, dict) else None
-    return isinstance(ours, dict) and ours.get("events") is True
-
-
-class _Setup(msgspec.Struct, frozen=True, rename="camel", forbid_unknown_fields=True):
-    tools: tuple[dict[str, Any], ...] = ()
-    ephemeral: bool = False
-    output_schema: dict[str, Any] | None = None
-    # Python hooks the client runs (`acp.client_hooks`).
-    hooks: tuple[dict[str, Any], ...] = ()
-    # Paused approvals (`acp.client_pause`): run decided ones; also pause what would be asked.
-    paused_calls: bool = False
-    pause: bool = False
-    # The provider name of the client's own model client, which answers every model request.
-    model: str | None = None
-    # The client answers approvals with a callback: tell it (`policy.shadowed`) what rules settle first.
-    report_shadowed: bool = False
+    try:
+        return msgspec.convert(meta.get(META_KEY) if meta else None, ClientMeta).events
+    except msgspec.ValidationError:
+        return False
 
 
 @dataclass
 class SessionSetup:
     """What a client asked of one session in `_meta.vtcode` (nothing, for an editor)."""
 
-    setup: _Setup
+    setup: SessionMeta
     tools: tuple[ClientTool, ...]
     hooks: ClientHooks | None = None
     paused: ClientPause | None = None
@@ -104,7 +99,7 @@ class SessionSetup:
     def read(cls, meta: object, caller: Caller) -> SessionSetup:
         """The setup in `meta` (raises `RequestError` for a malformed one)."""
         try:
-            setup = msgspec.convert(meta or {}, _Setup)
+            setup = msgspec.convert(meta or {}, SessionMeta)
             found: list[SessionSetup] = []
 
             def session_id() -> str:
@@ -159,19 +154,19 @@ class SessionSetup:
         """What the answer to `session/new` / `session/load` tells the client in `_meta.vtcode`."""
         if self.paused is None:
             return None
-        return {KEY: self.paused.meta()}
+        return {META_KEY: msgspec.to_builtins(self.paused.meta())}
 
     async def _note_end(self, end: TurnEnd) -> None:
         self.ends.append(end)
 
-    async def extras(self, event: Event) -> dict[str, Any]:
-        """What goes with `event` to the client: a provider error's `cause` with a `turn.failed`, a
-        paused call's record with an `approval.requested`.
+    async def event_params(self, session_id: str, event: Event) -> EventParams:
+        """`event` and what goes with it to the client: a provider error's `cause` with a `turn.failed`,
+        a paused call's record with an `approval.requested`.
 
         Before a turn's end reaches the client, its `turn_end` hooks run there (`acp.client_hooks`), so
         the program sees them done when its turn's result comes, as in-process.
         """
-        found: dict[str, Any] = {}
+        params = EventParams(session_id, event)
         if isinstance(event, TurnCompleted | TurnFailed):
             # Each turn's end event comes after its end hook ran (the turn task does not yield between).
             end = self.ends.popleft() if self.ends else None
@@ -179,67 +174,54 @@ class SessionSetup:
                 await self.hooks.turn_ended(end)
             cause = _cause(end.error if end is not None else None)
             if isinstance(event, TurnFailed) and cause is not None:
-                found["cause"] = cause
+                params = msgspec.structs.replace(params, cause=cause)
         if self.paused is not None:
             # Recorded before the client sees the request: it may end the turn at once.
-            found.update(self.paused.note(event))
-        return found
+            params = self.paused.note(params)
+        return params
 
 
 def _cause(failure: BaseException | None) -> dict[str, Any] | None:
     """What `turn.failed` cannot say about a provider error (status, provider, retry-after)."""
-    if not isinstance(failure, ProviderError):
-        return None
-    return {
-        "kind": failure.kind.value,
-        "message": failure.message,
-        "hint": failure.hint,
-        "status": failure.status,
-        "provider": failure.provider,
-        "retryAfter": failure.retry_after,
-    }
+    return error_fields(failure) if isinstance(failure, ProviderError) else None
 
 
 async def send_event(caller: Caller, session_id: str, event: Event, setup: SessionSetup | None) -> None:
     """One event as a `_vtcode/event` notification (a `turn.failed` with the provider error's `cause`)."""
-    params: dict[str, Any] = {"sessionId": session_id, "event": msgspec.to_builtins(event)}
-    if setup is not None:
-        params.update(await setup.extras(event))
-    await caller.ext_notification(EVENT, params)
+    params = EventParams(session_id, event) if setup is None else await setup.event_params(session_id, event)
+    await caller.ext_notification(EVENT, msgspec.to_builtins(params))
 
 
 def prompt_setup(session: Session, meta: object) -> str | None:
-    """Apply a prompt's `_meta.vtcode`: `outputSchema` holds this turn's answer to a schema (null: free
-    text); `intentId` is the id of its input, so the client knows its own `intent.applied` events
-    (returned; None: the server makes one)."""
-    if not isinstance(meta, dict):
+    """Apply a prompt's `_meta.vtcode` (`PromptMeta`): its output schema holds this turn's answer to a
+    schema; its intent id is returned (None: the server makes one). Raises `RequestError` for a
+    malformed one."""
+    if meta is None:
         return None
-    if "outputSchema" in meta:
-        schema = meta["outputSchema"]
-        session.set_output_schema(schema if isinstance(schema, dict) else None)
-    given = meta.get("intentId")
-    return given if isinstance(given, str) and given else None
+    try:
+        asked = msgspec.convert(meta, PromptMeta)
+    except msgspec.ValidationError as exc:
+        raise RequestError(INVALID_PARAMS, f"bad _meta.vtcode: {exc}", None) from None
+    if asked.output_schema is not msgspec.UNSET:
+        session.set_output_schema(asked.output_schema)
+    return asked.intent_id or None
 
 
 def approval_answer(request: ApprovalRequested, meta: Mapping[str, Any] | None) -> ApprovalAnswer | None:
     """The exact answer the client put in the permission response's `_meta.vtcode`, if it did."""
-    ours = meta.get(KEY) if meta else None
-    if not isinstance(ours, dict) or ours.get("decision") not in _ANSWERS:
+    try:
+        exact = msgspec.convert(meta.get(META_KEY) if meta else None, ApprovalMeta)
+    except msgspec.ValidationError:
         return None
-    reason, updated = ours.get("reason"), ours.get("updatedArguments")
     return ApprovalAnswer(
         request_id=request.request_id,
-        decision=ours["decision"],
-        reason=reason if isinstance(reason, str) else "",
-        updated_arguments=updated if isinstance(updated, dict) else None,
+        decision=exact.decision,
+        reason=exact.reason,
+        updated_arguments=exact.updated_arguments,
     )
 
 
-def _op(raw: object) -> Op:
-    try:
-        op: Op = msgspec.convert(raw, Op)
-    except msgspec.ValidationError as exc:
-        raise RequestError(INVALID_PARAMS, f"bad op: {exc}", None) from None
+def _runnable(op: Op) -> Op:
     match op:
         case UserInput(mode="steer") | Compact() | Pause() | Resume() | CancelIntent() | RevokeGrant():
             return op
@@ -253,9 +235,9 @@ async def ext_method(
     """Answer one `_vtcode/...` request (`session` finds an open session or raises `RequestError`)."""
     if method != OP:
         raise RequestError.method_not_found(f"_{method}")
-    session_id = params.get("sessionId")
-    if not isinstance(session_id, str):
-        raise RequestError(INVALID_PARAMS, "sessionId is missing", None)
-    op = _op(params.get("op"))
-    await session(session_id).submit(op)
+    try:
+        sent = msgspec.convert(params, OpParams)
+    except msgspec.ValidationError as exc:
+        raise RequestError(INVALID_PARAMS, f"bad _vtcode/op: {exc}", None) from None
+    await session(sent.session_id).submit(_runnable(sent.op))
     return {}

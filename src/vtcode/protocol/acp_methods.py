@@ -6,6 +6,10 @@ The ACP library sends each with a leading underscore (`_vtcode/event`), as exten
 
 from __future__ import annotations
 
+# The key of vtcode's fields in ACP's `_meta` objects (`protocol.acp_messages` has their shapes); the ACP
+# library takes a request's `_meta` fields as keyword arguments, so it is also that keyword.
+META_KEY = "vtcode"
+
 # The typed event stream, and the operations ACP has no method for (`acp.sdk_extension`).
 EVENT = "vtcode/event"
 OP = "vtcode/op"

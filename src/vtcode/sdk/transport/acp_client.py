@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from acp import RequestError
 from acp.schema import (
     AllowedOutcome,
@@ -25,9 +26,11 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
+from vtcode.protocol.acp_messages import ApprovalMeta, CallCancel, StreamRef, ToolCallParams, ToolResult
 from vtcode.protocol.acp_methods import (
     HOOK,
     HOOK_CANCEL,
+    META_KEY,
     MODEL,
     MODEL_CANCEL,
     MODEL_NEXT,
@@ -39,6 +42,7 @@ from vtcode.protocol.ops import ApprovalAnswer
 from vtcode.sdk.tool import FunctionTool, ToolContext
 from vtcode.sdk.transport.acp_hooks import HookServer
 from vtcode.sdk.transport.acp_model import ModelServer
+from vtcode.sdk.transport.running_calls import RunningCalls
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +72,7 @@ class SdkClient:
         # approval request id by the tool call (item) it is about, learnt from the events.
         self._requests: dict[str, str] = {}
         self._answers: dict[str, asyncio.Future[ApprovalAnswer | None]] = {}
-        self._calls: dict[str, tuple[asyncio.Task[tuple[str, bool]], ToolContext]] = {}
+        self._calls: RunningCalls[tuple[str, bool]] = RunningCalls()
 
     # -- fed by the transport --------------------------------------------------------------------------
 
@@ -94,8 +98,7 @@ class SdkClient:
         for future in self._answers.values():
             if not future.done():
                 future.set_result(None)
-        for task, _ in self._calls.values():
-            task.cancel()
+        self._calls.cancel_all()
         if self._hooks is not None:
             self._hooks.cancel_all()
         if self._model is not None:
@@ -125,13 +128,8 @@ class SdkClient:
             if option is not None
             else DeniedOutcome(outcome="cancelled")
         )
-        meta = {
-            "vtcode": {
-                "decision": answer.decision,
-                "reason": answer.reason,
-                "updatedArguments": answer.updated_arguments,
-            }
-        }
+        exact = ApprovalMeta(answer.decision, answer.reason, answer.updated_arguments)
+        meta = {META_KEY: msgspec.to_builtins(exact)}
         return RequestPermissionResponse(outcome=outcome, field_meta=meta)
 
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
@@ -148,16 +146,20 @@ class SdkClient:
         return await self._tool_call(params)
 
     async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
-        """`_vtcode/tool_cancel` / `_vtcode/hook_cancel`: the turn stopped waiting for a call."""
-        if method == HOOK_CANCEL and self._hooks is not None:
-            self._hooks.cancel(params)
-        if method == MODEL_CANCEL and self._model is not None:
-            self._model.cancel(params)
-        if method == TOOL_CANCEL:
-            running = self._calls.get(str(params.get("callId")))
-            if running is not None:
-                running[1].cancelled.set()
-                running[0].cancel()
+        """`_vtcode/tool_cancel` / `_vtcode/hook_cancel` / `_vtcode/model_cancel`: the turn stopped
+        waiting for a call (or reading a stream)."""
+        try:
+            stopped = msgspec.convert(params, StreamRef if method == MODEL_CANCEL else CallCancel)
+        except msgspec.ValidationError:
+            log.debug("an unreadable _%s was ignored", method)
+            return
+        match stopped:
+            case StreamRef(stream_id=stream_id) if self._model is not None:
+                self._model.cancel(stream_id)
+            case CallCancel(call_id=call_id) if method == HOOK_CANCEL and self._hooks is not None:
+                self._hooks.cancel(call_id)
+            case CallCancel(call_id=call_id) if method == TOOL_CANCEL:
+                self._calls.withdraw(call_id)
 
     # -- inside ----------------------------------------------------------------------------------------
 
@@ -168,20 +170,21 @@ class SdkClient:
         return future
 
     async def _tool_call(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        name, arguments = params.get("name"), params.get("arguments")
-        tool = self._tools.get(name) if isinstance(name, str) else None
-        if tool is None or not isinstance(arguments, dict):
-            raise RequestError.invalid_params({"name": name, "details": "no such tool, or bad arguments"})
-        context = ToolContext(session_id=str(params.get("sessionId", "")), workspace=self._workspace)
-        call_id = str(params.get("callId", ""))
-        task = asyncio.ensure_future(tool.result(arguments, context))
-        self._calls[call_id] = (task, context)
         try:
-            text, is_error = await task
-        except asyncio.CancelledError:
-            if not task.cancelled():
-                raise
-            text, is_error = f"{name} was cancelled", True
-        finally:
-            self._calls.pop(call_id, None)
-        return {"content": text, "isError": is_error}
+            call: ToolCallParams | None = msgspec.convert(params, ToolCallParams)
+        except msgspec.ValidationError:
+            call = None
+        tool = self._tools.get(call.name) if call is not None else None
+        if call is None or tool is None:
+            name = params.get("name")
+            raise RequestError.invalid_params({"name": name, "details": "no such tool, or bad arguments"})
+        context = ToolContext(session_id=call.session_id, workspace=self._workspace)
+        text, is_error = await self._calls.run(
+            call.call_id,
+            tool.result(call.arguments, context),
+            lambda: (f"{call.name} was cancelled", True),
+            # A sync function runs in a thread nothing cancels: it reads the withdrawal in its context.
+            on_withdraw=context.cancelled.set,
+        )
+        result: dict[str, Any] = msgspec.to_builtins(ToolResult(text, is_error))
+        return result

@@ -15,27 +15,14 @@ from typing import Any
 
 import msgspec
 
+from vtcode.protocol.acp_messages import EventParams
 from vtcode.protocol.acp_methods import EVENT
-from vtcode.protocol.events import Event
 
 log = logging.getLogger(__name__)
 
 # The server writes `{"jsonrpc":"2.0","method":"_vtcode/event",...`: the method shows this early.
 _EVENT_MARK = f'"method":"_{EVENT}"'.encode()
 _MARK_WINDOW = 64
-
-
-class EventParams(msgspec.Struct, frozen=True, rename="camel"):
-    """One `_vtcode/event` notification's parameters."""
-
-    session_id: str
-    event: Event
-    # What a `turn.failed` cannot say about a provider error (`acp.sdk_extension`).
-    cause: dict[str, Any] | None = None
-    # With `approval="pause"`: the child's record of the call an `approval.requested` asks about.
-    paused: dict[str, Any] | None = None
-    paused_calls_dir: str | None = None
-    pause_error: str | None = None
 
 
 class _EventNote(msgspec.Struct, frozen=True):

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from acp import RequestError
 
+from vtcode.protocol.acp_messages import ModelBatch, ModelCall, StreamRef
 from vtcode.protocol.acp_methods import MODEL
 from vtcode.protocol.error_fields import error_fields
 from vtcode.protocol.model import ModelRequest, StreamEvent
@@ -47,14 +48,14 @@ class _Stream:
         else:
             self.queue.put_nowait(_End())
 
-    async def batch(self) -> dict[str, Any]:
+    async def batch(self) -> ModelBatch:
         """What the stream produced since the last batch (waits for at least one item)."""
         items = [await self.queue.get()]
         while not isinstance(items[-1], _End) and not self.queue.empty():
             items.append(self.queue.get_nowait())
         end = items[-1] if isinstance(items[-1], _End) else None
-        events = [msgspec.to_builtins(e) for e in items if not isinstance(e, _End)]
-        return {"events": events, "done": end is not None, "error": end.error if end is not None else None}
+        events = [e for e in items if not isinstance(e, _End)]
+        return ModelBatch(events, done=end is not None, error=end.error if end is not None else None)
 
 
 class ModelServer:
@@ -66,24 +67,27 @@ class ModelServer:
 
     async def answer(self, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
         """Start a stream (`_vtcode/model`) or continue one (`_vtcode/model_next`): its next batch."""
-        stream_id = str(params.get("streamId", ""))
-        if method == MODEL:
-            try:
-                request = msgspec.convert(params.get("request"), ModelRequest)
-            except msgspec.ValidationError as exc:
-                raise RequestError.invalid_params({"details": f"bad model request: {exc}"}) from None
-            self._streams[stream_id] = _Stream(self._client, request)
+        try:
+            if method == MODEL:
+                call = msgspec.convert(params, ModelCall)
+                stream_id = call.stream_id
+                self._streams[stream_id] = _Stream(self._client, call.request)
+            else:
+                stream_id = msgspec.convert(params, StreamRef).stream_id
+        except msgspec.ValidationError as exc:
+            raise RequestError.invalid_params({"details": f"bad model request: {exc}"}) from None
         stream = self._streams.get(stream_id)
         if stream is None:
             raise RequestError.invalid_params({"streamId": stream_id, "details": "no such stream"})
-        answer = await stream.batch()
-        if answer["done"]:
+        batch = await stream.batch()
+        if batch.done:
             self._streams.pop(stream_id, None)
+        answer: dict[str, Any] = msgspec.to_builtins(batch)
         return answer
 
-    def cancel(self, params: Mapping[str, Any]) -> None:
+    def cancel(self, stream_id: str) -> None:
         """`_vtcode/model_cancel`: the child stopped reading the stream."""
-        stream = self._streams.pop(str(params.get("streamId", "")), None)
+        stream = self._streams.pop(stream_id, None)
         if stream is not None:
             stream.task.cancel()
 

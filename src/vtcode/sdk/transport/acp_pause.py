@@ -13,6 +13,8 @@ from typing import Any
 
 import msgspec
 
+from vtcode.protocol.acp_messages import OpenedMeta
+from vtcode.protocol.acp_methods import META_KEY
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.events import ApprovalRequested
 from vtcode.store.paused_calls import PausedCall
@@ -30,9 +32,11 @@ class ChildPausedCalls:
     def opened(self, meta: object) -> None:
         """Read the folder from the open session's `_meta.vtcode.pausedCallsDir` (a new session has
         none until its first turn: the first paused call names it)."""
-        ours = meta.get("vtcode") if isinstance(meta, dict) else None
-        found = ours.get("pausedCallsDir") if isinstance(ours, dict) else None
-        self.directory = Path(found) if isinstance(found, str) and found else None
+        try:
+            found = msgspec.convert(meta.get(META_KEY) if isinstance(meta, dict) else None, OpenedMeta)
+        except msgspec.ValidationError:
+            found = OpenedMeta()
+        self.directory = Path(found.paused_calls_dir) if found.paused_calls_dir else None
 
     def note(
         self, request_id: str, paused: dict[str, Any] | None, error: str | None, directory: str | None = None

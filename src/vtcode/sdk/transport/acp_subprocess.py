@@ -27,7 +27,15 @@ from acp.schema import ClientCapabilities, Implementation, TextContentBlock
 
 from vtcode import __version__
 from vtcode.exec.agent_child import AgentChild
-from vtcode.protocol.acp_methods import OP
+from vtcode.protocol.acp_messages import (
+    ClientMeta,
+    DeclaredTool,
+    EventParams,
+    OpParams,
+    PromptMeta,
+    SessionMeta,
+)
+from vtcode.protocol.acp_methods import META_KEY, OP
 from vtcode.protocol.error_fields import error_from_fields
 from vtcode.protocol.errors import (
     ConfigError,
@@ -41,7 +49,7 @@ from vtcode.protocol.ops import ApprovalAnswer, Interrupt, Op, Shutdown, UserInp
 from vtcode.sdk.options import Options
 from vtcode.sdk.transport.acp_child import StartedChild
 from vtcode.sdk.transport.acp_client import SdkClient
-from vtcode.sdk.transport.acp_framing import EventParams, PipeFraming
+from vtcode.sdk.transport.acp_framing import PipeFraming
 from vtcode.sdk.transport.acp_hooks import HookServer
 from vtcode.sdk.transport.acp_model import ModelServer
 from vtcode.sdk.transport.acp_pause import ChildPausedCalls
@@ -70,7 +78,7 @@ class AcpSubprocess:
         # The intent ids of our prompts: ACP needs one per prompt, the in-process stream shows none.
         self._intents: set[str] = set()
         # The answer schema of the next prompt's turn (`set_output_schema`), sent with it.
-        self._schema: Mapping[str, Any] | None = None
+        self._schema: dict[str, Any] | None = None
         self._failure_sink: Callable[[BaseException | None], None] | None = None
         # Calls paused for approval, in the session folder the child names when it opens the session.
         self.paused = ChildPausedCalls()
@@ -143,7 +151,7 @@ class AcpSubprocess:
 
     def set_output_schema(self, schema: Mapping[str, Any] | None) -> None:
         """Hold the answers of turns started from now on to `schema`: it goes with the next prompt."""
-        self._schema = schema
+        self._schema = dict(schema) if schema is not None else None
 
     def on_failure(self, sink: Callable[[BaseException | None], None]) -> None:
         """Report the provider error a `turn.failed` came with (its `cause`), before the event."""
@@ -166,9 +174,8 @@ class AcpSubprocess:
         self._events.put_nowait(event)
 
     async def _op(self, op: Op) -> None:
-        params = {"sessionId": self._session_id, "op": msgspec.to_builtins(op)}
         try:
-            await self.conn.ext_method(OP, params)
+            await self.conn.ext_method(OP, msgspec.to_builtins(OpParams(self._session_id, op)))
         except RequestError as exc:
             raise UsageError(str(exc)) from None
         except ConnectionError as exc:
@@ -183,7 +190,7 @@ class AcpSubprocess:
             await self.conn.prompt(
                 session_id=self._session_id,
                 prompt=blocks,
-                vtcode={"intentId": intent, "outputSchema": self._schema},
+                vtcode=msgspec.to_builtins(PromptMeta(intent_id=intent, output_schema=self._schema)),
             )
         except (RequestError, ConnectionError) as exc:
             if not self._ended and not self._closing and isinstance(exc, RequestError):
@@ -249,7 +256,7 @@ async def open_subprocess(options: Options, started: StartedChild, *, resume: st
 async def _open_session(
     transport: AcpSubprocess, workspace: Path, setup: dict[str, Any], resume: str | None
 ) -> str:
-    capabilities = ClientCapabilities(field_meta={"vtcode": {"events": True}})
+    capabilities = ClientCapabilities(field_meta={META_KEY: msgspec.to_builtins(ClientMeta(events=True))})
     await transport.conn.initialize(
         protocol_version=PROTOCOL_VERSION,
         client_capabilities=capabilities,
@@ -270,28 +277,31 @@ def session_setup(
     options: Options, schema: dict[str, Any] | None, hooks: HookServer | None
 ) -> dict[str, Any]:
     """What the session asks of the child in `_meta.vtcode` (`acp.sdk_extension`)."""
-    tools = [
-        {
-            "name": t.spec.name,
-            "description": t.spec.description,
-            "parameters": t.spec.parameters,
-            "kind": t.kind,
-            "needsApproval": t.needs_approval,
-        }
+    tools = tuple(
+        DeclaredTool(
+            name=t.spec.name,
+            description=t.spec.description,
+            parameters=t.spec.parameters,
+            kind=t.kind,
+            needs_approval=t.needs_approval,
+        )
         for t in options.tools
-    ]
-    setup: dict[str, Any] = {"tools": tools, "ephemeral": options.ephemeral, "outputSchema": schema}
-    # Calls paused earlier run at the next turn, whatever this session's mode (as in-process).
-    setup["pausedCalls"] = not options.ephemeral
-    # A permission callback answers what would be asked; only without one does a call pause.
-    setup["pause"] = options.approval == "pause" and options.permission is None
-    # The program learns (`PolicyShadowed`) when a rule or the mode decides before its callback.
-    setup["reportShadowed"] = options.permission is not None
-    if hooks is not None:
-        setup["hooks"] = hooks.declared
-    if options.model_client is not None:
-        setup["model"] = options.model_client.provider
-    return setup
+    )
+    setup = SessionMeta(
+        tools=tools,
+        ephemeral=options.ephemeral,
+        output_schema=schema,
+        # Calls paused earlier run at the next turn, whatever this session's mode (as in-process).
+        paused_calls=not options.ephemeral,
+        # A permission callback answers what would be asked; only without one does a call pause.
+        pause=options.approval == "pause" and options.permission is None,
+        # The program learns (`PolicyShadowed`) when a rule or the mode decides before its callback.
+        report_shadowed=options.permission is not None,
+        hooks=tuple(hooks.declared) if hooks is not None else (),
+        model=options.model_client.provider if options.model_client is not None else None,
+    )
+    found: dict[str, Any] = msgspec.to_builtins(setup)
+    return found
 
 
 def _open_error(exc: RequestError) -> VtcodeError:
