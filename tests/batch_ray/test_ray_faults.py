@@ -173,6 +173,8 @@ def test_a_worker_that_hangs_past_the_limit_is_cancelled_and_leaves_no_process(
     assert result["status"] == "timeout"
     assert result["error"]["kind"] == "timeout"
     assert "the driver cancelled it" in result["error"]["message"]
+    # The driver made this record, and kept what the task was asked, as the local backend does.
+    assert (out / "tasks" / "hung" / "instruction.txt").read_text() == "task hung: do it"
     assert not worker.is_running()
     assert tagged() == []
     assert _task_execs(namespace.pids()) == {}
@@ -211,3 +213,4 @@ def test_a_task_whose_node_dies_three_times_ends_error_naming_the_node_deaths(
     result = json.loads((out / "tasks" / "unlucky" / "result.json").read_text())
     assert (result["status"], result["error"]["kind"]) == ("error", "node_died")
     assert result["error"]["message"].startswith("its node failed 3 times")
+    assert (out / "tasks" / "unlucky" / "instruction.txt").read_text() == "task unlucky: do it"

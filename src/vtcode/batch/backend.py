@@ -12,6 +12,7 @@ import asyncio
 import importlib
 import os
 import random
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -114,10 +115,23 @@ def driver_result(
     )
 
 
-def failed_outcome(job: TaskJob, message: str) -> TaskOutcome:
-    """An `error` outcome for a task whose run broke down outside the task (a bug, a full disk)."""
-    result = driver_result(job, "error", TaskError(kind="internal", message=message))
+def driver_outcome(
+    job: TaskJob, status: TaskStatus, error: TaskError, *, ended_at: float = 0.0, ran_s: float = 0.0
+) -> TaskOutcome:
+    """The outcome the driver makes for a task whose run gave none (see `driver_result`).
+
+    Every backend's driver-made outcome comes from here, so its task folder holds the same files
+    whatever the backend: the task's instruction (and the trajectory that starts with it), no patch,
+    empty logs.
+    """
+    result = driver_result(job, status, error, ended_at=ended_at, ran_s=ran_s)
     return TaskOutcome(result=result, instruction=job.task.instruction)
+
+
+def failed_outcome(job: TaskJob, message: str, *, ended_at: float = 0.0, ran_s: float = 0.0) -> TaskOutcome:
+    """An `error` outcome for a task whose run broke down outside the task (a bug, a full disk)."""
+    error = TaskError(kind="internal", message=message)
+    return driver_outcome(job, "error", error, ended_at=ended_at, ran_s=ran_s)
 
 
 class LocalBackend:
@@ -153,10 +167,13 @@ class LocalBackend:
                     return
                 if on_start is not None:
                     on_start(job)
+                begun = time.monotonic()
                 try:
                     outcome = await run_task(job, control, on_line=self.limiter.observer(provider))
                 except Exception as exc:  # one task's breakdown must not end the batch
-                    outcome = failed_outcome(job, f"{type(exc).__name__}: {exc}")
+                    message = f"{type(exc).__name__}: {exc}"
+                    ran_s = time.monotonic() - begun
+                    outcome = failed_outcome(job, message, ended_at=time.time(), ran_s=ran_s)
                 await on_done(outcome)
 
         await asyncio.gather(*(worker(index) for index in range(min(self.workers, max(1, len(jobs))))))

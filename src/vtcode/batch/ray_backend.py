@@ -28,7 +28,7 @@ from typing import Any
 
 import msgspec
 
-from vtcode.batch.backend import BackendOptions, BatchStop, OnDone, OnStart, driver_result
+from vtcode.batch.backend import BackendOptions, BatchStop, OnDone, OnStart, driver_outcome
 from vtcode.batch.ray_remote import RAY_TASK_ENV, Started, Sweep, run_remote, sweep_remote
 from vtcode.batch.task_run import TaskJob, TaskOutcome
 from vtcode.core.batch.job import TaskError, TaskStatus
@@ -234,7 +234,7 @@ class RayBackend:
         now = time.time()
         duration = time.monotonic() - flight.started_at if flight.started is not None else 0.0
         error = TaskError(kind=kind, message=message)
-        return TaskOutcome(result=driver_result(job, status, error, ended_at=now, ran_s=duration))
+        return driver_outcome(job, status, error, ended_at=now, ran_s=duration)
 
     def _enforce(self, flight: _Flight, now: float, stop: BatchStop) -> None:
         """The driver's backstop timeout, and escalation of a stop the task did not obey in time."""
