@@ -120,6 +120,10 @@ def build_binary(root: Path, work: Path) -> Path:
             # `vtcode acp` imports the ACP front end (and its SDK) inside a function: named explicitly.
             "--hidden-import",
             "vtcode.acp.server",
+            # `cli.main.COMMANDS` imports the chosen command's module by name, which the analysis
+            # cannot follow: every module of the command line is bundled.
+            "--collect-submodules",
+            "vtcode.cli",
             *excludes,
             str(entry),
         ],
