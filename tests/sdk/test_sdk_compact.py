@@ -26,6 +26,16 @@ def _long(n: int) -> Reply:
     return Reply(text=f"answer-{n} " + "word " * 1500)
 
 
+def _compactable() -> ScriptedModel:
+    """Three long answers (more than the budget's verbatim tail), then the summary, then "after"."""
+    return ScriptedModel([_long(1), _long(2), _long(3), Reply(text=SUMMARY), Reply(text="after")])
+
+
+async def _three_long_turns(s: vt.Session) -> None:
+    for n in range(3):
+        await s.run(f"question {n}")
+
+
 def _options(tmp_path: Path, model: ScriptedModel, transport: TransportName) -> vt.Options:
     return vt.Options(workspace=tmp_path, model_client=model, transport=transport, config=BUDGET)
 
@@ -37,10 +47,9 @@ def _texts(messages: Sequence[Message], kind: type[Message]) -> str:
 async def test_compact_puts_the_summary_in_place_of_the_old_turns_in_the_next_request(
     tmp_path: Path, transport: TransportName
 ) -> None:
-    model = ScriptedModel([_long(1), _long(2), _long(3), Reply(text=SUMMARY), Reply(text="after")])
+    model = _compactable()
     async with await vt.Session.open(_options(tmp_path, model, transport)) as s:
-        for n in range(3):
-            await s.run(f"question {n}")
+        await _three_long_turns(s)
         compacted = await s.compact()
         turn = await s.start("go on")
         events = [event async for event in turn.events()]
@@ -83,7 +92,7 @@ async def test_compact_while_a_turn_runs_is_a_usage_error(tmp_path: Path) -> Non
 
 
 def test_sync_session_compacts_between_turns(tmp_path: Path) -> None:
-    model = ScriptedModel([_long(1), _long(2), _long(3), Reply(text=SUMMARY), Reply(text="after")])
+    model = _compactable()
     with vt.SyncSession.open(_options(tmp_path, model, "in-process")) as s:
         for n in range(3):
             s.run(f"question {n}")
@@ -96,10 +105,9 @@ def test_sync_session_compacts_between_turns(tmp_path: Path) -> None:
 async def test_a_failed_compaction_raises_and_the_next_request_keeps_the_old_turns(
     tmp_path: Path, transport: TransportName
 ) -> None:
-    model = ScriptedModel([_long(1), _long(2), _long(3), Reply(text=SUMMARY), Reply(text="after")])
+    model = _compactable()
     async with await vt.Session.open(_options(tmp_path, model, transport)) as s:
-        for n in range(3):
-            await s.run(f"question {n}")
+        await _three_long_turns(s)
         # The compacted history's archive cannot be written: a file is where its folder goes.
         (Path(os.environ["VTCODE_HOME"]) / "sessions" / s.id / "archive").write_text("in the way")
         with pytest.raises(vt.CompactionError, match=r"^compaction failed"):
