@@ -15,11 +15,12 @@ import json, sys
 from pathlib import Path
 from vtcode.config.schema import Settings
 from vtcode.runtime.skills import load_session_skills
+from vtcode.runtime.skills_start import SkillsScope
 root, home = Path(sys.argv[1]), Path(sys.argv[2])
-skills = load_session_skills(
-    Settings(), workspace=root, home=home / ".vtcode", user_home=home, context_window=100_000,
-    notice=print,
+scope = SkillsScope(
+    settings=Settings(), workspace=root, home=home / ".vtcode", user_home=home, context_window=100_000
 )
+skills = load_session_skills(scope, notice=print)
 assert skills.tool() is not None
 watched = ("vtcode.core.definitions.arguments", "vtcode.config.hook_json", "vtcode.config.hook_sources")
 print(json.dumps([m for m in watched if m in sys.modules]))

@@ -17,7 +17,7 @@ from typing import TextIO, TypeVar
 import msgspec
 
 from vtcode.cli.config_warnings import show_config_warnings
-from vtcode.cli.context_window import chosen_context_window
+from vtcode.cli.skills_scope import workspace_skills_scope
 from vtcode.config.environment import os_environ
 from vtcode.config.loader import load_settings
 from vtcode.config.schema import Settings
@@ -91,14 +91,7 @@ def prompt_builder(
     loaded = load_settings(workspace=workspace, env=env, overrides=overrides, flags=flags)
     show_config_warnings(loaded.warnings)
     tools = tool_specs(loaded.settings, workspace, loaded.home, env)
-    skills = session_skills(
-        loaded.settings,
-        workspace=workspace,
-        home=loaded.home,
-        user_home=user_home(env),
-        context_window=chosen_context_window(loaded.settings, env),
-        notice=lambda _: None,
-    )
+    skills = session_skills(workspace_skills_scope(loaded, workspace, env), notice=lambda _: None)
     skill_tool = skills.tool() if skills is not None else None
     builder = SystemPromptBuilder(
         workspace=workspace,

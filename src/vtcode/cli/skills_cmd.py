@@ -53,24 +53,19 @@ def run_skills(args: argparse.Namespace, overrides: list[str], parser: argparse.
 
 
 def _list(args: argparse.Namespace, overrides: list[str]) -> int:
-    from vtcode.cli.context_window import chosen_context_window
     from vtcode.cli.inputs import workspace_dir
+    from vtcode.cli.skills_scope import workspace_skills_scope
     from vtcode.config.environment import os_environ
     from vtcode.config.loader import load_settings
     from vtcode.core.definitions.catalog import catalog_state
     from vtcode.core.definitions.path_scope import patterns_of
     from vtcode.runtime.skills import load_session_skills
-    from vtcode.runtime.system_prompt import user_home
 
     workspace = workspace_dir(getattr(args, "workspace", None))
     env = os_environ()
     loaded = load_settings(workspace=workspace, env=env, overrides=overrides)
     skills = load_session_skills(
-        loaded.settings,
-        workspace=workspace,
-        home=loaded.home,
-        user_home=user_home(env),
-        context_window=chosen_context_window(loaded.settings, env),
+        workspace_skills_scope(loaded, workspace, env),
         notice=lambda _: None,
         bodies=True,  # every problem of every file, the body's too
     )

@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Awaitable, Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import msgspec
 
 from vtcode.config.project_trust import project_trusted
-from vtcode.config.schema import Settings
 from vtcode.core.approvals import Grant
 from vtcode.core.definitions.catalog import Catalog, build_catalog, catalog_budget
 from vtcode.core.definitions.model import Definition
@@ -30,6 +28,7 @@ from vtcode.instructions.definitions import Discovery, discover_commands, discov
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, ToolResultMessage, UserMessage
 from vtcode.runtime.compaction import Compactor
 from vtcode.runtime.hooks import TurnEnd, TurnHooks
+from vtcode.runtime.skills_start import SkillsScope
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.turn import TurnRunner
 from vtcode.tools.skill import SkillTool
@@ -183,26 +182,23 @@ class SessionSkills(msgspec.Struct):
 
 
 def load_session_skills(
-    settings: Settings,
-    *,
-    workspace: Path,
-    home: Path,
-    user_home: Path | None,
-    context_window: int,
+    scope: SkillsScope,
     notice: Callable[[str], None],
+    *,
     bodies: bool = False,
     roots: DefinitionRoots | None = None,
 ) -> SessionSkills:
     """Discover the definitions of a session and report their problems once (blocking I/O). Skill
     bodies are read on use unless `bodies` (`vtcode skills list`: every problem of every file).
-    `roots` are the session's (`definition_roots` of the same arguments) when the caller has them."""
+    `roots` are the scope's (`definition_roots` of it) when the caller has them."""
+    settings, workspace = scope.settings, scope.workspace
     if roots is None:
-        roots = definition_roots(workspace, home, user_home, settings.skills.paths)
+        roots = definition_roots(workspace, scope.home, scope.user_home, settings.skills.paths)
     found = discover_skills(roots, bodies=bodies)
     for name in sorted(set(found.skills) & BUILTIN_COMMANDS):
         notice(f"skill {name}: /{name} runs the built-in command; the model can still load the skill")
     _report(found.diagnostics, notice)
-    budget = catalog_budget(context_window, settings.skills.catalog_budget)
+    budget = catalog_budget(scope.context_window, settings.skills.catalog_budget)
     catalog = build_catalog(list(found.skills.values()), budget)
     if catalog.omitted or catalog.truncated:
         notice(

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import msgspec
+
 from vtcode.config.schema import Settings
 from vtcode.instructions.definition_folders import any_present, definition_roots
 
@@ -13,30 +15,26 @@ if TYPE_CHECKING:
     from vtcode.runtime.skills import SessionSkills
 
 
-def session_skills(
-    settings: Settings,
-    *,
-    workspace: Path,
-    home: Path,
-    user_home: Path | None,
-    context_window: int,
-    notice: Callable[[str], None],
-) -> SessionSkills | None:
-    """The skills and commands of a session in `workspace`; None when disabled or when no skill or
-    command folder exists (then nothing more is read or imported: `vtcode exec` start-up time)."""
+class SkillsScope(msgspec.Struct, frozen=True, kw_only=True):
+    """Where a session's skills and commands come from, and what sizes their catalog: the workspace and
+    its settings, vtcode's home, the user's home (None: none), the model's context window."""
+
+    settings: Settings
+    workspace: Path
+    home: Path
+    user_home: Path | None
+    context_window: int
+
+
+def session_skills(scope: SkillsScope, notice: Callable[[str], None]) -> SessionSkills | None:
+    """The skills and commands of a session in `scope`; None when disabled or when no skill or command
+    folder exists (then nothing more is read or imported: `vtcode exec` start-up time)."""
+    settings = scope.settings
     if not settings.skills.enabled:
         return None
-    roots = definition_roots(workspace, home, user_home, settings.skills.paths)
+    roots = definition_roots(scope.workspace, scope.home, scope.user_home, settings.skills.paths)
     if not any_present(roots):
         return None
     from vtcode.runtime.skills import load_session_skills
 
-    return load_session_skills(
-        settings,
-        workspace=workspace,
-        home=home,
-        user_home=user_home,
-        context_window=context_window,
-        notice=notice,
-        roots=roots,  # its project folders are resolved already
-    )
+    return load_session_skills(scope, notice, roots=roots)  # its project folders are resolved already

@@ -42,7 +42,7 @@ from vtcode.runtime.session_resume import (
     replay_history,
     stored_session,
 )
-from vtcode.runtime.skills_start import session_skills
+from vtcode.runtime.skills_start import SkillsScope, session_skills
 from vtcode.runtime.stored_history import StoredHistory
 from vtcode.runtime.subagents import task_tool
 from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
@@ -222,12 +222,14 @@ def _wire(
         # After the built-in tools, before the front end's own (extra) ones.
         toolset.tools.insert(len(toolset.tools) - len(options.extra_tools), task)
     skills = session_skills(
-        settings,
-        workspace=options.workspace,
-        home=options.home,
-        user_home=user_home(options.env),
-        context_window=info.context_window,
-        notice=notice,
+        SkillsScope(
+            settings=settings,
+            workspace=options.workspace,
+            home=options.home,
+            user_home=user_home(options.env),
+            context_window=info.context_window,
+        ),
+        notice,
     )
     skill_tool = skills.tool() if skills is not None else None
     if skill_tool is not None:
