@@ -12,6 +12,7 @@ from tests.instructions.helpers import Layout, age, instruction_map, make_layout
 from vtcode.config.schema import AgentSettings, Settings
 from vtcode.core.instructions.model import Diagnostic
 from vtcode.runtime.system_prompt import SystemPromptBuilder
+from vtcode.runtime.workspace_scope import WorkspaceScope
 
 
 def _builder(layout: Layout, sink: list[Diagnostic] | None = None, **agent: object) -> SystemPromptBuilder:
@@ -22,11 +23,10 @@ def _builder(layout: Layout, sink: list[Diagnostic] | None = None, **agent: obje
             sink.extend(found)
 
     return SystemPromptBuilder(
-        workspace=layout.root,
-        home=layout.vtcode_home,
-        settings=settings,
+        WorkspaceScope(
+            settings=settings, workspace=layout.root, home=layout.vtcode_home, user_home=layout.home
+        ),
         tools=[],
-        user_home=layout.home,
         on_diagnostics=collect,
     )
 

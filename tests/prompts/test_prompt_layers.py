@@ -13,6 +13,7 @@ from vtcode.core.prompt import CONTRACT_HEADING, compose_static, static_cache_ke
 from vtcode.instructions import read_prompt_layers
 from vtcode.protocol.model import ToolSpec
 from vtcode.runtime.system_prompt import SystemPromptBuilder
+from vtcode.runtime.workspace_scope import WorkspaceScope
 
 GUIDANCE = prompts.runtime_guidance()
 DEFAULT = prompts.profile_text("default")
@@ -20,12 +21,12 @@ TOOLS = [ToolSpec("read_file", "Read a file.", {"type": "object", "properties": 
 
 
 def _builder(layout: Layout, **agent: object) -> SystemPromptBuilder:
+    settings = Settings(agent=msgspec.structs.replace(AgentSettings(), **agent))
     return SystemPromptBuilder(
-        workspace=layout.root,
-        home=layout.vtcode_home,
-        settings=Settings(agent=msgspec.structs.replace(AgentSettings(), **agent)),
+        WorkspaceScope(
+            settings=settings, workspace=layout.root, home=layout.vtcode_home, user_home=layout.home
+        ),
         tools=TOOLS,
-        user_home=layout.home,
     )
 
 

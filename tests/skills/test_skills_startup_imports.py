@@ -15,12 +15,10 @@ import json, sys
 from pathlib import Path
 from vtcode.config.schema import Settings
 from vtcode.runtime.skills import load_session_skills
-from vtcode.runtime.skills_start import SkillsScope
+from vtcode.runtime.workspace_scope import WorkspaceScope
 root, home = Path(sys.argv[1]), Path(sys.argv[2])
-scope = SkillsScope(
-    settings=Settings(), workspace=root, home=home / ".vtcode", user_home=home, context_window=100_000
-)
-skills = load_session_skills(scope, notice=print)
+scope = WorkspaceScope(settings=Settings(), workspace=root, home=home / ".vtcode", user_home=home)
+skills = load_session_skills(scope, 100_000, notice=print)
 assert skills.tool() is not None
 watched = ("vtcode.core.definitions.arguments", "vtcode.config.hook_json", "vtcode.config.hook_sources")
 print(json.dumps([m for m in watched if m in sys.modules]))

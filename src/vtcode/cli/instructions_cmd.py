@@ -17,7 +17,7 @@ from typing import TextIO, TypeVar
 import msgspec
 
 from vtcode.cli.config_warnings import show_config_warnings
-from vtcode.cli.skills_scope import workspace_skills_scope
+from vtcode.cli.session_scope import chosen_context_window, workspace_scope
 from vtcode.config.environment import os_environ
 from vtcode.config.loader import load_settings
 from vtcode.config.schema import Settings
@@ -26,7 +26,7 @@ from vtcode.protocol.errors import ExitCode, UsageError
 from vtcode.protocol.model import ToolSpec
 from vtcode.runtime.skills_start import session_skills
 from vtcode.runtime.subagents import task_tool_for
-from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
+from vtcode.runtime.system_prompt import SystemPromptBuilder
 from vtcode.runtime.toolset import build_toolset
 
 ReportT = TypeVar("ReportT", bound=msgspec.Struct)
@@ -91,14 +91,12 @@ def prompt_builder(
     loaded = load_settings(workspace=workspace, env=env, overrides=overrides, flags=flags)
     show_config_warnings(loaded.warnings)
     tools = tool_specs(loaded.settings, workspace, loaded.home, env)
-    skills = session_skills(workspace_skills_scope(loaded, workspace, env), notice=lambda _: None)
+    scope = workspace_scope(loaded, workspace, env)
+    skills = session_skills(scope, chosen_context_window(loaded, env), notice=lambda _: None)
     skill_tool = skills.tool() if skills is not None else None
     builder = SystemPromptBuilder(
-        workspace=workspace,
-        home=loaded.home,
-        settings=loaded.settings,
+        scope,
         tools=[*tools, skill_tool.spec] if skill_tool is not None else tools,
-        user_home=user_home(env),
         catalog=skills.catalog_text if skills is not None else "",
     )
     builder.note_touched(active_paths(getattr(args, "path", None), workspace))

@@ -54,7 +54,7 @@ def run_skills(args: argparse.Namespace, overrides: list[str], parser: argparse.
 
 def _list(args: argparse.Namespace, overrides: list[str]) -> int:
     from vtcode.cli.inputs import workspace_dir
-    from vtcode.cli.skills_scope import workspace_skills_scope
+    from vtcode.cli.session_scope import chosen_context_window, workspace_scope
     from vtcode.config.environment import os_environ
     from vtcode.config.loader import load_settings
     from vtcode.core.definitions.catalog import catalog_state
@@ -65,7 +65,8 @@ def _list(args: argparse.Namespace, overrides: list[str]) -> int:
     env = os_environ()
     loaded = load_settings(workspace=workspace, env=env, overrides=overrides)
     skills = load_session_skills(
-        workspace_skills_scope(loaded, workspace, env),
+        workspace_scope(loaded, workspace, env),
+        chosen_context_window(loaded, env),
         notice=lambda _: None,
         bodies=True,  # every problem of every file, the body's too
     )

@@ -28,9 +28,9 @@ from vtcode.instructions.definitions import Discovery, discover_commands, discov
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, ToolResultMessage, UserMessage
 from vtcode.runtime.compaction import Compactor
 from vtcode.runtime.hooks import TurnEnd, TurnHooks
-from vtcode.runtime.skills_start import SkillsScope
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.turn import TurnRunner
+from vtcode.runtime.workspace_scope import WorkspaceScope
 from vtcode.tools.skill import SkillTool
 
 if TYPE_CHECKING:
@@ -182,7 +182,8 @@ class SessionSkills(msgspec.Struct):
 
 
 def load_session_skills(
-    scope: SkillsScope,
+    scope: WorkspaceScope,
+    context_window: int,
     notice: Callable[[str], None],
     *,
     bodies: bool = False,
@@ -190,7 +191,8 @@ def load_session_skills(
 ) -> SessionSkills:
     """Discover the definitions of a session and report their problems once (blocking I/O). Skill
     bodies are read on use unless `bodies` (`vtcode skills list`: every problem of every file).
-    `roots` are the scope's (`definition_roots` of it) when the caller has them."""
+    `roots` are the scope's (`definition_roots` of it) when the caller has them; the catalog's budget
+    is a share of the model's `context_window`."""
     settings, workspace = scope.settings, scope.workspace
     if roots is None:
         roots = definition_roots(workspace, scope.home, scope.user_home, settings.skills.paths)
@@ -198,7 +200,7 @@ def load_session_skills(
     for name in sorted(set(found.skills) & BUILTIN_COMMANDS):
         notice(f"skill {name}: /{name} runs the built-in command; the model can still load the skill")
     _report(found.diagnostics, notice)
-    budget = catalog_budget(scope.context_window, settings.skills.catalog_budget)
+    budget = catalog_budget(context_window, settings.skills.catalog_budget)
     catalog = build_catalog(list(found.skills.values()), budget)
     if catalog.omitted or catalog.truncated:
         notice(

@@ -23,7 +23,7 @@ from vtcode.runtime.providers import model_info
 from vtcode.runtime.session_parts import LoopSetup, Wiring
 from vtcode.runtime.stored_history import StoredHistory
 from vtcode.runtime.subagent_history import ChildHistory
-from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
+from vtcode.runtime.system_prompt import SystemPromptBuilder
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.toolset import Toolset, command_environment
 from vtcode.runtime.turn import ConversationState
@@ -120,11 +120,8 @@ def wire_child(
     tools: list[Tool] = [fresh.get(name) or parent.dispatcher.tools[name] for name in names]
     specs = [t.spec for t in tools]
     prompt = SystemPromptBuilder(
-        workspace=options.workspace,
-        home=options.home,
-        settings=settings,
+        options.scope(settings),
         tools=specs,
-        user_home=user_home(options.env),
         git=parent.dispatcher.context.git,
         agent_prompt=_agent_section(definition),
     )

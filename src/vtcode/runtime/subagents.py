@@ -26,7 +26,7 @@ from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
 from vtcode.protocol.ops import UserInput
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.providers import model_info
-from vtcode.runtime.system_prompt import user_home
+from vtcode.runtime.workspace_scope import user_home
 from vtcode.tools.base import CallDescription, Tool, ToolContext, ToolOutcome
 
 if TYPE_CHECKING:

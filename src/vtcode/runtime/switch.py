@@ -11,7 +11,7 @@ import msgspec
 
 from vtcode import prompts
 from vtcode.runtime.providers import model_info
-from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
+from vtcode.runtime.system_prompt import SystemPromptBuilder
 from vtcode.runtime.wiring import Wiring
 
 
@@ -56,11 +56,8 @@ def apply(wiring: Wiring, switch: Switch) -> list[str]:
     profile = switch.profile or old.profile
     if model_changed or profile != old.profile:
         prompt = SystemPromptBuilder(
-            workspace=wiring.options.workspace,
-            home=wiring.options.home,
-            settings=settings,
+            old.scope,
             tools=runner.tools,
-            user_home=user_home(wiring.options.env),
             profile=profile,
             on_diagnostics=old.on_diagnostics,
             catalog=old.catalog,

@@ -10,13 +10,11 @@ changed (SPEC section 4).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
 
 import msgspec
 
 from vtcode import prompts
-from vtcode.config.schema import Settings
 from vtcode.core.instructions.model import Diagnostic
 from vtcode.core.instructions.render import appendix_block
 from vtcode.core.prompt import compose_static, static_cache_key
@@ -34,6 +32,7 @@ from vtcode.instructions import (
     read_prompt_layers,
 )
 from vtcode.protocol.model import SystemPrompt, ToolSpec
+from vtcode.runtime.workspace_scope import WorkspaceScope
 from vtcode.tools.file_set import workspace_files
 
 DiagnosticsSink = Callable[[Sequence[Diagnostic]], None]
@@ -60,18 +59,13 @@ class PromptReport(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     environment_context: str = ""
 
 
-def user_home(env: Mapping[str, str]) -> Path | None:
-    """The user's home folder from the environment the front end was given."""
-    raw = env.get("HOME") or env.get("USERPROFILE")
-    return Path(raw) if raw else None
-
-
-def instruction_options(
-    settings: Settings, *, workspace: Path, home: Path, user_home: Path | None
-) -> InstructionOptions:
+def instruction_options(scope: WorkspaceScope) -> InstructionOptions:
     """Instruction discovery options from configuration (and nothing from any instruction file)."""
+    settings = scope.settings
     agent = settings.agent
-    base = InstructionOptions.for_workspace(workspace, vtcode_home=home, user_home=user_home)
+    base = InstructionOptions.for_workspace(
+        scope.workspace, vtcode_home=scope.home, user_home=scope.user_home
+    )
     return msgspec.structs.replace(
         base,
         extra_patterns=agent.instruction_files,
@@ -90,12 +84,9 @@ class SystemPromptBuilder:
 
     def __init__(
         self,
+        scope: WorkspaceScope,
         *,
-        workspace: Path,
-        home: Path,
-        settings: Settings,
         tools: Sequence[ToolSpec],
-        user_home: Path | None = None,
         profile: str | None = None,
         on_diagnostics: DiagnosticsSink | None = None,
         clock: Callable[[], int] = time.time_ns,
@@ -103,6 +94,8 @@ class SystemPromptBuilder:
         catalog: str = "",
         agent_prompt: str = "",
     ) -> None:
+        self.scope = scope
+        workspace, settings = scope.workspace, scope.settings
         self.workspace = workspace
         # The skill catalog (runtime/skills): fixed for the session, so the appendix stays cache-stable.
         self.catalog = catalog
@@ -111,7 +104,7 @@ class SystemPromptBuilder:
         self.runtime_guidance = prompts.runtime_guidance()
         self._clock = clock
         self._reader = SourceReader(clock=clock)
-        layers = read_prompt_layers(workspace, home, reader=self._reader, user_home=user_home)
+        layers = read_prompt_layers(workspace, scope.home, reader=self._reader, user_home=scope.user_home)
         self.static = compose_static(
             prompts.profile_text(self.profile),
             self.runtime_guidance,
@@ -122,7 +115,7 @@ class SystemPromptBuilder:
             # A subagent's definition (runtime/subagents): its role, after the shared static part.
             self.static = f"{self.static}\n\n{agent_prompt}"
         self.cache_key = static_cache_key(self.static, tools)
-        self.options = instruction_options(settings, workspace=workspace, home=home, user_home=user_home)
+        self.options = instruction_options(scope)
         self._on_diagnostics = on_diagnostics
         self.probe = MatchProbe(
             self.options.project_root,

@@ -42,14 +42,15 @@ from vtcode.runtime.session_resume import (
     replay_history,
     stored_session,
 )
-from vtcode.runtime.skills_start import SkillsScope, session_skills
+from vtcode.runtime.skills_start import session_skills
 from vtcode.runtime.stored_history import StoredHistory
 from vtcode.runtime.subagents import task_tool
-from vtcode.runtime.system_prompt import SystemPromptBuilder, user_home
+from vtcode.runtime.system_prompt import SystemPromptBuilder
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.toolset import build_toolset
 from vtcode.runtime.turn import ConversationState
 from vtcode.runtime.usage_tracking import UsageTracking
+from vtcode.runtime.workspace_scope import WorkspaceScope, user_home
 from vtcode.store.session import SessionStore
 from vtcode.tools.base import TextBuffers, Tool, ToolContext
 from vtcode.tools.patch_journal import JOURNAL_DIR_NAME, recover_interrupted_edits
@@ -109,6 +110,16 @@ class SessionOptions:
     usage_source: str = SOURCE_MAIN
     # In-process hooks of an embedding program (the SDK's typed hooks), run by the one hook dispatcher.
     callable_hooks: Sequence[CallableHook] = ()
+
+    def scope(self, settings: Settings | None = None) -> WorkspaceScope:
+        """Where a session opened with these options works from; `settings` are those in effect when they
+        are not `self.settings` (a resumed session keeps some of its stored ones)."""
+        return WorkspaceScope(
+            settings=self.settings if settings is None else settings,
+            workspace=self.workspace,
+            home=self.home,
+            user_home=user_home(self.env),
+        )
 
 
 def wire(
@@ -221,16 +232,8 @@ def _wire(
     if task is not None:
         # After the built-in tools, before the front end's own (extra) ones.
         toolset.tools.insert(len(toolset.tools) - len(options.extra_tools), task)
-    skills = session_skills(
-        SkillsScope(
-            settings=settings,
-            workspace=options.workspace,
-            home=options.home,
-            user_home=user_home(options.env),
-            context_window=info.context_window,
-        ),
-        notice,
-    )
+    scope = options.scope(settings)
+    skills = session_skills(scope, info.context_window, notice)
     skill_tool = skills.tool() if skills is not None else None
     if skill_tool is not None:
         toolset.tools.insert(len(toolset.tools) - len(options.extra_tools), skill_tool)
@@ -238,11 +241,8 @@ def _wire(
     # The static prompt is composed once here; the appendix follows the instruction files and the
     # paths the tools touch, re-checked before every model request (SPEC sections 4 and 5).
     prompt = SystemPromptBuilder(
-        workspace=options.workspace,
-        home=options.home,
-        settings=settings,
+        scope,
         tools=tool_specs,
-        user_home=user_home(options.env),
         on_diagnostics=diagnostics,
         git=access,
         catalog=skills.catalog_text if skills is not None else "",
