@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from vtcode.core.provider_settings import ProviderSettings
 from vtcode.protocol.errors import ConfigError
 from vtcode.providers.catalog import ModelOverride, default_context_window, lookup
-from vtcode.providers.select import CustomProvider, ProviderChoice, ProviderRequest, select_provider
+from vtcode.providers.select import ProviderChoice, ProviderRequest, select_provider
 from vtcode.testing.openai_chat_server import OpenAIChatServer
 
 NO_OLLAMA = {"OLLAMA_HOST": "http://127.0.0.1:9"}
@@ -107,7 +108,9 @@ def test_anthropic_headers_and_base_url_from_environment() -> None:
 
 
 def test_custom_provider_table() -> None:
-    custom = {"lab": CustomProvider(base_url="http://gpu:8000/v1", api_key_env="LAB_KEY", default_model="m")}
+    custom = {
+        "lab": ProviderSettings(base_url="http://gpu:8000/v1", api_key_env="LAB_KEY", default_model="m")
+    }
     choice = select_provider(ProviderRequest("lab", None, None, None, {"LAB_KEY": "secret"}, custom))
     assert choice == ProviderChoice("lab", "chat", "http://gpu:8000/v1", "m", "secret", "LAB_KEY")
     assert choice.headers() == {"authorization": "Bearer secret"}

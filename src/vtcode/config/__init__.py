@@ -23,13 +23,13 @@ if TYPE_CHECKING:
         InstructionSourceSettings,
         ModelSettings,
         NetworkSettings,
-        ProviderSettings,
         PtySettings,
         Settings,
         SystemPromptMode,
         TimeoutSettings,
     )
     from vtcode.config.serialize import settings_to_toml
+    from vtcode.core.provider_settings import ProviderSettings
 
 _HOMES = {
     "os_environ": "environment",

@@ -16,8 +16,9 @@ from vtcode.core.approvals import ApprovalMode
 from vtcode.core.hooks.matching import matcher_error
 from vtcode.core.hooks.model import SNAKE_EVENTS, HookHandler
 from vtcode.core.pricing import Price
+from vtcode.core.provider_settings import ProviderSettings
 from vtcode.core.sandbox_policy import SandboxMode
-from vtcode.protocol.model import ReasoningEffort, WireApi
+from vtcode.protocol.model import ReasoningEffort
 
 BUILTIN_PROVIDERS: tuple[str, ...] = ("anthropic", "gemini", "ollama", "openai", "openai-compatible")
 """Provider names that need no `[providers.<name>]` table."""
@@ -205,15 +206,6 @@ class ModelSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_
 
     context_window: PositiveInt | None = None
     max_output_tokens: PositiveInt | None = None
-
-
-class ProviderSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """`[providers.<name>]`: a named endpoint, or overrides for a built-in provider."""
-
-    base_url: str | None = None
-    api_key_env: str | None = None
-    wire_api: WireApi | None = None
-    default_model: str | None = None
 
 
 class McpServerSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):

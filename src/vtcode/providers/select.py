@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 import msgspec
 
+from vtcode.core.provider_settings import ProviderSettings
 from vtcode.protocol.errors import ConfigError
 from vtcode.protocol.model import WireApi
 
@@ -40,15 +41,6 @@ BUILTIN: Mapping[str, BuiltinProvider] = {
 }
 
 
-class CustomProvider(msgspec.Struct, frozen=True):
-    """A `[providers.<name>]` entry from config."""
-
-    base_url: str | None = None
-    api_key_env: str | None = None
-    wire_api: WireApi | None = None
-    default_model: str | None = None
-
-
 class ProviderRequest(msgspec.Struct, frozen=True):
     """Everything selection looks at; built by the runtime from config, environment and flags."""
 
@@ -57,7 +49,7 @@ class ProviderRequest(msgspec.Struct, frozen=True):
     base_url: str | None
     wire_api: WireApi | None
     env: Mapping[str, str]
-    custom: Mapping[str, CustomProvider] = msgspec.field(default_factory=dict)
+    custom: Mapping[str, ProviderSettings] = msgspec.field(default_factory=dict)
 
 
 class ProviderChoice(msgspec.Struct, frozen=True):

@@ -13,7 +13,6 @@ from vtcode.providers.catalog import ModelInfo, ModelOverride, lookup
 from vtcode.providers.http import Endpoint
 from vtcode.providers.plain_http import plain_http_applies
 from vtcode.providers.select import (
-    CustomProvider,
     ProviderChoice,
     ProviderRequest,
     select_provider,
@@ -24,15 +23,6 @@ from vtcode.store.meta import SessionInfo
 def choose_provider(settings: Settings, env: Mapping[str, str]) -> ProviderChoice:
     """Resolve provider, endpoint, key and model from settings and the environment."""
     agent = settings.agent
-    custom = {
-        name: CustomProvider(
-            base_url=p.base_url,
-            api_key_env=p.api_key_env,
-            wire_api=p.wire_api,
-            default_model=p.default_model,
-        )
-        for name, p in settings.providers.items()
-    }
     return select_provider(
         ProviderRequest(
             provider=agent.provider,
@@ -40,7 +30,7 @@ def choose_provider(settings: Settings, env: Mapping[str, str]) -> ProviderChoic
             base_url=agent.base_url,
             wire_api=agent.wire_api,
             env=env,
-            custom=custom,
+            custom=settings.providers,
         )
     )
 
