@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 import msgspec
 
 from vtcode.core.approvals import ApprovalMode
+from vtcode.core.exec.environment_policy import EnvironmentPolicy
 from vtcode.core.hooks.matching import matcher_error
 from vtcode.core.hooks.model import SNAKE_EVENTS, HookHandler
 from vtcode.core.pricing import Price
@@ -171,18 +172,6 @@ class SandboxSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, k
     allow_unix_sockets: tuple[WritableRoot, ...] = ()
 
 
-class ShellEnvironmentPolicySettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """`[shell_environment_policy]`: the variables the agent's commands inherit (Codex's table)."""
-
-    # all: vtcode's environment; core: HOME, PATH, USER, SHELL, TMPDIR, LANG and a few more; none: nothing.
-    inherit: Literal["all", "core", "none"] = "all"
-    # Keep `*KEY*`, `*SECRET*`, `*TOKEN*`, `*PASSWORD*`, which are dropped by default.
-    ignore_default_excludes: bool = False
-    exclude: tuple[str, ...] = ()
-    include_only: tuple[str, ...] = ()
-    set_vars: dict[str, str] = msgspec.field(default_factory=dict, name="set")
-
-
 class InstructionSourceSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """`[instructions]`: switches for the cross-tool instruction sources of SPEC section 5 item 8."""
 
@@ -332,9 +321,7 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     approvals: ApprovalSettings = msgspec.field(default_factory=ApprovalSettings)
     tools: ToolsSettings = msgspec.field(default_factory=ToolsSettings)
     sandbox: SandboxSettings = msgspec.field(default_factory=SandboxSettings)
-    shell_environment_policy: ShellEnvironmentPolicySettings = msgspec.field(
-        default_factory=ShellEnvironmentPolicySettings
-    )
+    shell_environment_policy: EnvironmentPolicy = msgspec.field(default_factory=EnvironmentPolicy)
     instructions: InstructionSourceSettings = msgspec.field(default_factory=InstructionSourceSettings)
     models: dict[str, ModelSettings] = msgspec.field(default_factory=dict)
     providers: dict[str, ProviderSettings] = msgspec.field(default_factory=dict)

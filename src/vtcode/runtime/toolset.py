@@ -10,7 +10,7 @@ import msgspec
 from vtcode.config.environment import sandbox_missing_features
 from vtcode.config.sandbox import sandbox_policy
 from vtcode.config.schema import Settings
-from vtcode.core.exec.environment_policy import EnvironmentPolicy, inherited_environment
+from vtcode.core.exec.environment_policy import inherited_environment
 from vtcode.core.exec.wait import wait_ceiling
 from vtcode.exec.manager import ExecSettings, SessionManager
 from vtcode.tools.base import Tool
@@ -60,14 +60,7 @@ def command_environment(env: Mapping[str, str], settings: Settings) -> dict[str,
     `*_API_KEY` variables are dropped for every command by `exec.spawn`; a `[providers.X] api_key_env`
     may use any name, so those are dropped here whatever the policy says.
     """
-    table = settings.shell_environment_policy
-    policy = EnvironmentPolicy(
-        inherit=table.inherit,
-        ignore_default_excludes=table.ignore_default_excludes,
-        exclude=table.exclude,
-        include_only=table.include_only,
-        set=table.set_vars,
-    )
+    policy = settings.shell_environment_policy
     secret = {p.api_key_env for p in settings.providers.values() if p.api_key_env}
     return {k: v for k, v in inherited_environment(env, policy).items() if k not in secret}
 

@@ -25,14 +25,16 @@ CORE_VARIABLES: frozenset[str] = frozenset(
 """What `inherit = "core"` keeps: enough for a shell and common tools to work."""
 
 
-class EnvironmentPolicy(msgspec.Struct, frozen=True):
-    """The settings of `[shell_environment_policy]` as the exec layer applies them."""
+class EnvironmentPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """`[shell_environment_policy]`: the variables the agent's commands inherit (Codex's table)."""
 
+    # all: vtcode's environment; core: `CORE_VARIABLES`; none: nothing.
     inherit: Inherit = "all"
+    # Keep `*KEY*`, `*SECRET*`, `*TOKEN*`, `*PASSWORD*`, which are dropped by default.
     ignore_default_excludes: bool = False
     exclude: tuple[str, ...] = ()
     include_only: tuple[str, ...] = ()
-    set: Mapping[str, str] = msgspec.field(default_factory=dict)
+    set: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 def _matches(name: str, patterns: Iterable[str]) -> bool:
