@@ -18,7 +18,6 @@ from vtcode.protocol.errors import ConfigError
 from vtcode.protocol.events import ItemDelta, Notice, TurnCompleted
 from vtcode.protocol.messages import Usage, UserMessage
 from vtcode.protocol.ops import UserInput
-from vtcode.runtime.intent_queue import PendingInput
 from vtcode.runtime.session import Session
 from vtcode.runtime.workspace_index import complete_path, stored_sessions
 from vtcode.testing.script import Reply, ScriptToolCall
@@ -37,7 +36,7 @@ async def test_withdrawn_input_is_never_delivered_and_the_rest_keeps_its_order(t
         await reader.wait_for(ItemDelta)
         await session.submit(UserInput("a", intent_id="id-a"))
         await session.submit(UserInput("b", mode="steer", intent_id="id-b"))
-        assert await session.withdraw("id-a") == PendingInput(text="a", mode="queue", intent_id="id-a")
+        assert await session.withdraw("id-a") == UserInput(text="a", mode="queue", intent_id="id-a")
         assert await session.withdraw("id-a") is None
         assert await session.withdraw("never-queued") is None
         await reader.wait_for(TurnCompleted, lambda e: e.turn_id == "turn_2")

@@ -20,7 +20,7 @@ from vtcode.core.images import human_size
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.events import IntentCancelled, IntentQueued
 from vtcode.protocol.messages import ImagePart
-from vtcode.protocol.ops import InputMode
+from vtcode.protocol.ops import InputMode, UserInput
 from vtcode.runtime.emitter import Emitter
 from vtcode.store.intents import IntentStore
 
@@ -28,15 +28,6 @@ log = logging.getLogger(__name__)
 
 # `vtcode steer` promises a running session picks an intent up within 200 ms.
 POLL_SECONDS = 0.1
-
-
-class PendingInput(msgspec.Struct, frozen=True):
-    """User input waiting for its turn (`queue`) or for the running turn's next boundary (`steer`)."""
-
-    text: str
-    mode: InputMode
-    intent_id: str | None
-    images: tuple[ImagePart, ...] = ()
 
 
 class IntentQueue:
@@ -54,7 +45,7 @@ class IntentQueue:
         self._store = store
         self._new_id = new_id
         self._clock = clock
-        self._items: collections.deque[PendingInput] = collections.deque()
+        self._items: collections.deque[UserInput] = collections.deque()
         # Every intent id this process has queued or delivered: a polled envelope adds only new ones.
         self._seen: set[str] = set()
         # Ids known to be in the envelope: only these can have been cancelled by another process.
@@ -66,7 +57,7 @@ class IntentQueue:
         return len(self._items)
 
     @property
-    def items(self) -> tuple[PendingInput, ...]:
+    def items(self) -> tuple[UserInput, ...]:
         """What waits, in delivery order."""
         return tuple(self._items)
 
@@ -101,7 +92,7 @@ class IntentQueue:
                 self._durable.add(intent_id)
         if intent_id is not None:
             self._seen.add(intent_id)
-        self._items.append(PendingInput(text=text, mode=mode, intent_id=intent_id, images=images))
+        self._items.append(UserInput(text=text, mode=mode, intent_id=intent_id, images=images))
         if waits and intent_id is not None:
             self._emitter.emit(IntentQueued(intent_id=intent_id, text=text, mode=mode))
         self.changed.set()
@@ -117,11 +108,11 @@ class IntentQueue:
             )
         self.changed.set()
 
-    def pop(self) -> PendingInput | None:
+    def pop(self) -> UserInput | None:
         """The next input to start a turn with."""
         return self._items.popleft() if self._items else None
 
-    def take_steering(self) -> list[PendingInput]:
+    def take_steering(self) -> list[UserInput]:
         """The `steer` input waiting for the running turn's boundary, removed from the queue."""
         steer = [p for p in self._items if p.mode == "steer"]
         for item in steer:
@@ -187,7 +178,7 @@ class IntentQueue:
             self._emitter.emit(IntentQueued(intent_id=intent.id, text=intent.text, mode=intent.mode))
             self.changed.set()
 
-    def _input(self, intent: PendingIntent) -> PendingInput:
+    def _input(self, intent: PendingIntent) -> UserInput:
         """A stored intent as input, its images read back; an image whose file is gone becomes a note
         in the text and a warning, never a silent loss."""
         text = intent.text
@@ -204,7 +195,7 @@ class IntentQueue:
                     f"intent {intent.id}: {len(missing)} image(s) could not be read back "
                     "from the session directory; the model is told they were lost"
                 )
-        return PendingInput(text, intent.mode, intent.id, images)
+        return UserInput(text, intent.mode, intent.id, images)
 
     async def watch(self) -> None:
         """Poll the envelope for intents from other processes until cancelled."""

@@ -39,7 +39,7 @@ from vtcode.protocol.ops import (
 from vtcode.providers.base import ModelClient
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hold import Hold
-from vtcode.runtime.intent_queue import IntentQueue, PendingInput
+from vtcode.runtime.intent_queue import IntentQueue
 from vtcode.runtime.manual_compaction import compact_between_turns
 from vtcode.runtime.recorder import persisted
 from vtcode.runtime.run_summary import RunSummary
@@ -153,7 +153,7 @@ class Session(SessionTurns):
             await wiring.lifecycle.start(wiring.runner, resumed=resumed)
         return session
 
-    async def withdraw(self, intent_id: str) -> PendingInput | None:
+    async def withdraw(self, intent_id: str) -> UserInput | None:
         """Take back input that was not delivered yet (to remove or edit it); None when it is gone.
 
         Also removed from the session envelope, so neither this process nor a later resume delivers it.

@@ -16,12 +16,13 @@ from vtcode.core.usage_ledger import Scope
 from vtcode.instructions.report import InstructionsReport
 from vtcode.protocol.events import Event
 from vtcode.protocol.messages import Message
+from vtcode.protocol.ops import UserInput
 from vtcode.protocol.plan import Plan
 from vtcode.protocol.usage import UsageReport
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hold import Hold
 from vtcode.runtime.hooks import TurnHooks
-from vtcode.runtime.intent_queue import IntentQueue, PendingInput
+from vtcode.runtime.intent_queue import IntentQueue
 from vtcode.runtime.jobs import Jobs, spooled_output
 from vtcode.runtime.status import ContextMeter, SessionStatus, session_status
 from vtcode.runtime.usage_tracking import UsageTracking
@@ -73,7 +74,7 @@ class SessionQueries:
         return self._wiring.plan.plan if self._wiring.plan is not None else Plan()
 
     @property
-    def pending(self) -> tuple[PendingInput, ...]:
+    def pending(self) -> tuple[UserInput, ...]:
         """User input that waits, in delivery order."""
         return self._intents.items
 

@@ -16,10 +16,10 @@ from vtcode.exec.process_group import kill_all_groups
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.events import SessionPaused, SessionResumed, TurnCompleted
 from vtcode.protocol.messages import Message, MessageMeta, UserMessage
+from vtcode.protocol.ops import UserInput
 from vtcode.runtime import turn_end
 from vtcode.runtime.hold import HoldReason
 from vtcode.runtime.hooks import AfterToolBatch, TurnEnd
-from vtcode.runtime.intent_queue import PendingInput
 from vtcode.runtime.session_queries import SessionQueries
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ class SessionTurns(SessionQueries):
             self._stopping = sessions.waited_on() if sessions is not None else []
             task.cancel()
 
-    async def _turn(self, item: PendingInput | None) -> None:
+    async def _turn(self, item: UserInput | None) -> None:
         """One turn, with every way it can end reported as `turn.completed` or `turn.failed`.
 
         `item` None answers the prompt a resumed history ends with.

@@ -15,7 +15,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from vtcode.runtime.intent_queue import PendingInput
+from vtcode.protocol.ops import UserInput
 from vtcode.tui.safe import safe_text
 
 
@@ -36,9 +36,9 @@ class PendingList(OptionList):
 
     def __init__(self) -> None:
         super().__init__(id="pending")
-        self.items: tuple[PendingInput, ...] = ()
+        self.items: tuple[UserInput, ...] = ()
 
-    def show(self, items: tuple[PendingInput, ...]) -> None:
+    def show(self, items: tuple[UserInput, ...]) -> None:
         """Repaint with the session's pending input (entries without an intent id are already running)."""
         items = tuple(i for i in items if i.intent_id)
         if items == self.items:
