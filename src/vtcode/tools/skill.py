@@ -84,15 +84,13 @@ class SkillTool:
         self._on_activated = on_activated
         self._is_loaded = is_loaded
 
-    @property
-    def spec(self) -> ToolSpec:
-        """Name, description and JSON Schema parameters."""
-        return self._spec
+    # Loading a skill changes nothing.
+    kind: ToolKind = "read"
 
     @property
-    def kind(self) -> ToolKind:
-        """Loading a skill changes nothing."""
-        return "read"
+    def spec(self) -> ToolSpec:
+        """Name, description (the skills offered) and JSON Schema parameters."""
+        return self._spec
 
     def describe(self, arguments: dict[str, Any]) -> CallDescription:
         """The skill (and file) loaded."""

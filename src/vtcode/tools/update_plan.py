@@ -60,15 +60,9 @@ class UpdatePlanTool:
     def __init__(self, board: PlanBoard) -> None:
         self._board = board
 
-    @property
-    def spec(self) -> ToolSpec:
-        """Name, description and JSON Schema parameters."""
-        return _SPEC
-
-    @property
-    def kind(self) -> ToolKind:
-        """The plan is the session's own note: it changes nothing in the workspace, so no approval."""
-        return "read"
+    spec = _SPEC
+    # The plan is the session's own note: it changes nothing in the workspace, so no approval.
+    kind: ToolKind = "read"
 
     def describe(self, arguments: dict[str, Any]) -> CallDescription:
         """How many steps, and the one in progress."""

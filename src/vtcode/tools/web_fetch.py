@@ -80,15 +80,9 @@ class WebFetchTool:
         self._resolver = resolver
         self._limits = limits
 
-    @property
-    def spec(self) -> ToolSpec:
-        """Name, description and JSON Schema parameters."""
-        return _SPEC
-
-    @property
-    def kind(self) -> ToolKind:
-        """Approved like an external tool, per domain (`core.web_rules`)."""
-        return "external"
+    spec = _SPEC
+    # Approved like an external tool, per domain (`core.web_rules`).
+    kind: ToolKind = "external"
 
     def describe(self, arguments: dict[str, Any]) -> CallDescription:
         """The URL for people; its host is what approvals judge."""
