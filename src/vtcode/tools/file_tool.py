@@ -1,4 +1,4 @@
-"""What the file tools share: count limits in their schemas, the failure the model sees, capped listings.
+"""What the file tools share: path and count arguments, the failure the model sees, capped listings.
 
 `read_file`, `write_file`, `list_files`, `grep_files`, `recall_history` and `apply_patch` each parse
 their arguments, clamp a count to a default and a ceiling, and turn a refused call or a workspace that

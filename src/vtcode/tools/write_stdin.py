@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
 import msgspec
 
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 NAME = "write_stdin"
 
 Action = Literal["write", "poll", "wait", "kill"]
-_ACTIONS: tuple[Action, ...] = ("write", "poll", "wait", "kill")
+_ACTIONS: tuple[Action, ...] = get_args(Action)
 _SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,128}")
 
 
