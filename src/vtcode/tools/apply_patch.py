@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
 from vtcode.protocol.errors import ToolError
 from vtcode.protocol.events import FileChange
-from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
+from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.tool_parameters import tool_parameters
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
 from vtcode.tools.file_tool import FILE_TOOL_ERRORS, failure
@@ -45,23 +46,14 @@ the context alone could match in more than one place; hunks must be in file orde
 - '*** End of File' after a hunk's last line anchors the hunk at the end of the file.
 - Read the file first; if a hunk does not match, re-read it and retry with the current lines."""
 
-_SPEC = ToolSpec(
-    name="apply_patch",
-    description=_DESCRIPTION,
-    parameters=object_parameters(
-        {
-            "patch": {
-                "type": "string",
-                "description": "The whole patch, from '*** Begin Patch' to '*** End Patch'.",
-            },
-        },
-        required=["patch"],
-    ),
-)
-
 
 class _Args(msgspec.Struct, forbid_unknown_fields=True):
-    patch: str
+    patch: Annotated[
+        str, msgspec.Meta(description="The whole patch, from '*** Begin Patch' to '*** End Patch'.")
+    ]
+
+
+_SPEC = ToolSpec(name="apply_patch", description=_DESCRIPTION, parameters=tool_parameters(_Args))
 
 
 class ApplyPatchTool:

@@ -8,7 +8,7 @@ safe to read (SPEC section 8).
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 
@@ -16,6 +16,7 @@ from vtcode.core.exec.wait import (
     BYTES_PER_TOKEN,
     EXEC_YIELD_DEFAULT_MS,
     MAX_OUTPUT_TOKENS_DEFAULT,
+    MAX_OUTPUT_TOKENS_LIMIT,
     clamp_yield_ms,
     max_output_tokens,
 )
@@ -23,7 +24,8 @@ from vtcode.core.sandbox_policy import denial_note
 from vtcode.exec.errors import SessionError
 from vtcode.exec.manager import SessionManager
 from vtcode.protocol.errors import ToolError
-from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
+from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.tool_parameters import tool_parameters
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
 from vtcode.tools.workspace import WorkspacePath, resolve
@@ -34,14 +36,43 @@ if TYPE_CHECKING:
 
 NAME = "exec_command"
 
-# Shared with `write_stdin`, whose calls take the same preview bound (checked by `preview_limit`).
-MAX_OUTPUT_TOKENS_PARAMETER: dict[str, Any] = {
-    "type": "integer",
-    "minimum": 1,
-    "maximum": 50000,
-    "default": MAX_OUTPUT_TOKENS_DEFAULT,
-    "description": "Bound on the returned output preview, in tokens (about 4 bytes each).",
-}
+# The preview bound of `exec_command` and `write_stdin` calls. Checked by hand (`preview_limit`): lax
+# argument parsing would accept "100" or 1.5, which the reference refuses; so the type is Any and the
+# schema says the integer the model must send.
+MaxOutputTokens = Annotated[
+    Any,
+    msgspec.Meta(
+        description="Bound on the returned output preview, in tokens (about 4 bytes each).",
+        extra_json_schema={
+            "type": "integer",
+            "minimum": 1,
+            "maximum": MAX_OUTPUT_TOKENS_LIMIT,
+            "default": MAX_OUTPUT_TOKENS_DEFAULT,
+        },
+    ),
+]
+
+
+class _Args(msgspec.Struct, forbid_unknown_fields=True):
+    cmd: Annotated[str, msgspec.Meta(description="The shell command line.")]
+    workdir: Annotated[
+        str | None,
+        msgspec.Meta(description="Directory to run in, relative to the workspace (default: its root)."),
+    ] = None
+    tty: Annotated[
+        bool,
+        msgspec.Meta(description="Run in a pseudo-terminal (for interactive programs). Default false."),
+    ] = False
+    # Clamped into 250-30000 ms (`clamp_yield_ms`), never refused: the schema only advertises it.
+    yield_time_ms: Annotated[
+        int | None,
+        msgspec.Meta(
+            description="How long to wait for the command before returning (250-30000 ms).",
+            extra_json_schema={"minimum": 0, "default": EXEC_YIELD_DEFAULT_MS},
+        ),
+    ] = None
+    max_output_tokens: MaxOutputTokens = None
+
 
 _SPEC = ToolSpec(
     name=NAME,
@@ -55,37 +86,8 @@ _SPEC = ToolSpec(
         "start and the end of long output; the complete output is in the file named by spool_path "
         "(read it with rg, sed -n or tail). Use read_file/list_files/grep_files to read files."
     ),
-    parameters=object_parameters(
-        {
-            "cmd": {"type": "string", "description": "The shell command line."},
-            "workdir": {
-                "type": "string",
-                "description": "Directory to run in, relative to the workspace (default: its root).",
-            },
-            "tty": {
-                "type": "boolean",
-                "description": "Run in a pseudo-terminal (for interactive programs). Default false.",
-            },
-            "yield_time_ms": {
-                "type": "integer",
-                "minimum": 0,
-                "default": EXEC_YIELD_DEFAULT_MS,
-                "description": "How long to wait for the command before returning (250-30000 ms).",
-            },
-            "max_output_tokens": MAX_OUTPUT_TOKENS_PARAMETER,
-        },
-        required=["cmd"],
-    ),
+    parameters=tool_parameters(_Args),
 )
-
-
-class _Args(msgspec.Struct, forbid_unknown_fields=True):
-    cmd: str
-    workdir: str | None = None
-    tty: bool = False
-    yield_time_ms: int | None = None
-    # Checked by hand: lax argument parsing would accept "100" or 1.5, which the reference refuses.
-    max_output_tokens: Any = None
 
 
 def preview_limit(value: object) -> int:

@@ -1,4 +1,4 @@
-"""What the file tools share: count limits in their schemas, the failure the model sees, capped listings.
+"""What the file tools share: path and count arguments, the failure the model sees, capped listings.
 
 `read_file`, `write_file`, `list_files`, `grep_files`, `recall_history` and `apply_patch` each parse
 their arguments, clamp a count to a default and a ceiling, and turn a refused call or a workspace that
@@ -8,7 +8,9 @@ changed under it into an error outcome; the wording lives here once so every too
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
 
 from vtcode.protocol.errors import ToolError
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
@@ -35,21 +37,17 @@ def failure(tool: str, exc: ToolError | OSError) -> ToolOutcome:
     return ToolOutcome(content=f"{tool}: {detail}", is_error=True)
 
 
-def file_path_parameter() -> dict[str, Any]:
-    """The JSON Schema of the `path` argument of a tool that reads or writes one file."""
-    return {
-        "type": "string",
-        "description": "File path relative to the workspace root (or absolute inside it).",
-    }
+# The `path` argument of a tool that reads or writes one file.
+FilePath = Annotated[
+    str, msgspec.Meta(description="File path relative to the workspace root (or absolute inside it).")
+]
 
 
-def count_parameter(noun: str, default: int, *, ceiling: int | None = None) -> dict[str, Any]:
-    """The JSON Schema of an optional "at most this many `noun`" argument."""
-    schema: dict[str, Any] = {"type": "integer", "minimum": 1}
-    if ceiling is not None:
-        schema["maximum"] = ceiling
-    schema["description"] = f"Maximum number of {noun} to return (default {default})."
-    return schema
+def count_limit(noun: str, default: int, *, ceiling: int | None = None) -> msgspec.Meta:
+    """The check and description of an optional "at most this many `noun`" argument."""
+    return msgspec.Meta(
+        ge=1, le=ceiling, description=f"Maximum number of {noun} to return (default {default})."
+    )
 
 
 def place(display: str) -> str:

@@ -11,11 +11,12 @@ from typing import Annotated, Any
 import msgspec
 
 from vtcode.protocol.errors import ToolError
-from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
+from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.tool_parameters import tool_parameters
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome, path_call
 from vtcode.tools.file_set import FileBatch, PathFilter, compile_glob, visible_file_batches
-from vtcode.tools.file_tool import FILE_TOOL_ERRORS, capped_listing, count_parameter, failure, place
+from vtcode.tools.file_tool import FILE_TOOL_ERRORS, capped_listing, count_limit, failure, place
 from vtcode.tools.grep_engines import GrepMatch, python_search, ripgrep_search_batches
 from vtcode.tools.output_limit import clip_utf8
 from vtcode.tools.ripgrep_output import DATA_LIMIT
@@ -28,6 +29,28 @@ MAX_LINE_BYTES = 400
 # Files named in the note about files ripgrep had no memory for.
 _NOTE_NAMES = 3
 
+
+class _Args(msgspec.Struct, forbid_unknown_fields=True):
+    pattern: Annotated[
+        str,
+        msgspec.Meta(
+            min_length=1, description="Regular expression to search for, e.g. `def \\w+_handler` or `TODO`."
+        ),
+    ]
+    path: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="Directory or file to search, relative to the workspace root (default: the root)."
+        ),
+    ] = None
+    glob: Annotated[
+        str | None, msgspec.Meta(description="Only search files whose path matches this glob, e.g. `*.py`.")
+    ] = None
+    max_results: (
+        Annotated[int, count_limit("matching lines", DEFAULT_MAX_RESULTS, ceiling=MAX_RESULTS_CEILING)] | None
+    ) = None
+
+
 _SPEC = ToolSpec(
     name="grep_files",
     description=(
@@ -37,37 +60,8 @@ _SPEC = ToolSpec(
         "ignored by .gitignore, .git/ and binary files are skipped. Narrow the search with `path` "
         "(a directory or a single file) and `glob` (e.g. `*.py`, `src/**/*.{ts,tsx}`)."
     ),
-    parameters=object_parameters(
-        {
-            "pattern": {
-                "type": "string",
-                "minLength": 1,
-                "description": "Regular expression to search for, e.g. `def \\w+_handler` or `TODO`.",
-            },
-            "path": {
-                "type": "string",
-                "description": (
-                    "Directory or file to search, relative to the workspace root (default: the root)."
-                ),
-            },
-            "glob": {
-                "type": "string",
-                "description": "Only search files whose path matches this glob, e.g. `*.py`.",
-            },
-            "max_results": count_parameter(
-                "matching lines", DEFAULT_MAX_RESULTS, ceiling=MAX_RESULTS_CEILING
-            ),
-        },
-        required=["pattern"],
-    ),
+    parameters=tool_parameters(_Args),
 )
-
-
-class _Args(msgspec.Struct, forbid_unknown_fields=True):
-    pattern: Annotated[str, msgspec.Meta(min_length=1)]
-    path: str | None = None
-    glob: str | None = None
-    max_results: Annotated[int, msgspec.Meta(ge=1, le=MAX_RESULTS_CEILING)] | None = None
 
 
 class GrepFilesTool:

@@ -6,7 +6,8 @@ from typing import Annotated, Any
 
 import msgspec
 
-from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
+from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.tool_parameters import tool_parameters
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import ToolContext, ToolOutcome
 from vtcode.tools.file_set import compile_glob, visible_files
@@ -14,7 +15,7 @@ from vtcode.tools.file_tool import (
     FILE_TOOL_ERRORS,
     NamesOnePath,
     capped_listing,
-    count_parameter,
+    count_limit,
     failure,
     place,
 )
@@ -22,6 +23,20 @@ from vtcode.tools.search_root import search_root
 
 DEFAULT_MAX_RESULTS = 500
 MAX_RESULTS_CEILING = 10_000
+
+
+class _Args(msgspec.Struct, forbid_unknown_fields=True):
+    path: Annotated[
+        str | None,
+        msgspec.Meta(description="Directory to list, relative to the workspace root (default: the root)."),
+    ] = None
+    pattern: Annotated[
+        str | None, msgspec.Meta(description="Glob the paths must match, e.g. `*.py` or `src/**/*.{ts,tsx}`.")
+    ] = None
+    max_results: (
+        Annotated[int, count_limit("paths", DEFAULT_MAX_RESULTS, ceiling=MAX_RESULTS_CEILING)] | None
+    ) = None
+
 
 _SPEC = ToolSpec(
     name="list_files",
@@ -32,26 +47,8 @@ _SPEC = ToolSpec(
         "depth, `src/**/*.ts` matches below src/, and braces work (`*.{ts,tsx}`). Use this to find "
         "files before reading them; use grep_files to search their contents."
     ),
-    parameters=object_parameters(
-        {
-            "path": {
-                "type": "string",
-                "description": "Directory to list, relative to the workspace root (default: the root).",
-            },
-            "pattern": {
-                "type": "string",
-                "description": "Glob the paths must match, e.g. `*.py` or `src/**/*.{ts,tsx}`.",
-            },
-            "max_results": count_parameter("paths", DEFAULT_MAX_RESULTS, ceiling=MAX_RESULTS_CEILING),
-        },
-    ),
+    parameters=tool_parameters(_Args),
 )
-
-
-class _Args(msgspec.Struct, forbid_unknown_fields=True):
-    path: str | None = None
-    pattern: str | None = None
-    max_results: Annotated[int, msgspec.Meta(ge=1, le=MAX_RESULTS_CEILING)] | None = None
 
 
 class ListFilesTool(NamesOnePath):

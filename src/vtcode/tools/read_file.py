@@ -11,15 +11,16 @@ from typing import Annotated, Any, BinaryIO
 import msgspec
 
 from vtcode.protocol.errors import ToolError
-from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
+from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.tool_parameters import tool_parameters
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import ToolContext, ToolOutcome
 from vtcode.tools.file_tool import (
     FILE_TOOL_ERRORS,
+    FilePath,
     NamesOnePath,
-    count_parameter,
+    count_limit,
     failure,
-    file_path_parameter,
 )
 from vtcode.tools.output_limit import NOTE_RESERVE_BYTES, clip_utf8
 from vtcode.tools.regular_file import open_regular
@@ -31,6 +32,16 @@ BINARY_SNIFF_BYTES = 8192
 # The piece size in which lines before the window, and the unshown rest of a long line, are skipped.
 _SKIP_BYTES = 1 << 20
 
+
+class _Args(msgspec.Struct, forbid_unknown_fields=True):
+    path: FilePath
+    offset: (
+        Annotated[int, msgspec.Meta(ge=1, description="1-based line number to start from (default 1).")]
+        | None
+    ) = None
+    limit: Annotated[int, count_limit("lines", DEFAULT_LIMIT)] | None = None
+
+
 _SPEC = ToolSpec(
     name="read_file",
     description=(
@@ -40,25 +51,8 @@ _SPEC = ToolSpec(
         "pass `offset` (1-based first line) and `limit` (number of lines). When the output is cut, "
         "its last line says which offset to use to continue. Binary files are refused."
     ),
-    parameters=object_parameters(
-        {
-            "path": file_path_parameter(),
-            "offset": {
-                "type": "integer",
-                "minimum": 1,
-                "description": "1-based line number to start from (default 1).",
-            },
-            "limit": count_parameter("lines", DEFAULT_LIMIT),
-        },
-        required=["path"],
-    ),
+    parameters=tool_parameters(_Args),
 )
-
-
-class _Args(msgspec.Struct, forbid_unknown_fields=True):
-    path: str
-    offset: Annotated[int, msgspec.Meta(ge=1)] | None = None
-    limit: Annotated[int, msgspec.Meta(ge=1)] | None = None
 
 
 class _Page(msgspec.Struct, frozen=True):

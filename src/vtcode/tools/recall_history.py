@@ -15,11 +15,27 @@ import msgspec
 from vtcode.core.compaction.recall import DEFAULT_LIMIT, MAX_LIMIT, recall, render_page
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.messages import Message
-from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
+from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.tool_parameters import tool_parameters
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
 
 ArchiveReader = Callable[[], Sequence[tuple[int, Sequence[Message]]]]
+
+
+class _Args(msgspec.Struct, forbid_unknown_fields=True):
+    query: Annotated[str | None, msgspec.Meta(description="Words to find, e.g. `migrations tabs`.")] = None
+    segment: (
+        Annotated[
+            int, msgspec.Meta(ge=1, description="Only this archived segment (1 is the oldest compaction).")
+        ]
+        | None
+    ) = None
+    offset: Annotated[int, msgspec.Meta(ge=0, description="Skip this many matches.")] = 0
+    limit: Annotated[
+        int, msgspec.Meta(ge=1, le=MAX_LIMIT, description=f"Matches to return (default {DEFAULT_LIMIT}).")
+    ] = DEFAULT_LIMIT
+
 
 _SPEC = ToolSpec(
     name="recall_history",
@@ -31,31 +47,8 @@ _SPEC = ToolSpec(
         "`offset` and `limit`. Use it when the summary lacks a detail you need (an exact error, a "
         "file's earlier content, what the user said)."
     ),
-    parameters=object_parameters(
-        {
-            "query": {"type": "string", "description": "Words to find, e.g. `migrations tabs`."},
-            "segment": {
-                "type": "integer",
-                "minimum": 1,
-                "description": "Only this archived segment (1 is the oldest compaction).",
-            },
-            "offset": {"type": "integer", "minimum": 0, "description": "Skip this many matches."},
-            "limit": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": MAX_LIMIT,
-                "description": f"Matches to return (default {DEFAULT_LIMIT}).",
-            },
-        },
-    ),
+    parameters=tool_parameters(_Args),
 )
-
-
-class _Args(msgspec.Struct, forbid_unknown_fields=True):
-    query: str | None = None
-    segment: Annotated[int, msgspec.Meta(ge=1)] | None = None
-    offset: Annotated[int, msgspec.Meta(ge=0)] = 0
-    limit: Annotated[int, msgspec.Meta(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT
 
 
 class RecallHistoryTool:

@@ -12,7 +12,7 @@ import asyncio
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -20,7 +20,8 @@ from vtcode.core.definitions.catalog import skill_content
 from vtcode.core.definitions.model import Definition
 from vtcode.instructions.definitions import definition_body, resources
 from vtcode.protocol.errors import VtcodeError
-from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
+from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.tool_parameters import tool_parameters
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
 
@@ -29,9 +30,10 @@ FILE_MAX_BYTES = 64 * 1024
 
 
 class _Args(msgspec.Struct, forbid_unknown_fields=True):
-    name: str
-    args: str = ""
-    file: str | None = None
+    # Advertised as an enum of the session's skills (`skill_spec`); another name is answered, not refused.
+    name: Annotated[str, msgspec.Meta(description="The skill's name.")]
+    args: Annotated[str, msgspec.Meta(description="Arguments for the skill, if it takes any.")] = ""
+    file: Annotated[str | None, msgspec.Meta(description="A file of the skill folder to read.")] = None
 
 
 def skill_spec(names: list[str]) -> ToolSpec:
@@ -44,14 +46,7 @@ def skill_spec(names: list[str]) -> ToolSpec:
             "description, then follow the instructions. With `file` (a path listed in the skill's "
             "resources) it returns that file instead."
         ),
-        parameters=object_parameters(
-            {
-                "name": {"type": "string", "enum": names, "description": "The skill's name."},
-                "args": {"type": "string", "description": "Arguments for the skill, if it takes any."},
-                "file": {"type": "string", "description": "A file of the skill folder to read."},
-            },
-            required=["name"],
-        ),
+        parameters=tool_parameters(_Args, extra_json_schema={"name": {"enum": names}}),
     )
 
 
@@ -89,15 +84,13 @@ class SkillTool:
         self._on_activated = on_activated
         self._is_loaded = is_loaded
 
-    @property
-    def spec(self) -> ToolSpec:
-        """Name, description and JSON Schema parameters."""
-        return self._spec
+    # Loading a skill changes nothing.
+    kind: ToolKind = "read"
 
     @property
-    def kind(self) -> ToolKind:
-        """Loading a skill changes nothing."""
-        return "read"
+    def spec(self) -> ToolSpec:
+        """Name, description (the skills offered) and JSON Schema parameters."""
+        return self._spec
 
     def describe(self, arguments: dict[str, Any]) -> CallDescription:
         """The skill (and file) loaded."""

@@ -6,16 +6,33 @@ answers the model, naming the unfinished steps an update dropped so none disappe
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Annotated, Any, Protocol, get_args
 
 import msgspec
 
 from vtcode.core.plan import normalized, problems, update_result
 from vtcode.protocol.errors import VtcodeError
-from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
+from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.protocol.plan import Plan, PlanStatus, PlanStep
+from vtcode.protocol.tool_parameters import tool_parameters
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
+
+
+class _Step(msgspec.Struct, forbid_unknown_fields=True):
+    # Unlike a stored `PlanStep`, whose status defaults to pending, the model must give each status.
+    step: str
+    status: Annotated[PlanStatus, msgspec.Meta(description=f"One of: {', '.join(get_args(PlanStatus))}")]
+
+
+# kw_only: the optional explanation is listed first, as the model has always been told.
+class _Args(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    explanation: Annotated[
+        str | None,
+        msgspec.Meta(description="Why the plan is what it is (optional)."),
+    ] = None
+    plan: Annotated[list[_Step], msgspec.Meta(description="The list of steps.")]
+
 
 _SPEC = ToolSpec(
     name="update_plan",
@@ -25,29 +42,7 @@ _SPEC = ToolSpec(
         "`completed` when it is done and a step no longer needed `cancelled` (do not just leave it out). "
         "Skip the plan for simple tasks of one or two steps."
     ),
-    parameters=object_parameters(
-        {
-            "explanation": {"type": "string", "description": "Why the plan is what it is (optional)."},
-            "plan": {
-                "type": "array",
-                "description": "The list of steps.",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "step": {"type": "string"},
-                        "status": {
-                            "type": "string",
-                            "enum": ["pending", "in_progress", "completed", "cancelled"],
-                            "description": "One of: pending, in_progress, completed, cancelled",
-                        },
-                    },
-                    "required": ["step", "status"],
-                    "additionalProperties": False,
-                },
-            },
-        },
-        required=["plan"],
-    ),
+    parameters=tool_parameters(_Args),
 )
 
 
@@ -59,31 +54,15 @@ class PlanBoard(Protocol):
         ...
 
 
-class _Step(msgspec.Struct, forbid_unknown_fields=True):
-    step: str
-    status: PlanStatus
-
-
-class _Args(msgspec.Struct, forbid_unknown_fields=True):
-    plan: list[_Step]
-    explanation: str | None = None
-
-
 class UpdatePlanTool:
     """Replaces the session's plan."""
 
     def __init__(self, board: PlanBoard) -> None:
         self._board = board
 
-    @property
-    def spec(self) -> ToolSpec:
-        """Name, description and JSON Schema parameters."""
-        return _SPEC
-
-    @property
-    def kind(self) -> ToolKind:
-        """The plan is the session's own note: it changes nothing in the workspace, so no approval."""
-        return "read"
+    spec = _SPEC
+    # The plan is the session's own note: it changes nothing in the workspace, so no approval.
+    kind: ToolKind = "read"
 
     def describe(self, arguments: dict[str, Any]) -> CallDescription:
         """How many steps, and the one in progress."""

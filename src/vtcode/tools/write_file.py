@@ -6,20 +6,27 @@ import asyncio
 import os
 import stat
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
 from vtcode.core.diff import unified_diff
 from vtcode.protocol.errors import ToolError
 from vtcode.protocol.events import FileChange
-from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
+from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.tool_parameters import tool_parameters
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import ToolContext, ToolOutcome
 from vtcode.tools.beneath import entry_stat, read_bytes, replace_file
-from vtcode.tools.file_tool import FILE_TOOL_ERRORS, NamesOnePath, failure, file_path_parameter
+from vtcode.tools.file_tool import FILE_TOOL_ERRORS, FilePath, NamesOnePath, failure
 from vtcode.tools.regular_file import not_regular_error
 from vtcode.tools.workspace import resolve, workspace_root
+
+
+class _Args(msgspec.Struct, forbid_unknown_fields=True):
+    path: FilePath
+    content: Annotated[str, msgspec.Meta(description="The complete new content of the file.")]
+
 
 _SPEC = ToolSpec(
     name="write_file",
@@ -28,22 +35,8 @@ _SPEC = ToolSpec(
         "replace all of its content. The file is replaced atomically. Prefer apply_patch for "
         "changing part of an existing file; use write_file for new files or complete rewrites."
     ),
-    parameters=object_parameters(
-        {
-            "path": file_path_parameter(),
-            "content": {
-                "type": "string",
-                "description": "The complete new content of the file.",
-            },
-        },
-        required=["path", "content"],
-    ),
+    parameters=tool_parameters(_Args),
 )
-
-
-class _Args(msgspec.Struct, forbid_unknown_fields=True):
-    path: str
-    content: str
 
 
 class WriteFileTool(NamesOnePath):

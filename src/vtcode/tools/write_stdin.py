@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
 import msgspec
 
 from vtcode.core.exec.wait import (
     POLL_YIELD_DEFAULT_MS,
+    WAIT_CEILING_SECONDS,
+    WAIT_DEFAULT_SECONDS,
     WRITE_YIELD_DEFAULT_MS,
     clamp_yield_ms,
     wait_deadline,
@@ -21,10 +23,11 @@ from vtcode.core.exec.wait import (
 from vtcode.exec.errors import SessionError
 from vtcode.exec.manager import SessionManager
 from vtcode.protocol.errors import ToolError
-from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
+from vtcode.protocol.model import ToolKind, ToolSpec
+from vtcode.protocol.tool_parameters import NOT_ADVERTISED, tool_parameters
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, ToolContext, ToolOutcome
-from vtcode.tools.exec_command import MAX_OUTPUT_TOKENS_PARAMETER, error_outcome, outcome, preview_limit
+from vtcode.tools.exec_command import MaxOutputTokens, error_outcome, outcome, preview_limit
 
 if TYPE_CHECKING:
     from vtcode.core.exec.result import CallKind
@@ -32,8 +35,44 @@ if TYPE_CHECKING:
 NAME = "write_stdin"
 
 Action = Literal["write", "poll", "wait", "kill"]
-_ACTIONS: tuple[Action, ...] = ("write", "poll", "wait", "kill")
+_ACTIONS: tuple[Action, ...] = get_args(Action)
 _SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,128}")
+
+
+class _Args(msgspec.Struct, forbid_unknown_fields=True):
+    session_id: Annotated[str, msgspec.Meta(description="The session_id from exec_command.")]
+    # Any case and spacing is taken (`_action`), so the enum is advertised, not checked.
+    action: Annotated[
+        str | None,
+        msgspec.Meta(description="What to do (see above).", extra_json_schema={"enum": list(_ACTIONS)}),
+    ] = None
+    chars: Annotated[str | None, msgspec.Meta(description="Input to send (action write).")] = None
+    # A fraction of a second is taken and the deadline clamped (`wait_deadline`), never refused; the
+    # model is told of whole seconds within the default ceiling.
+    wait_timeout_seconds: Annotated[
+        float | None,
+        msgspec.Meta(
+            description="Deadline of a wait, in seconds; the command keeps running after it.",
+            extra_json_schema={
+                "type": "integer",
+                "minimum": 1,
+                "maximum": WAIT_CEILING_SECONDS,
+                "default": WAIT_DEFAULT_SECONDS,
+            },
+        ),
+    ] = None
+    # The reference's alias for wait_timeout_seconds.
+    timeout_seconds: Annotated[float | None, NOT_ADVERTISED] = None
+    # Clamped like exec_command's (`clamp_yield_ms`), never refused.
+    yield_time_ms: Annotated[
+        int | None,
+        msgspec.Meta(
+            description="How long write (default 250) and poll (default 1000) collect output.",
+            extra_json_schema={"minimum": 0},
+        ),
+    ] = None
+    max_output_tokens: MaxOutputTokens = None
+
 
 _SPEC = ToolSpec(
     name=NAME,
@@ -46,39 +85,8 @@ _SPEC = ToolSpec(
         "since the previous call. For a long build, test run or server start, use one wait (pass the "
         "previous result's next_wait_args) instead of repeated polls: polling wastes turns and tokens."
     ),
-    parameters=object_parameters(
-        {
-            "session_id": {"type": "string", "description": "The session_id from exec_command."},
-            "action": {"type": "string", "enum": list(_ACTIONS), "description": "What to do (see above)."},
-            "chars": {"type": "string", "description": "Input to send (action write)."},
-            "wait_timeout_seconds": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 3600,
-                "default": 600,
-                "description": "Deadline of a wait, in seconds; the command keeps running after it.",
-            },
-            "yield_time_ms": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "How long write (default 250) and poll (default 1000) collect output.",
-            },
-            "max_output_tokens": MAX_OUTPUT_TOKENS_PARAMETER,
-        },
-        required=["session_id"],
-    ),
+    parameters=tool_parameters(_Args),
 )
-
-
-class _Args(msgspec.Struct, forbid_unknown_fields=True):
-    session_id: str
-    action: str | None = None
-    chars: str | None = None
-    wait_timeout_seconds: float | None = None
-    # The reference's alias for wait_timeout_seconds.
-    timeout_seconds: float | None = None
-    yield_time_ms: int | None = None
-    max_output_tokens: Any = None
 
 
 def _action(args: _Args) -> Action:
