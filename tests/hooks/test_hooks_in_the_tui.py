@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from tests.hooks.helpers import hooks_json, script, user_config
-from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
+from tests.tui.tui_helpers import make_app, running_app_on, screen_text, tui_options, type_text, until
 from vtcode.config.hook_sources import load_hooks
 from vtcode.config.loader import load_settings
 from vtcode.runtime.wiring import SessionOptions
@@ -42,9 +42,7 @@ async def test_a_pre_tool_use_deny_holds_in_the_tui(tmp_path: Path) -> None:
         home, f'[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\ncommand = "{guard}"\n'
     )
     with server_for("chat", [_touch("ran"), Reply(text="finished")]) as server:
-        app = make_app(_with_hooks(ws, home, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app_on(_with_hooks(ws, home, server), size=(100, 30)) as (app, pilot):
             await type_text(pilot, "go")
             await pilot.press("enter")
             await until(pilot, lambda: "finished" in screen_text(app), "the answer")
@@ -97,9 +95,7 @@ async def test_a_notification_hook_hears_of_a_permission_prompt(tmp_path: Path) 
     )
     with server_for("chat", [_touch("ran"), Reply(text="finished")]) as server:
         chosen = dataclasses.replace(_with_hooks(ws, home, server), settings=_ask(server, ws, home).settings)
-        app = make_app(chosen)
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app_on(chosen, size=(100, 30)) as (app, pilot):
             await type_text(pilot, "go")
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, ApprovalScreen), "the approval dialog")
@@ -128,9 +124,7 @@ async def test_a_failing_hook_is_a_warning_on_screen_and_the_tool_runs(tmp_path:
         home, f'[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\ncommand = "{broken}"\n'
     )
     with server_for("chat", [_touch("ran"), Reply(text="finished")]) as server:
-        app = make_app(_with_hooks(ws, home, server))
-        async with app.run_test(size=(160, 40)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app_on(_with_hooks(ws, home, server), size=(160, 40)) as (app, pilot):
             await type_text(pilot, "go")
             await pilot.press("enter")
             await until(pilot, lambda: "finished" in screen_text(app), "the answer")

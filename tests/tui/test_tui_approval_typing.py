@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from tests.tui.tui_helpers import make_app, screen_text, tui_options, until
+from tests.tui.tui_helpers import running_app, screen_text, until
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 from vtcode.tui.app import VtcodeApp
@@ -51,9 +51,7 @@ async def test_a_sentence_typed_while_the_dialog_opens_answers_nothing_and_is_se
         Reply(text="second turn done"),
     ]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server, approval="ask"))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, approval="ask", size=(100, 30)) as (app, pilot):
             await pilot.press("g", "o", "enter")
             await _type_slowly(pilot, SENTENCE)
             await pilot.press("enter")
@@ -81,9 +79,7 @@ async def test_keys_typed_after_the_dialog_shows_go_to_the_composer_and_only_ctr
         Reply(text="both made"),
     ]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server, approval="ask"))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, approval="ask", size=(100, 30)) as (app, pilot):
             await pilot.press("g", "o", "enter")
             await until(pilot, lambda: _asking(app) is not None, "the dialog")
             dialog = _asking(app)

@@ -8,7 +8,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.tui.tui_helpers import check_snapshot, make_app, screen_text, tui_options, type_text, until
+from tests.tui.tui_helpers import check_snapshot, make_app, running_app, screen_text, type_text, until
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 from vtcode.tui.app import VtcodeApp
@@ -34,9 +34,9 @@ async def test_the_approval_modal_allows_once_then_denies_with_a_reason(tmp_path
     script = [_exec("echo one > one.txt", "c1"), _exec("echo two > two.txt", "c2"), Reply(text="finished")]
     with server_for("chat", script) as server:
         # A still clock: the spinner's frame and elapsed time are the same in every run.
-        app = make_app(tui_options(tmp_path, tmp_path, server, approval="ask"), clock=lambda: 0.0)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(
+            tmp_path, tmp_path, server, approval="ask", size=(80, 24), clock=lambda: 0.0
+        ) as (app, pilot):
             await type_text(pilot, "make files")
             await pilot.press("enter")
             await _armed(pilot, app)
@@ -62,9 +62,7 @@ async def test_the_approval_modal_allows_once_then_denies_with_a_reason(tmp_path
 async def test_allow_for_the_session_does_not_ask_again_for_the_same_command_prefix(tmp_path: Path) -> None:
     script = [_exec("touch a.txt", "c1"), _exec("touch b.txt", "c2"), Reply(text="both done")]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server, approval="ask"))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, approval="ask", size=(100, 30)) as (app, pilot):
             await type_text(pilot, "make two files")
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, ApprovalScreen), "the approval")
@@ -78,9 +76,7 @@ async def test_allow_for_the_session_does_not_ask_again_for_the_same_command_pre
 async def test_escape_in_the_modal_denies_and_an_interrupt_closes_it(tmp_path: Path) -> None:
     script = [_exec("echo a > a.txt", "c1"), _exec("echo b > b.txt", "c2")]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server, approval="ask"))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, approval="ask", size=(100, 30)) as (app, pilot):
             await type_text(pilot, "files")
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, ApprovalScreen), "the first approval")
@@ -119,9 +115,7 @@ async def test_without_a_provider_the_tui_opens_on_a_setup_screen(tmp_path: Path
 async def test_keys_typed_as_the_dialog_opens_allow_nothing(tmp_path: Path) -> None:
     script = [_exec("touch typed.txt", "c1"), Reply(text="denied then")]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server, approval="ask"))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, approval="ask", size=(100, 30)) as (app, pilot):
             await type_text(pilot, "go")
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, ApprovalScreen), "the approval")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
+from tests.tui.tui_helpers import running_app, screen_text, type_text, until
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 from vtcode.tui.approval import ApprovalScreen
@@ -20,9 +20,7 @@ def _call(name: str, arguments: dict[str, str]) -> Reply:
 async def test_a_two_thousand_line_output_card_says_what_it_hides_and_opens_in_full(tmp_path: Path) -> None:
     script = [_call("exec_command", {"cmd": "seq 1 2000"}), Reply(text="counted")]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await type_text(pilot, "count")
             await pilot.press("enter")
             await until(pilot, lambda: "counted" in screen_text(app), "the answer")
@@ -41,9 +39,7 @@ async def test_a_declined_edit_names_the_tool_the_path_and_the_reason(tmp_path: 
     patch = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-one\n+two\n*** End Patch\n"
     script = [_call("apply_patch", {"patch": patch}), Reply(text="left alone")]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server, approval="ask"))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, approval="ask", size=(100, 30)) as (app, pilot):
             await type_text(pilot, "edit")
             await pilot.press("enter")
             await until(
@@ -61,9 +57,7 @@ async def test_a_declined_edit_names_the_tool_the_path_and_the_reason(tmp_path: 
 async def test_a_failed_read_says_why(tmp_path: Path) -> None:
     script = [_call("read_file", {"path": "missing.txt"}), Reply(text="no such file then")]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await type_text(pilot, "read it")
             await pilot.press("enter")
             await until(pilot, lambda: "no such file then" in screen_text(app), "the answer")

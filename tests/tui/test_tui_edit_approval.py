@@ -8,7 +8,15 @@ from pathlib import Path
 
 from textual.widgets import Static
 
-from tests.tui.tui_helpers import check_snapshot, make_app, screen_text, tui_options, type_text, until
+from tests.tui.tui_helpers import (
+    check_snapshot,
+    running_app,
+    running_app_on,
+    screen_text,
+    tui_options,
+    type_text,
+    until,
+)
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 from vtcode.tui.app import VtcodeApp
@@ -49,9 +57,9 @@ async def test_the_edit_approval_shows_the_diff_of_a_three_hunk_patch(tmp_path: 
     script = [_call("apply_patch", {"patch": _PATCH}), Reply(text="patched")]
     with server_for("chat", script) as server:
         # A still clock: the spinner's frame and elapsed time are the same in every run.
-        app = make_app(tui_options(tmp_path, tmp_path, server, approval="ask"), clock=lambda: 0.0)
-        async with app.run_test(size=(100, 40)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(
+            tmp_path, tmp_path, server, approval="ask", size=(100, 40), clock=lambda: 0.0
+        ) as (app, pilot):
             await type_text(pilot, "patch it")
             await pilot.press("enter")
             await until(
@@ -73,9 +81,7 @@ async def test_a_new_file_approval_shows_its_content(tmp_path: Path) -> None:
     content = "".join(f"row {n}\n" for n in range(1, 6))
     script = [_call("write_file", {"path": "fresh.txt", "content": content}), Reply(text="written")]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server, approval="ask"))
-        async with app.run_test(size=(100, 40)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, approval="ask", size=(100, 40)) as (app, pilot):
             await type_text(pilot, "write it")
             await pilot.press("enter")
             await until(
@@ -102,9 +108,8 @@ async def _approval_diff(tmp_path: Path, workspace: Path, added: Path, call: Rep
     the call is then declined."""
     with server_for("chat", [call, Reply(text="declined")]) as server:
         opts = tui_options(workspace, tmp_path, server, approval="ask")
-        app = make_app(dataclasses.replace(opts, added_dirs=(added,)))
-        async with app.run_test(size=(100, 40)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        with_added = dataclasses.replace(opts, added_dirs=(added,))
+        async with running_app_on(with_added, size=(100, 40)) as (app, pilot):
             await type_text(pilot, "edit it")
             await pilot.press("enter")
             await until(

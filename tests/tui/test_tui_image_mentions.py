@@ -7,7 +7,7 @@ import struct
 import zlib
 from pathlib import Path
 
-from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
+from tests.tui.tui_helpers import running_app, screen_text, type_text, until
 from vtcode.testing.script import Reply
 from vtcode.testing.wire import server_for
 
@@ -30,9 +30,7 @@ async def test_an_image_mentioned_with_at_reaches_the_model_as_an_image(tmp_path
     (tmp_path / "fake.png").write_text("not an image")
     (tmp_path / "notes.txt").write_text("hello")
     with server_for("chat", [Reply(text="a grey dot"), Reply(text="plain answer")]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await type_text(pilot, "what is in @shot.png, see @notes.txt")
             await pilot.press("enter")
             await until(pilot, lambda: "a grey dot" in screen_text(app), "the first answer")

@@ -8,7 +8,7 @@ from pathlib import Path
 from textual import events
 from textual.widget import Widget
 
-from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
+from tests.tui.tui_helpers import make_app, running_app, screen_text, tui_options, type_text, until
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 from vtcode.tui.app import VtcodeApp
@@ -36,9 +36,7 @@ def _slow(text: str = "streaming slowly " * 30) -> Reply:
 
 async def test_input_typed_during_a_turn_is_queued_listed_and_delivered_after_it(tmp_path: Path) -> None:
     with server_for("chat", [_slow(), Reply(text="second answer")]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await type_text(pilot, "first")
             await pilot.press("enter")
             await until(pilot, lambda: "streaming" in screen_text(app), "the first answer to stream")
@@ -69,9 +67,7 @@ async def test_steering_is_delivered_at_the_next_boundary_of_the_running_turn(tm
         Reply(text="steered answer"),
     ]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await type_text(pilot, "run a command")
             await pilot.press("enter")
             await until(
@@ -94,9 +90,7 @@ async def test_steering_is_delivered_at_the_next_boundary_of_the_running_turn(tm
 
 async def test_ctrl_s_sends_as_steering_where_the_terminal_hides_alt_enter(tmp_path: Path) -> None:
     with server_for("chat", [_slow(), Reply(text="next")]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await type_text(pilot, "go")
             await pilot.press("enter")
             await until(pilot, lambda: "streaming" in screen_text(app))
@@ -107,9 +101,7 @@ async def test_ctrl_s_sends_as_steering_where_the_terminal_hides_alt_enter(tmp_p
 
 async def test_escape_interrupts_the_turn_and_the_composer_keeps_working(tmp_path: Path) -> None:
     with server_for("chat", [_slow("x" * 2000), Reply(text="after the interrupt")]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await type_text(pilot, "long")
             await pilot.press("enter")
             await until(pilot, lambda: "xxx" in screen_text(app), "streaming")
@@ -125,9 +117,7 @@ async def test_escape_interrupts_the_turn_and_the_composer_keeps_working(tmp_pat
 async def test_ctrl_c_interrupts_then_clears_then_quits_when_pressed_twice(tmp_path: Path) -> None:
     with server_for("chat", [_slow("y" * 2000)]) as server:
         # A clock that stands still: every second press is "within 2 s", however slow the machine.
-        app = make_app(tui_options(tmp_path, tmp_path, server), clock=lambda: 0.0)
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30), clock=lambda: 0.0) as (app, pilot):
             await type_text(pilot, "long")
             await pilot.press("enter")
             await until(pilot, lambda: "yyy" in screen_text(app), "streaming")
@@ -152,9 +142,7 @@ async def test_ctrl_c_interrupts_then_clears_then_quits_when_pressed_twice(tmp_p
 
 async def test_pending_input_can_be_removed_or_taken_back_for_editing(tmp_path: Path) -> None:
     with server_for("chat", [_slow()]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             session = app.session
             assert session is not None
             await type_text(pilot, "go")
@@ -182,9 +170,7 @@ async def test_history_paste_newlines_and_path_completion_in_the_composer(tmp_pa
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "module.py").write_text("x = 1\n")
     with server_for("chat", [Reply(text="ok")]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             composer = app.composer
             await type_text(pilot, "first")
             await pilot.press("enter")
@@ -221,9 +207,7 @@ async def test_model_text_and_command_output_reach_the_screen_without_escape_seq
         Reply(text=hostile),
     ]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await type_text(pilot, "hi")
             await pilot.press("enter")
             await until(pilot, lambda: "done" in screen_text(app), "the answer")
@@ -249,9 +233,7 @@ async def test_input_queued_by_another_front_end_is_shown_when_delivered(tmp_pat
     from vtcode.protocol.ops import UserInput
 
     with server_for("chat", [_slow(), Reply(text="answered the other one")]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await type_text(pilot, "mine")
             await pilot.press("enter")
             await until(pilot, lambda: "streaming" in screen_text(app), "streaming")

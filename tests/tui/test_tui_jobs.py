@@ -8,7 +8,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
+from tests.tui.tui_helpers import running_app, screen_text, type_text, until
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 from vtcode.tui.app import VtcodeApp
@@ -32,9 +32,7 @@ def _status(app: VtcodeApp) -> str:
 async def test_a_killed_job_ends_its_card_as_killed_and_the_status_line_agrees(tmp_path: Path) -> None:
     script = [_start("echo started; sleep 60"), Reply(text="left it running")]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await _command(pilot, "start a server")
             await until(pilot, lambda: "left it running" in screen_text(app), "the answer")
             await until(pilot, lambda: "jobs 1" in _status(app), "the job in the status line")
@@ -55,9 +53,7 @@ async def test_a_killed_job_ends_its_card_as_killed_and_the_status_line_agrees(t
 async def test_a_job_that_ends_by_itself_ends_its_card(tmp_path: Path) -> None:
     script = [_start("sleep 1; echo finished"), Reply(text="it runs")]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await _command(pilot, "start it")
             await until(pilot, lambda: "it runs" in screen_text(app), "the answer")
             await until(pilot, lambda: "exit 0 (in the background)" in screen_text(app), "the card to end")

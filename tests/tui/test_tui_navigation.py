@@ -7,7 +7,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
+from tests.tui.tui_helpers import running_app, screen_text, type_text, until
 from vtcode.testing.script import Reply
 from vtcode.testing.wire import server_for
 
@@ -20,9 +20,7 @@ async def _command(pilot: Pilot[Any], text: str) -> None:
 async def test_page_and_home_keys_scroll_the_transcript_not_the_composer(tmp_path: Path) -> None:
     long_answer = "\n\n".join(f"paragraph {n}" for n in range(120)) + "\n\nthe end"
     with server_for("chat", [Reply(text=long_answer)]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(80, 24)) as (app, pilot):
             await _command(pilot, "tell me a lot")
             await until(pilot, lambda: "the end" in screen_text(app), "the answer")
             transcript = app.transcript
@@ -52,9 +50,7 @@ async def test_page_and_home_keys_scroll_the_transcript_not_the_composer(tmp_pat
 
 async def test_resume_with_a_mistyped_id_keeps_the_running_session(tmp_path: Path) -> None:
     with server_for("chat", [Reply(text="remember me"), Reply(text="still here")]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             session = app.session
             await _command(pilot, "first")
             await until(pilot, lambda: "remember me" in screen_text(app), "the answer")
@@ -72,9 +68,7 @@ async def test_resume_with_a_mistyped_id_keeps_the_running_session(tmp_path: Pat
 
 async def test_model_switch_recomputes_the_compaction_thresholds(tmp_path: Path) -> None:
     with server_for("chat", []) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server, model="gpt-4.1"))
-        async with app.run_test(size=(120, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, model="gpt-4.1", size=(120, 30)) as (app, pilot):
             session = app.session
             assert session is not None
             before = session.status().thresholds

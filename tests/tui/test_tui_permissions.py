@@ -9,7 +9,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
+from tests.tui.tui_helpers import make_app, running_app, screen_text, tui_options, type_text, until
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 from vtcode.tui.app import VtcodeApp
@@ -41,9 +41,7 @@ async def test_permissions_lists_a_grant_and_revoking_it_makes_the_next_call_ask
         Reply(text="two refused"),
     ]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server, approval="ask"))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, approval="ask", size=(100, 30)) as (app, pilot):
             await _command(pilot, "first")
             await until(
                 pilot, lambda: isinstance(app.screen, ApprovalScreen) and app.screen.armed, "the dialog"

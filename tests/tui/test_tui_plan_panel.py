@@ -6,7 +6,7 @@ import dataclasses
 import json
 from pathlib import Path
 
-from tests.tui.tui_helpers import check_snapshot, make_app, tui_options, type_text, until
+from tests.tui.tui_helpers import check_snapshot, running_app, running_app_on, tui_options, type_text, until
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 from vtcode.tui.app import VtcodeApp
@@ -31,9 +31,7 @@ async def test_the_plan_panel_shows_the_steps_with_the_current_one_and_ctrl_t_hi
     tmp_path: Path,
 ) -> None:
     with server_for("chat", [_plan_call(PLAN, "p1"), Reply(text="Working on the fix.")]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(80, 24)) as (app, pilot):
             assert not app.plan_panel.display
             await type_text(pilot, "fix the parser")
             await pilot.press("enter")
@@ -60,9 +58,7 @@ async def test_a_finished_plan_folds_to_one_line_and_comes_back_on_resume(tmp_pa
     script = [_plan_call(PLAN, "p1"), _plan_call(done, "p2"), Reply(text="All done.")]
     with server_for("chat", script) as server:
         options = tui_options(tmp_path, tmp_path, server)
-        app = make_app(options)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app_on(options, size=(80, 24)) as (app, pilot):
             await type_text(pilot, "fix it")
             await pilot.press("enter")
             await until(pilot, lambda: not app.view.busy and "done" in _panel(app), "the end of the turn")
@@ -71,8 +67,7 @@ async def test_a_finished_plan_folds_to_one_line_and_comes_back_on_resume(tmp_pa
             assert session is not None
             session_id = session.id
         # A resumed session shows the plan it stored before any event arrives.
-        again = make_app(dataclasses.replace(options, resume=session_id))
-        async with again.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: again.session is not None, "the resumed session")
+        resumed = dataclasses.replace(options, resume=session_id)
+        async with running_app_on(resumed, size=(80, 24)) as (again, pilot):
             assert again.plan_panel.display
             assert _panel(again) == "✓ plan done (3 steps)"

@@ -9,7 +9,7 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 
 from tests.runtime.session_helpers import options
-from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
+from tests.tui.tui_helpers import make_app, running_app, screen_text, type_text, until
 from vtcode.config.schema import Settings
 from vtcode.runtime.wiring import SessionOptions
 from vtcode.testing.script import Reply
@@ -26,9 +26,7 @@ async def _command(pilot: Pilot[Any], text: str) -> None:
 
 async def test_tab_completes_slash_commands_and_a_typo_gets_a_suggestion(tmp_path: Path) -> None:
     with server_for("chat", []) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await type_text(pilot, "/perm")
             await pilot.press("tab")
             assert app.composer.text == "/permissions "
@@ -49,9 +47,7 @@ async def test_tab_completes_slash_commands_and_a_typo_gets_a_suggestion(tmp_pat
 
 async def test_new_during_a_turn_asks_before_interrupting_it(tmp_path: Path) -> None:
     with server_for("chat", [Reply(text="slow", delay_before=20)]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             first = app.session
             await _command(pilot, "think")
             await until(pilot, lambda: first is not None and first.running, "the turn")
@@ -91,9 +87,7 @@ async def test_numbered_lists_keep_their_dots_and_wrapped_code_keeps_its_indenta
         "    return some_very_long_function_name(argument_one, argument_two, argument_three)\n```\n"
     )
     with server_for("chat", [Reply(text=answer)]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(60, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(60, 30)) as (app, pilot):
             await _command(pilot, "show me")
             await until(pilot, lambda: "argument_three" in screen_text(app), "the answer")
             entry = app.transcript.query_one(AnswerEntry)
@@ -118,9 +112,7 @@ async def test_the_at_picker_searches_fuzzily_skips_ignored_files_and_inserts_th
     (tmp_path / "build" / "approval_screen.py").write_text("generated\n")
     (tmp_path / ".gitignore").write_text("build/\n")
     with server_for("chat", []) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await type_text(pilot, "look at @apscr")
             await pilot.press("tab")
             await until(

@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from tests.runtime.compaction_agent import GOOD_SUMMARY, Agent, budget_options, write_files
-from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
+from tests.tui.tui_helpers import running_app, running_app_on, screen_text, tui_options, type_text, until
 from vtcode.testing.openai_chat_server import OpenAIChatServer
 from vtcode.testing.script import Reply
 from vtcode.testing.wire import server_for
@@ -22,9 +22,7 @@ async def test_a_spinner_with_elapsed_time_and_how_to_interrupt_shows_while_the_
     tmp_path: Path,
 ) -> None:
     with server_for("chat", [Reply(text="slow answer", delay_before=3.0)]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(120, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(120, 30)) as (app, pilot):
             await type_text(pilot, "think hard")
             await pilot.press("enter")
             await until(pilot, lambda: "Esc to interrupt" in _status(app), "the spinner")
@@ -40,15 +38,11 @@ async def test_the_context_meter_of_a_continued_session_is_not_zero(tmp_path: Pa
     long_prompt = "please remember all of this: " + "words to keep " * 200
     with server_for("chat", [Reply(text="kept", input_tokens=3000)]) as server:
         options = tui_options(tmp_path, tmp_path, server)
-        first = make_app(options)
-        async with first.run_test(size=(120, 30)) as pilot:
-            await until(pilot, lambda: first.session is not None, "the session")
+        async with running_app_on(options, size=(120, 30)) as (first, pilot):
             first.composer.load_text(long_prompt)
             await pilot.press("enter")
             await until(pilot, lambda: "kept" in screen_text(first), "the answer")
-        again = make_app(replace(options, continue_last=True))
-        async with again.run_test(size=(120, 30)) as pilot:
-            await until(pilot, lambda: again.session is not None, "the continued session")
+        async with running_app_on(replace(options, continue_last=True), size=(120, 30)) as (again, pilot):
             session = again.session
             assert session is not None
             assert session.status().context_tokens > 200
@@ -63,9 +57,7 @@ async def test_compact_shows_a_spinner_and_the_meter_shows_the_compacted_size(tm
         options = replace(
             budget_options(workspace, tmp_path, server, max_context_tokens=30_000), headless=False
         )
-        app = make_app(options)
-        async with app.run_test(size=(140, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app_on(options, size=(140, 30)) as (app, pilot):
             session = app.session
             assert session is not None
             for n in range(3):

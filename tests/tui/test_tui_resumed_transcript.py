@@ -6,7 +6,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
+from tests.tui.tui_helpers import running_app_on, screen_text, tui_options, type_text, until
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 from vtcode.tui.pending import PendingList
@@ -31,9 +31,7 @@ async def test_a_resumed_transcript_shows_tool_cards_outputs_diffs_steering_and_
     ]
     with server_for("chat", script) as server:
         options = tui_options(tmp_path, tmp_path, server)
-        first = make_app(options)
-        async with first.run_test(size=(100, 40)) as pilot:
-            await until(pilot, lambda: first.session is not None, "the session")
+        async with running_app_on(options, size=(100, 40)) as (first, pilot):
             await type_text(pilot, "work")
             await pilot.press("enter")
             await until(pilot, lambda: "$ until [ -e release ]" in screen_text(first), "the command")
@@ -48,9 +46,7 @@ async def test_a_resumed_transcript_shows_tool_cards_outputs_diffs_steering_and_
             await until(pilot, lambda: first.session is not None and first.session.running, "the second turn")
             await pilot.press("escape")
             await until(pilot, lambda: "interrupted" in screen_text(first), "the interruption")
-        again = make_app(replace(options, continue_last=True))
-        async with again.run_test(size=(100, 40)) as pilot:
-            await until(pilot, lambda: again.session is not None, "the continued session")
+        async with running_app_on(replace(options, continue_last=True), size=(100, 40)) as (again, pilot):
             await until(pilot, lambda: "resumed" in screen_text(again), "the past")
             shown = screen_text(again)
     order = [

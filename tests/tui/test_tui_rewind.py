@@ -10,7 +10,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
+from tests.tui.tui_helpers import running_app, screen_text, type_text, until
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 from vtcode.tui.app import VtcodeApp
@@ -26,7 +26,6 @@ async def _send(pilot: Pilot[Any], text: str) -> None:
 
 
 async def _edit_turn(pilot: Pilot[Any], app: VtcodeApp) -> None:
-    await until(pilot, lambda: app.session is not None, "the session")
     await _send(pilot, "edit a")
     await until(pilot, lambda: "patched it" in screen_text(app), "the turn")
     await until(pilot, lambda: app.session is not None and not app.session.running, "the turn's end")
@@ -42,8 +41,7 @@ async def test_escape_twice_rewinds_the_code_after_a_preview_and_redo_puts_it_ba
     ws.mkdir()
     (ws / "a.py").write_text("x = 1\n")
     with server_for("chat", _script()) as server:
-        app = make_app(tui_options(ws, tmp_path, server))
-        async with app.run_test(size=(110, 30)) as pilot:
+        async with running_app(ws, tmp_path, server, size=(110, 30)) as (app, pilot):
             await _edit_turn(pilot, app)
             assert (ws / "a.py").read_text() == "x = 2\n"
             await pilot.press("escape", "escape")
@@ -75,8 +73,7 @@ async def test_a_conversation_rewind_opens_the_branch_with_the_prompt_in_the_com
     ws.mkdir()
     (ws / "a.py").write_text("x = 1\n")
     with server_for("chat", _script()) as server:
-        app = make_app(tui_options(ws, tmp_path, server))
-        async with app.run_test(size=(110, 30)) as pilot:
+        async with running_app(ws, tmp_path, server, size=(110, 30)) as (app, pilot):
             await _edit_turn(pilot, app)
             first = app.session
             assert first is not None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.skills.helpers import repo, write_skill
-from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
+from tests.tui.tui_helpers import running_app, screen_text, type_text, until
 from vtcode.testing.script import Reply
 from vtcode.testing.wire import server_for
 from vtcode.tui.screens import TextScreen
@@ -19,9 +19,7 @@ async def test_slash_skill_and_command_reach_the_model_and_skills_shows_them(tmp
     (root / ".claude/commands/db").mkdir(parents=True)
     (root / ".claude/commands/db/migrate.md").write_text("---\nargument-hint: NAME\n---\nMigrate $0\n")
     with server_for("chat", [Reply(text="shipped"), Reply(text="migrated")]) as server:
-        app = make_app(tui_options(root, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(root, tmp_path, server, size=(100, 30)) as (app, pilot):
             await type_text(pilot, "/deploy v2")
             await pilot.press("enter")
             await until(pilot, lambda: "shipped" in screen_text(app), "the first answer")
@@ -51,9 +49,7 @@ async def test_the_slash_menu_labels_source_and_argument_hint(tmp_path: Path) ->
     root = repo(tmp_path)
     write_skill(root / ".agents/skills", "deploy", "Deploys.", **{"argument-hint": "VERSION"})
     with server_for("chat", []) as server:
-        app = make_app(tui_options(root, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(root, tmp_path, server, size=(100, 30)) as (app, _pilot):
             assert app.session is not None
             labels = [e.label() for e in menu_entries(app.session.skills)]
     assert labels[0] == "/help (built-in)"
@@ -65,9 +61,7 @@ async def test_skills_view_shows_the_paths_a_skill_loads_for(tmp_path: Path) -> 
     root = repo(tmp_path)
     write_skill(root / ".agents/skills", "py-style", "Python style.", paths='"src/**/*.py, *.{ts,tsx}"')
     with server_for("chat", []) as server:
-        app = make_app(tui_options(root, tmp_path, server))
-        async with app.run_test(size=(120, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(root, tmp_path, server, size=(120, 30)) as (app, pilot):
             await type_text(pilot, "/skills")
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, TextScreen), "the /skills view")

@@ -8,7 +8,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.tui.tui_helpers import check_snapshot, make_app, screen_text, tui_options, type_text, until
+from tests.tui.tui_helpers import check_snapshot, running_app, screen_text, type_text, until
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 from vtcode.tui.app import VtcodeApp
@@ -36,9 +36,7 @@ async def _ask(pilot: Pilot[Any], app: VtcodeApp, text: str, answer: str) -> Non
 async def test_help_status_and_memory_show_their_views(tmp_path: Path) -> None:
     (tmp_path / "AGENTS.md").write_text("# Rules\nUse tabs.\n")
     with server_for("chat", [Reply(text="hello there", input_tokens=1234)]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(80, 24)) as (app, pilot):
             await _ask(pilot, app, "hi", "hello there")
             await _command(pilot, "/help")
             assert "Alt+Enter" in _panel_text(app)
@@ -62,9 +60,7 @@ async def test_help_status_and_memory_show_their_views(tmp_path: Path) -> None:
 
 async def test_compact_submits_compaction_and_shows_the_answer(tmp_path: Path) -> None:
     with server_for("chat", []) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await _command(pilot, "/compact")
             # A new session's history fits in the verbatim tail: the runtime says there is nothing to do.
             await until(pilot, lambda: "nothing to compact" in screen_text(app), "the notice")
@@ -72,9 +68,7 @@ async def test_compact_submits_compaction_and_shows_the_answer(tmp_path: Path) -
 
 async def test_model_and_profile_apply_from_the_next_turn(tmp_path: Path) -> None:
     with server_for("chat", [Reply(text="one"), Reply(text="two")]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await _ask(pilot, app, "first", "one")
             await _command(pilot, "/model gpt-4o")
             await until(pilot, lambda: "model: gpt-4o" in screen_text(app), "the switch notice")
@@ -99,9 +93,7 @@ async def test_jobs_lists_shows_output_waits_and_kills(tmp_path: Path) -> None:
         Reply(text="left it running"),
     ]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await _ask(pilot, app, "start a server", "left it running")
             session = app.session
             assert session is not None
@@ -123,9 +115,7 @@ async def test_jobs_lists_shows_output_waits_and_kills(tmp_path: Path) -> None:
 
 async def test_new_resume_and_quit(tmp_path: Path) -> None:
     with server_for("chat", [Reply(text="remember me"), Reply(text="fresh start")]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             first = app.session
             assert first is not None
             await _ask(pilot, app, "first session", "remember me")
@@ -156,9 +146,7 @@ async def test_jobs_wait_reports_the_exit_and_steer_sends_steering(tmp_path: Pat
         Reply(text="x" * 600, chunk_size=3, delay_between=0.03),
     ]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await _ask(pilot, app, "start it", "started it")
             await _command(pilot, "/jobs")
             jobs = app.screen
@@ -177,9 +165,7 @@ async def test_jobs_wait_reports_the_exit_and_steer_sends_steering(tmp_path: Pat
 async def test_the_transcript_keeps_up_while_a_dialog_is_open(tmp_path: Path) -> None:
     answer = "streamed while help was open " * 20
     with server_for("chat", [Reply(text=answer, chunk_size=5, delay_between=0.02)]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await _command(pilot, "go")
             await until(pilot, lambda: "streamed" in screen_text(app), "streaming")
             await _command(pilot, "/help")
@@ -200,9 +186,7 @@ async def test_pause_holds_the_agent_before_its_next_step_and_pause_again_goes_o
         tool_calls=(ScriptToolCall("list_files", "{}", id="c1"),),
     )
     with server_for("chat", [looking, Reply(text="went on")]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await _command(pilot, "search")
             await until(pilot, lambda: "looking" in screen_text(app), "streaming")
             await _command(pilot, "/pause")

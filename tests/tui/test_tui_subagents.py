@@ -6,7 +6,7 @@ import json
 import threading
 from pathlib import Path
 
-from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
+from tests.tui.tui_helpers import running_app, screen_text, type_text, until
 from vtcode.testing.script import RecordedRequest, Reply, ScriptToolCall, Step
 from vtcode.testing.wire import server_for
 from vtcode.tui.subagent_card import SubagentCard
@@ -32,9 +32,7 @@ async def test_a_running_child_shows_its_current_tool_and_opens_for_its_tools_an
     ]
     with server_for("chat", script) as server:
         server.responder = respond
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await type_text(pilot, "delegate")
             await pilot.press("enter")
             await until(pilot, lambda: "… read_file" in screen_text(app), "the child's current tool")

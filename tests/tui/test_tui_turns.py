@@ -9,7 +9,15 @@ import pytest
 from textual.content import Content
 from textual.style import Style
 
-from tests.tui.tui_helpers import check_snapshot, make_app, screen_text, tui_options, type_text, until
+from tests.tui.tui_helpers import (
+    check_snapshot,
+    make_app,
+    running_app,
+    screen_text,
+    tui_options,
+    type_text,
+    until,
+)
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 from vtcode.tui.transcript import AnswerEntry, CommandCard, FileChangeCard, UserEntry
@@ -32,9 +40,7 @@ async def test_a_turn_with_a_command_renders_the_card_and_the_streamed_answer(tm
         Reply(text="All **done**.\n\n- the command printed its line\n- `notes.txt` was read"),
     ]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(80, 24)) as (app, pilot):
             await type_text(pilot, "run it")
             await pilot.press("enter")
             await until(pilot, lambda: "was read" in screen_text(app), "the answer")
@@ -56,9 +62,7 @@ async def test_resizing_to_80x24_and_200x60_during_a_turn_breaks_nothing(tmp_pat
     slow = Reply(text="a long streamed answer " * 40, chunk_size=5, delay_between=0.02)
     script = [Reply(tool_calls=(_exec("seq 1 200", "c1"),)), slow]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(120, 40)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(120, 40)) as (app, pilot):
             await type_text(pilot, "go")
             await pilot.press("enter")
             await until(pilot, lambda: "a long streamed" in screen_text(app), "streaming")
@@ -82,9 +86,7 @@ async def test_resizing_to_80x24_and_200x60_during_a_turn_breaks_nothing(tmp_pat
 async def test_no_color_turns_the_screen_monochrome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     with server_for("chat", []) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(80, 24)) as (app, _pilot):
             assert app.no_color
 
 
@@ -99,9 +101,7 @@ async def test_a_first_prompt_from_the_command_line_is_sent_at_once(tmp_path: Pa
 async def test_a_long_command_line_is_cut_and_its_exit_status_stays_on_screen(tmp_path: Path) -> None:
     long_command = "echo " + "word " * 60
     with server_for("chat", [Reply(tool_calls=(_exec(long_command, "c1"),)), Reply(text="ok")]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(80, 24)) as (app, pilot):
             await type_text(pilot, "go")
             await pilot.press("enter")
             await until(pilot, lambda: "ok" in screen_text(app) and not app.view.busy, "the answer")
@@ -123,9 +123,7 @@ async def test_an_edit_is_shown_as_a_coloured_diff(tmp_path: Path) -> None:
         Reply(text="Fixed."),
     ]
     with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(80, 24)) as (app, pilot):
             await type_text(pilot, "fix it")
             await pilot.press("enter")
             await until(pilot, lambda: "Fixed." in screen_text(app), "the answer")

@@ -8,7 +8,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
+from tests.tui.tui_helpers import running_app, running_app_on, screen_text, tui_options, type_text, until
 from vtcode.testing.script import Reply
 from vtcode.testing.wire import server_for
 from vtcode.tui.app import VtcodeApp
@@ -36,9 +36,7 @@ async def test_usage_and_its_aliases_show_the_cost_at_table_prices(tmp_path: Pat
     reply = Reply(text="hello there", input_tokens=100_000, cached_input_tokens=60_000, output_tokens=2_000)
     expected = (40_000 * 2 + 60_000 * 0.5 + 2_000 * 8) / 1e6
     with server_for("chat", [reply]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server))
-        async with app.run_test(size=(120, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        async with running_app(tmp_path, tmp_path, server, size=(120, 30)) as (app, pilot):
             await _command(pilot, "hi")
             await until(pilot, lambda: "hello there" in screen_text(app), "the answer")
             await until(pilot, lambda: f"${expected:.4f}" in _status(app), "the cost in the status line")
@@ -58,9 +56,8 @@ async def test_usage_and_its_aliases_show_the_cost_at_table_prices(tmp_path: Pat
 
 async def test_a_model_without_a_price_shows_cost_unknown(tmp_path: Path) -> None:
     with server_for("chat", [Reply(text="hello there", input_tokens=500)]) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server, model="house-model-7b"))
-        async with app.run_test(size=(120, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
+        unpriced = tui_options(tmp_path, tmp_path, server, model="house-model-7b")
+        async with running_app_on(unpriced, size=(120, 30)) as (app, pilot):
             await _command(pilot, "hi")
             await until(pilot, lambda: "hello there" in screen_text(app), "the answer")
             await until(pilot, lambda: "$?" in _status(app), "the unknown cost in the status line")

@@ -14,7 +14,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from tests.tui.tui_helpers import make_app, screen_text, tui_options, type_text, until
+from tests.tui.tui_helpers import running_app_on, screen_text, tui_options, type_text, until
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.web_netns import Route, WebServer, network_namespace_problem, run_in_network_namespace
 from vtcode.testing.wire import server_for
@@ -57,9 +57,8 @@ def test_a_domain_is_asked_about_once_and_remembered_for_the_session(tmp_path: P
         await other.start(OTHER, 80)
         try:
             with server_for("chat", script) as server:
-                app = make_app(tui_options(tmp_path, tmp_path, server, approval="ask"))
-                async with app.run_test(size=(100, 30)) as pilot:
-                    await until(pilot, lambda: app.session is not None, "the session")
+                asking = tui_options(tmp_path, tmp_path, server, approval="ask")
+                async with running_app_on(asking, size=(100, 30)) as (app, pilot):
                     await type_text(pilot, "read the docs")
                     await pilot.press("enter")
                     await _armed_for(pilot, app, DOCS)

@@ -7,7 +7,8 @@ import itertools
 import os
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,33 @@ async def until(pilot: Pilot[Any], condition: Callable[[], bool], what: str = "t
                 await pilot.pause(0.02)
     except TimeoutError:
         raise AssertionError(f"timed out waiting for {what}") from None
+
+
+@asynccontextmanager
+async def running_app_on(
+    session_options: SessionOptions,
+    *,
+    size: tuple[int, int],
+    clock: Callable[[], float] = time.monotonic,
+) -> AsyncIterator[tuple[VtcodeApp, Pilot[Any]]]:
+    """Run the app on `session_options` headless at `size` and hand it over once its session is open."""
+    app = make_app(session_options, clock=clock)
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: app.session is not None, "the session")
+        yield app, pilot
+
+
+def running_app(
+    workspace: Path,
+    home: Path,
+    server: WireServer,
+    *,
+    size: tuple[int, int],
+    clock: Callable[[], float] = time.monotonic,
+    **agent: Any,
+) -> AbstractAsyncContextManager[tuple[VtcodeApp, Pilot[Any]]]:
+    """Run the app on the TUI's options for `server` (see `running_app_on`) once its session is open."""
+    return running_app_on(tui_options(workspace, home, server, **agent), size=size, clock=clock)
 
 
 def screen_text(app: VtcodeApp) -> str:
