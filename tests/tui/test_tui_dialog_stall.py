@@ -1,0 +1,56 @@
+"""A stretch in which the app did not run is not a pause: keys typed during it never answer a dialog.
+
+On a loaded machine (or a stopped process) the keys typed meanwhile wait unread in the terminal, and a
+timer that came due during the stall runs before they are read. Here the stall is the event loop
+blocked past the grace period; the key typed during it is delivered only after the due timer had its
+turn, as the terminal delivers it after a real stall.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+
+from tests.tui.tui_helpers import make_app, screen_text, tui_options, until
+from vtcode.testing.script import Reply, ScriptToolCall
+from vtcode.testing.wire import server_for
+from vtcode.tui.approval import ApprovalScreen
+from vtcode.tui.confirm_dialog import GRACE_SECONDS
+
+
+async def test_a_key_typed_while_the_app_stalled_past_the_grace_period_does_not_answer_the_dialog(
+    tmp_path: Path,
+) -> None:
+    call = ScriptToolCall("exec_command", json.dumps({"cmd": "touch typed.txt"}), id="c1")
+    script = [Reply(tool_calls=(call,)), Reply(text="first turn done")]
+    with server_for("chat", script) as server:
+        app = make_app(tui_options(tmp_path, tmp_path, server, approval="ask"))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: app.session is not None, "the session")
+            await pilot.press("g", "o", "enter")
+            await until(pilot, lambda: isinstance(app.screen, ApprovalScreen), "the dialog")
+            dialog = app.screen
+            assert isinstance(dialog, ApprovalScreen)
+            assert not dialog.armed
+            # The app gets no CPU for longer than the grace period (the loop is blocked): the user's
+            # `y` is typed meanwhile, but read only after the timers that came due have run.
+            time.sleep(GRACE_SECONDS + 0.5)
+            for _ in range(20):
+                await asyncio.sleep(0)
+            assert not dialog.armed
+            await pilot.press("y")
+            assert app.screen is dialog
+            assert app.composer.text == "y"
+            session = app.session
+            assert session is not None
+            assert not session.grants
+            # A real pause arms it as before; Esc denies.
+            await until(pilot, lambda: dialog.armed, "the dialog to arm")
+            await pilot.press("escape")
+            await until(pilot, lambda: "first turn done" in screen_text(app), "the answer")
+        bodies = [r.json() for r in server.requests]
+    assert not (tmp_path / "typed.txt").exists()
+    results = [m["content"] for m in bodies[1]["messages"] if m["role"] == "tool"]
+    assert results and "declined" in results[-1]
