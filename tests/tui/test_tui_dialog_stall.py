@@ -20,6 +20,11 @@ from vtcode.tui.approval import ApprovalScreen
 from vtcode.tui.confirm_dialog import GRACE_SECONDS
 
 
+def _stall_the_app(seconds: float) -> None:
+    """Block the event loop, as a process that gets no CPU (or is stopped) does not run."""
+    time.sleep(seconds)
+
+
 async def test_a_key_typed_while_the_app_stalled_past_the_grace_period_does_not_answer_the_dialog(
     tmp_path: Path,
 ) -> None:
@@ -31,12 +36,13 @@ async def test_a_key_typed_while_the_app_stalled_past_the_grace_period_does_not_
             await until(pilot, lambda: app.session is not None, "the session")
             await pilot.press("g", "o", "enter")
             await until(pilot, lambda: isinstance(app.screen, ApprovalScreen), "the dialog")
-            dialog = app.screen
-            assert isinstance(dialog, ApprovalScreen)
+            screen = app.screen
+            assert isinstance(screen, ApprovalScreen)
+            dialog: ApprovalScreen = screen
             assert not dialog.armed
             # The app gets no CPU for longer than the grace period (the loop is blocked): the user's
             # `y` is typed meanwhile, but read only after the timers that came due have run.
-            time.sleep(GRACE_SECONDS + 0.5)
+            _stall_the_app(GRACE_SECONDS + 0.5)
             for _ in range(20):
                 await asyncio.sleep(0)
             assert not dialog.armed
@@ -53,4 +59,5 @@ async def test_a_key_typed_while_the_app_stalled_past_the_grace_period_does_not_
         bodies = [r.json() for r in server.requests]
     assert not (tmp_path / "typed.txt").exists()
     results = [m["content"] for m in bodies[1]["messages"] if m["role"] == "tool"]
-    assert results and "declined" in results[-1]
+    assert results
+    assert "declined" in results[-1]
