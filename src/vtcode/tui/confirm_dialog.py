@@ -33,6 +33,8 @@ class ConfirmDialog(ModalScreen[AnswerT], Generic[AnswerT]):
     def __init__(self) -> None:
         super().__init__(classes="approval-screen")
         self.armed = False
+        # Answered: keys that were already on their way to the dialog answer nothing more.
+        self.answered = False
 
     def on_mount(self) -> None:
         """Arm the answering keys a moment after the dialog shows (a stall of the app does not count)."""
@@ -67,10 +69,22 @@ class ConfirmDialog(ModalScreen[AnswerT], Generic[AnswerT]):
             yield Static(self.body(), id="approval-body")
             yield from self.details()
 
+    def answer(self, answer: AnswerT) -> None:
+        """Dismiss with `answer`, once: a second dismiss would close the screen below the dialog."""
+        if not self.answered:
+            self.answered = True
+            self.dismiss(answer)
+
+    def withdraw(self) -> None:
+        """Close without an answer (the question was settled elsewhere), unless already answered."""
+        if not self.answered:
+            self.answered = True
+            self.dismiss(None)
+
     def answer_when_armed(self, answer: AnswerT) -> None:
         """Dismiss with `answer` once armed; before that, only a bell."""
         if self.armed:
-            self.dismiss(answer)
+            self.answer(answer)
         else:
             self.app.bell()
 
@@ -82,4 +96,4 @@ class ConfirmDialog(ModalScreen[AnswerT], Generic[AnswerT]):
 
     def action_decline(self, answer: str) -> None:
         """A key that declines answers at once: refusing is always safe."""
-        self.dismiss(cast(AnswerT, answer))
+        self.answer(cast(AnswerT, answer))
