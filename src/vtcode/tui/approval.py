@@ -87,7 +87,7 @@ class ApprovalScreen(ConfirmDialog[ApprovalAnswer]):
         return keys
 
     def _answer(self, decision: ApprovalDecision, reason: str = "") -> None:
-        self.dismiss(ApprovalAnswer(self.request.request_id, decision, reason))
+        self.answer(ApprovalAnswer(self.request.request_id, decision, reason))
 
     async def on_key(self, event: events.Key) -> None:
         """Answer with a deliberate key; anything typed before the dialog is armed goes to the composer."""

@@ -1,11 +1,13 @@
 """The confirmation dialog: a modal question whose answering keys arm only after a grace period.
 
 One frame serves every question that needs a person: tool-call approvals, the MCP-server and hook trust
-questions. Keys typed just as a dialog opens were meant for something else and must not answer it.
+questions. Keys typed just as a dialog opens were meant for something else and must not answer it; a
+stall of the app is no pause either (`quiet_clock`).
 """
 
 from __future__ import annotations
 
+import time
 from typing import Generic, TypeVar, cast
 
 from rich.text import Text
@@ -13,6 +15,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from vtcode.tui.quiet_clock import TICK_SECONDS, QuietClock
 
 # The dialog answers nothing until this long after it showed (and, for approvals, after the last key).
 GRACE_SECONDS = 0.8
@@ -29,20 +33,23 @@ class ConfirmDialog(ModalScreen[AnswerT], Generic[AnswerT]):
     def __init__(self) -> None:
         super().__init__(classes="approval-screen")
         self.armed = False
+        # Answered: keys that were already on their way to the dialog answer nothing more.
+        self.answered = False
 
     def on_mount(self) -> None:
-        """Arm the answering keys a moment after the dialog shows."""
-        self._arm_timer = self.set_timer(GRACE_SECONDS, self._arm)
+        """Arm the answering keys a moment after the dialog shows (a stall of the app does not count)."""
+        self._quiet = QuietClock(time.monotonic())
+        self.set_interval(TICK_SECONDS, self._tick)
 
-    def _arm(self) -> None:
-        self.armed = True
-        self.armed_changed()
+    def _tick(self) -> None:
+        if self._quiet.tick(time.monotonic()) >= GRACE_SECONDS and not self.armed:
+            self.armed = True
+            self.armed_changed()
 
     def disarm(self) -> None:
         """A key that was typed, not answered: wait for the grace period again."""
         self.armed = False
-        self._arm_timer.stop()
-        self._arm_timer = self.set_timer(GRACE_SECONDS, self._arm)
+        self._quiet.key(time.monotonic())
         self.armed_changed()
 
     def armed_changed(self) -> None:
@@ -62,10 +69,22 @@ class ConfirmDialog(ModalScreen[AnswerT], Generic[AnswerT]):
             yield Static(self.body(), id="approval-body")
             yield from self.details()
 
+    def answer(self, answer: AnswerT) -> None:
+        """Dismiss with `answer`, once: a second dismiss would close the screen below the dialog."""
+        if not self.answered:
+            self.answered = True
+            self.dismiss(answer)
+
+    def withdraw(self) -> None:
+        """Close without an answer (the question was settled elsewhere), unless already answered."""
+        if not self.answered:
+            self.answered = True
+            self.dismiss(None)
+
     def answer_when_armed(self, answer: AnswerT) -> None:
         """Dismiss with `answer` once armed; before that, only a bell."""
         if self.armed:
-            self.dismiss(answer)
+            self.answer(answer)
         else:
             self.app.bell()
 
@@ -77,4 +96,4 @@ class ConfirmDialog(ModalScreen[AnswerT], Generic[AnswerT]):
 
     def action_decline(self, answer: str) -> None:
         """A key that declines answers at once: refusing is always safe."""
-        self.dismiss(cast(AnswerT, answer))
+        self.answer(cast(AnswerT, answer))

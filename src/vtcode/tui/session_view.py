@@ -92,7 +92,7 @@ class SessionView:
             case ApprovalResolved(request_id=request_id):
                 screen = self.approvals.pop(request_id, None)
                 if screen is not None and screen.is_current:
-                    screen.dismiss(None)
+                    screen.withdraw()
             case IntentApplied(intent_id=intent_id):
                 waiting = self.waiting.pop(intent_id, None)
                 if waiting is not None:
