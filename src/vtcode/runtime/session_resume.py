@@ -21,7 +21,8 @@ from vtcode.store.session import SessionHandle, SessionStore
 def stored_session(
     store: SessionStore, workspace: Path, *, resume: str | None, continue_last: bool
 ) -> SessionHandle | None:
-    """The stored session to resume: `resume` by id, or the workspace's latest; None for a new one."""
+    """The stored session to resume, `resume` by id or the workspace's latest, claimed for writing (a
+    `StoreError` while another vtcode process writes it); None for a new one."""
     session_id = resume
     if continue_last:
         session_id = store.latest_for_workspace(workspace)
@@ -30,7 +31,11 @@ def stored_session(
                 f"no stored session for {workspace}",
                 hint="start one with `vtcode exec PROMPT`, or list them with `vtcode sessions list`",
             )
-    return store.open(session_id) if session_id is not None else None
+    if session_id is None:
+        return None
+    handle = store.open(session_id)
+    handle.claim()
+    return handle
 
 
 def replay_history(

@@ -51,7 +51,7 @@ from vtcode.runtime.toolset import build_toolset
 from vtcode.runtime.turn import ConversationState
 from vtcode.runtime.usage_tracking import UsageTracking
 from vtcode.runtime.workspace_scope import WorkspaceScope, user_home
-from vtcode.store.session import SessionStore
+from vtcode.store.session import SessionHandle, SessionStore
 from vtcode.tools.base import TextBuffers, Tool, ToolContext
 from vtcode.tools.patch_journal import JOURNAL_DIR_NAME, recover_interrupted_edits
 
@@ -131,6 +131,11 @@ def wire(
     new_id: Callable[[], str],
 ) -> Wiring:
     """Build a session's parts; blocking I/O, raises `VtcodeError` for what the user must fix."""
+    store = SessionStore(options.home, clock, new_id)
+    # A resumed session is claimed first: one another vtcode process still writes is refused at once.
+    handle = stored_session(
+        store, options.workspace, resume=options.resume, continue_last=options.continue_last
+    )
     # The repository vtcode's own git may run on is pinned now, before any command of this session ran.
     access = GitAccess(
         options.workspace,
@@ -140,7 +145,21 @@ def wire(
     # `git status` runs while the rest is built; only the environment context, built last, needs it.
     git = PendingGitQuery(options.workspace, git=access)
     try:
-        return _wire(options, emitter, git, access, client=client, clock=clock, new_id=new_id)
+        return _wire(
+            options,
+            emitter,
+            git,
+            access,
+            store=store,
+            handle=handle,
+            client=client,
+            clock=clock,
+            new_id=new_id,
+        )
+    except BaseException:
+        if handle is not None:
+            handle.close()  # a caller that tries again in this process must find the session free
+        raise
     finally:
         git.close()
 
@@ -151,6 +170,8 @@ def _wire(
     git: PendingGitQuery,
     access: GitAccess,
     *,
+    store: SessionStore,
+    handle: SessionHandle | None,
     client: ModelClient | None,
     clock: Callable[[], float],
     new_id: Callable[[], str],
@@ -163,10 +184,6 @@ def _wire(
         for diagnostic in found:
             notice(f"instructions: {diagnostic.path}: {diagnostic.reason}")
 
-    store = SessionStore(options.home, clock, new_id)
-    handle = stored_session(
-        store, options.workspace, resume=options.resume, continue_last=options.continue_last
-    )
     if handle is not None:
         settings = resumed_settings(settings, handle.info, options.keep_stored)
     choice = choose_provider(settings, options.env)

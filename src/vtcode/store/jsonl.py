@@ -45,6 +45,8 @@ class JsonlLog(Generic[T]):
         self._encode = encode
         self._decode = decode
         self._fd: int | None = None
+        # Opened (by `claim`) but a torn last line not cut off yet.
+        self._unrepaired = False
         # A file this log created whose directory entry is not durable yet (an unsynced first append).
         self._dir_unsynced = False
 
@@ -117,6 +119,12 @@ class JsonlLog(Generic[T]):
             fsync_dir(self.path.parent)
             self._dir_unsynced = False
 
+    def claim(self) -> None:
+        """Open the file for appending and take its writer lock now, not at the first `append`; raises
+        `StoreError` when another process writes it. A torn last line stays until that append (`load`
+        still reports it)."""
+        self._open(repair=False)
+
     def close(self) -> None:
         """Release the file and its writer lock; a later `append` reopens it."""
         if self._fd is not None:
@@ -129,9 +137,21 @@ class JsonlLog(Generic[T]):
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _open(self, *, sync_dir: bool = True) -> int:
-        if self._fd is not None:
-            return self._fd
+    def _open(self, *, sync_dir: bool = True, repair: bool = True) -> int:
+        """The locked append descriptor; with `repair`, a torn last line is cut off first (once)."""
+        if self._fd is None:
+            self._fd = self._locked(sync_dir=sync_dir)
+            self._unrepaired = True
+        if repair and self._unrepaired:
+            try:
+                _cut_torn_tail(self._fd)
+            except OSError as err:
+                self.close()
+                raise store_error(err, "open", self.path) from err
+            self._unrepaired = False
+        return self._fd
+
+    def _locked(self, *, sync_dir: bool) -> int:
         flags = os.O_RDWR | os.O_APPEND | os.O_CLOEXEC
         try:
             try:
@@ -144,7 +164,6 @@ class JsonlLog(Generic[T]):
             raise store_error(err, "open", self.path) from err
         try:
             _lock(fd, self.path)
-            _cut_torn_tail(fd)
             if created and sync_dir:
                 # A new file's directory entry is part of the first checkpoint's durability.
                 fsync_dir(self.path.parent)
@@ -156,7 +175,6 @@ class JsonlLog(Generic[T]):
         except BaseException:
             os.close(fd)
             raise
-        self._fd = fd
         return fd
 
     def _torn_notice(self, number: int, size: int) -> str:

@@ -194,6 +194,17 @@ class SessionHandle:
         self._info = info
         return info
 
+    def claim(self) -> None:
+        """Take the writer locks of the history and the event log now, so that a session another vtcode
+        process still writes is refused before anything is done in it; raises `StoreError` (and holds
+        nothing) when another process has them."""
+        try:
+            self._history.claim()
+            self._events.claim()
+        except BaseException:
+            self.close()
+            raise
+
     def close(self) -> None:
         """Release the session's files; the handle may be used again (it reopens them)."""
         self._history.close()
