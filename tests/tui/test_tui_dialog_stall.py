@@ -12,14 +12,31 @@ import asyncio
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 from textual import events
+from textual.pilot import Pilot
 
-from tests.tui.tui_helpers import make_app, screen_text, tui_options, until
+from tests.tui.tui_helpers import running_app, screen_text, until
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
+from vtcode.tui.app import VtcodeApp
 from vtcode.tui.approval import ApprovalScreen
 from vtcode.tui.confirm_dialog import GRACE_SECONDS
+
+
+def _script() -> list[Reply]:
+    call = ScriptToolCall("exec_command", json.dumps({"cmd": "touch typed.txt"}), id="c1")
+    return [Reply(tool_calls=(call,)), Reply(text="first turn done")]
+
+
+async def _approval_asked(app: VtcodeApp, pilot: Pilot[Any]) -> ApprovalScreen:
+    """Start the turn whose command needs approval; its dialog once it shows."""
+    await pilot.press("g", "o", "enter")
+    await until(pilot, lambda: isinstance(app.screen, ApprovalScreen), "the dialog")
+    screen = app.screen
+    assert isinstance(screen, ApprovalScreen)
+    return screen
 
 
 def _stall_the_app(seconds: float) -> None:
@@ -30,17 +47,9 @@ def _stall_the_app(seconds: float) -> None:
 async def test_a_key_typed_while_the_app_stalled_past_the_grace_period_does_not_answer_the_dialog(
     tmp_path: Path,
 ) -> None:
-    call = ScriptToolCall("exec_command", json.dumps({"cmd": "touch typed.txt"}), id="c1")
-    script = [Reply(tool_calls=(call,)), Reply(text="first turn done")]
-    with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server, approval="ask"))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
-            await pilot.press("g", "o", "enter")
-            await until(pilot, lambda: isinstance(app.screen, ApprovalScreen), "the dialog")
-            screen = app.screen
-            assert isinstance(screen, ApprovalScreen)
-            dialog: ApprovalScreen = screen
+    with server_for("chat", _script()) as server:
+        async with running_app(tmp_path, tmp_path, server, approval="ask", size=(100, 30)) as (app, pilot):
+            dialog = await _approval_asked(app, pilot)
             assert not dialog.armed
             # The app gets no CPU for longer than the grace period (the loop is blocked): the user's
             # `y` is typed meanwhile, but read only after the timers that came due have run.
@@ -68,17 +77,9 @@ async def test_a_key_typed_while_the_app_stalled_past_the_grace_period_does_not_
 async def test_two_answers_queued_to_the_dialog_before_it_closes_answer_once_and_the_app_lives_on(
     tmp_path: Path,
 ) -> None:
-    call = ScriptToolCall("exec_command", json.dumps({"cmd": "touch typed.txt"}), id="c1")
-    script = [Reply(tool_calls=(call,)), Reply(text="first turn done")]
-    with server_for("chat", script) as server:
-        app = make_app(tui_options(tmp_path, tmp_path, server, approval="ask"))
-        async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: app.session is not None, "the session")
-            await pilot.press("g", "o", "enter")
-            await until(pilot, lambda: isinstance(app.screen, ApprovalScreen), "the dialog")
-            screen = app.screen
-            assert isinstance(screen, ApprovalScreen)
-            dialog: ApprovalScreen = screen
+    with server_for("chat", _script()) as server:
+        async with running_app(tmp_path, tmp_path, server, approval="ask", size=(100, 30)) as (app, pilot):
+            dialog = await _approval_asked(app, pilot)
             await until(pilot, lambda: dialog.armed, "the dialog to arm")
             # `y` then Esc, both read before the dialog handled the first (a busy app): the app forwards
             # each to the dialog on top, so both wait in its queue.
