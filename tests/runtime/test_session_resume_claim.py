@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import socket
 import sys
 from pathlib import Path
 
@@ -74,3 +75,43 @@ async def test_a_failed_resume_leaves_the_session_free_for_the_next_try_in_the_s
     assert sent[-1]["content"] == "once more"
     assert "being written" not in caplog.text, caplog.text
     assert (folder / "events.jsonl").stat().st_size > events_before
+
+
+async def test_a_resume_cancelled_while_it_is_built_gives_the_session_back(tmp_path: Path) -> None:
+    with server_for("chat", [Reply(text="first"), Reply(text="second")]) as server:
+        opts = options(tmp_path, tmp_path, server)
+        first = await Session.open(opts)
+        reader = Reader(first)
+        await first.submit(UserInput("hello"))
+        await reader.wait_for(TurnCompleted)
+        await reader.close()
+        # An Ollama host that accepts and never answers: building the resumed session waits out its
+        # probe in a worker thread, after the session's files were claimed.
+        silent = socket.socket()
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        try:
+            slow = options(tmp_path, tmp_path, server, provider="ollama", model=None)
+            host = f"http://127.0.0.1:{silent.getsockname()[1]}"
+            slow = dataclasses.replace(slow, env={"OLLAMA_HOST": host}, resume=first.id)
+            opening = asyncio.create_task(Session.open(slow))
+            await asyncio.sleep(0.1)
+            opening.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await opening
+        finally:
+            silent.close()
+        # The abandoned build gives the files back when its thread ends; until then a resume is refused
+        # as busy, as it would be for another process.
+        async with asyncio.timeout(30):
+            while True:
+                try:
+                    again = await Session.open(dataclasses.replace(opts, resume=first.id))
+                    break
+                except StoreError:
+                    await asyncio.sleep(0.1)
+        reader = Reader(again)
+        await again.submit(UserInput("once more"))
+        await reader.wait_for(TurnCompleted)
+        await reader.close()
+    assert len(server.requests) == 2

@@ -62,6 +62,11 @@ log = logging.getLogger(__name__)
 INPUT_ROOM_POLL_SECONDS = 0.1
 
 
+def _release_unused(built: asyncio.Future[Wiring]) -> None:
+    if not built.cancelled() and built.exception() is None:
+        built.result().history.close()
+
+
 class Session(SessionTurns):
     """A conversation: `open`, then `submit` operations and read `events` until the stream ends."""
 
@@ -140,7 +145,16 @@ class Session(SessionTurns):
         """
         emitter = Emitter(clock=clock)
         emitter.hold()
-        wiring = await asyncio.to_thread(wire, options, emitter, client=client, clock=clock, new_id=new_id)
+        built = asyncio.ensure_future(
+            asyncio.to_thread(wire, options, emitter, client=client, clock=clock, new_id=new_id)
+        )
+        try:
+            wiring = await asyncio.shield(built)
+        except asyncio.CancelledError:
+            # The thread cannot be stopped: what it builds is dropped, and a resumed session's files
+            # (claimed while building) are given back, or no later resume in this process could write.
+            built.add_done_callback(_release_unused)
+            raise
         session = cls(wiring, emitter, options, new_id=new_id, clock=clock)
         handle = wiring.history.handle
         # Before this run's first event is stored: what is in the log now is the past.
