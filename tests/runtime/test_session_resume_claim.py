@@ -31,16 +31,21 @@ sys.stdin.read()
 """
 
 
+async def _one_turn(session: Session, text: str) -> Session:
+    """Run one turn of `session` to its end, then close it."""
+    reader = Reader(session)
+    await session.submit(UserInput(text))
+    await reader.wait_for(TurnCompleted)
+    await reader.close()
+    return session
+
+
 async def test_a_failed_resume_leaves_the_session_free_for_the_next_try_in_the_same_process(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     with server_for("chat", [Reply(text="first"), Reply(text="second")]) as server:
         opts = options(tmp_path, tmp_path, server)
-        first = await Session.open(opts)
-        reader = Reader(first)
-        await first.submit(UserInput("hello"))
-        await reader.wait_for(TurnCompleted)
-        await reader.close()
+        first = await _one_turn(await Session.open(opts), "hello")
         folder = tmp_path / ".vtcode" / "sessions" / first.id
         resume = dataclasses.replace(opts, resume=first.id)
 
@@ -65,11 +70,7 @@ async def test_a_failed_resume_leaves_the_session_free_for_the_next_try_in_the_s
 
         events_before = (folder / "events.jsonl").stat().st_size
         with caplog.at_level(logging.WARNING, logger="vtcode"):
-            again = await Session.open(resume)
-            reader = Reader(again)
-            await again.submit(UserInput("once more"))
-            await reader.wait_for(TurnCompleted)
-            await reader.close()
+            await _one_turn(await Session.open(resume), "once more")
         sent = [m for m in server.requests[-1].json()["messages"] if m["role"] == "user"]
     assert len(server.requests) == 2
     assert sent[-1]["content"] == "once more"
@@ -80,11 +81,7 @@ async def test_a_failed_resume_leaves_the_session_free_for_the_next_try_in_the_s
 async def test_a_resume_cancelled_while_it_is_built_gives_the_session_back(tmp_path: Path) -> None:
     with server_for("chat", [Reply(text="first"), Reply(text="second")]) as server:
         opts = options(tmp_path, tmp_path, server)
-        first = await Session.open(opts)
-        reader = Reader(first)
-        await first.submit(UserInput("hello"))
-        await reader.wait_for(TurnCompleted)
-        await reader.close()
+        first = await _one_turn(await Session.open(opts), "hello")
         # An Ollama host that accepts and never answers: building the resumed session waits out its
         # probe in a worker thread, after the session's files were claimed.
         silent = socket.socket()
@@ -110,8 +107,5 @@ async def test_a_resume_cancelled_while_it_is_built_gives_the_session_back(tmp_p
                     break
                 except StoreError:
                     await asyncio.sleep(0.1)
-        reader = Reader(again)
-        await again.submit(UserInput("once more"))
-        await reader.wait_for(TurnCompleted)
-        await reader.close()
+        await _one_turn(again, "once more")
     assert len(server.requests) == 2
