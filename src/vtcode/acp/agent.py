@@ -21,6 +21,7 @@ from acp.helpers import ContentBlock
 from acp.interfaces import Client
 from acp.schema import (
     AgentCapabilities,
+    AvailableCommandsUpdate,
     ClientCapabilities,
     Implementation,
     InitializeResponse,
@@ -37,6 +38,7 @@ from acp.schema import (
 
 from vtcode import __version__
 from vtcode.acp import permissions, rewind_command, sdk_extension
+from vtcode.acp.available_commands import available_commands
 from vtcode.acp.files import EditorBuffers
 from vtcode.acp.mcp_servers import with_servers
 from vtcode.acp.modes import approval_mode, mode_state
@@ -290,8 +292,17 @@ class VtcodeAgent:
         live.pump = asyncio.create_task(self._pump(live), name=f"vtcode-acp-{live.id}")
 
     async def _pump(self, live: _Live) -> None:
-        """Forward one session's events in order until its stream ends."""
+        """Forward one session's events in order until its stream ends (an editor gets the session's
+        `/` menu first)."""
         client = self._require_client()
+        if not self._typed_events:
+            # A task of its own, so it follows the session/new (or load) response on the wire.
+            with contextlib.suppress(ConnectionError):
+                menu = AvailableCommandsUpdate(
+                    session_update="available_commands_update",
+                    available_commands=await available_commands(live.session),
+                )
+                await client.session_update(session_id=live.id, update=menu)
         async for event in live.session.events():
             if self._typed_events:
                 with contextlib.suppress(ConnectionError):

@@ -57,7 +57,8 @@ async def expand_invocation(skills: SessionSkills, text: str) -> str:
     if invocation is None:
         return text
     # The first lookup reads the command files: off the event loop.
-    definition = await asyncio.to_thread(skills.lookup, invocation.name)
+    await skills.read_commands()
+    definition = skills.lookup(invocation.name)
     if definition is None:
         return text
     body = definition.body

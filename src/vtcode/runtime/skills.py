@@ -11,6 +11,7 @@ Frontmatter hooks likewise run from the activation to the end of its turn (`runt
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING
@@ -65,18 +66,40 @@ class SessionSkills(msgspec.Struct):
     turn_grants: list[Grant] = msgspec.field(default_factory=list)
     shell_calls: int = 0
 
+    reading: asyncio.Future[None] | None = None
+
     @property
     def discovery(self) -> Discovery:
-        """Every skill and command (reading the commands the first time)."""
-        if self.roots is not None:
-            roots, self.roots = self.roots, None
-            known = len(self.found.diagnostics)
-            discover_commands(roots, self.found)
-            for name in sorted(set(self.found.commands) & BUILTIN_COMMANDS):
-                command = self.found.commands.pop(name)
-                self.notice(f"command /{name} ({command.path}) is ignored: a built-in command has that name")
-            _report(self.found.diagnostics[known:], self.notice)
+        """Every skill and command (reading the commands the first time, on the calling thread)."""
+        for message in self._read_commands():
+            self.notice(message)
         return self.found
+
+    async def read_commands(self) -> None:
+        """Read the command files once, off the event loop; what is wrong with them is reported on it
+        (a notice is an event, and events are emitted on the loop's thread only)."""
+        if self.reading is None:
+            if self.roots is None:
+                return
+            self.reading = asyncio.ensure_future(self._read_and_report())
+        await asyncio.shield(self.reading)
+
+    async def _read_and_report(self) -> None:
+        for message in await asyncio.to_thread(self._read_commands):
+            self.notice(message)
+
+    def _read_commands(self) -> list[str]:
+        """Read the commands if not done yet (blocking); the notices their problems call for."""
+        roots, self.roots = self.roots, None
+        if roots is None:
+            return []
+        known = len(self.found.diagnostics)
+        discover_commands(roots, self.found)
+        messages = []
+        for name in sorted(set(self.found.commands) & BUILTIN_COMMANDS):
+            command = self.found.commands.pop(name)
+            messages.append(f"command /{name} ({command.path}) is ignored: a built-in command has that name")
+        return messages + _problems(self.found.diagnostics[known:])
 
     @property
     def path_scoped(self) -> bool:
@@ -212,9 +235,12 @@ def load_session_skills(
 
 
 def _report(diagnostics: Sequence[Diagnostic], notice: Callable[[str], None]) -> None:
-    for diagnostic in diagnostics:
-        if diagnostic.severity != "info":
-            notice(f"skills: {diagnostic.path}: {diagnostic.reason}")
+    for message in _problems(diagnostics):
+        notice(message)
+
+
+def _problems(diagnostics: Sequence[Diagnostic]) -> list[str]:
+    return [f"skills: {d.path}: {d.reason}" for d in diagnostics if d.severity != "info"]
 
 
 def attach_skills(
