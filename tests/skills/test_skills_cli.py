@@ -131,3 +131,22 @@ def test_skills_list_shows_the_paths_a_skill_loads_for(vtcode: VtcodeRunner, tmp
         in text
     )
     assert "/plain  [skill, .agents/skills, listed]  No paths." in text
+
+
+def test_skills_list_names_a_command_ignored_for_a_built_in_name(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    root = repo(tmp_path)
+    (root / ".claude/commands").mkdir(parents=True)
+    (root / ".claude/commands/clear.md").write_text("Clear the decks")
+    (root / ".claude/commands/deploy.md").write_text("Deploy it")
+    result = vtcode.run("skills", "list", cwd=root)
+    assert result.code == 0, result.stderr
+    assert "/deploy" in result.stdout
+    assert (
+        f"warning: {root / '.claude/commands/clear.md'}: ignored: /clear is a built-in command"
+        in result.stdout
+    )
+    listed = json.loads(vtcode.run("skills", "list", "--json", cwd=root).stdout)
+    assert [d["name"] for d in listed["definitions"]] == ["deploy"]
+    assert any(d["path"].endswith("clear.md") and "built-in" in d["reason"] for d in listed["diagnostics"])

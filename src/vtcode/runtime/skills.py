@@ -96,10 +96,14 @@ class SessionSkills(msgspec.Struct):
         known = len(self.found.diagnostics)
         discover_commands(roots, self.found)
         messages = []
+        problems = _problems(self.found.diagnostics[known:])
         for name in sorted(set(self.found.commands) & BUILTIN_COMMANDS):
             command = self.found.commands.pop(name)
             messages.append(f"command /{name} ({command.path}) is ignored: a built-in command has that name")
-        return messages + _problems(self.found.diagnostics[known:])
+            # Also among the problems `/skills` and `vtcode skills list` show, which see no notices.
+            reason = f"ignored: /{name} is a built-in command"
+            self.found.diagnostics.append(Diagnostic(command.path, "warning", reason))
+        return messages + problems
 
     @property
     def path_scoped(self) -> bool:
