@@ -255,7 +255,9 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     _add_config_option(parser, "global_config")
     add_agent_options(parser, top_level=True)
     _add_resume_options(parser, top_level=True)
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # `prog` names each command as typed (`vtcode exec`); argparse would otherwise build it from the
+    # custom usage line above and print `usage: vtcode [options] [PROMPT]  |  ... COMMAND ... exec`.
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", prog="vtcode")
 
     exec_p = commands.add_parser(
         "exec",
@@ -318,7 +320,12 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     _add_config_option(steer, "config")
     steer.add_argument("--session", metavar="ID", help="the session (a unique id prefix is enough)")
     add_workspace_option(steer, help_text="the workspace whose session to steer (default: cwd)")
-    steer.add_argument("--mode", choices=("steer", "queue"), default="steer", help="when to deliver it")
+    steer.add_argument(
+        "--mode",
+        choices=("steer", "queue"),
+        default="steer",
+        help="steer: inside the running turn (default); queue: as the next turn",
+    )
     steer.add_argument(
         "--wait", action="store_true", help="return only once the session has applied it (durably)"
     )
@@ -412,6 +419,10 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     sandbox_p.add_argument("argv", nargs=argparse.REMAINDER, metavar="-- CMD ARGS", help="the command to run")
 
     completions = commands.add_parser("completions", help="print a shell completion script")
-    completions.add_argument("shell", choices=("bash", "zsh", "fish"))
+    completions.add_argument(
+        "shell",
+        choices=("bash", "zsh", "fish"),
+        help="the shell the script is for (static: no vtcode run per TAB)",
+    )
     commands.add_parser("man", help="print the man page (roff)")
     return parser
