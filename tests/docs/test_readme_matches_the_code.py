@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import re
 import tomllib
+import typing
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,8 @@ from vtcode.cli.parser import build_parser
 from vtcode.config import schema
 from vtcode.config.loader import load_settings
 from vtcode.core.hooks.model import HOOK_EVENTS
+from vtcode.protocol.errors import FAILURE_KINDS
+from vtcode.protocol.events import Event
 from vtcode.tui.commands import ALIASES, COMMANDS
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -185,3 +188,18 @@ def test_the_hooks_section_lists_every_hook_event() -> None:
     events = _section("Hooks").split("Events:", 1)[1].split("```", 1)[0]
     listed = set(re.findall(r"`([A-Za-z]+)`", events))
     assert listed == set(HOOK_EVENTS)
+
+
+def test_the_failure_kinds_listed_are_the_ones_the_code_reports() -> None:
+    listed = TEXT.split("`kind` is one of", 1)[1].split("The JSON Schema", 1)[0]
+    assert re.findall(r"`([a-z_]+)`", listed) == list(FAILURE_KINDS)
+
+
+def test_every_event_type_is_named_in_the_readme_or_the_sdk_guide() -> None:
+    sdk_guide = (README.parent / "docs" / "sdk.md").read_text()
+    missing = [
+        kind.__name__
+        for kind in typing.get_args(Event)
+        if f"`{kind.__struct_config__.tag}`" not in TEXT and f"vt.{kind.__name__}" not in sdk_guide
+    ]
+    assert missing == []
