@@ -96,13 +96,18 @@ where vtcode keeps its configuration and sessions (default ~/.vtcode).
 .TP
 .B VTCODE_DEBUG
 1 logs tracebacks and debug messages on stderr.
+.TP
+.B VTCODE_SANDBOX_PRETEND_MISSING
+landlock, userns or both (comma-separated): the sandbox behaves as on a kernel without them, to try
+its fallbacks.
 .SH FILES
 .TP
 .B $VTCODE_HOME/vtcode.toml
 the user configuration.
 .TP
 .B vtcode.toml, .vtcode/vtcode.toml
-the workspace configuration (may only make the sandbox stricter).
+the workspace configuration: it may tighten approval and the sandbox, never loosen them, and cannot
+choose endpoints, MCP servers, the shell or prices.
 .TP
 .B $VTCODE_HOME/sessions/ID/
 a stored session: history.jsonl, meta.json, envelope.json, events.jsonl, usage.json, archive/.
@@ -110,6 +115,16 @@ a stored session: history.jsonl, meta.json, envelope.json, events.jsonl, usage.j
 .B $VTCODE_HOME/checkpoints/ID/, $VTCODE_HOME/snapshots/PROJECT/
 a session's checkpoints (pre-images, turns, restores) and the private git directory of a workspace's
 tree snapshots (never the workspace's .git); see vtcode rewind and vtcode checkpoints gc.
+.TP
+.B .vtcode/hooks.json, $VTCODE_HOME/hooks.json
+lifecycle hooks in Claude Code's JSON shape (a workspace's run only once trusted: vtcode hooks trust).
+.TP
+.B .mcp.json
+a project's MCP servers (Claude Code's format), started only once trusted.
+.TP
+.B AGENTS.md, CLAUDE.md, .vtcode/rules/
+project instructions; your own AGENTS.md in ~, $VTCODE_HOME and ~/.config/vtcode
+(see vtcode instructions).
 .TP
 .B .vtcode/context/tool_outputs/, .vtcode/context/stdin/
 spooled command output and piped stdin, in the workspace.
