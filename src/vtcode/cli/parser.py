@@ -30,9 +30,9 @@ exit codes: 0 done, 1 the agent failed or hit a loop limit or its budget, 2 usag
 error, 3 steering queue full, 4 provider error after retries, 129 the terminal hung up (SIGHUP),
 130 interrupted, 143 terminated.
 
-Configuration: $VTCODE_HOME/vtcode.toml (default ~/.vtcode), then the workspace's vtcode.toml or
-.vtcode/vtcode.toml, then environment, then -c KEY=VALUE and flags. Set VTCODE_DEBUG=1 to log
-tracebacks."""
+Configuration: $VTCODE_HOME/vtcode.toml (default ~/.vtcode), then the workspace's
+.vtcode/vtcode.toml and vtcode.toml (which may only tighten policy), then environment, then
+-c KEY=VALUE and flags. Set VTCODE_DEBUG=1 to log tracebacks."""
 
 
 def _add_config_option(parser: argparse.ArgumentParser, dest: str) -> None:
@@ -89,8 +89,8 @@ def add_agent_options(parser: argparse.ArgumentParser, *, top_level: bool = Fals
     parser.add_argument(
         "--approval",
         choices=APPROVALS,
-        help="what may run without asking (exec default: auto-edit; commands need full-auto or an "
-        "allow rule)",
+        help="what may run without asking (default: auto-edit, reads and edits; a command needs an allow "
+        "rule or full-auto)",
         **kept,
     )
     parser.add_argument(
