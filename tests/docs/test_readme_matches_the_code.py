@@ -203,3 +203,29 @@ def test_every_event_type_is_named_in_the_readme_or_the_sdk_guide() -> None:
         if f"`{kind.__struct_config__.tag}`" not in TEXT and f"vt.{kind.__name__}" not in sdk_guide
     ]
     assert missing == []
+
+
+@pytest.mark.parametrize(
+    ("command", "section"),
+    [
+        ("exec", "Commands"),
+        ("acp", "Editors: the Agent Client Protocol (`vtcode acp`)"),
+        ("steer", "Follow-ups while the agent works: `vtcode steer`"),
+        ("rewind", "Checkpoints and rewind"),
+    ],
+)
+def test_the_section_of_a_command_names_each_of_its_options(command: str, section: str) -> None:
+    parser = next(
+        action.choices[command]
+        for action in build_parser()._actions
+        if isinstance(action, argparse._SubParsersAction)
+    )
+    text = _section(section)
+    missing = [
+        option
+        for action in parser._actions
+        for option in action.option_strings
+        if option.startswith("--") and option not in ("--help", "--config")  # `-c KEY=VALUE` stands for it
+        if not re.search(re.escape(option) + r"(?![\w-])", text)
+    ]
+    assert missing == []
