@@ -229,3 +229,14 @@ def test_the_section_of_a_command_names_each_of_its_options(command: str, sectio
         if not re.search(re.escape(option) + r"(?![\w-])", text)
     ]
     assert missing == []
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_every_link_to_a_readme_section_finds_its_heading() -> None:
+    anchors = {_slug(h) for h in re.findall(r"^#{1,6} (.+)$", TEXT, flags=re.MULTILINE)}
+    assert anchors >= {"editors-the-agent-client-protocol-vtcode-acp", "checkpoints-and-rewind"}
+    assert [link for link in re.findall(r"\]\(#([^)]+)\)", TEXT) if link not in anchors] == []
