@@ -342,7 +342,7 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
         "--workspace", dest="list_workspace", metavar="DIR", help="only the sessions run in DIR"
     )
     sessions_show = sessions_cmd.add_parser(
-        "show", help="one session: its compactions, its history and its subagents"
+        "show", help="one session: its checkpoints, compactions, history and subagents"
     )
     _add_config_option(sessions_show, "sessions_config")
     sessions_show.add_argument("id", metavar="ID", help="session id (a unique prefix is enough)")
