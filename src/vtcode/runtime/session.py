@@ -156,15 +156,21 @@ class Session(SessionTurns):
             built.add_done_callback(_release_unused)
             raise
         session = cls(wiring, emitter, options, new_id=new_id, clock=clock)
-        handle = wiring.history.handle
-        # Before this run's first event is stored: what is in the log now is the past.
-        session._past_events_bytes = events_size(handle.events_path) if handle is not None else 0
-        if wiring.mcp.servers:
-            session._start_mcp()
-        emitter.release()
-        if wiring.lifecycle is not None:
-            resumed = options.resume is not None or options.continue_last
-            await wiring.lifecycle.start(wiring.runner, resumed=resumed)
+        try:
+            handle = wiring.history.handle
+            # Before this run's first event is stored: what is in the log now is the past.
+            session._past_events_bytes = events_size(handle.events_path) if handle is not None else 0
+            if wiring.mcp.servers:
+                session._start_mcp()
+            emitter.release()
+            if wiring.lifecycle is not None:
+                resumed = options.resume is not None or options.continue_last
+                await wiring.lifecycle.start(wiring.runner, resumed=resumed)
+        except BaseException:
+            # The caller never gets this session (SessionStart hooks failed, or the open was cancelled
+            # while they ran): close it here, or its tasks, servers and claimed files outlive it.
+            await session.aclose()
+            raise
         return session
 
     async def withdraw(self, intent_id: str) -> UserInput | None:

@@ -16,17 +16,22 @@ import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
+
+import msgspec
 
 from vtcode.config.schema import Settings
 from vtcode.core.agents.builtins import BUILTINS, TASK_TOOL
 from vtcode.instructions.agent_folders import any_agent_folder
+from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.messages import AssistantMessage, ToolResultMessage
-from vtcode.protocol.model import ToolKind, ToolSpec, object_parameters
+from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.protocol.ops import UserInput
+from vtcode.protocol.tool_parameters import tool_parameters
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.providers import model_info
 from vtcode.runtime.workspace_scope import user_home
+from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, Tool, ToolContext, ToolOutcome
 
 if TYPE_CHECKING:
@@ -46,6 +51,16 @@ DESCRIPTION = (
     "or to run independent pieces of work in parallel (several task calls in one reply run at once). "
     "Only delegate when it helps; simple lookups are faster done yourself. Subagent types:\n"
 )
+
+
+class _Args(msgspec.Struct, forbid_unknown_fields=True):
+    # Advertised as an enum of the offered types (`extra_json_schema`); another name is answered with the
+    # available ones, not refused by the check.
+    subagent_type: Annotated[str, msgspec.Meta(description="Which subagent runs the task.")]
+    description: Annotated[
+        str, msgspec.Meta(description="A short (3-7 words) label for the task, shown to the user.")
+    ]
+    prompt: Annotated[str, msgspec.Meta(description="The complete, self-contained brief for the subagent.")]
 
 
 class TaskTool:
@@ -74,23 +89,8 @@ class TaskTool:
         self._spec = ToolSpec(
             name=TASK_TOOL,
             description=DESCRIPTION + agents,
-            parameters=object_parameters(
-                {
-                    "subagent_type": {
-                        "type": "string",
-                        "enum": [name for name, _ in offered],
-                        "description": "Which subagent runs the task.",
-                    },
-                    "description": {
-                        "type": "string",
-                        "description": "A short (3-7 words) label for the task, shown to the user.",
-                    },
-                    "prompt": {
-                        "type": "string",
-                        "description": "The complete, self-contained brief for the subagent.",
-                    },
-                },
-                required=["subagent_type", "description", "prompt"],
+            parameters=tool_parameters(
+                _Args, extra_json_schema={"subagent_type": {"enum": [name for name, _ in offered]}}
             ),
         )
 
@@ -128,13 +128,19 @@ class TaskTool:
         parent, emitter = self._parent, self._emitter
         if parent is None or emitter is None:
             return ToolOutcome(content="task is not available in this session", is_error=True)
-        kind = arguments.get("subagent_type")
-        brief = arguments.get("prompt")
-        definition = self.catalog.agents.get(kind) if isinstance(kind, str) else None
+        try:
+            args = parse_arguments(arguments, _Args)
+        except VtcodeError as error:
+            return ToolOutcome(content=error.message, is_error=True)
+        definition = self.catalog.agents.get(args.subagent_type)
         if definition is None:
             known = ", ".join(self.catalog.agents)
-            return ToolOutcome(content=f"unknown subagent_type {kind!r}; available: {known}", is_error=True)
-        if not isinstance(brief, str) or not brief.strip():
+            unknown = args.subagent_type
+            return ToolOutcome(
+                content=f"unknown subagent_type {unknown!r}; available: {known}", is_error=True
+            )
+        brief = args.prompt
+        if not brief.strip():
             return ToolOutcome(content="`prompt` must be the subagent's complete brief", is_error=True)
         async with self._slots:
             report = await self._run_child(

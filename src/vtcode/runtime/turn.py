@@ -193,8 +193,8 @@ class TurnRunner:
         self.delegated = Usage()
         self.emitter.begin_turn(turn)
         self.emitter.emit(TurnStarted())
-        if text is not None and self.expand_input is not None:
-            text = await self.expand_input(text)
+        if text is not None and text.lstrip().startswith("/"):
+            text = await self._expand(text)
         if text is not None:
             if self.output_schema is not None:
                 text = f"{text}\n\n{structured_output.schema_instruction(self.output_schema)}"
@@ -284,6 +284,16 @@ class TurnRunner:
             hint="raise --max-turns, or continue the session with --continue",
             kind="max_turns",
         )
+
+    async def _expand(self, text: str) -> str:
+        """`/init` and the like become vtcode's prompt; any other `/name args` is the skills' to expand."""
+        # Imported at the first input that starts with `/`: most sessions never type one.
+        from vtcode.core.prompt_commands import expand_prompt_command
+
+        builtin = expand_prompt_command(text)
+        if builtin is not None:
+            return builtin
+        return await self.expand_input(text) if self.expand_input is not None else text
 
     async def _prompt_hooks(self, text: str, turn: int) -> list[Message]:
         """UserPromptSubmit: the context messages to store after the prompt; a block fails the turn."""

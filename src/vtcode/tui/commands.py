@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "model": "/model NAME: use NAME from the next turn",
     "profile": "/profile NAME: use the prompt profile NAME from the next turn",
     "steer": "/steer TEXT: deliver TEXT at the running turn's next boundary",
+    "init": "/init [FOCUS]: have the agent write or improve AGENTS.md for this repository",
     "rewind": "undo turns: code and/or conversation (Esc Esc; /undo)",
     "redo": "put back the files the last /rewind changed",
     "pause": "hold the agent before its next step (input waits); again: go on",
@@ -44,6 +45,9 @@ ALIASES: dict[str, str] = {
     "restore": "rewind",
     "cost": "usage",
     "stats": "usage",
+    "exit": "quit",
+    "clear": "new",
+    "commands": "skills",
 }
 
 KEYS = (

@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from vtcode.core.hooks.report import hooks_text
+from vtcode.core.prompt_commands import PROMPT_COMMANDS
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.ops import Compact, Pause, Resume
 from vtcode.runtime.session import Session
@@ -41,6 +42,8 @@ class SlashCommands:
             return False
         name, argument = command.name, command.argument
         skills = self.app.session.skills if self.app.session is not None else None
+        if name in PROMPT_COMMANDS:
+            return False  # `/init`: sent as typed, the runtime puts its prompt in when the turn starts
         if name not in COMMANDS and skills is not None and skills.lookup(text.strip()[1:].split(" ")[0]):
             return False  # a skill or custom command: the runtime expands it when its turn starts
         if name not in COMMANDS:
