@@ -39,5 +39,5 @@ def test_rendered_page_keeps_the_workspace_config_path(vtcode: VtcodeRunner) -> 
     )
     assert rendered.stderr == ""
     text = " ".join(rendered.stdout.split())
-    assert "the workspace's vtcode.toml or .vtcode/vtcode.toml, then environment" in text
+    assert "the workspace's .vtcode/vtcode.toml and vtcode.toml (which may only tighten policy)" in text
     assert "vtcode manual" in text

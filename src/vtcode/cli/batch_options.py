@@ -11,13 +11,16 @@ BATCH_DESCRIPTION = """\
 Run many agent tasks headless, each one `vtcode exec --json` in its own workspace (a git checkout or a
 copy), and collect the results in one resumable folder:
 
-  OUT/run.json                the tasks file's sha256 and the pinned flags
-  OUT/tasks/<id>/result.json  written last: its presence with a terminal status means done
-  OUT/tasks/<id>/             events.jsonl, trajectory.json (ATIF), patch.diff, stderr.log,
-                              setup.log, eval.log, instruction.txt
-  OUT/preds.json, preds.jsonl SWE-bench predictions (instance_id, model_name_or_path, model_patch)
-  OUT/summary.json            counts by status, tokens, cost, durations
-  OUT/work/<id>/              workspaces of tasks that did not complete (or all, --keep-workspaces)
+  OUT/run.json                 the tasks file's sha256, the pinned flags
+  OUT/tasks/<id>/result.json   written last: with a terminal status, done
+  OUT/tasks/<id>/              events.jsonl, trajectory.json (ATIF),
+                               patch.diff, stderr.log, setup.log,
+                               eval.log, instruction.txt
+  OUT/preds.json, preds.jsonl  SWE-bench predictions (instance_id,
+                               model_name_or_path, model_patch)
+  OUT/summary.json             counts by status, tokens, cost, durations
+  OUT/work/<id>/               workspaces of tasks that did not complete
+                               (or all, --keep-workspaces)
 
 A tasks file has one JSON object per line: {"id": "fix-1", "instruction": "...", "repo": {"path":
 "src/app"} or {"git": "/mirrors/app.git", "commit": "abc123"}, "setup": ["..."], "eval": {"command":
@@ -120,7 +123,11 @@ def _add_run_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]
         "SIGINT, a grace period, SIGKILL of its processes",
     )
     run.add_argument(
-        "--grace", type=float, default=10.0, metavar="S", help="seconds between SIGINT and SIGKILL"
+        "--grace",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="seconds between SIGINT and SIGKILL (default 10)",
     )
     run.add_argument(
         "--network",

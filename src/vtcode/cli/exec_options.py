@@ -36,7 +36,7 @@ def add_script_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ephemeral",
         action="store_true",
-        help="store nothing: the session cannot be resumed, steered or compacted",
+        help="store nothing: the session cannot be resumed or steered from elsewhere (it compacts in memory)",
     )
     parser.add_argument(
         "--output-schema",

@@ -30,9 +30,9 @@ exit codes: 0 done, 1 the agent failed or hit a loop limit or its budget, 2 usag
 error, 3 steering queue full, 4 provider error after retries, 129 the terminal hung up (SIGHUP),
 130 interrupted, 143 terminated.
 
-Configuration: $VTCODE_HOME/vtcode.toml (default ~/.vtcode), then the workspace's vtcode.toml or
-.vtcode/vtcode.toml, then environment, then -c KEY=VALUE and flags. Set VTCODE_DEBUG=1 to log
-tracebacks."""
+Configuration: $VTCODE_HOME/vtcode.toml (default ~/.vtcode), then the workspace's
+.vtcode/vtcode.toml and vtcode.toml (which may only tighten policy), then environment, then
+-c KEY=VALUE and flags. Set VTCODE_DEBUG=1 to log tracebacks."""
 
 
 def _add_config_option(parser: argparse.ArgumentParser, dest: str) -> None:
@@ -89,8 +89,8 @@ def add_agent_options(parser: argparse.ArgumentParser, *, top_level: bool = Fals
     parser.add_argument(
         "--approval",
         choices=APPROVALS,
-        help="what may run without asking (exec default: auto-edit; commands need full-auto or an "
-        "allow rule)",
+        help="what may run without asking (default: auto-edit, reads and edits; a command needs an allow "
+        "rule or full-auto)",
         **kept,
     )
     parser.add_argument(
@@ -255,7 +255,9 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     _add_config_option(parser, "global_config")
     add_agent_options(parser, top_level=True)
     _add_resume_options(parser, top_level=True)
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # `prog` names each command as typed (`vtcode exec`); argparse would otherwise build it from the
+    # custom usage line above and print `usage: vtcode [options] [PROMPT]  |  ... COMMAND ... exec`.
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", prog="vtcode")
 
     exec_p = commands.add_parser(
         "exec",
@@ -318,7 +320,12 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     _add_config_option(steer, "config")
     steer.add_argument("--session", metavar="ID", help="the session (a unique id prefix is enough)")
     add_workspace_option(steer, help_text="the workspace whose session to steer (default: cwd)")
-    steer.add_argument("--mode", choices=("steer", "queue"), default="steer", help="when to deliver it")
+    steer.add_argument(
+        "--mode",
+        choices=("steer", "queue"),
+        default="steer",
+        help="steer: inside the running turn (default); queue: as the next turn",
+    )
     steer.add_argument(
         "--wait", action="store_true", help="return only once the session has applied it (durably)"
     )
@@ -335,7 +342,7 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
         "--workspace", dest="list_workspace", metavar="DIR", help="only the sessions run in DIR"
     )
     sessions_show = sessions_cmd.add_parser(
-        "show", help="one session: its compactions, its history and its subagents"
+        "show", help="one session: its checkpoints, compactions, history and subagents"
     )
     _add_config_option(sessions_show, "sessions_config")
     sessions_show.add_argument("id", metavar="ID", help="session id (a unique prefix is enough)")
@@ -412,6 +419,10 @@ def build_parser(*, exec_only: bool = False) -> argparse.ArgumentParser:
     sandbox_p.add_argument("argv", nargs=argparse.REMAINDER, metavar="-- CMD ARGS", help="the command to run")
 
     completions = commands.add_parser("completions", help="print a shell completion script")
-    completions.add_argument("shell", choices=("bash", "zsh", "fish"))
+    completions.add_argument(
+        "shell",
+        choices=("bash", "zsh", "fish"),
+        help="the shell the script is for (static: no vtcode run per TAB)",
+    )
     commands.add_parser("man", help="print the man page (roff)")
     return parser
