@@ -21,9 +21,16 @@ class Budget:
     """Watches this run's totals against the configured limits (either may be None)."""
 
     def __init__(
-        self, *, max_usd: float | None, max_tokens: int | None, notify: Callable[[Notice], None]
+        self,
+        *,
+        max_usd: float | None,
+        max_tokens: int | None,
+        notify: Callable[[Notice], None],
+        stored: bool = True,
     ) -> None:
         self.max_usd = max_usd
+        # Whether the session is stored, so a stopped run can be continued (not `--ephemeral`).
+        self.stored = stored
         self.max_tokens = max_tokens
         self._notify = notify
         self._warned: set[str] = set()
@@ -53,7 +60,9 @@ class Budget:
             raise BudgetExceededError(
                 f"stopped: {self._exceeded}",
                 hint="the session is saved: continue it with `vtcode exec --continue` (or --resume ID) "
-                "and a larger budget, or none",
+                "and a larger budget, or none"
+                if self.stored
+                else "an --ephemeral session is not stored: run it again with a larger budget, or none",
             )
         return None
 

@@ -123,6 +123,7 @@ class Wiring(msgspec.Struct):
             lifecycle=loop.lifecycle,
             output_schema=options.output_schema,
         )
+        runner.stored = not history.ephemeral
         compactor = Compactor(
             client=loop.compaction_client or loop.client,
             model=model,

@@ -26,7 +26,7 @@ class StoredHistory:
     model: str
     provider: str
     handle: SessionHandle | None = None
-    # `--ephemeral`: nothing is written; the session lives in memory only (and cannot compact).
+    # `--ephemeral`: nothing is written; the session lives in memory only (it compacts in memory).
     ephemeral: bool = False
     _early_events: list[Event] = field(default_factory=list, init=False, repr=False)
 

@@ -128,6 +128,8 @@ class TurnRunner:
         self.history = history
         self.clock = clock
         self.max_requests = max_requests
+        # Whether the session is stored, so a stopped turn can be continued (not `--ephemeral`).
+        self.stored = True
         self.context_window = context_window
         self.max_output_tokens = max_output_tokens
         self.reasoning_effort = reasoning_effort
@@ -281,7 +283,9 @@ class TurnRunner:
                     self.commit(added)
         raise AgentFailedError(
             f"stopped after {self.max_requests} model requests in one turn without a final answer",
-            hint="raise --max-turns, or continue the session with --continue",
+            hint="raise --max-turns, or continue the session with --continue"
+            if self.stored
+            else "raise --max-turns (an --ephemeral session is not stored, so it cannot be continued)",
             kind="max_turns",
         )
 

@@ -68,6 +68,7 @@ class UsageTracking:
             max_usd=settings.agent.max_budget_usd,
             max_tokens=settings.agent.max_tokens_total,
             notify=notify,
+            stored=not history.ephemeral,
         )
         if self.budget.active:
             self.ledger.subscribe(self.budget.observe)
