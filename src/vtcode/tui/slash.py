@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vtcode.core.hooks.report import hooks_text
@@ -165,14 +166,14 @@ class SlashCommands:
 
     async def _resume(self, argument: str) -> None:
         app = self.app
+        current = app.session.id if app.session is not None else None
         if argument:
-            if app.session is not None and argument == app.session.id:
-                await self._say(f"session {argument} is the one open")
+            if current is not None and _names_only(argument, current, app.options.home):
+                await self._say(f"session {current} is the one open")
             else:
                 app.reopen(argument)
             return
         sessions = stored_sessions(app.options.home)
-        current = app.session.id if app.session is not None else None
         sessions = [s for s in sessions if s.id != current]
         if not sessions:
             await self._say("no stored sessions to resume")
@@ -183,3 +184,12 @@ class SlashCommands:
                 app.reopen(session_id)
 
         app.push_screen(SessionPicker(sessions, str(app.options.workspace.resolve())), chosen)
+
+
+def _names_only(argument: str, current: str, home: Path) -> bool:
+    """Whether `argument` (an id or a prefix, as `/resume` takes) names the open session and no other."""
+    if argument == current:
+        return True
+    if not current.startswith(argument):
+        return False
+    return not any(s.id.startswith(argument) and s.id != current for s in stored_sessions(home))

@@ -1,0 +1,32 @@
+"""Slash commands given what a person really types: prefixes, paths, repeats across turns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from tests.tui.tui_helpers import running_app, screen_text, type_text, until
+from vtcode.testing.script import Reply
+from vtcode.testing.wire import server_for
+
+
+async def _command(pilot: Pilot[Any], text: str) -> None:
+    await type_text(pilot, text)
+    await pilot.press("enter")
+
+
+async def test_resume_with_a_prefix_of_the_open_session_says_it_is_the_one_open(tmp_path: Path) -> None:
+    with server_for("chat", [Reply(text="stored now")]) as server:
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
+            session = app.session
+            assert session is not None
+            await _command(pilot, "hello")
+            await until(pilot, lambda: "stored now" in screen_text(app), "the answer")
+            await _command(pilot, f"/resume {session.id[:8]}")
+            answered = ("is the one open", "this session goes on")
+            await until(pilot, lambda: any(a in screen_text(app) for a in answered), "the answer to /resume")
+            assert f"session {session.id} is the one open" in screen_text(app)
+            assert "another vtcode process" not in screen_text(app)
+            assert app.session is session
