@@ -30,3 +30,14 @@ async def test_resume_with_a_prefix_of_the_open_session_says_it_is_the_one_open(
             assert f"session {session.id} is the one open" in screen_text(app)
             assert "another vtcode process" not in screen_text(app)
             assert app.session is session
+
+
+async def test_a_message_that_starts_with_an_absolute_path_is_sent_to_the_model(tmp_path: Path) -> None:
+    with server_for("chat", [Reply(text="looked at it")]) as server:
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
+            await _command(pilot, "/etc/hosts has a bad line")
+            answered = ("looked at it", "unknown command")
+            await until(pilot, lambda: any(a in screen_text(app) for a in answered), "an answer")
+            assert "unknown command" not in screen_text(app)
+            assert "› /etc/hosts has a bad line" in screen_text(app)
+    assert server.requests[0].json()["messages"][-1]["content"] == "/etc/hosts has a bad line"
