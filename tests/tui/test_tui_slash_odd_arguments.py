@@ -41,3 +41,30 @@ async def test_a_message_that_starts_with_an_absolute_path_is_sent_to_the_model(
             assert "unknown command" not in screen_text(app)
             assert "› /etc/hosts has a bad line" in screen_text(app)
     assert server.requests[0].json()["messages"][-1]["content"] == "/etc/hosts has a bad line"
+
+
+async def test_new_during_a_later_turn_warns_again_though_an_earlier_warning_went_unconfirmed(
+    tmp_path: Path,
+) -> None:
+    first = Reply(text="first " * 60, chunk_size=6, delay_between=0.02)
+    second = Reply(text="second " * 600, chunk_size=7, delay_between=0.02)
+    warning = "a turn is running: /new again interrupts it"
+    with server_for("chat", [first, second]) as server:
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
+            session = app.session
+            assert session is not None
+            await _command(pilot, "one")
+            await until(pilot, lambda: "first" in screen_text(app), "the first turn streaming")
+            await _command(pilot, "/new")
+            await until(pilot, lambda: warning in screen_text(app), "the warning")
+            await until(pilot, lambda: not session.running, "the end of the first turn")
+            await _command(pilot, "two")
+            await until(pilot, lambda: "second" in screen_text(app), "the second turn streaming")
+            await _command(pilot, "/new")
+            await until(
+                pilot,
+                lambda: screen_text(app).count(warning) == 2 or app.session is not session,
+                "the second /new to warn or act",
+            )
+            assert app.session is session
+            assert session.running

@@ -30,7 +30,8 @@ class SlashCommands:
 
     def __init__(self, app: VtcodeApp) -> None:
         self.app = app
-        self._new_confirmed = False
+        # The turn (session id, turns started) `/new` warned about: a second `/new` during it goes on.
+        self._new_warned: tuple[str, int] | None = None
 
     async def _say(self, text: str, *, error: bool = False) -> None:
         await self.app.transcript.add(NoticeEntry(text, error=error))
@@ -68,12 +69,14 @@ class SlashCommands:
 
         async def new(_: str) -> None:
             session = app.session
-            if session is not None and session.running and not self._new_confirmed:
-                # Starting over ends the running turn: say so first.
-                self._new_confirmed = True
-                await self._say("a turn is running: /new again interrupts it and starts a new session")
-                return
-            self._new_confirmed = False
+            if session is not None and session.running:
+                turn = (session.id, app.view.turns)
+                if self._new_warned != turn:
+                    # Starting over ends the running turn: say so first, once per turn.
+                    self._new_warned = turn
+                    await self._say("a turn is running: /new again interrupts it and starts a new session")
+                    return
+            self._new_warned = None
             app.reopen(None)
 
         return {"help": show_help, "quit": quit_app, "new": new, "resume": self._resume}
