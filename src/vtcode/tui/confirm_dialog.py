@@ -12,7 +12,7 @@ from typing import Generic, TypeVar, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -65,7 +65,7 @@ class ConfirmDialog(ModalScreen[AnswerT], Generic[AnswerT]):
 
     def compose(self) -> ComposeResult:
         """The question and its details in the dialog frame."""
-        with Vertical(id="approval"):
+        with VerticalScroll(id="approval"):
             yield Static(self.body(), id="approval-body")
             yield from self.details()
 
