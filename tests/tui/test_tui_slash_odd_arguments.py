@@ -68,3 +68,16 @@ async def test_new_during_a_later_turn_warns_again_though_an_earlier_warning_wen
             )
             assert app.session is session
             assert session.running
+
+
+async def test_model_with_words_after_the_name_is_refused_and_the_model_stays(tmp_path: Path) -> None:
+    with server_for("chat", [Reply(text="still the same model")]) as server:
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
+            await _command(pilot, "/model gpt-4.1-mini please")
+            answered = ("a model name has no spaces", "from this turn on")
+            await until(pilot, lambda: any(a in screen_text(app) for a in answered), "the answer to /model")
+            assert "✗ a model name has no spaces: 'gpt-4.1-mini please'" in screen_text(app)
+            assert " gpt-4.1 · " in str(app.status_line.render())
+            await _command(pilot, "go on")
+            await until(pilot, lambda: "still the same model" in screen_text(app), "the answer")
+    assert server.requests[0].json()["model"] == "gpt-4.1"
