@@ -81,3 +81,30 @@ async def test_model_with_words_after_the_name_is_refused_and_the_model_stays(tm
             await _command(pilot, "go on")
             await until(pilot, lambda: "still the same model" in screen_text(app), "the answer")
     assert server.requests[0].json()["model"] == "gpt-4.1"
+
+
+async def test_resume_during_a_turn_warns_first_and_again_opens_the_other_session(tmp_path: Path) -> None:
+    slow = Reply(text="busy " * 600, chunk_size=5, delay_between=0.02)
+    with server_for("chat", [Reply(text="the first one"), slow]) as server:
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
+            first = app.session
+            assert first is not None
+            await _command(pilot, "one")
+            await until(pilot, lambda: "the first one" in screen_text(app), "the first answer")
+            await _command(pilot, "/new")
+            await until(pilot, lambda: app.session not in (None, first), "a new session")
+            second = app.session
+            assert second is not None
+            await _command(pilot, "two")
+            await until(pilot, lambda: "busy" in screen_text(app), "the second turn streaming")
+            await _command(pilot, f"/resume {first.id}")
+            warning = f"a turn is running: /resume again interrupts it and opens session {first.id}"
+            await until(
+                pilot,
+                lambda: warning in screen_text(app) or app.session is not second,
+                "/resume to warn or act",
+            )
+            assert app.session is second
+            assert second.running
+            await _command(pilot, f"/resume {first.id}")
+            await until(pilot, lambda: app.session is not None and app.session.id == first.id, "the resume")

@@ -30,11 +30,24 @@ class SlashCommands:
 
     def __init__(self, app: VtcodeApp) -> None:
         self.app = app
-        # The turn (session id, turns started) `/new` warned about: a second `/new` during it goes on.
-        self._new_warned: tuple[str, int] | None = None
+        # The command and turn (session id, turns started) a warning was given for: `/new` or `/resume`
+        # again during that turn goes on.
+        self._warned: tuple[str, str, int] | None = None
 
     async def _say(self, text: str, *, error: bool = False) -> None:
         await self.app.transcript.add(NoticeEntry(text, error=error))
+
+    async def _may_end_the_turn(self, name: str, then: str) -> bool:
+        """Whether `/name` may replace the session: at once between turns; during a turn, when it is
+        typed again in that same turn (the first time says what it would end)."""
+        session = self.app.session
+        turn = (name, session.id, self.app.view.turns) if session is not None and session.running else None
+        if turn is None or self._warned == turn:
+            self._warned = None
+            return True
+        self._warned = turn
+        await self._say(f"a turn is running: /{name} again interrupts it and {then}")
+        return False
 
     async def run(self, text: str) -> bool:
         """Run `text` if it is a slash command; False when it is ordinary input."""
@@ -68,16 +81,8 @@ class SlashCommands:
             await app.action_quit()
 
         async def new(_: str) -> None:
-            session = app.session
-            if session is not None and session.running:
-                turn = (session.id, app.view.turns)
-                if self._new_warned != turn:
-                    # Starting over ends the running turn: say so first, once per turn.
-                    self._new_warned = turn
-                    await self._say("a turn is running: /new again interrupts it and starts a new session")
-                    return
-            self._new_warned = None
-            app.reopen(None)
+            if await self._may_end_the_turn("new", "starts a new session"):
+                app.reopen(None)
 
         return {"help": show_help, "quit": quit_app, "new": new, "resume": self._resume}
 
@@ -173,13 +178,15 @@ class SlashCommands:
         if argument:
             if current is not None and _names_only(argument, current, app.options.home):
                 await self._say(f"session {current} is the one open")
-            else:
+            elif await self._may_end_the_turn("resume", f"opens session {argument}"):
                 app.reopen(argument)
             return
         sessions = stored_sessions(app.options.home)
         sessions = [s for s in sessions if s.id != current]
         if not sessions:
             await self._say("no stored sessions to resume")
+            return
+        if not await self._may_end_the_turn("resume", "opens the session you pick"):
             return
 
         def chosen(session_id: str | None) -> None:
