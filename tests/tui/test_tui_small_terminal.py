@@ -1,4 +1,4 @@
-"""A small terminal (40x10): what needs an answer still shows how to answer it."""
+"""A small terminal (40x10), or a long question: what needs an answer still shows how to answer it."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ from pathlib import Path
 
 from textual.widgets import Static
 
-from tests.tui.tui_helpers import running_app, screen_text, type_text, until
+from tests.tui.tui_helpers import make_app, running_app, screen_text, tui_options, type_text, until
 from vtcode.testing.script import Reply, ScriptToolCall
 from vtcode.testing.wire import server_for
 from vtcode.tui.approval import ApprovalScreen
+from vtcode.tui.mcp_trust import McpTrustScreen
 
 
 async def test_the_approval_keys_stay_on_screen_in_a_40x10_terminal(tmp_path: Path) -> None:
@@ -68,3 +69,27 @@ async def test_the_deny_reason_field_shows_in_a_40x10_terminal(tmp_path: Path) -
             await pilot.press("enter")
             await until(pilot, lambda: "did not run it" in screen_text(app), "the answer")
     assert "keep build" in server.requests[1].json()["messages"][-1]["content"]
+
+
+async def test_a_project_with_many_mcp_servers_shows_the_trust_keys_and_scrolls_the_list(
+    tmp_path: Path,
+) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    servers = {f"server{n:02}": {"command": "never-started", "args": [str(n)]} for n in range(40)}
+    (ws / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    with server_for("chat", []) as server:
+        app = make_app(tui_options(ws, tmp_path, server))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, McpTrustScreen), "the trust dialog")
+            screen = app.screen
+            await pilot.pause(0.2)
+            keys = screen.query_one("#approval-keys", Static)
+            dialog = screen.query_one("#approval")
+            assert "[n] / [Esc] do not start them" in str(keys.render())
+            assert dialog.content_region.contains_region(keys.region), (keys.region, dialog.content_region)
+            assert dialog.max_scroll_y > 0
+            await pilot.press("pagedown")
+            await until(pilot, lambda: dialog.scroll_y > 0, "the list to scroll")
+            await pilot.press("n")
+            await until(pilot, lambda: app.session is not None, "the session, without the servers")
