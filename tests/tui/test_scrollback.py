@@ -51,3 +51,22 @@ def test_a_long_conversation_keeps_its_latest_lines_and_says_where_the_rest_is()
 
 def test_a_session_without_a_prompt_leaves_nothing() -> None:
     assert conversation_text([UserMessage("ctx", meta=MessageMeta(kind="context"))], "s-3") == ""
+
+
+def test_a_call_that_never_ran_says_so() -> None:
+    messages: list[Message] = [
+        UserMessage("clean up"),
+        AssistantMessage(tool_calls=(_call("exec_command", cmd="rm -rf build"),)),
+        ToolResultMessage(
+            call_id="c-exec_command",
+            name="exec_command",
+            content="not run: too dangerous; do not retry it unchanged",
+            is_error=True,
+        ),
+        AssistantMessage(tool_calls=(_call("read_file", path="missing.txt"),)),
+        ToolResultMessage(call_id="c-read_file", name="read_file", content="no such file", is_error=True),
+        AssistantMessage("Left it."),
+    ]
+    assert conversation_text(messages, "s-1") == (
+        "› clean up\n  • exec_command rm -rf build  (not run)\n  • read_file missing.txt\n\nLeft it.\n"
+    )

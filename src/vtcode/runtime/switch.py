@@ -10,6 +10,7 @@ from __future__ import annotations
 import msgspec
 
 from vtcode import prompts
+from vtcode.protocol.errors import ConfigError
 from vtcode.runtime.providers import model_info
 from vtcode.runtime.system_prompt import SystemPromptBuilder
 from vtcode.runtime.wiring import Wiring
@@ -23,9 +24,14 @@ class Switch(msgspec.Struct, frozen=True):
 
 
 def check(switch: Switch) -> Switch:
-    """`switch` with its profile name normalized; raises `ConfigError` for an unknown profile."""
+    """`switch` with its names normalized; raises `ConfigError` for an unknown profile or a model name
+    with spaces (words typed after the name, which the catalog's prefix match would otherwise take)."""
     profile = prompts.parse_profile(switch.profile) if switch.profile is not None else None
     model = switch.model.strip() if switch.model is not None else None
+    if model and any(c.isspace() for c in model):
+        raise ConfigError(
+            f"a model name has no spaces: {model!r}", hint="name one model, as in `/model gpt-4.1`"
+        )
     return Switch(model=model or None, profile=profile)
 
 

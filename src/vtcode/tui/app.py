@@ -35,9 +35,10 @@ from vtcode.tui.history_view import show_history
 from vtcode.tui.hooks_trust import options_after_hook_trust
 from vtcode.tui.image_mentions import MentionedImages, mentioned_images
 from vtcode.tui.mcp_trust import McpTrustScreen
+from vtcode.tui.output_view import output_screen
 from vtcode.tui.pending import PendingList
 from vtcode.tui.plan_panel import PlanPanel
-from vtcode.tui.screens import SetupScreen, TextScreen
+from vtcode.tui.screens import SetupScreen
 from vtcode.tui.scrollback import conversation_text
 from vtcode.tui.session_view import SessionView
 from vtcode.tui.skills_view import menu_entries
@@ -317,11 +318,11 @@ class VtcodeApp(App[int]):
         if session is None:
             return
         try:
-            output = session.command_output(message.session_id)
+            screen = output_screen(session, message.session_id, message.command)
         except VtcodeError as exc:
             self.notify(exc.user_text(), severity="warning")
             return
-        self.push_screen(TextScreen(f"$ {message.command}", output or "(no output)"))
+        self.push_screen(screen)
 
     async def on_pending_list_withdraw(self, message: PendingList.Withdraw) -> None:
         """Take a pending input back from the session before it is delivered."""

@@ -15,7 +15,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.widgets import Input, Static
 
 from vtcode.protocol.events import ApprovalDecision, ApprovalRequested
@@ -29,6 +29,13 @@ from vtcode.tui.tool_names import tool_title
 # The app shows a waiting approval only after the composer has had no key for this long.
 TYPING_QUIET_SECONDS = 1.0
 SESSION_KEY = "ctrl+a"
+# Keys that scroll the question (in a small terminal it does not fit), with the scroll method each calls.
+_SCROLL_KEYS = {
+    "up": "scroll_up",
+    "down": "scroll_down",
+    "pageup": "scroll_page_up",
+    "pagedown": "scroll_page_down",
+}
 
 
 def session_choice(request: ApprovalRequested) -> tuple[ApprovalDecision, str]:
@@ -105,6 +112,9 @@ class ApprovalScreen(ConfirmDialog[ApprovalAnswer]):
             self._answer("deny")
         elif not self.armed:
             self._pass_on(event)
+        elif key in _SCROLL_KEYS:
+            # A small terminal shows part of the question: these read the rest, answering nothing.
+            getattr(self.query_one("#approval", VerticalScroll), _SCROLL_KEYS[key])(animate=False)
         elif key == SESSION_KEY:
             self._answer(session_choice(self.request)[0])
         elif key == "y":
@@ -127,8 +137,12 @@ class ApprovalScreen(ConfirmDialog[ApprovalAnswer]):
 
     async def _ask_reason(self) -> None:
         field = Input(placeholder="why not? (Enter denies with this reason, Esc without)", id="deny-reason")
-        await self.query_one("#approval", Vertical).mount(field)
+        # The field says what Enter and Esc do now; the answering keys would only crowd it out.
+        self.query_one("#approval-keys", Static).display = False
+        await self.query_one("#approval", VerticalScroll).mount(field)
         field.focus()
+        # In a small terminal the field lands below a scrolled question: bring it into view once laid out.
+        self.call_after_refresh(field.scroll_visible, animate=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Deny with the reason typed."""

@@ -68,10 +68,10 @@ KEYS = (
 
 
 def parse(text: str) -> SlashCommand | None:
-    """The slash command `text` is, or None when it is ordinary input (`//x` sends `/x`)."""
+    """The slash command `text` is, or None when it is ordinary input (`//x` sends `/x`, `/etc/x` is text)."""
     split = split_slash(text)
-    if split is None:
-        return None
+    if split is None or "/" in split[0]:
+        return None  # a path such as /etc/hosts is text, as the runtime reads it (`parse_invocation`)
     name = split[0].lower()
     return SlashCommand(name=ALIASES.get(name, name), argument=split[1])
 

@@ -8,11 +8,12 @@ stall of the app is no pause either (`quiet_clock`).
 from __future__ import annotations
 
 import time
-from typing import Generic, TypeVar, cast
+from typing import ClassVar, Generic, TypeVar, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -29,6 +30,13 @@ class ConfirmDialog(ModalScreen[AnswerT], Generic[AnswerT]):
 
     # Keys answer at once: nothing takes focus unless a dialog asks for text.
     AUTO_FOCUS = None
+    # A question longer than the screen scrolls (its answering keys stay docked below it).
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "scroll_question('scroll_up')", show=False),
+        Binding("down", "scroll_question('scroll_down')", show=False),
+        Binding("pageup", "scroll_question('scroll_page_up')", show=False),
+        Binding("pagedown", "scroll_question('scroll_page_down')", show=False),
+    ]
 
     def __init__(self) -> None:
         super().__init__(classes="approval-screen")
@@ -52,6 +60,10 @@ class ConfirmDialog(ModalScreen[AnswerT], Generic[AnswerT]):
         self._quiet.key(time.monotonic())
         self.armed_changed()
 
+    def action_scroll_question(self, how: str) -> None:
+        """Scroll the question: `how` names the scroll method (`scroll_up`, `scroll_page_down`...)."""
+        getattr(self.query_one("#approval", VerticalScroll), how)(animate=False)
+
     def armed_changed(self) -> None:
         """Called when `armed` changed; a dialog whose hint depends on it updates it here."""
 
@@ -65,7 +77,7 @@ class ConfirmDialog(ModalScreen[AnswerT], Generic[AnswerT]):
 
     def compose(self) -> ComposeResult:
         """The question and its details in the dialog frame."""
-        with Vertical(id="approval"):
+        with VerticalScroll(id="approval"):
             yield Static(self.body(), id="approval-body")
             yield from self.details()
 

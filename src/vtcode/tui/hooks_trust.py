@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import ClassVar, Literal
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.widgets import Static
 
 from vtcode.config.user_file import trust_hooks
 from vtcode.core.hooks.model import ConfiguredHook
@@ -50,9 +52,15 @@ class HookTrustScreen(ConfirmDialog[HookTrustAnswer]):
             matcher = f" [{safe_text(hook.matcher)}]" if hook.matcher else ""
             body.append(f"  {hook.event}{matcher}: {safe_text(hook.handler.display)}\n")
             body.append(f"      from {safe_text(hook.source.path)} ({hook.digest[:12]})\n", style="dim")
-        body.append("\n[t] trust them (saved in your config; a change asks again)\n", style="green")
-        body.append("[n] / [Esc] not now (they stay off for this run)", style="red")
+        body.rstrip()
         return body
+
+    def details(self) -> ComposeResult:
+        """The keys that answer, kept on screen however many hooks there are."""
+        keys = Text()
+        keys.append("[t] trust them (saved in your config; a change asks again)\n", style="green")
+        keys.append("[n] / [Esc] not now (they stay off for this run)", style="red")
+        yield Static(keys, id="approval-keys")
 
 
 async def options_after_hook_trust(

@@ -12,8 +12,10 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from vtcode.exec.spool import spool_relpath
 from vtcode.protocol.errors import VtcodeError
 from vtcode.runtime.jobs import Job, Jobs
+from vtcode.tui.output_view import bounded_output
 from vtcode.tui.safe import safe_text
 from vtcode.tui.screens import TextScreen
 from vtcode.tui.transcript import exit_text
@@ -100,7 +102,8 @@ class JobsScreen(ModalScreen[None]):
         except VtcodeError as exc:
             self._note(exc.user_text())
             return
-        self.app.push_screen(TextScreen(f"{job.id}: {job.command}", output or "(no output yet)"))
+        shown = bounded_output(output, spool_relpath(job.id))
+        self.app.push_screen(TextScreen(f"{job.id}: {job.command}", shown or "(no output yet)"))
 
     def action_wait(self) -> None:
         """Wait for the highlighted job to exit (up to WAIT_SECONDS), keys still working meanwhile."""

@@ -6,7 +6,9 @@ from collections.abc import Mapping
 from typing import ClassVar, Literal
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.widgets import Static
 
 from vtcode.config.schema import McpServerSettings
 from vtcode.mcp.servers import ServerDefinition
@@ -37,7 +39,13 @@ class McpTrustScreen(ConfirmDialog[TrustAnswer]):
         body.append(f"{safe_text(self.workspace)}/.mcp.json would start:\n", style="dim")
         for name, server in self.servers.items():
             body.append(f"  {safe_text(name)}: {safe_text(ServerDefinition(name, server).target)}\n")
-        body.append("\n[a] trust this project (saved in your config)   ", style="green")
-        body.append("[s] this session only\n", style="green")
-        body.append("[n] / [Esc] do not start them", style="red")
+        body.rstrip()
         return body
+
+    def details(self) -> ComposeResult:
+        """The keys that answer, kept on screen however long the list is."""
+        keys = Text()
+        keys.append("[a] trust this project (saved in your config)   ", style="green")
+        keys.append("[s] this session only\n", style="green")
+        keys.append("[n] / [Esc] do not start them", style="red")
+        yield Static(keys, id="approval-keys")

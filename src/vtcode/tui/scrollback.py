@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 
 from vtcode.core.call_summary import argument_summary
-from vtcode.protocol.messages import AssistantMessage, Message, ToolCall, UserMessage
+from vtcode.protocol.messages import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
 from vtcode.tui.safe import safe_text
 
 # Enough for the last hours of a normal session; a terminal keeps a few thousand lines anyway.
@@ -23,6 +23,12 @@ MAX_LINES = 2_000
 def conversation_text(messages: Sequence[Message], session_id: str, *, max_lines: int = MAX_LINES) -> str:
     """The conversation as it should stay in the scrollback ('' when there is none)."""
     lines: list[str] = []
+    # Calls that never ran (denied, blocked, interrupted while asked about) must not read as if they did.
+    not_run = {
+        m.call_id
+        for m in messages
+        if isinstance(m, ToolResultMessage) and m.is_error and m.content.startswith("not run")
+    }
     for message in messages:
         match message:
             case UserMessage(content=content, meta=meta) if meta.kind is None:
@@ -31,7 +37,9 @@ def conversation_text(messages: Sequence[Message], session_id: str, *, max_lines
                     f"› {line}" if i == 0 else f"  {line}" for i, line in enumerate(content.splitlines())
                 )
             case AssistantMessage(content=content, tool_calls=calls):
-                lines.extend(_call_line(call) for call in calls)
+                lines.extend(
+                    _call_line(call) + ("  (not run)" if call.id in not_run else "") for call in calls
+                )
                 if content.strip():
                     lines.append("")
                     lines.extend(content.splitlines())

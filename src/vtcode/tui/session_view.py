@@ -48,6 +48,8 @@ class SessionView:
         # Since when a turn (or `/compact`) has been running, for the spinner's elapsed time.
         self.busy_since: float | None = None
         self.interrupted = False
+        # Turns started so far: tells one turn from the next (a warning given during a turn holds for it).
+        self.turns = 0
         # Input sent while a turn ran, shown in the transcript when the session delivers it.
         self.waiting: dict[str, tuple[str, InputMode]] = {}
         self.approvals: dict[str, ApprovalScreen] = {}
@@ -76,6 +78,7 @@ class SessionView:
             case ItemCompleted(item=item) if item is not None:
                 await transcript.complete_item(item)
             case TurnStarted():
+                self.turns += 1
                 self.set_busy(True)
                 self.interrupted = False
             case TurnCompleted():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vtcode.core.hooks.report import hooks_text
@@ -30,10 +31,24 @@ class SlashCommands:
 
     def __init__(self, app: VtcodeApp) -> None:
         self.app = app
-        self._new_confirmed = False
+        # The command and turn (session id, turns started) a warning was given for: `/new` or `/resume`
+        # again during that turn goes on.
+        self._warned: tuple[str, str, int] | None = None
 
     async def _say(self, text: str, *, error: bool = False) -> None:
         await self.app.transcript.add(NoticeEntry(text, error=error))
+
+    async def _may_end_the_turn(self, name: str, then: str) -> bool:
+        """Whether `/name` may replace the session: at once between turns; during a turn, when it is
+        typed again in that same turn (the first time says what it would end)."""
+        session = self.app.session
+        turn = (name, session.id, self.app.view.turns) if session is not None and session.running else None
+        if turn is None or self._warned == turn:
+            self._warned = None
+            return True
+        self._warned = turn
+        await self._say(f"a turn is running: /{name} again interrupts it and {then}")
+        return False
 
     async def run(self, text: str) -> bool:
         """Run `text` if it is a slash command; False when it is ordinary input."""
@@ -69,14 +84,8 @@ class SlashCommands:
             await app.action_quit()
 
         async def new(_: str) -> None:
-            session = app.session
-            if session is not None and session.running and not self._new_confirmed:
-                # Starting over ends the running turn: say so first.
-                self._new_confirmed = True
-                await self._say("a turn is running: /new again interrupts it and starts a new session")
-                return
-            self._new_confirmed = False
-            app.reopen(None)
+            if await self._may_end_the_turn("new", "starts a new session"):
+                app.reopen(None)
 
         return {"help": show_help, "quit": quit_app, "new": new, "resume": self._resume}
 
@@ -168,17 +177,19 @@ class SlashCommands:
 
     async def _resume(self, argument: str) -> None:
         app = self.app
+        current = app.session.id if app.session is not None else None
         if argument:
-            if app.session is not None and argument == app.session.id:
-                await self._say(f"session {argument} is the one open")
-            else:
+            if current is not None and _names_only(argument, current, app.options.home):
+                await self._say(f"session {current} is the one open")
+            elif await self._may_end_the_turn("resume", f"opens session {argument}"):
                 app.reopen(argument)
             return
         sessions = stored_sessions(app.options.home)
-        current = app.session.id if app.session is not None else None
         sessions = [s for s in sessions if s.id != current]
         if not sessions:
             await self._say("no stored sessions to resume")
+            return
+        if not await self._may_end_the_turn("resume", "opens the session you pick"):
             return
 
         def chosen(session_id: str | None) -> None:
@@ -186,3 +197,12 @@ class SlashCommands:
                 app.reopen(session_id)
 
         app.push_screen(SessionPicker(sessions, str(app.options.workspace.resolve())), chosen)
+
+
+def _names_only(argument: str, current: str, home: Path) -> bool:
+    """Whether `argument` (an id or a prefix, as `/resume` takes) names the open session and no other."""
+    if argument == current:
+        return True
+    if not current.startswith(argument):
+        return False
+    return not any(s.id.startswith(argument) and s.id != current for s in stored_sessions(home))

@@ -16,6 +16,8 @@ from typing import Any, TextIO
 from textual.driver import Driver
 from textual.drivers.linux_driver import LinuxDriver
 
+from vtcode.tui.paste_guard import install as install_paste_guard
+
 
 class TerminalOutput:
     """The terminal's output stream; once a write fails (the terminal is gone) later ones are dropped."""
@@ -65,5 +67,9 @@ class TerminalDriver(LinuxDriver):
 
 
 def driver_class(chosen: type[Driver]) -> type[Driver]:
-    """The driver to run with: `chosen`, or `TerminalDriver` in place of Textual's Linux driver."""
-    return TerminalDriver if chosen is LinuxDriver else chosen
+    """The driver to run with: `chosen`, or `TerminalDriver` in place of Textual's Linux driver (whose
+    input then keeps a pasted ESC inside its paste)."""
+    if chosen is not LinuxDriver:
+        return chosen
+    install_paste_guard()
+    return TerminalDriver

@@ -70,6 +70,7 @@ ApprovalScreen, TextScreen, JobsScreen, SessionPicker {
     width: 90%;
     max-width: 110;
     height: auto;
+    max-height: 100%;
     border: thick $warning;
     background: $surface;
     padding: 1 2;
@@ -81,6 +82,7 @@ ApprovalScreen, TextScreen, JobsScreen, SessionPicker {
     margin: 1 0 0 0;
 }
 #approval-keys {
+    dock: bottom;
     margin: 1 0 0 0;
 }
 .panel {

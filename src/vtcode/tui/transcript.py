@@ -146,7 +146,9 @@ def hidden_lines(output: str, result: str | None) -> int:
             value = json.loads(result).get("omitted_lines")
         except (ValueError, AttributeError):
             value = None
-        omitted = value if isinstance(value, int) else 0
+        if isinstance(value, int):
+            # The tool cut the middle out and put one marker line there: that line is no output.
+            omitted, shown = value, shown - 1
     return max(0, shown - LIVE_TAIL_LINES) + omitted
 
 
