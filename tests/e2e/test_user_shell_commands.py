@@ -95,6 +95,25 @@ def test_plain_exec_prints_the_command_output_and_exits_0(vtcode: VtcodeRunner, 
     assert done.stdout == "hi-42\n", "the output of the command is the result"
 
 
+def test_exec_waits_for_a_shell_command_that_outlives_the_yield(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    ws = _workspace(tmp_path)
+    with server_for("chat", [Reply(text="seen")]) as server:
+        # exec_command returns after 10 s; nobody would be left to follow the command in `vtcode exec`.
+        done = vtcode.run(
+            "exec", *cli_args("chat"), "!echo early; sleep 11; echo late",
+            cwd=ws, env=cli_env("chat", server), timeout=120,
+        )  # fmt: skip
+        assert server.requests == []
+    assert done.code == 0, done.stderr
+    assert done.stdout == "early\nlate\n"
+    later, bodies = _exec(vtcode, ws, "and?", [Reply(text="seen")], "--continue")
+    assert later.code == 0, later.stderr
+    users = [str(m["content"]) for m in bodies[0]["messages"] if m["role"] == "user"]
+    assert (
+        "I ran this command myself:\n$ echo early; sleep 11; echo late\nearly\nlate\n(exit code 0)" in users
+    )
+
+
 @pytest.mark.parametrize("approval", ["ask", "read-only"])
 def test_a_mode_that_would_ask_does_not_ask_for_a_shell_command(
     vtcode: VtcodeRunner, tmp_path: Path, approval: str

@@ -132,7 +132,7 @@ class HumanRenderer:
                 self._answered, self._command_output = False, ""
             case ItemCompleted(item=CommandExecutionItem() as item):
                 self._command_done(item)
-                self._command_output = item.aggregated_output
+                self._command_output += item.aggregated_output  # a long one's waits add to it
             case ItemCompleted(item=FileChangeItem(changes=changes, status=status, message=message)):
                 for change in changes:
                     self._note(f"{change.kind}: {change.path}")

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 PREFIX = "!"
 EXEC_TOOL = "exec_command"
+WAIT_TOOL = "write_stdin"
 INTRO = "I ran this command myself:"
 INTERRUPTED = "(I interrupted it before it finished)"
 
@@ -45,13 +46,38 @@ async def run_user_command(runner: TurnRunner, command: str, turn: int, intent_i
     if opening:
         runner.commit(opening)
     call = ToolCall(id=f"user_shell_{turn}", name=EXEC_TOOL, arguments=json.dumps({"cmd": command}))
+    results: list[str] = []
     try:
         result = await runner.dispatcher.run_call(call, user=True)
+        results.append(result.content)
+        # Headless (`vtcode exec`) nobody is left to follow a long command: wait for its end there.
+        while runner.dispatcher.policy.headless and (session := _still_running(result.content)):
+            wait = json.dumps({"session_id": session, "action": "wait"})
+            call = ToolCall(id=f"{call.id}_wait", name=WAIT_TOOL, arguments=wait)
+            result = await runner.dispatcher.run_call(call, user=True)
+            results.append(result.content)
     except asyncio.CancelledError:
         runner.commit([_record(runner, command, INTERRUPTED, turn, intent_id)])
         raise
-    runner.commit([_record(runner, command, result_text(result.content), turn, intent_id)])
+    runner.commit([_record(runner, command, result_text(*results), turn, intent_id)])
     return TurnOutcome("", Usage(), 0)
+
+
+def _still_running(content: str) -> str | None:
+    """The session id of a command result that says the command still runs."""
+    fields = _fields(content)
+    if fields is None or fields.get("is_exited") is not False:
+        return None
+    session = fields.get("session_id")
+    return session if isinstance(session, str) else None
+
+
+def _fields(content: str) -> dict[str, Any] | None:
+    try:
+        fields: Any = json.loads(content)
+    except ValueError:
+        return None
+    return fields if isinstance(fields, dict) and "output" in fields else None
 
 
 def _record(runner: TurnRunner, command: str, result: str, turn: int, intent_id: str | None) -> UserMessage:
@@ -59,23 +85,22 @@ def _record(runner: TurnRunner, command: str, result: str, turn: int, intent_id:
     return UserMessage(f"{INTRO}\n$ {command}\n{result}", meta=meta)
 
 
-def result_text(content: str) -> str:
-    """The model's view of a command result as a terminal shows it: output, then the exit code.
+def result_text(*contents: str) -> str:
+    """The model's view of a command's results (its first call, then any waits) as a terminal shows it.
 
-    The other fields the model would see (a still-running session's id and wait arguments, a spool
-    path, a note) follow as JSON, so the model can follow the command up; an error result is kept as is.
+    The output, then the exit code; the other fields the model would see of the last result (a
+    still-running session's id and wait arguments, a spool path, a note) follow as JSON, so the model can
+    follow the command up. A result that is not a command's (an error) is kept as is.
     """
-    try:
-        fields: Any = json.loads(content)
-    except ValueError:
-        return content
-    if not isinstance(fields, dict) or "output" not in fields:
-        return content
-    output = str(fields.pop("output"))
+    parsed = [_fields(content) for content in contents]
+    last = parsed[-1] if parsed else None
+    if last is None:
+        return contents[-1] if contents else ""
+    output = "".join(str(fields.get("output", "")) for fields in parsed if fields is not None)
+    rest = {key: value for key, value in last.items() if key not in ("output", "exit_code")}
     lines = [output.rstrip("\n")] if output.strip() else []
-    exit_code = fields.pop("exit_code", None)
-    if exit_code is not None:
-        lines.append(f"(exit code {exit_code})")
-    if fields:
-        lines.append(f"({json.dumps(fields, ensure_ascii=False)})")
+    if last.get("exit_code") is not None:
+        lines.append(f"(exit code {last['exit_code']})")
+    if rest:
+        lines.append(f"({json.dumps(rest, ensure_ascii=False)})")
     return "\n".join(lines)
