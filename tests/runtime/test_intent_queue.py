@@ -61,3 +61,12 @@ async def test_input_that_does_not_wait_is_not_an_intent(tmp_path: Path) -> None
     assert [(p.text, p.intent_id) for p in queue.items] == [("right away", None)]
     assert seen == []
     assert not (tmp_path / "envelope.json").exists()
+
+
+async def test_a_shell_command_sent_as_steering_waits_for_a_turn_of_its_own(tmp_path: Path) -> None:
+    queue = _queue(tmp_path, [])
+    await queue.add("!echo hi", "steer", None, waits=False)
+    await queue.add("look at the tests", "steer", None, waits=False)
+    assert [p.text for p in queue.take_steering()] == ["look at the tests"]
+    queue.requeue_steering()
+    assert [(p.text, p.mode) for p in queue.items] == [("!echo hi", "queue")]

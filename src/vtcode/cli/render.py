@@ -25,6 +25,7 @@ from vtcode.protocol.events import (
     ToolCallItem,
     ToolsChanged,
     TurnCompleted,
+    TurnStarted,
     UsageSummary,
     encode_event,
 )
@@ -109,6 +110,9 @@ class HumanRenderer:
         self.live = self.out.isatty()
         self._last_text = ""
         self._streamed_ids: set[str] = set()
+        # A turn without an answer (`!cmd`): its command's output is the result printed on stdout.
+        self._answered = False
+        self._command_output = ""
 
     def __call__(self, event: Event) -> None:
         match event:
@@ -124,8 +128,11 @@ class HumanRenderer:
                 self._flush_progress()
                 if isinstance(item, CommandExecutionItem):
                     self._command_started(item)
+            case TurnStarted():
+                self._answered, self._command_output = False, ""
             case ItemCompleted(item=CommandExecutionItem() as item):
                 self._command_done(item)
+                self._command_output += item.aggregated_output  # a long one's waits add to it
             case ItemCompleted(item=FileChangeItem(changes=changes, status=status, message=message)):
                 for change in changes:
                     self._note(f"{change.kind}: {change.path}")
@@ -143,6 +150,7 @@ class HumanRenderer:
                 if status == "failed" and result:
                     self._note(f"  {_first_line(result)}")
             case ItemCompleted(item=AgentMessageItem(id=item_id, text=text)):
+                self._answered = True
                 if item_id in self._streamed_ids:
                     self.out.write("\n")
                 else:
@@ -170,6 +178,8 @@ class HumanRenderer:
                     # A pipe gets no control sequences either: a file that is later `cat` replays them.
                     self.out.write(terminal_safe(self._last_text).rstrip("\n") + "\n")
                     self._last_text = ""
+                elif not self._answered and self._command_output:
+                    self.out.write(terminal_safe(self._command_output).rstrip("\n") + "\n")
             case _:
                 pass
 

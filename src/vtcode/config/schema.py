@@ -170,6 +170,8 @@ class SandboxSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, k
     writable_roots: tuple[WritableRoot, ...] = ()
     # Named Unix sockets commands may still connect to with the network off (tmux, ssh-agent, ...).
     allow_unix_sockets: tuple[WritableRoot, ...] = ()
+    # Commands the user types with `!cmd` run outside the sandbox (user authority) unless this is on.
+    confine_user_commands: bool = False
 
 
 class InstructionSourceSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):

@@ -117,8 +117,13 @@ class SessionManager:
         """Sessions whose command runs or whose output is still open."""
         return [s for s in self._sessions.values() if not s.finished]
 
-    async def start(self, command: str, *, cwd: Path, working_directory: str, tty: bool) -> CommandSession:
-        """Start `command` in a new session; SessionError when a limit forbids it or it cannot start."""
+    async def start(
+        self, command: str, *, cwd: Path, working_directory: str, tty: bool, confined: bool = True
+    ) -> CommandSession:
+        """Start `command` in a new session; SessionError when a limit forbids it or it cannot start.
+
+        `confined` False runs it outside the OS sandbox (a command the user typed, `!cmd`).
+        """
         # The session machinery (PTYs, output pumps, spawning) loads with the first command, not at
         # start-up.
         from vtcode.core.exec.result import CommandInfo
@@ -138,7 +143,8 @@ class SessionManager:
                 "Wait for one to finish (write_stdin action wait) or end one (write_stdin action kill)."
             )
         try:
-            self.sandbox.prepare(self._env)
+            if confined:
+                self.sandbox.prepare(self._env)
         except SandboxUnavailable as exc:
             raise SessionError(str(exc)) from None
         except OSError as exc:
@@ -157,8 +163,8 @@ class SessionManager:
             tty=tty,
             rows=settings.rows,
             cols=settings.cols,
-            confine=self.sandbox.child_setup(str(cwd)),
-            pty_root=self.sandbox.pty_root(),
+            confine=self.sandbox.child_setup(str(cwd)) if confined else None,
+            pty_root=self.sandbox.pty_root() if confined else None,
         )
         if settings.subreaper:
             # Before the first spawn, so even its earliest orphans are re-parented to vtcode.

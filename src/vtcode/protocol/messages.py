@@ -23,7 +23,8 @@ class MessageMeta(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_
     # Written by vtcode, not by the user: "context" is the environment context item, "interruption" the
     # note that the user interrupted a turn before it was answered (so resuming does not answer it
     # again). Compaction does not keep either as the user's words; steering never matches them.
-    kind: Literal["context", "interruption"] | None = None
+    # "shell" is a command the user ran with `!cmd` and its result: the model reads it, never answers it.
+    kind: Literal["context", "interruption", "shell"] | None = None
 
 
 class Reasoning(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):

@@ -22,6 +22,7 @@ from vtcode.protocol.events import IntentCancelled, IntentQueued
 from vtcode.protocol.messages import ImagePart
 from vtcode.protocol.ops import InputMode, UserInput
 from vtcode.runtime.emitter import Emitter
+from vtcode.runtime.user_shell import user_command
 from vtcode.store.intents import IntentStore
 
 log = logging.getLogger(__name__)
@@ -113,8 +114,11 @@ class IntentQueue:
         return self._items.popleft() if self._items else None
 
     def take_steering(self) -> list[UserInput]:
-        """The `steer` input waiting for the running turn's boundary, removed from the queue."""
-        steer = [p for p in self._items if p.mode == "steer"]
+        """The `steer` input waiting for the running turn's boundary, removed from the queue.
+
+        A `!cmd` is not words for the model: it stays queued and runs as a turn of its own.
+        """
+        steer = [p for p in self._items if p.mode == "steer" and user_command(p.text) is None]
         for item in steer:
             self._items.remove(item)
         return steer

@@ -95,6 +95,7 @@ class ToolDispatcher:
         self.checkpoints: Checkpointer | None = None
         self.shadows = ShadowWatch()  # sees each call before approval (reports for permission callbacks)
         self.rewrites = Rewrites(lambda: self.policy)  # arguments an approval substituted, until run
+        self.confine_user_commands = False  # `[sandbox] confine_user_commands`: `!cmd` confined too
 
     async def run_calls(self, calls: Sequence[ToolCall], commit: Commit) -> list[ToolResultMessage]:
         """Run `calls` (read-only ones in parallel batches) and commit their results in call order.
@@ -116,9 +117,12 @@ class ToolDispatcher:
         commit(ordered)
         return ordered
 
-    async def run_call(self, call: ToolCall) -> ToolResultMessage:
-        """Run one call outside a model reply (a command's shell block): approval, hooks, events."""
-        return await self._run_one(call)
+    async def run_call(self, call: ToolCall, *, user: bool = False) -> ToolResultMessage:
+        """Run one call outside a model reply (a command's shell block): approval, hooks, events.
+
+        `user`: a command the user typed (`!cmd`), run on user authority: no approval, no tool hooks.
+        """
+        return await self._run_one(call, user=user)
 
     def refuse(self, calls: Sequence[ToolCall], reason: str, commit: Commit) -> list[ToolResultMessage]:
         """Answer every call with `reason` without running it (items shown as declined)."""
@@ -161,7 +165,7 @@ class ToolDispatcher:
         tool = self.tools.get(call.name)
         return tool is not None and tool.kind == "read"
 
-    async def _run_one(self, call: ToolCall) -> ToolResultMessage:
+    async def _run_one(self, call: ToolCall, *, user: bool = False) -> ToolResultMessage:
         item_id = self.emitter.new_item_id()
         try:
             arguments = _parse_arguments(call.arguments)
@@ -175,7 +179,7 @@ class ToolDispatcher:
         started = _item(tool, call, item_id, described, status="in_progress")
         self.emitter.emit(ItemStarted(item=started))
         pre: Combined | None = None
-        if self.hooks is not None and self.hooks.dispatch.active("PreToolUse"):
+        if not user and self.hooks is not None and self.hooks.dispatch.active("PreToolUse"):
             try:
                 pre = await self.hooks.pre_tool_use(tool, call, arguments, described)
             except asyncio.CancelledError:
@@ -189,7 +193,9 @@ class ToolDispatcher:
                 self.emitter.emit(
                     ItemUpdated(item=_item(tool, call, item_id, described, status="in_progress"))
                 )
-        if pre is not None and pre.blocked:
+        if user:
+            decision = Decision("allow", "typed by the user")
+        elif pre is not None and pre.blocked:
             decision = Decision("deny", pre.reason)
         else:
             decision = await self._approve(tool, call, item_id, described, pre=pre, arguments=arguments)
@@ -202,7 +208,8 @@ class ToolDispatcher:
             content = f"not run: {decision.reason}"
             return ToolResultMessage(call_id=call.id, name=call.name, content=content, is_error=True)
         live = self._live_output(item_id) if tool.kind in ("command", "session_input") else None
-        context = msgspec.structs.replace(self.context, progress=live, item_id=item_id)
+        unconfined = user and not self.confine_user_commands
+        context = msgspec.structs.replace(self.context, progress=live, item_id=item_id, unconfined=unconfined)
         if self.checkpoints is not None:
             await self.checkpoints.before_call(tool, call, described)
         try:
@@ -222,7 +229,7 @@ class ToolDispatcher:
         outcome = storable(outcome)
         if self.checkpoints is not None:
             await self.checkpoints.after_call(tool, call, described, outcome)
-        if self.hooks is not None:
+        if self.hooks is not None and not user:
             outcome = await self.hooks.post_tool_use(tool, call, arguments, outcome, pre)
         if outcome.touched_paths and self.on_touched is not None:
             self.on_touched(outcome.touched_paths)

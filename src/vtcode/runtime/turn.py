@@ -48,6 +48,7 @@ from vtcode.runtime.hooks import (
     TurnStart,
 )
 from vtcode.runtime.tool_dispatch import ToolDispatcher
+from vtcode.runtime.user_shell import run_user_command, user_command
 
 if TYPE_CHECKING:
     from vtcode.runtime.lifecycle_hooks import LifecycleHooks
@@ -195,6 +196,8 @@ class TurnRunner:
         self.delegated = Usage()
         self.emitter.begin_turn(turn)
         self.emitter.emit(TurnStarted())
+        if text is not None and (command := user_command(text)) is not None:
+            return await run_user_command(self, command, turn, intent_id)  # `!cmd`: no model request
         if text is not None and text.lstrip().startswith("/"):
             text = await self._expand(text)
         if text is not None:

@@ -288,6 +288,7 @@ def _wire(
         approvals=None if options.headless else approvals,
         hooks=tool_hooks,
     )
+    dispatcher.confine_user_commands = settings.sandbox.confine_user_commands
     if tool_hooks is not None:
         tool_hooks.dispatch.permission_mode = lambda: dispatcher.policy.mode
     usage = UsageTracking(settings, model_client, history, notify=emitter.emit, parent=options.usage_parent)

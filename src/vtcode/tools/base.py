@@ -45,6 +45,9 @@ class ToolContext(msgspec.Struct, frozen=True):
     item_id: str = ""
     # Folders added with `--add-dir`: the file tools accept absolute paths inside them as well.
     extra_roots: tuple[Path, ...] = ()
+    # A command the user typed (`!cmd`) runs outside the OS sandbox. Only the runtime sets it, per
+    # call; no tool argument can reach it, so the model cannot unconfine its own commands.
+    unconfined: bool = False
 
 
 class CallDescription(msgspec.Struct, frozen=True):

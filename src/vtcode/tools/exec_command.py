@@ -118,6 +118,7 @@ def outcome(
     touched: tuple[str, ...] = (),
     waited: bool = False,
     wait_deadline: float | None = None,
+    confined: bool = True,
 ) -> ToolOutcome:
     """The tool outcome of a session call; the session is collected if its end was just reported."""
     # The result model loads with the first command, not at start-up.
@@ -134,8 +135,11 @@ def outcome(
         wait_deadline_seconds=wait_deadline,
     )
     result = build_result(report.view, call)
-    note = denial_note(
-        manager.settings.sandbox, result.output, result.exit_code if result.is_exited else None
+    # An unconfined command's "permission denied" is not the sandbox's doing.
+    note = (
+        denial_note(manager.settings.sandbox, result.output, result.exit_code if result.is_exited else None)
+        if confined
+        else None
     )
     if note is not None:
         result = msgspec.structs.replace(result, sandbox_note=note)
@@ -195,7 +199,11 @@ class ExecCommandTool:
             workdir = resolve_workdir(ctx, args.workdir)
             manager = self.manager
             session = await manager.start(
-                args.cmd, cwd=workdir.real, working_directory=workdir.display, tty=args.tty
+                args.cmd,
+                cwd=workdir.real,
+                working_directory=workdir.display,
+                tty=args.tty,
+                confined=not ctx.unconfined,
             )
         except (ToolError, SessionError) as exc:
             return error_outcome(NAME, exc.message)
@@ -212,4 +220,6 @@ class ExecCommandTool:
             # The model never learned this session's id, so nothing could ever wait on or kill it.
             await asyncio.shield(manager.discard(session))
             raise
-        return outcome(manager, session, "start", report, touched=(workdir.display,))
+        return outcome(
+            manager, session, "start", report, touched=(workdir.display,), confined=not ctx.unconfined
+        )

@@ -56,6 +56,7 @@ KEYS = (
     ("Ctrl+J, Shift+Enter", "new line"),
     ("Up / Down", "previous / next input"),
     ("Tab", "complete a /command or an @path, else go to pending input"),
+    ("!cmd", "run cmd in your shell (no approval)"),
     ("e / d", "pending input: edit / remove the highlighted"),
     ("Esc", "interrupt the turn (twice: no grace)"),
     ("Esc Esc", "between turns, nothing typed: /rewind"),
