@@ -186,3 +186,17 @@ def test_rewind_restores_a_file_a_shell_command_removed(vtcode: VtcodeRunner, tm
     undone = rewind(vtcode, ws, "--to", "1", "--code", "--yes")
     assert undone.code == 0, undone.stderr
     assert (ws / "f").read_text() == "keep me\n"
+
+
+def test_a_shell_command_reads_end_of_input_so_nothing_is_typed_into_it_outside_the_sandbox(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    # Left open, `!sh` would wait for input the model could send with write_stdin, unconfined (and a
+    # headless run would wait for it for ever).
+    ws = _workspace(tmp_path)
+    done, bodies = _exec(vtcode, ws, """!sh -c 'read line; echo "got:[$line] $?"'""", [Reply(text="unused")])
+    assert done.code == 0, done.stderr
+    assert bodies == []
+    [item] = _commands(done)
+    assert "got:[] 1" in item["aggregated_output"], item
+    assert item["exit_code"] == 0

@@ -122,8 +122,11 @@ class SessionManager:
     ) -> CommandSession:
         """Start `command` in a new session; SessionError when a limit forbids it or it cannot start.
 
-        `confined` False runs it outside the OS sandbox (a command the user typed, `!cmd`).
+        `confined` False runs it outside the OS sandbox (a command the user typed, `!cmd`), without
+        input and never on a terminal (whose one descriptor carries input and output alike).
         """
+        if not confined and tty:
+            raise SessionError("a command outside the sandbox cannot run on a terminal")
         # The session machinery (PTYs, output pumps, spawning) loads with the first command, not at
         # start-up.
         from vtcode.core.exec.result import CommandInfo
@@ -192,6 +195,10 @@ class SessionManager:
             cols=settings.cols if tty else None,
         )
         session = CommandSession(asyncio.get_running_loop(), info, marker, spawned, spool)
+        if not confined:
+            # Nobody types into it, and input the model sent (`write_stdin`) would run outside the
+            # sandbox (`!sh`, `!python3`): it reads end of file at once.
+            session.close_input()
         self._sessions[session_id] = session
         return session
 

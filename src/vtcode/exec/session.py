@@ -191,6 +191,15 @@ class CommandSession:
             self.output.progress = None
             reporter.close()
 
+    def close_input(self) -> None:
+        """End the command's input: it reads end of file, and later writes are refused (pipes only)."""
+        fd = self._in_fd
+        if fd is None or fd == self._out_fd:
+            return
+        self._in_fd = None
+        self._loop.remove_writer(fd)
+        os.close(fd)
+
     async def write(self, chars: str) -> None:
         """Send `chars` verbatim to the command's input (no newline is added)."""
         view = memoryview(chars.encode("utf-8"))
