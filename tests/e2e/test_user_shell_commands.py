@@ -188,13 +188,16 @@ def test_rewind_restores_a_file_a_shell_command_removed(vtcode: VtcodeRunner, tm
     assert (ws / "f").read_text() == "keep me\n"
 
 
-def test_a_shell_command_reads_end_of_input_so_nothing_is_typed_into_it_outside_the_sandbox(
-    vtcode: VtcodeRunner, tmp_path: Path
+@pytest.mark.parametrize("confined", [False, True])
+def test_a_shell_command_reads_end_of_input_so_nothing_is_typed_into_it(
+    vtcode: VtcodeRunner, tmp_path: Path, confined: bool
 ) -> None:
-    # Left open, `!sh` would wait for input the model could send with write_stdin, unconfined (and a
-    # headless run would wait for it for ever).
+    # Left open, `!sh` would wait for input nobody types, which the model could send with write_stdin
+    # (unconfined, outside the sandbox), and a headless run would wait for it for ever.
     ws = _workspace(tmp_path)
-    done, bodies = _exec(vtcode, ws, """!sh -c 'read line; echo "got:[$line] $?"'""", [Reply(text="unused")])
+    extra = ["-c", "sandbox.confine_user_commands=true"] if confined else []
+    command = """!sh -c 'read line; echo "got:[$line] $?"'"""
+    done, bodies = _exec(vtcode, ws, command, [Reply(text="unused")], *extra)
     assert done.code == 0, done.stderr
     assert bodies == []
     [item] = _commands(done)

@@ -118,15 +118,24 @@ class SessionManager:
         return [s for s in self._sessions.values() if not s.finished]
 
     async def start(
-        self, command: str, *, cwd: Path, working_directory: str, tty: bool, confined: bool = True
+        self,
+        command: str,
+        *,
+        cwd: Path,
+        working_directory: str,
+        tty: bool,
+        confined: bool = True,
+        with_input: bool = True,
     ) -> CommandSession:
         """Start `command` in a new session; SessionError when a limit forbids it or it cannot start.
 
-        `confined` False runs it outside the OS sandbox (a command the user typed, `!cmd`), without
-        input and never on a terminal (whose one descriptor carries input and output alike).
+        `confined` False runs it outside the OS sandbox (a command the user typed, `!cmd`). Such a
+        command, and one started `with_input` False, reads end of file at once and never runs on a
+        terminal (whose one descriptor carries input and output alike).
         """
-        if not confined and tty:
-            raise SessionError("a command outside the sandbox cannot run on a terminal")
+        with_input = with_input and confined
+        if not with_input and tty:
+            raise SessionError("a command without input cannot run on a terminal")
         # The session machinery (PTYs, output pumps, spawning) loads with the first command, not at
         # start-up.
         from vtcode.core.exec.result import CommandInfo
@@ -195,9 +204,9 @@ class SessionManager:
             cols=settings.cols if tty else None,
         )
         session = CommandSession(asyncio.get_running_loop(), info, marker, spawned, spool)
-        if not confined:
-            # Nobody types into it, and input the model sent (`write_stdin`) would run outside the
-            # sandbox (`!sh`, `!python3`): it reads end of file at once.
+        if not with_input:
+            # Nobody types into a `!cmd`, and outside the sandbox input the model sent (`write_stdin`)
+            # would run unconfined (`!sh`, `!python3`): it reads end of file at once.
             session.close_input()
         self._sessions[session_id] = session
         return session

@@ -209,7 +209,9 @@ class ToolDispatcher:
             return ToolResultMessage(call_id=call.id, name=call.name, content=content, is_error=True)
         live = self._live_output(item_id) if tool.kind in ("command", "session_input") else None
         unconfined = user and not self.confine_user_commands
-        context = msgspec.structs.replace(self.context, progress=live, item_id=item_id, unconfined=unconfined)
+        context = msgspec.structs.replace(
+            self.context, progress=live, item_id=item_id, unconfined=unconfined, typed_by_user=user
+        )
         if self.checkpoints is not None:
             await self.checkpoints.before_call(tool, call, described)
         try:

@@ -48,6 +48,8 @@ class ToolContext(msgspec.Struct, frozen=True):
     # A command the user typed (`!cmd`) runs outside the OS sandbox. Only the runtime sets it, per
     # call; no tool argument can reach it, so the model cannot unconfine its own commands.
     unconfined: bool = False
+    # A command the user typed (`!cmd`), confined or not: it gets no input (nobody types into it).
+    typed_by_user: bool = False
 
 
 class CallDescription(msgspec.Struct, frozen=True):

@@ -204,6 +204,7 @@ class ExecCommandTool:
                 working_directory=workdir.display,
                 tty=args.tty,
                 confined=not ctx.unconfined,
+                with_input=not ctx.typed_by_user,
             )
         except (ToolError, SessionError) as exc:
             return error_outcome(NAME, exc.message)
