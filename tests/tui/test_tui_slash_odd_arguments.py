@@ -74,7 +74,7 @@ async def test_model_with_words_after_the_name_is_refused_and_the_model_stays(tm
     with server_for("chat", [Reply(text="still the same model")]) as server:
         async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await _command(pilot, "/model gpt-4.1-mini please")
-            answered = ("a model name has no spaces", "from this turn on")
+            answered = ("a model name has no spaces", "from the next turn on")
             await until(pilot, lambda: any(a in screen_text(app) for a in answered), "the answer to /model")
             assert "✗ a model name has no spaces: 'gpt-4.1-mini please'" in screen_text(app)
             assert " gpt-4.1 · " in str(app.status_line.render())
@@ -108,3 +108,18 @@ async def test_resume_during_a_turn_warns_first_and_again_opens_the_other_sessio
             assert second.running
             await _command(pilot, f"/resume {first.id}")
             await until(pilot, lambda: app.session is not None and app.session.id == first.id, "the resume")
+
+
+async def test_a_model_switch_during_a_turn_says_it_applies_from_the_next_turn(tmp_path: Path) -> None:
+    slow = Reply(text="busy " * 200, chunk_size=5, delay_between=0.02)
+    with server_for("chat", [slow, Reply(text="on the new model")]) as server:
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
+            await _command(pilot, "one")
+            await until(pilot, lambda: "busy" in screen_text(app), "the turn streaming")
+            await _command(pilot, "/model gpt-4.1-mini")
+            await until(pilot, lambda: "takes effect when this turn ends" in screen_text(app), "the notice")
+            await until(pilot, lambda: "model: gpt-4.1-mini from" in screen_text(app), "the switch")
+            assert "model: gpt-4.1-mini from the next turn on" in screen_text(app)
+            await _command(pilot, "two")
+            await until(pilot, lambda: "on the new model" in screen_text(app), "the answer")
+    assert [r.json()["model"] for r in server.requests] == ["gpt-4.1", "gpt-4.1-mini"]

@@ -55,7 +55,7 @@ def apply(wiring: Wiring, switch: Switch) -> list[str]:
         )
         # The provider's count for the previous model says nothing about the next one.
         wiring.state.last_usage = None
-        told.append(f"model: {switch.model} from this turn on ({info.context_window:,}-token window)")
+        told.append(f"model: {switch.model} from the next turn on ({info.context_window:,}-token window)")
         if not info.known:
             told.append(f"model {switch.model!r} is not in the catalog; assuming the default window")
     old = wiring.prompt
@@ -74,6 +74,6 @@ def apply(wiring: Wiring, switch: Switch) -> list[str]:
         runner.cache_key = prompt.cache_key
         wiring.dispatcher.on_touched = prompt.note_touched
         if profile != old.profile:
-            told.append(f"prompt profile: {profile} from this turn on")
+            told.append(f"prompt profile: {profile} from the next turn on")
         told.append("the system prompt was recomposed: the provider's prompt cache starts over once")
     return told
