@@ -48,3 +48,26 @@ def test_hooks_trust_keeps_a_symlinked_user_config(vtcode: VtcodeRunner, tmp_pat
     assert link.is_symlink()
     assert real.read_text().startswith(_SETTINGS)
     assert "hooks" in real.read_text()
+
+
+def test_a_config_symlink_loop_is_an_error_not_an_ignored_file(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    link = vtcode.home / ".vtcode" / "vtcode.toml"
+    link.parent.mkdir()
+    link.symlink_to(link)
+    result = vtcode.run("prompt", cwd=tmp_path)
+    assert result.code == 2
+    assert result.stderr == (
+        f"vtcode: {link}: cannot read (Too many levels of symbolic links), expected a readable TOML file\n"
+    )
+
+
+def test_a_dangling_config_symlink_is_an_error_not_an_ignored_file(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    link = tmp_path / "vtcode.toml"
+    link.symlink_to(tmp_path / "moved-away.toml")
+    result = vtcode.run("prompt", cwd=tmp_path)
+    assert result.code == 2
+    assert result.stderr == (
+        f"vtcode: {link}: cannot read (No such file or directory), expected a readable TOML file\n"
+    )
