@@ -23,10 +23,19 @@ def _configure_logging() -> None:
     from vtcode.config.environment import os_environ
 
     debug = os_environ().get("VTCODE_DEBUG", "").lower() in ("1", "true", "yes", "on")
-    logging.basicConfig(
-        level=logging.DEBUG if debug else logging.WARNING,
-        format="vtcode %(levelname)s %(name)s: %(message)s",
-    )
+    if debug:
+        logging.basicConfig(level=logging.DEBUG, format="vtcode %(levelname)s %(name)s: %(message)s")
+        return
+
+    class UserFormatter(logging.Formatter):
+        """A library warning reads like the CLI's own `warning: ...` lines, without the logger's name."""
+
+        def format(self, record: logging.LogRecord) -> str:
+            return f"{record.levelname.lower()}: {record.getMessage()}"
+
+    handler = logging.StreamHandler()
+    handler.setFormatter(UserFormatter())
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
 
 
 # Collect only every this many allocations while start-up loads modules (the default is 700). Not
