@@ -162,6 +162,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         # `_loaded`.
         _StartUp.thresholds = gc.get_threshold()
         gc.set_threshold(_START_UP_GC_THRESHOLD, *_StartUp.thresholds[1:])
+    if sys.stdout is None:
+        # Started with file descriptor 1 closed: every answer and event would be lost (or fail late, after
+        # the model was paid), so nothing runs.
+        if sys.stderr is not None:
+            sys.stderr.write(
+                "vtcode: standard output is closed; nothing was run\n"
+                "hint: redirect it instead (>/dev/null to discard the answer)\n"
+            )
+        return int(ExitCode.USAGE)
     try:
         code = _dispatch(sys.argv[1:] if argv is None else argv)
     except VtcodeError as exc:
