@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 from tests.conftest import VtcodeRunner
+
 from vtcode.testing.script import Reply
 from vtcode.testing.wire import cli_args, cli_env, server_for
 
