@@ -178,7 +178,10 @@ def test_a_silent_server_times_out(serve: Callable[[Answer], RawServer]) -> None
 
     server = serve(hang)
     try:
-        with pytest.raises(ProviderError, match=r"timed out \(ReadTimeout\)"):
+        with pytest.raises(
+            ProviderError,
+            match=r"timed out: nothing received for 0.2 s \(network.stream_idle_timeout_seconds\)",
+        ):
             asyncio.run(_events(SseTransport(_endpoint(server.url, idle_timeout=0.2))))
     finally:
         gate.set()

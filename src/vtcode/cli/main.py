@@ -23,10 +23,19 @@ def _configure_logging() -> None:
     from vtcode.config.environment import os_environ
 
     debug = os_environ().get("VTCODE_DEBUG", "").lower() in ("1", "true", "yes", "on")
-    logging.basicConfig(
-        level=logging.DEBUG if debug else logging.WARNING,
-        format="vtcode %(levelname)s %(name)s: %(message)s",
-    )
+    if debug:
+        logging.basicConfig(level=logging.DEBUG, format="vtcode %(levelname)s %(name)s: %(message)s")
+        return
+
+    class UserFormatter(logging.Formatter):
+        """A library warning reads like the CLI's own `warning: ...` lines, without the logger's name."""
+
+        def format(self, record: logging.LogRecord) -> str:
+            return f"{record.levelname.lower()}: {record.getMessage()}"
+
+    handler = logging.StreamHandler()
+    handler.setFormatter(UserFormatter())
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
 
 
 # Collect only every this many allocations while start-up loads modules (the default is 700). Not
@@ -153,6 +162,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         # `_loaded`.
         _StartUp.thresholds = gc.get_threshold()
         gc.set_threshold(_START_UP_GC_THRESHOLD, *_StartUp.thresholds[1:])
+    if sys.stdout is None:
+        # Started with file descriptor 1 closed: every answer and event would be lost (or fail late, after
+        # the model was paid), so nothing runs.
+        if sys.stderr is not None:
+            sys.stderr.write(
+                "vtcode: standard output is closed; nothing was run\n"
+                "hint: redirect it instead (>/dev/null to discard the answer)\n"
+            )
+        return int(ExitCode.USAGE)
     try:
         code = _dispatch(sys.argv[1:] if argv is None else argv)
     except VtcodeError as exc:

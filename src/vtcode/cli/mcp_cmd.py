@@ -68,9 +68,15 @@ async def _check(plan: Any, env: Any, workspace: Path, settings: Any) -> list[di
     try:
         timeout = max(s.settings.startup_timeout_seconds for s in plan.servers)
         await manager.wait_started(timeout + 1)
-        return [dataclasses.asdict(status) for status in manager.statuses()]
+        started = manager.statuses()
     finally:
         await manager.aclose()
+    # A server still starting was given up on at its deadline; closing it waited for the end of its
+    # start, whose failure is the status worth showing.
+    ended = {status.name: status for status in manager.statuses()}
+    return [
+        dataclasses.asdict(ended[status.name] if status.state == "starting" else status) for status in started
+    ]
 
 
 def _add(args: argparse.Namespace) -> int:

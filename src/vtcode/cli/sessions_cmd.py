@@ -84,7 +84,7 @@ def run_sessions(args: argparse.Namespace, overrides: list[str], parser: argpars
     if args.sessions_command != "list":
         parser.parse_args(["sessions", "--help"])
     listing = store.scan()
-    for problem in listing.skipped:
+    for problem in [*listing.rebuilt, *listing.skipped]:
         sys.stderr.write(f"warning: {problem}\n")
     sessions = listing.sessions
     if args.list_workspace is not None:

@@ -17,6 +17,7 @@ repository can deny more but never lift a denial.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -66,11 +67,13 @@ def config_files(*, home: Path, workspace: Path) -> list[ConfigFile]:
     found: list[ConfigFile] = []
     seen: set[Path] = set()
     for candidate in candidates:
-        if not candidate.path.exists():
+        # A symlink that leads nowhere (moved target, loop) is kept, so reading it names the problem
+        # instead of the settings silently not applying.
+        if not candidate.path.exists() and not candidate.path.is_symlink():
             continue
         if candidate.workspace and candidate.path.is_dir():
             continue  # the sandbox's placeholder for a workspace file that does not exist
-        real = candidate.path.resolve()
+        real = Path(os.path.realpath(candidate.path))  # Path.resolve raises on a loop
         if real not in seen:
             seen.add(real)
             found.append(candidate)

@@ -8,6 +8,7 @@ edit cannot express is rewritten whole.
 
 from __future__ import annotations
 
+import stat
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -132,5 +133,12 @@ def _write(path: Path, table: Mapping[str, Any]) -> None:
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
+    # A dotfiles manager links the config from elsewhere: replace the link's target, not the link, and
+    # keep the file's mode (the temporary file is created private).
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, data)
+    target = path.resolve() if path.is_symlink() else path
+    try:
+        mode: int | None = stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        mode = None
+    atomic_write(target, data, mode=mode)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, Any, Literal
 
+import anyio
 import httpx2
 import mcp_types
 from mcp.client.session import IncomingMessage
@@ -55,7 +56,9 @@ def _offending_line(error: Exception) -> str:
 
 State = Literal["starting", "ready", "failed", "stopped"]
 _STDERR_TAIL = 2000
-_CLOSE_SECONDS = 5.0
+# Longer than the SDK's own bounded shutdown of a stdio server (stdin closed, 2 s grace, SIGTERM,
+# 2 s, SIGKILL, 2 s to reap), so a close does not cut it short.
+_CLOSE_SECONDS = 10.0
 
 
 class McpCallError(Exception):
@@ -85,6 +88,7 @@ class Connection:
         self._on_change = on_change
         self._client: Client | None = None
         self._task: asyncio.Task[None] | None = None
+        self._scope: anyio.CancelScope | None = None
         self._ready = asyncio.Event()
         self._stop = asyncio.Event()
         self._errlog: IO[str] | None = None
@@ -154,9 +158,9 @@ class Connection:
     async def aclose(self) -> None:
         """Close the client (the SDK ends a stdio server's process tree); safe to call twice."""
         self._stop.set()
-        if self.state == "starting" and self._task is not None:
+        if self.state == "starting" and self._scope is not None:
             # Still connecting: nothing to close politely; cancelling ends the spawned process tree.
-            self._task.cancel()
+            self._scope.cancel()
         for task in (self._relist, self._task):
             if task is not None and not task.done():
                 try:
@@ -185,26 +189,43 @@ class Connection:
     # -- inside ---------------------------------------------------------------------------------------
 
     async def _run(self) -> None:
+        # Cancelled through an anyio scope, never task.cancel(): the SDK's transport ends the server in a
+        # shielded anyio scope, which a native cancellation breaks through, leaving the server running
+        # and the close waiting forever for its output to end.
+        with anyio.CancelScope() as self._scope:
+            await self._serve()
+
+    async def _serve(self) -> None:
         settings = self.definition.settings
         client: Client | None = None
         entered = False
+        timed_out = f"did not start within {settings.startup_timeout_seconds:g} s (startup_timeout_seconds)"
+        # Not asyncio.timeout (see `_run`), nor an anyio deadline scope: the client's task group opened
+        # inside it outlives it, which anyio refuses. The deadline cancels the connection's own scope.
+        expired = False
+
+        def expire() -> None:
+            nonlocal expired
+            expired = True
+            if self._scope is not None:
+                self._scope.cancel()
+
+        timer = asyncio.get_running_loop().call_later(settings.startup_timeout_seconds, expire)
         try:
-            async with asyncio.timeout(settings.startup_timeout_seconds):
+            try:
                 client = self._client_for()
                 await client.__aenter__()
                 entered = True
                 tools = await _list_tools(client)
+            finally:
+                timer.cancel()
             self._client = client
             self._set_tools(tools)
             self.state = "ready"
             self._ready.set()
             await self._stop.wait()
-        except TimeoutError:
-            self._fail(
-                f"did not start within {settings.startup_timeout_seconds:g} s (startup_timeout_seconds)"
-            )
         except asyncio.CancelledError:
-            self._fail(self.error or "stopped while starting")
+            self._fail(self.error or (timed_out if expired else "stopped while starting"))
             raise
         except Exception as exc:
             self._fail(_describe(exc))

@@ -19,6 +19,7 @@ from vtcode.providers.errors import classify_status, network_error, not_a_stream
 from vtcode.providers.plain_http import (
     REDIRECTS,
     PlainHttpClient,
+    ReadTimeout,
     TimedOut,
     TransportFailure,
     plain_http_applies,
@@ -228,7 +229,13 @@ def _network_error(ep: Endpoint, exc: TransportFailure) -> ProviderError:
     refused = isinstance(exc.__cause__ or exc.__context__, ConnectionRefusedError) or (
         "All connection attempts failed" in str(exc) or "Connection refused" in str(exc)
     )
-    return network_error(ep.provider, _detail(exc), base_url=ep.base_url, refused=refused)
+    detail = _detail(exc)
+    if isinstance(exc, ReadTimeout):
+        # The reader only knows a read timed out; the user needs the gap and the setting behind it.
+        detail = (
+            f"timed out: nothing received for {ep.idle_timeout:g} s (network.stream_idle_timeout_seconds)"
+        )
+    return network_error(ep.provider, detail, base_url=ep.base_url, refused=refused)
 
 
 def _detail(exc: TransportFailure) -> str:

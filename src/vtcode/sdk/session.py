@@ -53,6 +53,8 @@ class Session:
         self._ended_by: BaseException | None = None
         # A `compact()` waiting for its outcome (`sdk.compaction`).
         self._compaction: Waiting | None = None
+        # Set by `close()`: later turns and steers are refused instead of waiting forever or vanishing.
+        self._closed = False
         self._reader = asyncio.create_task(self._read(), name=f"vtcode-sdk-{runtime.id}")
 
     @classmethod
@@ -137,6 +139,7 @@ class Session:
 
     async def steer(self, text: str) -> None:
         """Input for the running turn after its current tool batch (`UsageError` when none runs)."""
+        self._refuse_when_closed()
         if self._turn is None:
             raise UsageError("no turn is running to steer", hint="start one with run() or start()")
         await self._runtime.submit(UserInput(text, mode="steer"))
@@ -167,6 +170,7 @@ class Session:
 
     async def close(self) -> None:
         """Interrupt a running turn, end its commands and close the session; safe to call twice."""
+        self._closed = True
         await self._runtime.aclose()
         await self._reader
         for task in list(self._answering):
@@ -184,6 +188,8 @@ class Session:
     async def _start(
         self, prompt: str, *, unattended: bool, output_type: OutputType | None = None
     ) -> TurnHandle[Any]:
+        # A closed session's events end: a turn started now would wait for its end forever.
+        self._refuse_when_closed()
         if self.pending_approvals:
             raise UsageError(
                 f"{len(self.pending_approvals)} paused call(s) wait for a decision",
@@ -209,6 +215,13 @@ class Session:
             self._turn = None
             raise
         return handle
+
+    def _refuse_when_closed(self) -> None:
+        # Closed by the program; a transport that died says so itself (`TransportError`) on submit.
+        if self._closed:
+            raise UsageError(
+                "the session is closed", hint="open a new one, or Session.resume(id) to continue this one"
+            )
 
     async def _submit(self, op: Op) -> None:
         await self._runtime.submit(op)

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Coroutine, Iterator, Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
+from vtcode.protocol.errors import UsageError
 from vtcode.protocol.events import Event, ThreadCompacted
 from vtcode.sdk.options import Options
 from vtcode.sdk.output import OutputType
@@ -35,6 +36,11 @@ class _LoopThread:
 
     def call(self, job: Coroutine[Any, Any, T]) -> T:
         """Run `job` on the loop and wait for its result in the calling thread."""
+        if self.loop.is_closed():
+            job.close()
+            raise UsageError(
+                "the session is closed", hint="open a new one, or SyncSession.resume(id) to continue this one"
+            )
         return asyncio.run_coroutine_threadsafe(job, self.loop).result()
 
     def stop(self) -> None:

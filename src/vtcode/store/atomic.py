@@ -10,8 +10,10 @@ from pathlib import Path
 from vtcode.store.errors import store_error
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> None:
     """Replace `path` with `data` durably (temp file, fsync, rename, fsync of the directory).
+
+    The new file is private (0600) unless `mode` is given.
 
     Raises `StoreError` on any file-system failure; the temp file is removed and `path` keeps its old
     content unless the rename already happened.
@@ -24,6 +26,8 @@ def atomic_write(path: Path, data: bytes) -> None:
         raise store_error(err, "create a temporary file for", path) from err
     tmp = Path(tmp_name)
     try:
+        if mode is not None:
+            os.fchmod(fd, mode)
         _write_and_close(fd, data)
         os.replace(tmp, path)
     except OSError as err:

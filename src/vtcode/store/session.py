@@ -33,7 +33,8 @@ from vtcode.store.history import (
     load_history,
 )
 from vtcode.store.jsonl import JsonlLog
-from vtcode.store.meta import META_FILE, SessionInfo, make_title, read_info, write_info
+from vtcode.store.meta import META_FILE, SessionInfo, make_title, write_info
+from vtcode.store.meta_recovery import session_info
 from vtcode.store.status import SessionStatus, last_turn_status
 
 logger = logging.getLogger(__name__)
@@ -53,6 +54,8 @@ class SessionListing(msgspec.Struct, frozen=True):
 
     sessions: builtins.list[SessionInfo]
     skipped: builtins.list[str]
+    # Sessions listed from a summary rebuilt from their logs (their meta.json is missing or damaged).
+    rebuilt: builtins.list[str] = msgspec.field(default_factory=builtins.list)
 
 
 class UnknownSessionError(StoreError):
@@ -77,6 +80,8 @@ class SessionHandle:
         )
         # Known after the first load or append (or at creation); the next record gets last_seq + 1.
         self._last_seq = last_seq
+        #: Said with the first replay's notices (a meta.json rebuilt from the logs when opened).
+        self.pending_notice: str | None = None
 
     @property
     def info(self) -> SessionInfo:
@@ -107,6 +112,9 @@ class SessionHandle:
         """Replay `history.jsonl` (a torn last line is skipped and reported in `notices`)."""
         loaded = load_history(self.dir)
         self._last_seq = loaded.last_seq
+        if self.pending_notice:
+            loaded = msgspec.structs.replace(loaded, notices=[self.pending_notice, *loaded.notices])
+            self.pending_notice = None
         return loaded
 
     def append_messages(self, messages: Sequence[Message], turn: int) -> int:
@@ -298,7 +306,10 @@ class SessionStore:
         """Open a session by its id or a unique prefix of it; raises `StoreError` otherwise."""
         resolved = self.resolve_id(session_id)
         directory = self.sessions_dir / resolved
-        return SessionHandle(directory, read_info(directory / META_FILE), self._clock)
+        info, rebuilt = session_info(directory)
+        handle = SessionHandle(directory, info, self._clock)
+        handle.pending_notice = rebuilt
+        return handle
 
     def resolve_id(self, session_id: str) -> str:
         """The full id of the one session whose id is `session_id` or starts with it."""
@@ -355,21 +366,24 @@ class SessionStore:
         """Every readable session, most recently updated first, and why each unreadable one was skipped."""
         infos: builtins.list[SessionInfo] = []
         skipped: builtins.list[str] = []
+        rebuilt: builtins.list[str] = []
         for session_id in sorted(self._ids()):
             try:
-                infos.append(read_info(self.sessions_dir / session_id / META_FILE))
+                info, note = session_info(self.sessions_dir / session_id)
+                infos.append(info)
+                rebuilt.extend([note] if note else [])
             except StoreError as err:
                 hint = f" ({err.hint})" if err.hint else ""
                 skipped.append(f"session {session_id} is skipped: {err.message}{hint}")
         infos.sort(key=lambda i: (i.updated_at, i.created_at, i.id), reverse=True)
-        return SessionListing(infos, skipped)
+        return SessionListing(infos, skipped, rebuilt)
 
     def status(self, session_id: str) -> SessionStatus:
         """How the session's last turn ended (see `last_turn_status`)."""
         return last_turn_status(self.sessions_dir / session_id / EVENTS_FILE)
 
     def _ids(self) -> set[str]:
-        """Names of session directories that have a `meta.json` (a crash mid-create leaves none)."""
+        """Names of session directories with a `meta.json` or an event log (none after a crash mid-create)."""
         try:
             entries = builtins.list(self.sessions_dir.iterdir())
         except FileNotFoundError:
@@ -377,7 +391,10 @@ class SessionStore:
         except OSError as err:
             raise store_error(err, "list", self.sessions_dir) from err
         return {
-            entry.name for entry in entries if _ID_RE.fullmatch(entry.name) and (entry / META_FILE).is_file()
+            entry.name
+            for entry in entries
+            if _ID_RE.fullmatch(entry.name)
+            and ((entry / META_FILE).is_file() or (entry / EVENTS_FILE).is_file())
         }
 
 
