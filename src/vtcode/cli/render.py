@@ -25,6 +25,7 @@ from vtcode.protocol.events import (
     ToolCallItem,
     ToolsChanged,
     TurnCompleted,
+    TurnFailed,
     TurnStarted,
     UsageSummary,
     encode_event,
@@ -173,6 +174,11 @@ class HumanRenderer:
                 from vtcode.core.usage_text import one_line, report_of
 
                 self._note(one_line(report_of(event)))
+            case TurnFailed(kind="store") if self._last_text:
+                # The answer came (and was paid for) but could not be saved (a full disk): it is still
+                # the result, and the error follows on stderr.
+                self.out.write(terminal_safe(self._last_text).rstrip("\n") + "\n")
+                self._last_text = ""
             case TurnCompleted():
                 if self._last_text:
                     # A pipe gets no control sequences either: a file that is later `cat` replays them.
