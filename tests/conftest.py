@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
-from collections.abc import Mapping
+import tempfile
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,3 +108,14 @@ class VtcodeRunner:
 def vtcode(isolated_home: Path) -> VtcodeRunner:
     """A runner for the vtcode CLI."""
     return VtcodeRunner(isolated_home)
+
+
+@pytest.fixture
+def outside() -> Iterator[Path]:
+    """A writable folder outside the workspace and the sandbox's temp folders (under /var/tmp): what a
+    confined command must not write, and an unconfined one may."""
+    if not os.access("/var/tmp", os.W_OK):
+        pytest.skip("/var/tmp is not writable here: no folder outside the temp folders to test with")
+    path = Path(tempfile.mkdtemp(prefix="vtcode-outside-", dir="/var/tmp"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)

@@ -4,10 +4,6 @@ the sandbox unless configured), makes no model request, and the model reads it w
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,16 +17,6 @@ from vtcode.testing.script import Reply, Step
 from vtcode.testing.wire import cli_args, cli_env, server_for
 
 needs_landlock = pytest.mark.skipif(abi_version() < 1, reason="this kernel has no Landlock")
-
-
-@pytest.fixture
-def outside() -> Iterator[Path]:
-    """A writable folder outside the workspace and the sandbox's temp folders (under /var/tmp)."""
-    if not os.access("/var/tmp", os.W_OK):
-        pytest.skip("/var/tmp is not writable here: no folder outside the temp folders to test with")
-    path = Path(tempfile.mkdtemp(prefix="vtcode-outside-", dir="/var/tmp"))
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
 
 
 def _exec(

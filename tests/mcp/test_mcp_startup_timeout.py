@@ -9,28 +9,20 @@ import time
 from pathlib import Path
 
 from tests.conftest import VtcodeRunner
+from tests.exec.helpers import alive
 from tests.mcp.helpers import DEMO_SERVER
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    with open(f"/proc/{pid}/stat") as stat:
-        return stat.read().split(")")[-1].split()[0] != "Z"
 
 
 def _gone_soon(pid: int) -> bool:
     deadline = time.monotonic() + 20
-    while _alive(pid) and time.monotonic() < deadline:
+    while alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    return not _alive(pid)
+    return not alive(pid)
 
 
 def _end(pid_file: Path) -> None:
     """Kill a server a failed test left running."""
-    if pid_file.exists() and _alive(pid := int(pid_file.read_text())):
+    if pid_file.exists() and alive(pid := int(pid_file.read_text())):
         os.kill(pid, 9)
 
 
