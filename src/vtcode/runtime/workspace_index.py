@@ -33,6 +33,12 @@ def stored_sessions(home: Path) -> list[SessionInfo]:
     return SessionStore(home, time.time, lambda: str(uuid.uuid4())).list()
 
 
+def stored_session_id(home: Path, id_or_prefix: str) -> str:
+    """The full id `/resume ID` opens: the one stored session whose id is or starts with `id_or_prefix`
+    (raises `UnknownSessionError` for none, or for a prefix of several)."""
+    return SessionStore(home, time.time, lambda: str(uuid.uuid4())).resolve_id(id_or_prefix)
+
+
 def complete_path(workspace: Path, prefix: str) -> list[str]:
     """Workspace-relative paths that start with `prefix`, folders with a trailing `/`, sorted.
 

@@ -11,7 +11,7 @@ from vtcode.core.prompt_commands import PROMPT_COMMANDS
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.ops import Compact, Pause, Resume
 from vtcode.runtime.session import Session
-from vtcode.runtime.workspace_index import stored_sessions
+from vtcode.runtime.workspace_index import stored_session_id, stored_sessions
 from vtcode.tui.commands import COMMANDS, help_text, parse, unknown_command_text
 from vtcode.tui.jobs_screen import JobsScreen
 from vtcode.tui.memory_view import memory_text
@@ -179,7 +179,7 @@ class SlashCommands:
         app = self.app
         current = app.session.id if app.session is not None else None
         if argument:
-            if current is not None and _names_only(argument, current, app.options.home):
+            if current is not None and _names(argument, current, app.options.home):
                 await self._say(f"session {current} is the one open")
             elif await self._may_end_the_turn("resume", f"opens session {argument}"):
                 app.reopen(argument)
@@ -199,10 +199,12 @@ class SlashCommands:
         app.push_screen(SessionPicker(sessions, str(app.options.workspace.resolve())), chosen)
 
 
-def _names_only(argument: str, current: str, home: Path) -> bool:
-    """Whether `argument` (an id or a prefix, as `/resume` takes) names the open session and no other."""
+def _names(argument: str, current: str, home: Path) -> bool:
+    """Whether `argument` (an id or a prefix, as `/resume` takes) names the open session, by the rule
+    that opens sessions; one that names none or several is left for the open to refuse."""
     if argument == current:
-        return True
-    if not current.startswith(argument):
+        return True  # also when it is not stored (`--ephemeral`)
+    try:
+        return stored_session_id(home, argument) == current
+    except VtcodeError:
         return False
-    return not any(s.id.startswith(argument) and s.id != current for s in stored_sessions(home))
