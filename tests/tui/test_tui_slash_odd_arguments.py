@@ -46,8 +46,10 @@ async def test_a_message_that_starts_with_an_absolute_path_is_sent_to_the_model(
 async def test_new_during_a_later_turn_warns_again_though_an_earlier_warning_went_unconfirmed(
     tmp_path: Path,
 ) -> None:
-    first = Reply(text="first " * 60, chunk_size=6, delay_between=0.02)
-    second = Reply(text="second " * 600, chunk_size=7, delay_between=0.02)
+    # Turns long enough (seconds) that the commands typed key by key land while they run, also on a
+    # loaded machine.
+    first = Reply(text="first " * 600, chunk_size=6, delay_between=0.02)
+    second = Reply(text="second " * 3000, chunk_size=7, delay_between=0.02)
     warning = "a turn is running: /new again interrupts it"
     with server_for("chat", [first, second]) as server:
         async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
@@ -84,7 +86,7 @@ async def test_model_with_words_after_the_name_is_refused_and_the_model_stays(tm
 
 
 async def test_resume_during_a_turn_warns_first_and_again_opens_the_other_session(tmp_path: Path) -> None:
-    slow = Reply(text="busy " * 600, chunk_size=5, delay_between=0.02)
+    slow = Reply(text="busy " * 3000, chunk_size=5, delay_between=0.02)
     with server_for("chat", [Reply(text="the first one"), slow]) as server:
         async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             first = app.session
@@ -111,7 +113,7 @@ async def test_resume_during_a_turn_warns_first_and_again_opens_the_other_sessio
 
 
 async def test_a_model_switch_during_a_turn_says_it_applies_from_the_next_turn(tmp_path: Path) -> None:
-    slow = Reply(text="busy " * 200, chunk_size=5, delay_between=0.02)
+    slow = Reply(text="busy " * 1000, chunk_size=5, delay_between=0.02)
     with server_for("chat", [slow, Reply(text="on the new model")]) as server:
         async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
             await _command(pilot, "one")
