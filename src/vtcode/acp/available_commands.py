@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from acp.schema import AvailableCommand, AvailableCommandInput, UnstructuredCommandInput
 
+from vtcode.core.prompt_commands import INIT_DESCRIPTION
 from vtcode.runtime.session import Session
 
 # (name, description, argument hint): what `agent.prompt` and the runtime answer without a definition file.
+# The rewind hint is its own short text, not `core.rewind_command.USAGE`: that module loads with the first
+# `/rewind`, not at every editor session's start.
 _OWN: tuple[tuple[str, str, str | None], ...] = (
-    ("init", "Study the repository and write or improve its AGENTS.md", "optional focus"),
+    ("init", INIT_DESCRIPTION, "optional focus"),
     ("rewind", "List the turns, or undo them: code and/or conversation", "TURN code|conversation|both"),
     ("redo", "Put back the files the last /rewind changed", None),
 )

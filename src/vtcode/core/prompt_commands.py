@@ -25,6 +25,9 @@ rules a change must respect;
 Keep it concise and specific to this project (about 300 lines at most): commands in code blocks, no \
 generic advice. When you are done, say in a few lines what you wrote or changed."""
 
+INIT_DESCRIPTION = "the agent studies the repository and writes or improves its AGENTS.md"
+"""What `/help` and an editor's `/` menu say of `/init`."""
+
 PROMPT_COMMANDS = frozenset({"init"})
 """The names `expand_prompt_command` answers for (the TUI's `/help` lists them with its own)."""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
+from vtcode.core.prompt_commands import INIT_DESCRIPTION
 from vtcode.core.slash_line import split_slash
 
 
@@ -31,7 +32,7 @@ COMMANDS: dict[str, str] = {
     "model": "/model NAME: use NAME from the next turn",
     "profile": "/profile NAME: use the prompt profile NAME from the next turn",
     "steer": "/steer TEXT: deliver TEXT at the running turn's next boundary",
-    "init": "/init [FOCUS]: have the agent write or improve AGENTS.md for this repository",
+    "init": f"/init [FOCUS]: {INIT_DESCRIPTION}",
     "rewind": "undo turns: code and/or conversation (Esc Esc; /undo)",
     "redo": "put back the files the last /rewind changed",
     "pause": "hold the agent before its next step (input waits); again: go on",
