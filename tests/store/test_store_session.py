@@ -255,7 +255,7 @@ def test_meta_from_a_newer_version_is_refused(tmp_path: Path, workspace: Path) -
     meta = store.sessions_dir / "s1" / "meta.json"
     meta.write_text(meta.read_text().replace('"schema_version":1', '"schema_version":2'))
 
-    with pytest.raises(StoreError, match="schema_version 2 is newer than this vtcode reads"):
+    with pytest.raises(StoreError, match="session metadata has schema_version 2, this vtcode reads up to 1"):
         store.open("s1")
 
 

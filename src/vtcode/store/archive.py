@@ -16,9 +16,10 @@ import msgspec
 from vtcode.protocol.errors import StoreError
 from vtcode.protocol.messages import Message
 from vtcode.store.atomic import atomic_write
-from vtcode.store.errors import newer_format_error, store_error
+from vtcode.store.errors import newer_format_error, newer_format_in, store_error
 
 ARCHIVE_SCHEMA_VERSION = 1
+_NEWER_HINT = "upgrade vtcode to read this session's archive"
 _NAME = re.compile(r"compaction-(\d{4,})\.jsonl")
 
 
@@ -92,14 +93,13 @@ def read_segment(path: Path) -> tuple[ArchiveHeader, list[Message]]:
         header = _header_decoder.decode(lines[0])
         messages = [_message_decoder.decode(line) for line in lines[1:] if line]
     except msgspec.DecodeError as error:
+        newer = newer_format_in(lines[0], str(path), "artifact", ARCHIVE_SCHEMA_VERSION, hint=_NEWER_HINT)
+        if newer is not None:
+            raise newer from None
         raise StoreError(f"{path}: {error}", hint="the artifact is damaged; delete it") from error
     if header.schema_version > ARCHIVE_SCHEMA_VERSION:
         raise newer_format_error(
-            str(path),
-            "artifact",
-            header.schema_version,
-            ARCHIVE_SCHEMA_VERSION,
-            hint="upgrade vtcode to read this session's archive",
+            str(path), "artifact", header.schema_version, ARCHIVE_SCHEMA_VERSION, hint=_NEWER_HINT
         )
     return header, messages
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import errno
 from pathlib import Path
 
+import msgspec
+
 from vtcode.protocol.errors import StoreError
 
 # errno -> (what went wrong, how to fix it); `{dir}` is the directory vtcode was writing to.
@@ -52,3 +54,28 @@ def newer_format_error(where: str, what: str, version: int, newest: int, *, hint
     return StoreError(
         f"{where}: {what} has schema_version {version}, this vtcode reads up to {newest}", hint=hint
     )
+
+
+class _Stated(msgspec.Struct):
+    """Only the version a record or file says it has; every other field is left unread."""
+
+    schema_version: int | None = None
+
+
+_stated_decoder = msgspec.json.Decoder(_Stated)
+
+
+def newer_format_in(data: bytes, where: str, what: str, newest: int, *, hint: str) -> StoreError | None:
+    """For `data` that did not decode: the error refusing it when it states a newer `schema_version`.
+
+    A newer vtcode that adds a field also raises the version, but the strict decoder fails on the new
+    field before any version check can run; without this a newer file reads as "damaged", and a damaged
+    summary would even be rebuilt and overwritten. None when `data` states no newer version.
+    """
+    try:
+        version = _stated_decoder.decode(data).schema_version
+    except msgspec.DecodeError:
+        return None
+    if version is None or version <= newest:
+        return None
+    return newer_format_error(where, what, version, newest, hint=hint)

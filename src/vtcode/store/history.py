@@ -9,7 +9,7 @@ import msgspec
 from vtcode.protocol.errors import StoreError
 from vtcode.protocol.messages import Message
 from vtcode.store.errors import newer_format_error
-from vtcode.store.jsonl import JsonlLog
+from vtcode.store.jsonl import NEWER_LOG_HINT, JsonlLog
 
 HISTORY_SCHEMA_VERSION = 1
 HISTORY_FILE = "history.jsonl"
@@ -72,7 +72,7 @@ def decode_record(line: bytes) -> HistoryRecord:
 
 def history_log(path: Path) -> JsonlLog[HistoryRecord]:
     """The JSONL log of history records at `path`."""
-    return JsonlLog(path, encode=encode_record, decode=decode_record)
+    return JsonlLog(path, encode=encode_record, decode=decode_record, newest=HISTORY_SCHEMA_VERSION)
 
 
 def load_history(session_dir: Path) -> LoadedHistory:
@@ -115,7 +115,7 @@ def _check_order(record: HistoryRecord, last_seq: int, path: Path, line: int) ->
             "record",
             record.schema_version,
             HISTORY_SCHEMA_VERSION,
-            hint="the session was written by a newer vtcode; upgrade vtcode to resume it",
+            hint=NEWER_LOG_HINT,
         )
     if record.seq <= last_seq:
         raise StoreError(

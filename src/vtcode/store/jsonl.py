@@ -23,11 +23,12 @@ import msgspec
 
 from vtcode.protocol.errors import StoreError
 from vtcode.store.atomic import fsync_dir, write_all
-from vtcode.store.errors import store_error
+from vtcode.store.errors import newer_format_in, store_error
 
 T = TypeVar("T")
 
 _BLOCK = 64 * 1024
+NEWER_LOG_HINT = "the session was written by a newer vtcode; upgrade vtcode to resume it"
 
 
 class JsonlLoad(msgspec.Struct, Generic[T], frozen=True):
@@ -40,10 +41,19 @@ class JsonlLoad(msgspec.Struct, Generic[T], frozen=True):
 class JsonlLog(Generic[T]):
     """One JSONL file; `encode`/`decode` turn a record into one line (without newline) and back."""
 
-    def __init__(self, path: Path, *, encode: Callable[[T], bytes], decode: Callable[[bytes], T]) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        encode: Callable[[T], bytes],
+        decode: Callable[[bytes], T],
+        newest: int | None = None,
+    ) -> None:
         self.path = path
         self._encode = encode
         self._decode = decode
+        # The newest `schema_version` this vtcode reads: a line stating a newer one is refused as such.
+        self._newest = newest
         self._fd: int | None = None
         # Opened (by `claim`) but a torn last line not cut off yet.
         self._unrepaired = False
@@ -190,6 +200,12 @@ class JsonlLog(Generic[T]):
         )
 
     def _corrupt(self, number: int, line: bytes, err: msgspec.DecodeError) -> StoreError:
+        if self._newest is not None:
+            newer = newer_format_in(
+                line, f"{self.path}:{number}", "record", self._newest, hint=NEWER_LOG_HINT
+            )
+            if newer is not None:
+                return newer
         what = "invalid record" if _is_json(line) else "invalid JSON"
         return StoreError(
             f"{self.path}:{number}: {what}: {err}",

@@ -8,11 +8,12 @@ import msgspec
 
 from vtcode.protocol.errors import StoreError
 from vtcode.store.atomic import atomic_write
-from vtcode.store.errors import store_error
+from vtcode.store.errors import newer_format_error, newer_format_in, store_error
 
 META_SCHEMA_VERSION = 1
 META_FILE = "meta.json"
 TITLE_MAX_CHARS = 80
+_NEWER_HINT = "the session was written by a newer vtcode; upgrade vtcode to use it"
 
 
 class SessionInfo(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -54,15 +55,17 @@ def read_info(path: Path) -> SessionInfo:
     try:
         info = _decoder.decode(data)
     except msgspec.DecodeError as err:
+        # Not "damaged" (which `meta_recovery` would rebuild and overwrite) when a newer vtcode wrote it.
+        newer = newer_format_in(data, str(path), "session metadata", META_SCHEMA_VERSION, hint=_NEWER_HINT)
+        if newer is not None:
+            raise newer from None
         raise StoreError(
             f"{path}: invalid session metadata: {err}",
             hint="fix or remove that file; the session's history.jsonl is not affected",
         ) from err
     if info.schema_version > META_SCHEMA_VERSION:
-        raise StoreError(
-            f"{path}: schema_version {info.schema_version} is newer than this vtcode reads "
-            f"({META_SCHEMA_VERSION})",
-            hint="the session was written by a newer vtcode; upgrade vtcode to use it",
+        raise newer_format_error(
+            str(path), "session metadata", info.schema_version, META_SCHEMA_VERSION, hint=_NEWER_HINT
         )
     return info
 

@@ -13,7 +13,7 @@ import msgspec
 
 from vtcode.protocol.errors import StoreError
 from vtcode.store.atomic import atomic_write
-from vtcode.store.errors import newer_format_error, store_error
+from vtcode.store.errors import newer_format_error, newer_format_in, store_error
 
 
 class Versioned(Protocol):
@@ -47,6 +47,9 @@ def read_state_file(
     try:
         value = decoder.decode(data)
     except msgspec.DecodeError as error:
+        newer = newer_format_in(data, str(path), name, newest, hint=newer_hint)
+        if newer is not None:
+            raise newer from None
         raise StoreError(f"{path}: {error}", hint=damaged_hint) from error
     if (value.schema_version or 0) > newest:
         raise newer_format_error(str(path), name, value.schema_version or 0, newest, hint=newer_hint)
