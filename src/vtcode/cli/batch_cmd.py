@@ -169,7 +169,7 @@ def _atif_command(args: argparse.Namespace) -> int:
     return int(ExitCode.OK)
 
 
-def run_batch_command(args: argparse.Namespace, overrides: list[str], parser: argparse.ArgumentParser) -> int:
+def run_batch_command(args: argparse.Namespace, overrides: list[str]) -> int:
     """Dispatch `vtcode batch ACTION`."""
     match args.batch_command:
         case "run":

@@ -53,7 +53,7 @@ def add_checkpoint_parsers(
         "$VTCODE_HOME/snapshots (a private git directory per workspace, never the workspace's .git).",
     )
     add_config(checkpoints, "config")
-    actions = checkpoints.add_subparsers(dest="checkpoints_command", metavar="ACTION", required=True)
+    actions = checkpoints.add_subparsers(dest="checkpoints_command", metavar="ACTION")
     actions.add_parser(
         "gc",
         help="drop checkpoints of sessions idle for [checkpoints] keep_days and prune snapshot objects",

@@ -22,9 +22,9 @@ from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hook_dispatch import HookDispatch
 
 
-def run_hooks(args: argparse.Namespace, overrides: list[str], parser: argparse.ArgumentParser) -> int:
+def run_hooks(args: argparse.Namespace, overrides: list[str]) -> int:
     """Dispatch one `vtcode hooks` action."""
-    return run_action("hooks", {"list": _list, "trust": _trust, "test": _test}, args, overrides, parser)
+    return run_action("hooks", {"list": _list, "trust": _trust, "test": _test}, args, overrides)
 
 
 def _load(args: argparse.Namespace, overrides: list[str]) -> tuple[Path, Path, HookSet]:

@@ -93,47 +93,48 @@ def _dispatch(argv: Sequence[str]) -> int:
     return run()
 
 
-# The commands that run as `runner(args, overrides)` or, when the runner shows a command's help for a
-# missing action, `runner(args, overrides, parser)`: (module in vtcode.cli, runner, takes the parser).
-# Only the chosen command's module is imported (start-up time).
-COMMANDS: Final[Mapping[str, tuple[str, str, bool]]] = {
-    "exec": ("exec_cmd", "run_exec", False),
-    "acp": ("acp_cmd", "run_acp", False),
-    "steer": ("steer_cmd", "run_steer", False),
-    "sessions": ("sessions_cmd", "run_sessions", True),
-    "usage": ("usage_cmd", "run_usage", False),
-    "prompt": ("prompt_cmd", "run_prompt", False),
-    "mcp": ("mcp_cmd", "run_mcp", True),
-    "hooks": ("hooks_cmd", "run_hooks", True),
-    "skills": ("skills_cmd", "run_skills", True),
-    "rewind": ("rewind_cmd", "run_checkpoint_command", False),
-    "checkpoints": ("rewind_cmd", "run_checkpoint_command", False),
-    "instructions": ("instructions_cmd", "run_instructions", False),
-    "batch": ("batch_cmd", "run_batch_command", True),
-    "sandbox": ("sandbox_cmd", "run_sandbox", False),
+# The commands that run as `runner(args, overrides)`: (module in vtcode.cli, runner). Only the chosen
+# command's module is imported (start-up time).
+COMMANDS: Final[Mapping[str, tuple[str, str]]] = {
+    "exec": ("exec_cmd", "run_exec"),
+    "acp": ("acp_cmd", "run_acp"),
+    "steer": ("steer_cmd", "run_steer"),
+    "sessions": ("sessions_cmd", "run_sessions"),
+    "usage": ("usage_cmd", "run_usage"),
+    "prompt": ("prompt_cmd", "run_prompt"),
+    "mcp": ("mcp_cmd", "run_mcp"),
+    "hooks": ("hooks_cmd", "run_hooks"),
+    "skills": ("skills_cmd", "run_skills"),
+    "rewind": ("rewind_cmd", "run_checkpoint_command"),
+    "checkpoints": ("rewind_cmd", "run_checkpoint_command"),
+    "instructions": ("instructions_cmd", "run_instructions"),
+    "batch": ("batch_cmd", "run_batch_command"),
+    "sandbox": ("sandbox_cmd", "run_sandbox"),
 }
 
 
-def command_runner(command: str) -> tuple[Callable[..., int], bool] | None:
-    """The runner of a `COMMANDS` command (its module imported) and whether it takes the parser."""
+def command_runner(command: str) -> Callable[[argparse.Namespace, list[str]], int] | None:
+    """The runner of a `COMMANDS` command, its module imported."""
     entry = COMMANDS.get(command)
     if entry is None:
         return None
-    module, name, takes_parser = entry
-    runner: Callable[..., int] = getattr(importlib.import_module(f"vtcode.cli.{module}"), name)
-    return runner, takes_parser
+    module, name = entry
+    runner: Callable[[argparse.Namespace, list[str]], int] = getattr(
+        importlib.import_module(f"vtcode.cli.{module}"), name
+    )
+    return runner
 
 
 def _command(
     args: argparse.Namespace, overrides: list[str], parser: argparse.ArgumentParser, prompt: str | None
 ) -> Callable[[], int]:
     """The chosen command, its modules imported, ready to run."""
-    found = command_runner(args.command)
-    if found is not None:
-        runner, takes_parser = found
-        return (
-            (lambda: runner(args, overrides, parser)) if takes_parser else (lambda: runner(args, overrides))
-        )
+    if getattr(args, f"{args.command}_command", "") is None:
+        # A command of actions named without one (`vtcode checkpoints`) shows its help, as git and gh do.
+        parser.parse_args([args.command, "--help"])
+    runner = command_runner(args.command)
+    if runner is not None:
+        return lambda: runner(args, overrides)
     match args.command:
         case "completions":
             from vtcode.cli.docs_cmd import completion_script

@@ -21,7 +21,7 @@ from vtcode.protocol.errors import ExitCode, UsageError
 _SERVER_NAME = re.compile(r"[A-Za-z0-9_-]+")
 
 
-def run_mcp(args: argparse.Namespace, overrides: list[str], parser: argparse.ArgumentParser) -> int:
+def run_mcp(args: argparse.Namespace, overrides: list[str]) -> int:
     """Dispatch one `vtcode mcp` action."""
     actions: dict[str, Action] = {
         "list": _list,
@@ -29,7 +29,7 @@ def run_mcp(args: argparse.Namespace, overrides: list[str], parser: argparse.Arg
         "add": lambda args, _: _add(args),
         "remove": lambda args, _: _remove(args),
     }
-    return run_action("mcp", actions, args, overrides, parser)
+    return run_action("mcp", actions, args, overrides)
 
 
 def _list(args: argparse.Namespace, overrides: list[str]) -> int:

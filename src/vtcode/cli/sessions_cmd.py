@@ -35,7 +35,7 @@ def _store(overrides: list[str]) -> SessionStore:
     return SessionStore(resolve_home(env), time.time, lambda: str(uuid.uuid4()))
 
 
-def run_sessions(args: argparse.Namespace, overrides: list[str], parser: argparse.ArgumentParser) -> int:
+def run_sessions(args: argparse.Namespace, overrides: list[str]) -> int:
     """List sessions, show one or delete one."""
     store = _store(overrides)
     if args.sessions_command == "delete":
@@ -81,8 +81,6 @@ def run_sessions(args: argparse.Namespace, overrides: list[str], parser: argpars
         for notice in history.notices:
             sys.stderr.write(f"notice: {notice}\n")
         return ExitCode.OK
-    if args.sessions_command != "list":
-        parser.parse_args(["sessions", "--help"])
     listing = store.scan()
     for problem in [*listing.rebuilt, *listing.skipped]:
         sys.stderr.write(f"warning: {problem}\n")

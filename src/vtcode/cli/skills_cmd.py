@@ -47,9 +47,9 @@ def add_skills_parser(commands: argparse._SubParsersAction[argparse.ArgumentPars
     add_workspace_option(listed, new)
 
 
-def run_skills(args: argparse.Namespace, overrides: list[str], parser: argparse.ArgumentParser) -> int:
+def run_skills(args: argparse.Namespace, overrides: list[str]) -> int:
     """Dispatch one `vtcode skills` action."""
-    return run_action("skills", {"list": _list, "new": _new}, args, overrides, parser)
+    return run_action("skills", {"list": _list, "new": _new}, args, overrides)
 
 
 def _list(args: argparse.Namespace, overrides: list[str]) -> int:

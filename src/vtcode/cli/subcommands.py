@@ -5,24 +5,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Mapping
 
-from vtcode.protocol.errors import ExitCode
-
 Action = Callable[[argparse.Namespace, list[str]], int]
 
 
 def run_action(
-    command: str,
-    actions: Mapping[str, Action],
-    args: argparse.Namespace,
-    overrides: list[str],
-    parser: argparse.ArgumentParser,
+    command: str, actions: Mapping[str, Action], args: argparse.Namespace, overrides: list[str]
 ) -> int:
-    """Run the action `vtcode COMMAND ACTION` names; without a known one, show the command's help."""
-    action = actions.get(getattr(args, f"{command}_command", None) or "")
-    if action is None:
-        parser.parse_args([command, "--help"])
-        return ExitCode.USAGE
-    return action(args, overrides)
+    """Run the action `vtcode COMMAND ACTION` names (without one, `main` has shown the command's help)."""
+    return actions[getattr(args, f"{command}_command")](args, overrides)
 
 
 def add_workspace_option(
