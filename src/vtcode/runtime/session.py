@@ -116,6 +116,8 @@ class Session(SessionTurns):
                 f"{_preview(wiring.unanswered.content)}; answering it first"
             )
         self._intents.restore(wiring.recovered)
+        if wiring.held:
+            self._put_hold("interrupted")
         self._rewind_parts = (clock, new_id)
         self._watcher = asyncio.create_task(self._intents.watch(), name="vtcode-intents")
         self._driver = asyncio.create_task(self._drive(), name="vtcode-session")

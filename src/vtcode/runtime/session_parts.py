@@ -58,6 +58,9 @@ class Wiring(msgspec.Struct):
     compactor: Compactor
     # Intents found pending when the session was resumed, to run before any new input.
     recovered: tuple[PendingIntent, ...] = ()
+    # The last run ended holding them after an interrupt (Stop beat a follow-up typed before it): the
+    # reopened session holds them too, until the user's next own input.
+    held: bool = False
     # The user message a resumed history ends with unanswered (a crash or a failed request): its turn
     # runs first, from the history as it stands, so it is neither lost nor added twice.
     unanswered: UserMessage | None = None

@@ -52,6 +52,7 @@ from vtcode.runtime.turn import ConversationState
 from vtcode.runtime.usage_tracking import UsageTracking
 from vtcode.runtime.workspace_scope import WorkspaceScope, user_home
 from vtcode.store.session import SessionHandle, SessionStore
+from vtcode.store.status import held_at_close
 from vtcode.tools.base import TextBuffers, Tool, ToolContext
 from vtcode.tools.patch_journal import JOURNAL_DIR_NAME, recover_interrupted_edits
 
@@ -205,6 +206,7 @@ def _wire(
         ephemeral=options.ephemeral,
     )
     recovered: tuple[PendingIntent, ...] = ()
+    held = False
     unanswered: UserMessage | None = None
     mcp = plan_servers(settings, options.workspace, trust_project=options.trust_project_mcp)
     for text in mcp.diagnostics:
@@ -213,6 +215,7 @@ def _wire(
         note_model_change(handle, choice.name, choice.model, notice)
         recorded = replay_history(handle, options.workspace, state, notice)
         recovered = recover_intents(handle, state, recorded, notice)
+        held = bool(recovered) and held_at_close(handle.events_path) == "interrupted"
         unanswered = unanswered_prompt(state.messages)
     info = model_info(settings, choice.model)
     if not info.known and _first_time(options.home, f"unknown-model {choice.model} {info.context_window}"):
@@ -321,7 +324,7 @@ def _wire(
         usage=usage,
         environment=context,
     )
-    wiring.recovered, wiring.unanswered = recovered, unanswered
+    wiring.recovered, wiring.held, wiring.unanswered = recovered, held, unanswered
     wiring.mcp, wiring.plan, wiring.skills = mcp, plan, skills
     if skills is not None:
         from vtcode.runtime.skills import attach_skills

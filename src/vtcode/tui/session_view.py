@@ -30,13 +30,18 @@ from vtcode.protocol.events import (
     TurnStarted,
 )
 from vtcode.protocol.messages import UserMessage
-from vtcode.protocol.ops import ApprovalAnswer, InputMode
+from vtcode.protocol.ops import ApprovalAnswer
 from vtcode.protocol.plan import Plan
 from vtcode.tui.approval import TYPING_QUIET_SECONDS, ApprovalScreen
 from vtcode.tui.transcript import NoticeEntry, UserEntry, compaction_text
 
 if TYPE_CHECKING:
     from vtcode.tui.app import VtcodeApp
+
+# How input found pending when the session opened is labelled once it runs.
+QUEUED_BEFORE = "queued before"
+# The labels a delivered input keeps on screen (a queued one is shown as plainly sent).
+_SHOWN_MODES = ("steer", QUEUED_BEFORE)
 
 
 class SessionView:
@@ -50,8 +55,9 @@ class SessionView:
         self.interrupted = False
         # Turns started so far: tells one turn from the next (a warning given during a turn holds for it).
         self.turns = 0
-        # Input sent while a turn ran, shown in the transcript when the session delivers it.
-        self.waiting: dict[str, tuple[str, InputMode]] = {}
+        # Input sent while a turn ran (text, and its mode or `QUEUED_BEFORE`), shown in the transcript
+        # when the session delivers it.
+        self.waiting: dict[str, tuple[str, str]] = {}
         self.approvals: dict[str, ApprovalScreen] = {}
 
     def reset(self) -> None:
@@ -100,10 +106,14 @@ class SessionView:
                 waiting = self.waiting.pop(intent_id, None)
                 if waiting is not None:
                     text, mode = waiting
-                    await transcript.add(UserEntry(text, mode=mode if mode == "steer" else ""))
+                    await transcript.add(UserEntry(text, mode=mode if mode in _SHOWN_MODES else ""))
                 else:
-                    # Input queued by another front end (or before a resume): the history has its text.
+                    # Input queued by another front end: the history has its text.
                     await self._show_delivered(intent_id)
+            case IntentQueued(recovered=True, intent_id=intent_id, text=text):
+                # Found pending when the session was opened (queued before a `/resume`, a restart or
+                # a crash): shown as such when it runs, not as another terminal's.
+                self.waiting[intent_id] = (text, QUEUED_BEFORE)
             case IntentQueued():
                 pass
             case SessionPaused(reason="interrupted", pending_intents=pending):
