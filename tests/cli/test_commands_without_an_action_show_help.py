@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 
 import pytest
-
 from tests.conftest import VtcodeRunner
+
 from vtcode.cli.parser import build_parser
 
 
