@@ -63,3 +63,26 @@ async def test_a_resumed_transcript_shows_tool_cards_outputs_diffs_steering_and_
     positions = [shown.find(part) for part in order]
     assert -1 not in positions, [p for p, at in zip(order, positions, strict=True) if at < 0]
     assert positions == sorted(positions)
+
+
+async def test_a_resumed_transcript_shows_a_shell_command_as_it_was_typed(tmp_path: Path) -> None:
+    with server_for("chat", [Reply(text="seen it")]) as server:
+        options = tui_options(tmp_path, tmp_path, server)
+        async with running_app_on(options, size=(100, 40)) as (first, pilot):
+            await type_text(pilot, "!echo shell-said-hi")
+            await pilot.press("enter")
+            await until(
+                pilot, lambda: "shell-said-hi" in screen_text(first).split("$ echo")[-1], "its output"
+            )
+            await until(pilot, lambda: first.session is not None and not first.session.running, "its end")
+            await type_text(pilot, "what did it say")
+            await pilot.press("enter")
+            await until(pilot, lambda: "seen it" in screen_text(first), "the answer")
+        async with running_app_on(replace(options, continue_last=True), size=(100, 40)) as (again, pilot):
+            await until(pilot, lambda: "resumed" in screen_text(again), "the past")
+            shown = screen_text(again)
+    order = ["› !echo shell-said-hi", "$ echo shell-said-hi", "› what did it say", "seen it"]
+    positions = [shown.find(part) for part in order]
+    assert -1 not in positions, [p for p, at in zip(order, positions, strict=True) if at < 0]
+    assert positions == sorted(positions)
+    assert "I ran this command myself" not in shown

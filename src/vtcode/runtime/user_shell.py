@@ -85,6 +85,18 @@ def _record(runner: TurnRunner, command: str, result: str, turn: int, intent_id:
     return UserMessage(f"{INTRO}\n$ {command}\n{result}", meta=meta)
 
 
+def typed_command(message: UserMessage) -> str | None:
+    """What the user typed (`!cmd`) for the history's record of a `!cmd`; None for any other message.
+
+    A front end replaying a resumed session shows the line as it was typed, not the record the model
+    reads. A command of several lines is shown by its first, as the record cannot tell where it ends.
+    """
+    if message.meta.kind != "shell" or not message.content.startswith(f"{INTRO}\n$ "):
+        return None
+    command = message.content[len(INTRO) + 3 :].split("\n", 1)[0]
+    return f"{PREFIX}{command}"
+
+
 def result_text(*contents: str) -> str:
     """The model's view of a command's results (its first call, then any waits) as a terminal shows it.
 

@@ -16,6 +16,7 @@ from vtcode.protocol.events import (
     TurnStarted,
 )
 from vtcode.protocol.messages import AssistantMessage, Message, UserMessage
+from vtcode.runtime.user_shell import typed_command
 from vtcode.tui.transcript import AnswerEntry, NoticeEntry, Transcript, UserEntry, compaction_text
 
 
@@ -31,9 +32,8 @@ async def _show_messages(transcript: Transcript, messages: Sequence[Message]) ->
     for message in messages:
         if isinstance(message, UserMessage) and message.meta.kind == "interruption":
             await transcript.add(NoticeEntry("interrupted"))
-        elif isinstance(message, UserMessage) and message.meta.kind is None:
-            # The environment context item is vtcode's, not the user's words.
-            await transcript.add(UserEntry(message.content))
+        elif isinstance(message, UserMessage) and (typed := _typed(message)) is not None:
+            await transcript.add(UserEntry(typed))
         elif isinstance(message, AssistantMessage) and message.content:
             entry = AnswerEntry()
             await transcript.add(entry)
@@ -45,12 +45,12 @@ async def _replay(transcript: Transcript, messages: Sequence[Message], events: S
     prompts: dict[int, list[str]] = {}
     by_intent: dict[str, str] = {}
     for message in messages:
-        if not isinstance(message, UserMessage) or message.meta.kind is not None:
+        if not isinstance(message, UserMessage) or (typed := _typed(message)) is None:
             continue
         if message.meta.intent_id:
-            by_intent[message.meta.intent_id] = message.content
+            by_intent[message.meta.intent_id] = typed
         elif message.meta.turn is not None:
-            prompts.setdefault(message.meta.turn, []).append(message.content)
+            prompts.setdefault(message.meta.turn, []).append(typed)
     modes: dict[str, str] = {}
     for event in events:
         match event:
@@ -75,6 +75,14 @@ async def _replay(transcript: Transcript, messages: Sequence[Message], events: S
             case _:
                 pass
     await transcript.add(NoticeEntry("— resumed: the conversation goes on below —"))
+
+
+def _typed(message: UserMessage) -> str | None:
+    """What the user typed for a user message; None for vtcode's own (the environment context item,
+    an interruption's note)."""
+    if message.meta.kind is None:
+        return message.content
+    return typed_command(message)
 
 
 def _turn_number(turn_id: str | None) -> int:
