@@ -17,6 +17,7 @@ import shutil
 import signal
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from vtcode.core.hooks.outcome import HookRun
 
@@ -31,6 +32,9 @@ _SHELL_WORDS = frozenset(
     }
 )  # fmt: skip
 _MAX_OUTPUT = 4 * 1024 * 1024
+_CHUNK = 64 * 1024
+# Seconds to wait for a killed hook's pipes to close.
+_GRACE = 5.0
 
 
 def hook_argv(command: str, args: Sequence[str] | None, env: Mapping[str, str]) -> list[str]:
@@ -64,27 +68,68 @@ async def run_hook(
         )
     except OSError as exc:
         return HookRun(exit_code=None, start_error=f"{argv[0]}: {exc.strerror or exc}")
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    # Our own readers rather than `communicate`: they keep draining past the cap (a paused pipe keeps
+    # `wait()` from ever returning once the hook is killed) and keep only `_MAX_OUTPUT` bytes in memory.
+    feed = asyncio.ensure_future(_feed(proc.stdin, stdin))
+    out = asyncio.ensure_future(_collect(proc.stdout))
+    err = asyncio.ensure_future(_collect(proc.stderr))
+    tasks = (feed, out, err)
     try:
         async with asyncio.timeout(seconds):
-            out, err = await proc.communicate(stdin)
+            await asyncio.wait(tasks)
+            await proc.wait()
     except TimeoutError:
-        await _end(proc)
+        await _end(proc, tasks)
         return HookRun(exit_code=None, timed_out=True)
     except BaseException:
         # Cancelled (an interrupt, a spent SessionEnd budget): the hook's group ends with it.
-        await asyncio.shield(_end(proc))
+        await asyncio.shield(_end(proc, tasks))
         raise
     return HookRun(
         exit_code=proc.returncode,
-        stdout=out[:_MAX_OUTPUT].decode("utf-8", "replace"),
-        stderr=err[:_MAX_OUTPUT].decode("utf-8", "replace"),
+        stdout=out.result().decode("utf-8", "replace"),
+        stderr=err.result().decode("utf-8", "replace"),
     )
 
 
-async def _end(proc: asyncio.subprocess.Process) -> None:
-    """Kill the handler's process group and reap it."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
+async def _feed(pipe: asyncio.StreamWriter, data: bytes) -> None:
+    """Write the event to the hook's stdin and close it (a hook that does not read it is fine)."""
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        pipe.write(data)
+        await pipe.drain()
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        pipe.close()
+
+
+async def _collect(stream: asyncio.StreamReader) -> bytes:
+    """Everything a pipe gives up to `_MAX_OUTPUT` bytes; the rest is read and dropped."""
+    kept = bytearray()
+    while chunk := await stream.read(_CHUNK):
+        if len(kept) < _MAX_OUTPUT:
+            kept += chunk[: _MAX_OUTPUT - len(kept)]
+    return bytes(kept)
+
+
+async def _end(proc: asyncio.subprocess.Process, tasks: Sequence[asyncio.Future[Any]]) -> None:
+    """Kill the handler's process group and reap it.
+
+    The readers go on draining until the pipes close; a descendant that left the group may hold them
+    open, so after a grace period the hook is given up on (it is dead; only its pipes linger).
+    """
+    # Not `proc.kill()` as well: it polls (reaps) the child first, and asyncio's watcher, finding it
+    # gone, prints "Unknown child process pid ..." to the user's terminal.
+    try:
         os.killpg(proc.pid, signal.SIGKILL)
-    with contextlib.suppress(ProcessLookupError):
-        proc.kill()
-    await proc.wait()
+    except PermissionError:
+        with contextlib.suppress(ProcessLookupError):
+            proc.kill()
+    except ProcessLookupError:
+        pass
+    reaped = asyncio.ensure_future(proc.wait())
+    await asyncio.wait([*tasks, reaped], timeout=_GRACE)
+    for task in (*tasks, reaped):
+        task.cancel()
+    await asyncio.gather(*tasks, reaped, return_exceptions=True)
