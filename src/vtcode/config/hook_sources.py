@@ -18,7 +18,7 @@ from pathlib import Path
 from vtcode.config.hook_json import Dialect, read_hook_json
 from vtcode.config.hook_presence import HOOKS_JSON
 from vtcode.config.loader import LoadedConfig
-from vtcode.core.hooks.digest import command_words, hook_digest
+from vtcode.core.hooks.digest import command_words, hook_digest, program_words
 from vtcode.core.hooks.model import ConfiguredHook, HookEvent, HookHandler, HookSet, HookSource
 
 IMPORT_FILES: dict[str, tuple[tuple[str, Dialect], ...]] = {
@@ -93,13 +93,17 @@ def expand_project_dir(word: str, workspace: Path) -> str:
 
 
 def _scripts(handler: HookHandler, workspace: Path) -> Sequence[bytes]:
-    """The bytes of every workspace file the handler's words name, in word order."""
+    """The bytes of every workspace script the handler runs, in word order: a file in a program's
+    place (or an interpreter's operand), or any executable file it names (`timeout 5 ./guard.sh`)."""
     root = os.path.realpath(workspace)
+    programs = program_words(handler)
     found: list[bytes] = []
-    for word in command_words(handler):
+    for word in dict.fromkeys((*command_words(handler), *programs)):
         expanded = expand_project_dir(word, workspace)
         candidate = os.path.realpath(os.path.join(workspace, expanded))
         if not candidate.startswith(root + os.sep) or not os.path.isfile(candidate):
+            continue
+        if word not in programs and not os.access(candidate, os.X_OK):
             continue
         try:
             with open(candidate, "rb") as handle:
