@@ -20,6 +20,7 @@ from vtcode.config.hook_presence import HOOKS_JSON
 from vtcode.config.loader import LoadedConfig
 from vtcode.core.hooks.digest import command_words, hook_digest, program_words
 from vtcode.core.hooks.model import ConfiguredHook, HookEvent, HookHandler, HookSet, HookSource
+from vtcode.protocol.errors import ConfigError
 
 IMPORT_FILES: dict[str, tuple[tuple[str, Dialect], ...]] = {
     "claude": ((".claude/settings.json", "claude"), (".claude/settings.local.json", "claude")),
@@ -33,6 +34,10 @@ _PROJECT_VARS = (
     "$CLAUDE_PROJECT_DIR",
 )
 _MAX_SCRIPT_BYTES = 16 * 1024 * 1024
+_NEVER_TRUSTED = (
+    "its hooks are skipped (no hook of this workspace is trusted, so none would run); "
+    "fix the file before `vtcode hooks trust`"
+)
 
 
 @dataclass(frozen=True)
@@ -62,13 +67,22 @@ def load_hooks(loaded: LoadedConfig, workspace: Path, *, trust_all: bool = False
         for relative, dialect in IMPORT_FILES[name]:
             path = workspace / relative
             files.append((path, dialect, HookSource("import", str(path))))
+    project = loaded.settings.projects.get(str(workspace))
+    trusted = set(project.hooks) if project is not None else set()
     for path, dialect, source in files:
-        read = read_hook_json(path, dialect)
+        try:
+            read = read_hook_json(path, dialect)
+        except ConfigError as exc:
+            # A bad file of the user's, or of a workspace whose hooks run (some trusted, or trusted
+            # for this run), may hold a guard: nothing runs without it. A workspace none of whose
+            # hooks were ever trusted would not run them anyway, so it must not stop vtcode.
+            if not source.needs_trust or trust_all or trusted:
+                raise
+            warnings.append(f"{exc.message}; {_NEVER_TRUSTED}")
+            continue
         warnings.extend(read.warnings)
         for entry in read.groups:
             found.extend((entry.event, entry.matcher, handler, source) for handler in entry.handlers)
-    project = loaded.settings.projects.get(str(workspace))
-    trusted = set(project.hooks) if project is not None else set()
     hooks: list[ConfiguredHook] = []
     for event, matcher, handler, source in found:
         if not source.needs_trust:
