@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 from typing import Any
 
 import msgspec
@@ -25,6 +26,11 @@ from vtcode.tools.base import CallDescription, Tool, ToolOutcome
 
 # Where a tool keeps the text Claude Code hooks read as `tool_input.command`.
 _COMMAND_KEYS = {"exec_command": "cmd", "apply_patch": "patch"}
+# Tools whose file Claude Code hooks read as `tool_input.file_path` (absolute, as Claude Code gives it):
+# the formatter hook of its docs (`jq -r .tool_input.file_path | xargs prettier --write`) relies on it.
+_FILE_TOOLS = frozenset({"apply_patch", "write_file", "read_file"})
+# The keys `_payload` adds to a call's arguments for Claude Code and Codex hooks.
+_ADDED_KEYS = ("command", "file_paths", "file_path")
 
 
 class ToolHooks:
@@ -143,6 +149,8 @@ class ToolHooks:
             tool_input["command"] = arguments[key]
         if call.name == "apply_patch":
             tool_input["file_paths"] = list(described.paths)
+        if call.name in _FILE_TOOLS and described.paths and "file_path" not in tool_input:
+            tool_input["file_path"] = os.path.join(self.dispatch.workspace, described.paths[0])
         return {
             "tool_name": call.name,
             "tool_name_aliases": list(TOOL_ALIASES.get(call.name, ())),
@@ -153,7 +161,7 @@ class ToolHooks:
 
 def tool_arguments(name: str, tool_input: dict[str, Any]) -> dict[str, Any]:
     """A hook input's `tool_input` less the keys added for Claude Code hooks: the call's own arguments."""
-    added = ("command", "file_paths") if name in _COMMAND_KEYS else ()
+    added = _ADDED_KEYS if name in _COMMAND_KEYS or name in _FILE_TOOLS else ()
     return {key: value for key, value in tool_input.items() if key not in added}
 
 
@@ -170,7 +178,7 @@ def _native_input(
     if key is not None and isinstance(command, str) and command != original.get(key):
         result[key] = command
     known = schema.get("properties") or {}
-    for added in ("command", "file_paths"):
+    for added in _ADDED_KEYS:
         if added not in known:
             result.pop(added, None)
     return result
