@@ -30,7 +30,7 @@ def run_hooks(args: argparse.Namespace, overrides: list[str], parser: argparse.A
 def _load(args: argparse.Namespace, overrides: list[str]) -> tuple[Path, Path, HookSet]:
     workspace = workspace_dir(getattr(args, "workspace", None))
     loaded = load_settings(workspace=workspace, env=os_environ(), overrides=overrides)
-    hooks = load_hooks(loaded, workspace)
+    hooks = load_hooks(loaded, workspace, env=os_environ())
     for warning in hooks.warnings:
         sys.stderr.write(f"warning: {warning}\n")
     return workspace, loaded.home, hooks.hooks

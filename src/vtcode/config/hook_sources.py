@@ -11,12 +11,13 @@ matcher, handler and the bytes of the workspace files it names), so a changed ho
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from vtcode.config.hook_json import Dialect, read_hook_json
 from vtcode.config.hook_presence import HOOKS_JSON
+from vtcode.config.hook_programs import missing_program
 from vtcode.config.loader import LoadedConfig
 from vtcode.core.hooks.digest import command_words, hook_digest, program_words
 from vtcode.core.hooks.model import ConfiguredHook, HookEvent, HookHandler, HookSet, HookSource
@@ -48,8 +49,18 @@ class LoadedHooks:
     warnings: tuple[str, ...] = ()
 
 
-def load_hooks(loaded: LoadedConfig, workspace: Path, *, trust_all: bool = False) -> LoadedHooks:
-    """Every configured hook, digested and marked trusted or not; bad files raise ConfigError."""
+def load_hooks(
+    loaded: LoadedConfig,
+    workspace: Path,
+    *,
+    trust_all: bool = False,
+    env: Mapping[str, str] | None = None,
+) -> LoadedHooks:
+    """Every configured hook, digested and marked trusted or not; bad files raise ConfigError.
+
+    With `env` (the hooks' environment), a hook that will run and whose program is missing is warned
+    about now, not found out on the call it should have guarded.
+    """
     found: list[tuple[HookEvent, str, HookHandler, HookSource]] = []
     warnings: list[str] = []
     for layer in loaded.hook_layers:
@@ -91,7 +102,32 @@ def load_hooks(loaded: LoadedConfig, workspace: Path, *, trust_all: bool = False
         digest = digest_of(event, matcher, handler, workspace)
         ok = trust_all or digest in trusted
         hooks.append(ConfiguredHook(event, matcher, handler, source, digest=digest, trusted=ok))
+    if env is not None:
+        warnings.extend(_missing_programs(hooks, workspace, env))
     return LoadedHooks(HookSet(tuple(hooks)), tuple(warnings))
+
+
+def _missing_programs(
+    hooks: Sequence[ConfiguredHook], workspace: Path, env: Mapping[str, str]
+) -> Iterator[str]:
+    """One warning per runnable hook whose program does not exist."""
+    seen: set[HookHandler] = set()
+    for hook in hooks:
+        if not hook.trusted or hook.handler in seen:
+            continue
+        seen.add(hook.handler)
+        word = missing_program(hook.handler, workspace, env, lambda w: expand_project_dir(w, workspace))
+        if word is None:
+            continue
+        then = (
+            "it blocks every call it matches (on_failure = block)"
+            if hook.handler.on_failure == "block"
+            else "it will fail on every run and the action goes on without it"
+        )
+        yield (
+            f"hook `{hook.handler.display}` ({hook.event} from {hook.source.path}): `{word}` was not "
+            f"found; {then}"
+        )
 
 
 def digest_of(event: HookEvent, matcher: str, handler: HookHandler, workspace: Path) -> str:

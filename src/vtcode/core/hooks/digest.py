@@ -62,6 +62,11 @@ def program_words(handler: HookHandler) -> tuple[str, ...]:
     """The words of a handler that name something it runs: each command's program and, after an
     interpreter (`bash`, `python3`, `node`, ...), its operands. Redirection targets and the operands
     of other programs (`>> hook.log`, `ruff format app.py`) are data, not script."""
+    return tuple(word for word, _ in run_words(handler))
+
+
+def run_words(handler: HookHandler) -> tuple[tuple[str, bool], ...]:
+    """`program_words`, each with whether it is in a program's place (else an interpreter's operand)."""
     if handler.args is not None:
         return tuple(_programs([handler.command, *handler.args]))
     lexer = shlex.shlex(handler.command, posix=True, punctuation_chars=True)
@@ -73,7 +78,7 @@ def program_words(handler: HookHandler) -> tuple[str, ...]:
     return tuple(_programs(tokens))
 
 
-def _programs(tokens: Sequence[str]) -> Iterator[str]:
+def _programs(tokens: Sequence[str]) -> Iterator[tuple[str, bool]]:
     expect_program = True
     interpreter = False
     redirect_target = False
@@ -89,9 +94,9 @@ def _programs(tokens: Sequence[str]) -> Iterator[str]:
                 continue
             expect_program = False
             interpreter = _INTERPRETER.fullmatch(posixpath.basename(token)) is not None
-            yield token
+            yield token, True
         elif interpreter and not token.startswith("-"):
-            yield token
+            yield token, False
 
 
 def _is_redirect(token: str) -> bool:
