@@ -20,6 +20,9 @@ from vtcode.protocol.errors import ExitCode, UsageError
 from vtcode.protocol.events import Event, HookCompleted
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hook_dispatch import HookDispatch
+from vtcode.runtime.hook_samples import sample_input, vtcode_tool
+
+_INPUT_HINT = """e.g. --input '{"tool_input": {"command": "rm -rf build"}}'"""
 
 
 def run_hooks(args: argparse.Namespace, overrides: list[str], parser: argparse.ArgumentParser) -> int:
@@ -107,12 +110,9 @@ def _test(args: argparse.Namespace, overrides: list[str]) -> int:
         session_id="hooks-test",
         model="",
     )
-    payload: dict[str, Any] = {}
-    if args.tool:
-        payload = {"tool_name": args.tool, "tool_input": {}, "tool_use_id": "hooks-test"}
-    elif event == "UserPromptSubmit":
-        payload = {"prompt": "test prompt"}
-    combined = asyncio.run(dispatch.fire(event, payload, tool=args.tool, subject=args.tool))
+    tool = vtcode_tool(args.tool) if args.tool else None
+    payload = sample_input(event, tool, _input(args.input))
+    combined = asyncio.run(dispatch.fire(event, payload, tool=tool, subject=tool))
     runs = [_run_row(e) for e in events if isinstance(e, HookCompleted)]
     result = {"event": event, "decision": combined.decision, "reason": combined.reason, "runs": runs}
     if args.json:
@@ -130,6 +130,18 @@ def _test(args: argparse.Namespace, overrides: list[str]) -> int:
         if hook.event == event:
             sys.stdout.write(f"not run (untrusted): {hook.handler.display}\n")
     return ExitCode.OK
+
+
+def _input(text: str | None) -> dict[str, Any]:
+    if text is None:
+        return {}
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise UsageError(f"--input: not JSON: {exc}", hint=_INPUT_HINT) from None
+    if not isinstance(value, dict):
+        raise UsageError("--input: expected a JSON object", hint=_INPUT_HINT)
+    return value
 
 
 def _run_row(event: HookCompleted) -> dict[str, Any]:

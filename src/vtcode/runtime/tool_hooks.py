@@ -25,7 +25,7 @@ from vtcode.runtime.hook_dispatch import HookDispatch
 from vtcode.tools.base import CallDescription, Tool, ToolOutcome
 
 # Where a tool keeps the text Claude Code hooks read as `tool_input.command`.
-_COMMAND_KEYS = {"exec_command": "cmd", "apply_patch": "patch"}
+COMMAND_KEYS = {"exec_command": "cmd", "apply_patch": "patch"}
 # Tools whose file Claude Code hooks read as `tool_input.file_path` (absolute, as Claude Code gives it):
 # the formatter hook of its docs (`jq -r .tool_input.file_path | xargs prettier --write`) relies on it.
 _FILE_TOOLS = frozenset({"apply_patch", "write_file", "read_file"})
@@ -144,7 +144,7 @@ class ToolHooks:
         self, call: ToolCall, arguments: dict[str, Any], described: CallDescription
     ) -> dict[str, Any]:
         tool_input = dict(arguments)
-        key = _COMMAND_KEYS.get(call.name)
+        key = COMMAND_KEYS.get(call.name)
         if key is not None and isinstance(arguments.get(key), str):
             tool_input["command"] = arguments[key]
         if call.name == "apply_patch":
@@ -161,7 +161,7 @@ class ToolHooks:
 
 def tool_arguments(name: str, tool_input: dict[str, Any]) -> dict[str, Any]:
     """A hook input's `tool_input` less the keys added for Claude Code hooks: the call's own arguments."""
-    added = _ADDED_KEYS if name in _COMMAND_KEYS or name in _FILE_TOOLS else ()
+    added = _ADDED_KEYS if name in COMMAND_KEYS or name in _FILE_TOOLS else ()
     return {key: value for key, value in tool_input.items() if key not in added}
 
 
@@ -173,7 +173,7 @@ def _native_input(
     The keys added for hooks (`command`, `file_paths`) are dropped unless the tool has such a parameter.
     """
     result = dict(updated)
-    key = _COMMAND_KEYS.get(name)
+    key = COMMAND_KEYS.get(name)
     command = result.get("command")
     if key is not None and isinstance(command, str) and command != original.get(key):
         result[key] = command
