@@ -48,6 +48,7 @@ def _row(hook: ConfiguredHook) -> dict[str, Any]:
         "args": list(handler.args) if handler.args is not None else None,
         "timeout": handler.timeout_for(hook.event),
         "on_failure": handler.on_failure,
+        "if": handler.if_,
         "source": hook.source.kind,
         "source_path": hook.source.path,
         "digest": hook.digest or None,
@@ -65,6 +66,7 @@ def _list(args: argparse.Namespace, overrides: list[str]) -> int:
         sys.stdout.write("no hooks configured (see [[hooks.EVENT]] in vtcode.toml or .vtcode/hooks.json)\n")
     for row, hook in zip(rows, hooks.hooks, strict=True):
         matcher = f" [{row['matcher']}]" if row["matcher"] else ""
+        matcher += f" if {row['if']}" if row["if"] else ""
         sys.stdout.write(f"{row['event']}{matcher}: {hook.handler.display}\n")
         digest = f" {row['digest'][:12]}" if row["digest"] else ""
         sys.stdout.write(f"    {row['trust']}{digest}  from {row['source_path']}\n")

@@ -144,12 +144,16 @@ def _handler(item: object, *, path: Path, key: tuple[str, ...], dialect: Dialect
     if on_failure not in ("allow", "block"):
         raise ConfigError(f'{where}.on_failure: got {on_failure!r}, expected "allow" or "block"')
     status = item.get("statusMessage", item.get("status_message"))
+    condition = item.get("if")
+    if condition is not None and not isinstance(condition, str):
+        raise ConfigError(f'{where}.if: expected a permission rule such as "Bash(git *)"')
     return HookHandler(
         command=command,
         args=tuple(args) if args is not None else None,
         timeout=timeout,
         on_failure=on_failure,
         status_message=status if isinstance(status, str) else None,
+        if_=condition,
     )
 
 

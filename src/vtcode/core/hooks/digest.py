@@ -28,6 +28,9 @@ def hook_digest(event: HookEvent, matcher: str, handler: HookHandler, scripts: S
         "timeout": handler.timeout,
         "on_failure": handler.on_failure,
     }
+    if handler.if_ is not None:
+        # Only when set, so the digests of hooks without it stay as they were.
+        definition["if"] = handler.if_
     digest = hashlib.sha256(json.dumps(definition, sort_keys=True).encode())
     for script in scripts:
         digest.update(b"\0script\0")
