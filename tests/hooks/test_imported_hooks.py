@@ -99,3 +99,41 @@ def test_gemini_names_and_millisecond_timeouts_are_mapped(
         ("PreToolUse", 5.0, "import", "untrusted"),
         ("Stop", 7.0, "import", "untrusted"),
     ]
+
+
+def test_a_gemini_hook_matches_by_gemini_tool_names(
+    vtcode: VtcodeRunner, isolated_home: Path, tmp_path: Path
+) -> None:
+    ws = tmp_path / "ws"
+    log = tmp_path / "after.log"
+    hooks_json(
+        ws / ".gemini" / "settings.json",
+        {
+            "BeforeTool": [
+                {
+                    "matcher": "run_shell_command",
+                    "hooks": [{"command": "cat > /dev/null; echo 'no shell here' >&2; exit 2"}],
+                }
+            ],
+            "AfterTool": [
+                {
+                    "matcher": "write_file|replace",
+                    "hooks": [{"command": f"cat > /dev/null; echo after >> {log}"}],
+                }
+            ],
+        },
+    )
+    user_config(isolated_home, 'hooks.import = ["gemini"]\n')
+    assert vtcode.run("hooks", "trust", cwd=ws).code == 0
+    patch = "*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch\n"
+    steps = [
+        call("exec_command", {"cmd": "touch ran.txt"}, "c1"),
+        call("apply_patch", {"patch": patch}, "c2"),
+        call("write_file", {"path": "b.txt", "content": "b\n"}, "c3"),
+        Reply(text="ok"),
+    ]
+    run = exec_run(vtcode, ws, steps, "--approval", "full-auto")
+    assert run.result.code == 0, run.result.stderr
+    assert not (ws / "ran.txt").exists()
+    assert "no shell here" in run.tool_results()[0]
+    assert log.read_text() == "after\nafter\n"
