@@ -60,7 +60,7 @@ class HookResult:
 
 def read_run(event: HookEvent, handler: HookHandler, run: HookRun) -> HookResult:
     """Apply the exit-code and JSON rules to one run, then the handler's failure policy."""
-    failure = _failure(handler, run)
+    failure = _failure(event, handler, run)
     if failure is not None:
         outcome, why = failure
         return _failed(event, handler, outcome, why)
@@ -84,11 +84,11 @@ def read_run(event: HookEvent, handler: HookHandler, run: HookRun) -> HookResult
         return _failed(event, handler, "failed", f"its output could not be read ({exc})")
 
 
-def _failure(handler: HookHandler, run: HookRun) -> tuple[Outcome, str] | None:
+def _failure(event: HookEvent, handler: HookHandler, run: HookRun) -> tuple[Outcome, str] | None:
     if run.start_error is not None:
         return "not_started", f"it could not be started ({run.start_error})"
     if run.timed_out:
-        return "timed_out", f"it ran longer than its timeout of {handler.timeout or 'the default'} s"
+        return "timed_out", f"it ran longer than its timeout of {handler.timeout_for(event):g} s"
     if run.exit_code in _MISSING_PROGRAM:
         return "not_started", f"its program was not found or not executable (exit {run.exit_code})"
     if run.exit_code not in (0, 2):
