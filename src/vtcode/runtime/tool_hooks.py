@@ -117,16 +117,20 @@ class ToolHooks:
         added to the result the model reads."""
         event: HookEvent = "PostToolUseFailure" if outcome.is_error else "PostToolUse"
         added = [self.dispatch.model_context(pre, "PreToolUse")] if pre is not None else []
+        result = outcome.for_model
         if self.dispatch.active(event):
-            added.append(await self._post(event, tool, call, arguments, outcome))
+            post = await self._post(event, tool, call, arguments, outcome)
+            added.append(self.dispatch.model_context(post, event))
+            # `updatedToolOutput`: the model reads the hook's version (a redaction), the user the real one.
+            result = result if post.updated_output is None else post.updated_output
         text = "\n\n".join(filter(None, added))
-        if not text:
+        if not text and result == outcome.for_model:
             return outcome
-        return msgspec.structs.replace(outcome, model_content=f"{outcome.for_model}\n\n{text}")
+        return msgspec.structs.replace(outcome, model_content=f"{result}\n\n{text}" if text else result)
 
     async def _post(
         self, event: HookEvent, tool: Tool, call: ToolCall, arguments: dict[str, Any], outcome: ToolOutcome
-    ) -> str:
+    ) -> Combined:
         payload = {
             **self._payload(call, arguments, tool.describe(arguments)),
             "tool_response": {
@@ -137,8 +141,7 @@ class ToolHooks:
         }
         if outcome.is_error:
             payload["error"] = outcome.content
-        combined = await self.dispatch.fire(event, payload, tool=call.name)
-        return self.dispatch.model_context(combined, event)
+        return await self.dispatch.fire(event, payload, tool=call.name)
 
     def _payload(
         self, call: ToolCall, arguments: dict[str, Any], described: CallDescription
