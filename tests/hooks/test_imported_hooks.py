@@ -137,3 +137,27 @@ def test_a_gemini_hook_matches_by_gemini_tool_names(
     assert not (ws / "ran.txt").exists()
     assert "no shell here" in run.tool_results()[0]
     assert log.read_text() == "after\nafter\n"
+
+
+def test_codex_inline_hook_tables_of_codex_config_toml_are_imported(
+    vtcode: VtcodeRunner, isolated_home: Path, tmp_path: Path
+) -> None:
+    ws = tmp_path / "ws"
+    (ws / ".codex").mkdir(parents=True)
+    (ws / ".codex" / "config.toml").write_text(
+        'model = "gpt-5"\n\n[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\n'
+        'type = "command"\ncommand = "cat > /dev/null; echo \'not from codex\' >&2; exit 2"\ntimeoutSec = 9\n'
+    )
+    user_config(isolated_home, 'hooks.import = ["codex"]\n')
+    listed = vtcode.run("hooks", "list", "--json", cwd=ws)
+    assert listed.code == 0, listed.stderr
+    rows = json.loads(listed.stdout)["hooks"]
+    assert [(r["event"], r["timeout"], r["source_path"]) for r in rows] == [
+        ("PreToolUse", 9.0, str(ws / ".codex" / "config.toml"))
+    ]
+    assert vtcode.run("hooks", "trust", cwd=ws).code == 0
+    steps = [call("exec_command", {"cmd": "touch ran.txt"}), Reply(text="ok")]
+    run = exec_run(vtcode, ws, steps, "--approval", "full-auto")
+    assert run.result.code == 0, run.result.stderr
+    assert not (ws / "ran.txt").exists()
+    assert "not from codex" in run.tool_results()[0]

@@ -1,4 +1,5 @@
-"""Hook files in Claude Code's JSON shape: `.vtcode/hooks.json` and the peers' files vtcode imports.
+"""Hook files in Claude Code's JSON shape: `.vtcode/hooks.json` and the peers' files vtcode imports
+(Codex's `.codex/config.toml` holds the same shape as TOML tables).
 
 `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "..."}]}]}}`.
 Our own `.vtcode/hooks.json` is strict (an unknown event or a bad matcher is a config error naming the
@@ -55,6 +56,26 @@ def read_hook_json(path: Path, dialect: Dialect) -> JsonHooks:
         raise ConfigError(f"{path}: invalid JSON at line {line}, column {col}: {exc}") from None
     if not isinstance(data, dict):
         raise ConfigError(f'{path}: expected a JSON object with a "hooks" key')
+    hooks = data.get("hooks")
+    if hooks is None:
+        return JsonHooks()
+    return _read_events(hooks, path=path, dialect=dialect)
+
+
+def read_hook_toml(path: Path, dialect: Dialect) -> JsonHooks:
+    """The `[[hooks.EVENT]]` tables of a TOML file (Codex's `.codex/config.toml`); absent file: none."""
+    import tomllib
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return JsonHooks()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
     hooks = data.get("hooks")
     if hooks is None:
         return JsonHooks()

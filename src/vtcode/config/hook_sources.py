@@ -3,9 +3,10 @@
 Sources, all added up: `[[hooks.EVENT]]` in the user file and the workspace files,
 `$VTCODE_HOME/hooks.json`, the workspace's `.vtcode/hooks.json`, and, when the user file says
 `hooks.import = [...]`, the workspace's `.claude/settings.json` / `.claude/settings.local.json`,
-`.codex/hooks.json` and `.gemini/settings.json`. Hooks of the user's own files run as they are; every
-other hook runs only when `[projects."<workspace>".hooks]` in the user file records its digest (event,
-matcher, handler and the bytes of the workspace files it names), so a changed hook or script asks again.
+`.codex/hooks.json` / `.codex/config.toml` and `.gemini/settings.json`. Hooks of the user's own files
+run as they are; every other hook runs only when `[projects."<workspace>".hooks]` in the user file
+records its digest (event, matcher, handler and the bytes of the workspace scripts it runs), so a
+changed hook or script asks again.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from vtcode.config.hook_json import Dialect, read_hook_json
+from vtcode.config.hook_json import Dialect, read_hook_json, read_hook_toml
 from vtcode.config.hook_presence import HOOKS_JSON
 from vtcode.config.hook_programs import missing_program
 from vtcode.config.loader import LoadedConfig
@@ -25,7 +26,7 @@ from vtcode.protocol.errors import ConfigError
 
 IMPORT_FILES: dict[str, tuple[tuple[str, Dialect], ...]] = {
     "claude": ((".claude/settings.json", "claude"), (".claude/settings.local.json", "claude")),
-    "codex": ((".codex/hooks.json", "codex"),),
+    "codex": ((".codex/hooks.json", "codex"), (".codex/config.toml", "codex")),
     "gemini": ((".gemini/settings.json", "gemini"),),
 }
 _PROJECT_VARS = (
@@ -82,7 +83,7 @@ def load_hooks(
     trusted = set(project.hooks) if project is not None else set()
     for path, dialect, source in files:
         try:
-            read = read_hook_json(path, dialect)
+            read = read_hook_toml(path, dialect) if path.suffix == ".toml" else read_hook_json(path, dialect)
         except ConfigError as exc:
             # A bad file of the user's, or of a workspace whose hooks run (some trusted, or trusted
             # for this run), may hold a guard: nothing runs without it. A workspace none of whose
