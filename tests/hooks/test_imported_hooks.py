@@ -161,3 +161,22 @@ def test_codex_inline_hook_tables_of_codex_config_toml_are_imported(
     assert run.result.code == 0, run.result.stderr
     assert not (ws / "ran.txt").exists()
     assert "not from codex" in run.tool_results()[0]
+
+
+def test_disable_all_hooks_in_claude_settings_local_turns_off_the_projects_claude_hooks(
+    vtcode: VtcodeRunner, isolated_home: Path, tmp_path: Path
+) -> None:
+    ws = tmp_path / "ws"
+    block = {"matcher": "Bash", "hooks": [{"command": "cat > /dev/null; echo blocked >&2; exit 2"}]}
+    hooks_json(ws / ".claude" / "settings.json", {"PreToolUse": [block]})
+    user_config(isolated_home, 'hooks.import = ["claude"]\n')
+    assert vtcode.run("hooks", "trust", cwd=ws).code == 0
+    (ws / ".claude" / "settings.local.json").write_text(json.dumps({"disableAllHooks": True}))
+    listed = vtcode.run("hooks", "list", "--json", cwd=ws)
+    assert listed.code == 0, listed.stderr
+    assert json.loads(listed.stdout)["hooks"] == []
+    assert "settings.local.json: disableAllHooks is set" in listed.stderr
+    steps = [call("exec_command", {"cmd": "touch ran.txt"}), Reply(text="ok")]
+    run = exec_run(vtcode, ws, steps, "--approval", "full-auto")
+    assert run.result.code == 0, run.result.stderr
+    assert (ws / "ran.txt").exists()

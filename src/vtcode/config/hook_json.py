@@ -38,6 +38,8 @@ class JsonHooks:
 
     groups: tuple[JsonGroup, ...] = ()
     warnings: tuple[str, ...] = ()
+    # Claude Code's `"disableAllHooks": true`: no hook of its settings files runs.
+    disable_all: bool = False
 
 
 def read_hook_json(path: Path, dialect: Dialect) -> JsonHooks:
@@ -56,6 +58,8 @@ def read_hook_json(path: Path, dialect: Dialect) -> JsonHooks:
         raise ConfigError(f"{path}: invalid JSON at line {line}, column {col}: {exc}") from None
     if not isinstance(data, dict):
         raise ConfigError(f'{path}: expected a JSON object with a "hooks" key')
+    if dialect == "claude" and data.get("disableAllHooks") is True:
+        return JsonHooks(disable_all=True)
     hooks = data.get("hooks")
     if hooks is None:
         return JsonHooks()

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from vtcode.config.hook_json import Dialect, read_hook_json, read_hook_toml
+from vtcode.config.hook_json import Dialect, JsonHooks, read_hook_json, read_hook_toml
 from vtcode.config.hook_presence import HOOKS_JSON
 from vtcode.config.hook_programs import missing_program
 from vtcode.config.loader import LoadedConfig
@@ -81,6 +81,7 @@ def load_hooks(
             files.append((path, dialect, HookSource("import", str(path))))
     project = loaded.settings.projects.get(str(workspace))
     trusted = set(project.hooks) if project is not None else set()
+    reads: list[tuple[Dialect, JsonHooks, HookSource]] = []
     for path, dialect, source in files:
         try:
             read = read_hook_toml(path, dialect) if path.suffix == ".toml" else read_hook_json(path, dialect)
@@ -91,6 +92,17 @@ def load_hooks(
             if not source.needs_trust or trust_all or trusted:
                 raise
             warnings.append(f"{exc.message}; {_NEVER_TRUSTED}")
+            continue
+        reads.append((dialect, read, source))
+    # As in Claude Code, `disableAllHooks` in either settings file (often the personal `.local` one)
+    # turns off the hooks of both.
+    off = next((s.path for d, r, s in reads if d == "claude" and r.disable_all), None)
+    if off is not None:
+        warnings.append(
+            f"{off}: disableAllHooks is set, so no Claude Code hook of this workspace is imported"
+        )
+    for dialect, read, source in reads:
+        if off is not None and dialect == "claude":
             continue
         warnings.extend(read.warnings)
         for entry in read.groups:
