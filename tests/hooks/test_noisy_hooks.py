@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 from pathlib import Path
 
 from tests.conftest import VtcodeRunner
@@ -59,3 +62,27 @@ def test_a_blocking_hook_flooding_stdout_and_stderr_is_read_to_its_end(
     assert run.result.code == 0, run.result.stderr
     assert not (ws / "ran.txt").exists()
     assert "no rm here" in run.tool_results()[0]
+
+
+def test_a_hook_that_leaves_a_process_running_is_done_when_it_exits(
+    vtcode: VtcodeRunner, isolated_home: Path, tmp_path: Path
+) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    pid_file = tmp_path / "server.pid"
+    # A dev server started in the background keeps the hook's stdout open long after the hook exited.
+    start = script(
+        tmp_path / "start.sh",
+        f"cat > /dev/null\nsleep 300 &\necho $! > {pid_file}\necho 'dev server on :3000'\n",
+    )
+    user_config(isolated_home, f'[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\ncommand = "{start}"\n')
+    try:
+        run = exec_run(vtcode, ws, [Reply(text="ok")])
+    finally:
+        if pid_file.exists():
+            with contextlib.suppress(ProcessLookupError, ValueError):
+                os.kill(int(pid_file.read_text()), signal.SIGKILL)
+    assert run.result.code == 0, run.result.stderr
+    assert any("dev server on :3000" in text for text in run.user_texts())
+    assert [e["outcome"] for e in run.of("hook.completed")] == ["success"]
+    assert "Traceback" not in run.result.stderr

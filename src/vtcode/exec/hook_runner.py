@@ -15,7 +15,7 @@ import os
 import re
 import shutil
 import signal
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,11 @@ _MAX_OUTPUT = 4 * 1024 * 1024
 _CHUNK = 64 * 1024
 # Seconds to wait for a killed hook's pipes to close.
 _GRACE = 5.0
+# How often to look whether the hook exited while its pipes are open, and how long to read them after.
+_POLL = 0.1
+_LINGER = 1.0
+# Readers of hooks that exited while a process they left running holds their pipes.
+_DRAINING: set[asyncio.Future[Any]] = set()
 
 
 def hook_argv(command: str, args: Sequence[str] | None, env: Mapping[str, str]) -> list[str]:
@@ -73,14 +78,16 @@ async def run_hook(
     assert proc.stderr is not None
     # Our own readers rather than `communicate`: they keep draining past the cap (a paused pipe keeps
     # `wait()` from ever returning once the hook is killed) and keep only `_MAX_OUTPUT` bytes in memory.
-    feed = asyncio.ensure_future(_feed(proc.stdin, stdin))
-    out = asyncio.ensure_future(_collect(proc.stdout))
-    err = asyncio.ensure_future(_collect(proc.stderr))
-    tasks = (feed, out, err)
+    out, err = bytearray(), bytearray()
+    close = _closer(proc)
+    tasks = (
+        asyncio.ensure_future(_feed(proc.stdin, stdin)),
+        asyncio.ensure_future(_collect(proc.stdout, out, close)),
+        asyncio.ensure_future(_collect(proc.stderr, err, close)),
+    )
     try:
         async with asyncio.timeout(seconds):
-            await asyncio.wait(tasks)
-            await proc.wait()
+            await _finished(proc, tasks)
     except TimeoutError:
         await _end(proc, tasks)
         return HookRun(exit_code=None, timed_out=True)
@@ -90,9 +97,29 @@ async def run_hook(
         raise
     return HookRun(
         exit_code=proc.returncode,
-        stdout=out.result().decode("utf-8", "replace"),
-        stderr=err.result().decode("utf-8", "replace"),
+        stdout=bytes(out).decode("utf-8", "replace"),
+        stderr=bytes(err).decode("utf-8", "replace"),
     )
+
+
+async def _finished(proc: asyncio.subprocess.Process, tasks: Sequence[asyncio.Future[Any]]) -> None:
+    """Wait until the hook exited and its pipes closed.
+
+    A process the hook left running (`npm run dev &`) keeps its pipes open after it exited: `_LINGER`
+    seconds after the exit the hook is done, and the pipes are drained in the background (so that
+    process never blocks on a full pipe) until it closes them.
+    """
+    pending = set(tasks)
+    while pending and proc.returncode is None:
+        _, pending = await asyncio.wait(pending, timeout=_POLL)
+    if pending:
+        _, pending = await asyncio.wait(pending, timeout=_LINGER)
+    if not pending:
+        await proc.wait()
+        return
+    for task in pending:
+        _DRAINING.add(task)
+        task.add_done_callback(_DRAINING.discard)
 
 
 async def _feed(pipe: asyncio.StreamWriter, data: bytes) -> None:
@@ -104,13 +131,27 @@ async def _feed(pipe: asyncio.StreamWriter, data: bytes) -> None:
         pipe.close()
 
 
-async def _collect(stream: asyncio.StreamReader) -> bytes:
-    """Everything a pipe gives up to `_MAX_OUTPUT` bytes; the rest is read and dropped."""
-    kept = bytearray()
-    while chunk := await stream.read(_CHUNK):
-        if len(kept) < _MAX_OUTPUT:
-            kept += chunk[: _MAX_OUTPUT - len(kept)]
-    return bytes(kept)
+async def _collect(stream: asyncio.StreamReader, kept: bytearray, close: Callable[[], None]) -> None:
+    """Put what a pipe gives into `kept`, up to `_MAX_OUTPUT` bytes; the rest is read and dropped.
+
+    Stopped early (the hook was killed, or vtcode ends while a process the hook left running holds
+    the pipe), it closes the pipes while the event loop still runs: a transport left to the garbage
+    collector after the loop closed prints a traceback.
+    """
+    try:
+        while chunk := await stream.read(_CHUNK):
+            if len(kept) < _MAX_OUTPUT:
+                kept += chunk[: _MAX_OUTPUT - len(kept)]
+    except asyncio.CancelledError:
+        close()
+        raise
+
+
+def _closer(proc: asyncio.subprocess.Process) -> Callable[[], None]:
+    """Closes the process's pipes (asyncio's `Process` has no public way; its transport does)."""
+    transport = getattr(proc, "_transport", None)
+    close = getattr(transport, "close", None)
+    return close if callable(close) else (lambda: None)
 
 
 async def _end(proc: asyncio.subprocess.Process, tasks: Sequence[asyncio.Future[Any]]) -> None:
