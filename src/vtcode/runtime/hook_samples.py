@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from vtcode.core.hooks.matching import TOOL_ALIASES
+from vtcode.core.hooks.matching import TOOL_ALIASES, tool_names
 from vtcode.core.hooks.model import TOOL_EVENTS, HookEvent
 from vtcode.runtime.tool_hooks import COMMAND_KEYS
 
@@ -27,10 +27,11 @@ _SAMPLES: dict[HookEvent, dict[str, Any]] = {
 
 
 def vtcode_tool(name: str) -> str:
-    """The vtcode tool a name means: itself, or the first vtcode tool a Claude Code name stands for."""
+    """The vtcode tool a name means: itself, or the first vtcode tool a Claude Code or Gemini CLI name
+    stands for."""
     if name in TOOL_ALIASES:
         return name
-    return next((tool for tool, aliases in TOOL_ALIASES.items() if name in aliases), name)
+    return next((tool for tool in TOOL_ALIASES if name in tool_names(tool)), name)
 
 
 def sample_input(event: HookEvent, tool: str | None, given: Mapping[str, Any]) -> dict[str, Any]:
