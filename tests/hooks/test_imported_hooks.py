@@ -99,3 +99,84 @@ def test_gemini_names_and_millisecond_timeouts_are_mapped(
         ("PreToolUse", 5.0, "import", "untrusted"),
         ("Stop", 7.0, "import", "untrusted"),
     ]
+
+
+def test_a_gemini_hook_matches_by_gemini_tool_names(
+    vtcode: VtcodeRunner, isolated_home: Path, tmp_path: Path
+) -> None:
+    ws = tmp_path / "ws"
+    log = tmp_path / "after.log"
+    hooks_json(
+        ws / ".gemini" / "settings.json",
+        {
+            "BeforeTool": [
+                {
+                    "matcher": "run_shell_command",
+                    "hooks": [{"command": "cat > /dev/null; echo 'no shell here' >&2; exit 2"}],
+                }
+            ],
+            "AfterTool": [
+                {
+                    "matcher": "write_file|replace",
+                    "hooks": [{"command": f"cat > /dev/null; echo after >> {log}"}],
+                }
+            ],
+        },
+    )
+    user_config(isolated_home, 'hooks.import = ["gemini"]\n')
+    assert vtcode.run("hooks", "trust", cwd=ws).code == 0
+    patch = "*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch\n"
+    steps = [
+        call("exec_command", {"cmd": "touch ran.txt"}, "c1"),
+        call("apply_patch", {"patch": patch}, "c2"),
+        call("write_file", {"path": "b.txt", "content": "b\n"}, "c3"),
+        Reply(text="ok"),
+    ]
+    run = exec_run(vtcode, ws, steps, "--approval", "full-auto")
+    assert run.result.code == 0, run.result.stderr
+    assert not (ws / "ran.txt").exists()
+    assert "no shell here" in run.tool_results()[0]
+    assert log.read_text() == "after\nafter\n"
+
+
+def test_codex_inline_hook_tables_of_codex_config_toml_are_imported(
+    vtcode: VtcodeRunner, isolated_home: Path, tmp_path: Path
+) -> None:
+    ws = tmp_path / "ws"
+    (ws / ".codex").mkdir(parents=True)
+    (ws / ".codex" / "config.toml").write_text(
+        'model = "gpt-5"\n\n[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\n'
+        'type = "command"\ncommand = "cat > /dev/null; echo \'not from codex\' >&2; exit 2"\ntimeoutSec = 9\n'
+    )
+    user_config(isolated_home, 'hooks.import = ["codex"]\n')
+    listed = vtcode.run("hooks", "list", "--json", cwd=ws)
+    assert listed.code == 0, listed.stderr
+    rows = json.loads(listed.stdout)["hooks"]
+    assert [(r["event"], r["timeout"], r["source_path"]) for r in rows] == [
+        ("PreToolUse", 9.0, str(ws / ".codex" / "config.toml"))
+    ]
+    assert vtcode.run("hooks", "trust", cwd=ws).code == 0
+    steps = [call("exec_command", {"cmd": "touch ran.txt"}), Reply(text="ok")]
+    run = exec_run(vtcode, ws, steps, "--approval", "full-auto")
+    assert run.result.code == 0, run.result.stderr
+    assert not (ws / "ran.txt").exists()
+    assert "not from codex" in run.tool_results()[0]
+
+
+def test_disable_all_hooks_in_claude_settings_local_turns_off_the_projects_claude_hooks(
+    vtcode: VtcodeRunner, isolated_home: Path, tmp_path: Path
+) -> None:
+    ws = tmp_path / "ws"
+    block = {"matcher": "Bash", "hooks": [{"command": "cat > /dev/null; echo blocked >&2; exit 2"}]}
+    hooks_json(ws / ".claude" / "settings.json", {"PreToolUse": [block]})
+    user_config(isolated_home, 'hooks.import = ["claude"]\n')
+    assert vtcode.run("hooks", "trust", cwd=ws).code == 0
+    (ws / ".claude" / "settings.local.json").write_text(json.dumps({"disableAllHooks": True}))
+    listed = vtcode.run("hooks", "list", "--json", cwd=ws)
+    assert listed.code == 0, listed.stderr
+    assert json.loads(listed.stdout)["hooks"] == []
+    assert "settings.local.json: disableAllHooks is set" in listed.stderr
+    steps = [call("exec_command", {"cmd": "touch ran.txt"}), Reply(text="ok")]
+    run = exec_run(vtcode, ws, steps, "--approval", "full-auto")
+    assert run.result.code == 0, run.result.stderr
+    assert (ws / "ran.txt").exists()

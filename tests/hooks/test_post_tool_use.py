@@ -3,6 +3,7 @@ exit 2 and `decision: block` on a PostToolUse reach the model next to the tool's
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.conftest import VtcodeRunner
@@ -77,3 +78,33 @@ def test_a_failed_tool_fires_post_tool_use_failure(
     run = exec_run(vtcode, ws, steps)
     assert run.result.code == 0, run.result.stderr
     assert log.read_text().split() == ["PostToolUseFailure"]
+
+
+REDACT = """\
+python3 -c '
+import json, sys
+data = json.load(sys.stdin)
+out = data["tool_response"]["content"].replace("hunter2", "[redacted]")
+print(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": out}}))
+'
+"""
+
+
+def test_updated_tool_output_is_what_the_model_reads_of_the_result(
+    vtcode: VtcodeRunner, isolated_home: Path, tmp_path: Path
+) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    redact = script(tmp_path / "redact.sh", REDACT)
+    user_config(
+        isolated_home,
+        f'[[hooks.PostToolUse]]\nmatcher = "Bash"\n[[hooks.PostToolUse.hooks]]\ncommand = "{redact}"\n',
+    )
+    steps = [call("exec_command", {"cmd": "echo password=hunter2"}), Reply(text="ok")]
+    run = exec_run(vtcode, ws, steps, "--approval", "full-auto")
+    assert run.result.code == 0, run.result.stderr
+    [result] = run.tool_results()
+    assert "password=[redacted]" in result
+    assert "hunter2" not in result
+    # The user's own view (the JSONL item) keeps the real output.
+    assert "hunter2" in json.dumps(run.of("item.completed"))

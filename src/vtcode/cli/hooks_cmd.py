@@ -20,6 +20,9 @@ from vtcode.protocol.errors import ExitCode, UsageError
 from vtcode.protocol.events import Event, HookCompleted
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.hook_dispatch import HookDispatch
+from vtcode.runtime.hook_samples import sample_input, vtcode_tool
+
+_INPUT_HINT = """e.g. --input '{"tool_input": {"command": "rm -rf build"}}'"""
 
 
 def run_hooks(args: argparse.Namespace, overrides: list[str]) -> int:
@@ -30,7 +33,7 @@ def run_hooks(args: argparse.Namespace, overrides: list[str]) -> int:
 def _load(args: argparse.Namespace, overrides: list[str]) -> tuple[Path, Path, HookSet]:
     workspace = workspace_dir(getattr(args, "workspace", None))
     loaded = load_settings(workspace=workspace, env=os_environ(), overrides=overrides)
-    hooks = load_hooks(loaded, workspace)
+    hooks = load_hooks(loaded, workspace, env=os_environ())
     for warning in hooks.warnings:
         sys.stderr.write(f"warning: {warning}\n")
     return workspace, loaded.home, hooks.hooks
@@ -45,6 +48,7 @@ def _row(hook: ConfiguredHook) -> dict[str, Any]:
         "args": list(handler.args) if handler.args is not None else None,
         "timeout": handler.timeout_for(hook.event),
         "on_failure": handler.on_failure,
+        "if": handler.if_,
         "source": hook.source.kind,
         "source_path": hook.source.path,
         "digest": hook.digest or None,
@@ -62,6 +66,7 @@ def _list(args: argparse.Namespace, overrides: list[str]) -> int:
         sys.stdout.write("no hooks configured (see [[hooks.EVENT]] in vtcode.toml or .vtcode/hooks.json)\n")
     for row, hook in zip(rows, hooks.hooks, strict=True):
         matcher = f" [{row['matcher']}]" if row["matcher"] else ""
+        matcher += f" if {row['if']}" if row["if"] else ""
         sys.stdout.write(f"{row['event']}{matcher}: {hook.handler.display}\n")
         digest = f" {row['digest'][:12]}" if row["digest"] else ""
         sys.stdout.write(f"    {row['trust']}{digest}  from {row['source_path']}\n")
@@ -107,12 +112,9 @@ def _test(args: argparse.Namespace, overrides: list[str]) -> int:
         session_id="hooks-test",
         model="",
     )
-    payload: dict[str, Any] = {}
-    if args.tool:
-        payload = {"tool_name": args.tool, "tool_input": {}, "tool_use_id": "hooks-test"}
-    elif event == "UserPromptSubmit":
-        payload = {"prompt": "test prompt"}
-    combined = asyncio.run(dispatch.fire(event, payload, tool=args.tool, subject=args.tool))
+    tool = vtcode_tool(args.tool) if args.tool else None
+    payload = sample_input(event, tool, _input(args.input))
+    combined = asyncio.run(dispatch.fire(event, payload, tool=tool, subject=tool))
     runs = [_run_row(e) for e in events if isinstance(e, HookCompleted)]
     result = {"event": event, "decision": combined.decision, "reason": combined.reason, "runs": runs}
     if args.json:
@@ -130,6 +132,18 @@ def _test(args: argparse.Namespace, overrides: list[str]) -> int:
         if hook.event == event:
             sys.stdout.write(f"not run (untrusted): {hook.handler.display}\n")
     return ExitCode.OK
+
+
+def _input(text: str | None) -> dict[str, Any]:
+    if text is None:
+        return {}
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise UsageError(f"--input: not JSON: {exc}", hint=_INPUT_HINT) from None
+    if not isinstance(value, dict):
+        raise UsageError("--input: expected a JSON object", hint=_INPUT_HINT)
+    return value
 
 
 def _run_row(event: HookCompleted) -> dict[str, Any]:

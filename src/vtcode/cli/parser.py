@@ -203,6 +203,12 @@ def _add_hooks_parser(commands: argparse._SubParsersAction[argparse.ArgumentPars
     test.add_argument(
         "--tool", metavar="NAME", help="the tool name for tool events (exec_command, Bash, ...)"
     )
+    test.add_argument(
+        "--input",
+        metavar="JSON",
+        help="fields of the event's input over the sample, e.g. "
+        """'{"tool_input": {"command": "rm -rf build"}}'""",
+    )
     test.add_argument("--json", action="store_true", help="print JSON")
     add_workspace_option(listed, trust, test)
 

@@ -1,4 +1,5 @@
-"""Hook files in Claude Code's JSON shape: `.vtcode/hooks.json` and the peers' files vtcode imports.
+"""Hook files in Claude Code's JSON shape: `.vtcode/hooks.json` and the peers' files vtcode imports
+(Codex's `.codex/config.toml` holds the same shape as TOML tables).
 
 `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "..."}]}]}}`.
 Our own `.vtcode/hooks.json` is strict (an unknown event or a bad matcher is a config error naming the
@@ -37,6 +38,8 @@ class JsonHooks:
 
     groups: tuple[JsonGroup, ...] = ()
     warnings: tuple[str, ...] = ()
+    # Claude Code's `"disableAllHooks": true`: no hook of its settings files runs.
+    disable_all: bool = False
 
 
 def read_hook_json(path: Path, dialect: Dialect) -> JsonHooks:
@@ -55,6 +58,28 @@ def read_hook_json(path: Path, dialect: Dialect) -> JsonHooks:
         raise ConfigError(f"{path}: invalid JSON at line {line}, column {col}: {exc}") from None
     if not isinstance(data, dict):
         raise ConfigError(f'{path}: expected a JSON object with a "hooks" key')
+    if dialect == "claude" and data.get("disableAllHooks") is True:
+        return JsonHooks(disable_all=True)
+    hooks = data.get("hooks")
+    if hooks is None:
+        return JsonHooks()
+    return _read_events(hooks, path=path, dialect=dialect)
+
+
+def read_hook_toml(path: Path, dialect: Dialect) -> JsonHooks:
+    """The `[[hooks.EVENT]]` tables of a TOML file (Codex's `.codex/config.toml`); absent file: none."""
+    import tomllib
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return JsonHooks()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
     hooks = data.get("hooks")
     if hooks is None:
         return JsonHooks()
@@ -144,12 +169,16 @@ def _handler(item: object, *, path: Path, key: tuple[str, ...], dialect: Dialect
     if on_failure not in ("allow", "block"):
         raise ConfigError(f'{where}.on_failure: got {on_failure!r}, expected "allow" or "block"')
     status = item.get("statusMessage", item.get("status_message"))
+    condition = item.get("if")
+    if condition is not None and not isinstance(condition, str):
+        raise ConfigError(f'{where}.if: expected a permission rule such as "Bash(git *)"')
     return HookHandler(
         command=command,
         args=tuple(args) if args is not None else None,
         timeout=timeout,
         on_failure=on_failure,
         status_message=status if isinstance(status, str) else None,
+        if_=condition,
     )
 
 

@@ -19,10 +19,12 @@ from typing import Any, TypedDict
 
 from vtcode import __version__
 from vtcode.config.hook_sources import digest_of, expand_project_dir
+from vtcode.core.hooks.condition import condition_holds
 from vtcode.core.hooks.matching import select, subject_names
 from vtcode.core.hooks.model import (
     SESSION_END_BUDGET,
     SESSION_END_BUDGET_MAX,
+    TOOL_EVENTS,
     ConfiguredHook,
     HookEvent,
     HookSet,
@@ -127,6 +129,8 @@ class HookDispatch:
             return NOTHING
         names = subject_names(event, tool, subject)
         chosen = select(self.hooks, event, names)
+        if event in TOOL_EVENTS and names is not None:
+            chosen = self._meeting_conditions(chosen, names, payload.get("tool_input"))
         own = callable_hooks.chosen(self.callables, event, names)
         if not chosen and not own:
             return NOTHING
@@ -142,6 +146,18 @@ class HookDispatch:
         for warning in combined.warnings:
             self.emitter.warn(warning)
         return combined
+
+    def _meeting_conditions(
+        self, chosen: tuple[ConfiguredHook, ...], names: Sequence[str], tool_input: object
+    ) -> tuple[ConfiguredHook, ...]:
+        """The chosen hooks whose `if` (if any) the call meets."""
+        given = tool_input if isinstance(tool_input, Mapping) else {}
+        workspace = str(self.workspace)
+        return tuple(
+            h
+            for h in chosen
+            if h.handler.if_ is None or condition_holds(h.handler.if_, names, given, workspace)
+        )
 
     def model_context(self, combined: Combined, label: str) -> str:
         """The context hooks added, capped at 10,000 characters; the rest spooled with its path named."""

@@ -69,7 +69,7 @@ def session_options(
     if may_have_hooks(loaded, workspace):
         from vtcode.config.hook_sources import load_hooks
 
-        found = load_hooks(loaded, workspace, trust_all=request.trust_workspace_hooks)
+        found = load_hooks(loaded, workspace, trust_all=request.trust_workspace_hooks, env=env)
         hooks, hook_warnings = found.hooks, found.warnings
     return SessionOptions(
         workspace=workspace,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 from typing import Any
 
 import msgspec
@@ -24,7 +25,12 @@ from vtcode.runtime.hook_dispatch import HookDispatch
 from vtcode.tools.base import CallDescription, Tool, ToolOutcome
 
 # Where a tool keeps the text Claude Code hooks read as `tool_input.command`.
-_COMMAND_KEYS = {"exec_command": "cmd", "apply_patch": "patch"}
+COMMAND_KEYS = {"exec_command": "cmd", "apply_patch": "patch"}
+# Tools whose file Claude Code hooks read as `tool_input.file_path` (absolute, as Claude Code gives it):
+# the formatter hook of its docs (`jq -r .tool_input.file_path | xargs prettier --write`) relies on it.
+_FILE_TOOLS = frozenset({"apply_patch", "write_file", "read_file"})
+# The keys `_payload` adds to a call's arguments for Claude Code and Codex hooks.
+_ADDED_KEYS = ("command", "file_paths", "file_path")
 
 
 class ToolHooks:
@@ -111,16 +117,20 @@ class ToolHooks:
         added to the result the model reads."""
         event: HookEvent = "PostToolUseFailure" if outcome.is_error else "PostToolUse"
         added = [self.dispatch.model_context(pre, "PreToolUse")] if pre is not None else []
+        result = outcome.for_model
         if self.dispatch.active(event):
-            added.append(await self._post(event, tool, call, arguments, outcome))
+            post = await self._post(event, tool, call, arguments, outcome)
+            added.append(self.dispatch.model_context(post, event))
+            # `updatedToolOutput`: the model reads the hook's version (a redaction), the user the real one.
+            result = result if post.updated_output is None else post.updated_output
         text = "\n\n".join(filter(None, added))
-        if not text:
+        if not text and result == outcome.for_model:
             return outcome
-        return msgspec.structs.replace(outcome, model_content=f"{outcome.for_model}\n\n{text}")
+        return msgspec.structs.replace(outcome, model_content=f"{result}\n\n{text}" if text else result)
 
     async def _post(
         self, event: HookEvent, tool: Tool, call: ToolCall, arguments: dict[str, Any], outcome: ToolOutcome
-    ) -> str:
+    ) -> Combined:
         payload = {
             **self._payload(call, arguments, tool.describe(arguments)),
             "tool_response": {
@@ -131,18 +141,19 @@ class ToolHooks:
         }
         if outcome.is_error:
             payload["error"] = outcome.content
-        combined = await self.dispatch.fire(event, payload, tool=call.name)
-        return self.dispatch.model_context(combined, event)
+        return await self.dispatch.fire(event, payload, tool=call.name)
 
     def _payload(
         self, call: ToolCall, arguments: dict[str, Any], described: CallDescription
     ) -> dict[str, Any]:
         tool_input = dict(arguments)
-        key = _COMMAND_KEYS.get(call.name)
+        key = COMMAND_KEYS.get(call.name)
         if key is not None and isinstance(arguments.get(key), str):
             tool_input["command"] = arguments[key]
         if call.name == "apply_patch":
             tool_input["file_paths"] = list(described.paths)
+        if call.name in _FILE_TOOLS and described.paths and "file_path" not in tool_input:
+            tool_input["file_path"] = os.path.join(self.dispatch.workspace, described.paths[0])
         return {
             "tool_name": call.name,
             "tool_name_aliases": list(TOOL_ALIASES.get(call.name, ())),
@@ -153,7 +164,7 @@ class ToolHooks:
 
 def tool_arguments(name: str, tool_input: dict[str, Any]) -> dict[str, Any]:
     """A hook input's `tool_input` less the keys added for Claude Code hooks: the call's own arguments."""
-    added = ("command", "file_paths") if name in _COMMAND_KEYS else ()
+    added = _ADDED_KEYS if name in COMMAND_KEYS or name in _FILE_TOOLS else ()
     return {key: value for key, value in tool_input.items() if key not in added}
 
 
@@ -165,12 +176,12 @@ def _native_input(
     The keys added for hooks (`command`, `file_paths`) are dropped unless the tool has such a parameter.
     """
     result = dict(updated)
-    key = _COMMAND_KEYS.get(name)
+    key = COMMAND_KEYS.get(name)
     command = result.get("command")
     if key is not None and isinstance(command, str) and command != original.get(key):
         result[key] = command
     known = schema.get("properties") or {}
-    for added in ("command", "file_paths"):
+    for added in _ADDED_KEYS:
         if added not in known:
             result.pop(added, None)
     return result

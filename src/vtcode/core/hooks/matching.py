@@ -26,13 +26,22 @@ TOOL_ALIASES: dict[str, tuple[str, ...]] = {
     "task": ("Agent", "Task"),
 }
 
+# vtcode tool -> the Gemini CLI names that mean the same tool: matched (a Gemini hook's `matcher` of
+# `run_shell_command` fires for `exec_command`) but not listed in a hook's `tool_name_aliases`.
+GEMINI_TOOL_NAMES: dict[str, tuple[str, ...]] = {
+    "exec_command": ("run_shell_command",),
+    "apply_patch": ("replace",),
+    "grep_files": ("search_file_content", "grep_search"),
+    "list_files": ("glob", "list_directory"),
+}
+
 _EXACT = re.compile(r"[A-Za-z0-9_\-, |]*")
 _SPLIT = re.compile(r"[|,]")
 
 
 def tool_names(tool: str) -> tuple[str, ...]:
-    """The vtcode name of a tool first, then its aliases."""
-    return (tool, *TOOL_ALIASES.get(tool, ()))
+    """The vtcode name of a tool first, then its Claude Code and Gemini CLI aliases."""
+    return (tool, *TOOL_ALIASES.get(tool, ()), *GEMINI_TOOL_NAMES.get(tool, ()))
 
 
 def matcher_error(matcher: str) -> str | None:

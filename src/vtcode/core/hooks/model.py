@@ -79,6 +79,8 @@ class HookHandler(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_on
     # Accepted for Claude Code and Codex files; such a hook is still awaited like any other.
     async_: bool = msgspec.field(default=False, name="async")
     status_message: str | None = None
+    # Claude Code's `if`: a permission rule (`Bash(git *)`) that narrows a tool hook to some calls.
+    if_: str | None = msgspec.field(default=None, name="if")
 
     def timeout_for(self, event: HookEvent) -> float:
         """The handler's timeout, else the event's default."""

@@ -56,11 +56,13 @@ class HookResult:
     warning: str = ""
     # `continue: false`: stop after this event (`stopReason` for the user).
     stop: bool = False
+    # PostToolUse `updatedToolOutput`: what the model reads of the result instead (a redaction).
+    updated_output: str | None = None
 
 
 def read_run(event: HookEvent, handler: HookHandler, run: HookRun) -> HookResult:
     """Apply the exit-code and JSON rules to one run, then the handler's failure policy."""
-    failure = _failure(handler, run)
+    failure = _failure(event, handler, run)
     if failure is not None:
         outcome, why = failure
         return _failed(event, handler, outcome, why)
@@ -84,11 +86,11 @@ def read_run(event: HookEvent, handler: HookHandler, run: HookRun) -> HookResult
         return _failed(event, handler, "failed", f"its output could not be read ({exc})")
 
 
-def _failure(handler: HookHandler, run: HookRun) -> tuple[Outcome, str] | None:
+def _failure(event: HookEvent, handler: HookHandler, run: HookRun) -> tuple[Outcome, str] | None:
     if run.start_error is not None:
         return "not_started", f"it could not be started ({run.start_error})"
     if run.timed_out:
-        return "timed_out", f"it ran longer than its timeout of {handler.timeout or 'the default'} s"
+        return "timed_out", f"it ran longer than its timeout of {handler.timeout_for(event):g} s"
     if run.exit_code in _MISSING_PROGRAM:
         return "not_started", f"its program was not found or not executable (exit {run.exit_code})"
     if run.exit_code not in (0, 2):
@@ -138,13 +140,31 @@ def _read_json(event: HookEvent, value: dict[str, Any]) -> HookResult:
     if updated is not None and not isinstance(updated, dict):
         raise ValueError("updatedInput must be an object")
     context = _text(specific.get("additionalContext"))
+    output = _tool_output(specific) if event in FEEDBACK_EVENTS else None
     if decision == "deny" and event not in BLOCKING_EVENTS:
         # PostToolUse `decision: block`: the tool ran; the reason goes next to its result.
-        return HookResult("blocked", context="\n".join(filter(None, [reason, context])), warning=warning)
+        context = "\n".join(filter(None, [reason, context]))
+        return HookResult("blocked", context=context, warning=warning, updated_output=output)
     if decision == "deny" and not reason:
         reason = "blocked by a hook"
     outcome: Outcome = "blocked" if decision == "deny" else "success"
-    return HookResult(outcome, decision, reason, context, updated, warning)
+    return HookResult(outcome, decision, reason, context, updated, warning, updated_output=output)
+
+
+def _tool_output(specific: dict[str, Any]) -> str | None:
+    """`updatedToolOutput` (or Codex's `updatedMCPToolOutput`) as the text the model reads.
+
+    Claude Code's shape follows the tool's (Bash: `{stdout, stderr, ...}`); plain text is taken too.
+    """
+    value = specific.get("updatedToolOutput", specific.get("updatedMCPToolOutput"))
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        parts = [value.get(key) for key in ("stdout", "stderr", "output", "content")]
+        texts = [part for part in parts if isinstance(part, str) and part]
+        if texts:
+            return "\n".join(texts)
+    return json.dumps(value)
 
 
 def _text(value: object) -> str:
@@ -166,6 +186,7 @@ class Combined:
     warnings: tuple[str, ...] = ()
     stop: bool = False
     results: tuple[HookResult, ...] = field(default=())
+    updated_output: str | None = None
 
     @property
     def blocked(self) -> bool:
@@ -202,6 +223,7 @@ def combine(results: tuple[HookResult, ...]) -> Combined:
         warnings=tuple(r.warning for r in results if r.warning),
         stop=any(r.stop for r in results),
         results=results,
+        updated_output=next((r.updated_output for r in results if r.updated_output is not None), None),
     )
 
 
