@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+import msgspec
+
 from vtcode.core.rewind_plan import RESTORE_CALLS, FileState, PlannedPath, plan, targets
 from vtcode.exec.shadow_git import ShadowGit, ShadowGitError
 from vtcode.protocol.errors import UsageError, VtcodeError
@@ -22,6 +24,7 @@ from vtcode.store.checkpoints import (
     CheckpointStore,
     Journal,
     PathState,
+    Record,
     RestoreRecord,
     TurnRecord,
     read_state,
@@ -124,7 +127,7 @@ def rewind(
     if scope == "code" and applied:
         store.set_note(_note(to_turn, applied))
     if scope != "code":
-        fork_id = _fork(target, turn)
+        fork_id = _fork(target, turn, carry_restore=bool(applied))
     return RewindResult(turn, tuple(planned), applied, kept, failed, fork_id, finished)
 
 
@@ -235,17 +238,35 @@ def _note(to_turn: int, paths: Sequence[str]) -> str:
     )
 
 
-def _fork(target: RewindTarget, turn: TurnRecord) -> str:
+def _fork(target: RewindTarget, turn: TurnRecord, *, carry_restore: bool) -> str:
     sessions = SessionStore(target.home, clock=target.clock, new_id=target.new_id)
     source = sessions.open(target.session_id)
     fork = fork_session(sessions, source, upto_seq=turn.history_seq, turns=turn.turn - 1)
     # The branch keeps the checkpoints of the turns it still has.
     old, new = target.store, CheckpointStore(target.home, fork.id)
-    kept = [r for r in old.records() if not isinstance(r, RestoreRecord) and r.turn < turn.turn]
+    records = old.records()
+    kept: list[Record] = [r for r in records if not isinstance(r, RestoreRecord) and r.turn < turn.turn]
+    if carry_restore:
+        # The branch is where the user goes on (the front ends open it, `vtcode rewind` picks it as the
+        # workspace's latest session): the redo point of the file restore just made goes with it.
+        kept += _last_restore(records, turn.turn - 1)
     if (old.dir / "blobs").exists():
         shutil.copytree(old.dir / "blobs", new.dir / "blobs", copy_function=_link_or_copy)
     new.append(kept)
     return fork.id
+
+
+def _last_restore(records: Sequence[Record], turn: int) -> list[Record]:
+    """The last restore's change records and record (renumbered into `turn`), in their file order."""
+    last = next((r for r in reversed(records) if isinstance(r, RestoreRecord)), None)
+    if last is None:
+        return []
+    # `_restore` numbers the record first and its changes after it, then appends changes, record.
+    mine = range(last.seq + 1, last.seq + len(last.applied) + 1)
+    carried = [
+        r for r in records if isinstance(r, ChangeRecord) and r.call in RESTORE_CALLS and r.seq in mine
+    ]
+    return [msgspec.structs.replace(r, turn=turn) for r in [*carried, last]]
 
 
 def _link_or_copy(src: str, dst: str) -> None:
