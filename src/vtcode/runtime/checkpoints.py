@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -48,6 +49,18 @@ def tree_state(entry: TreeEntry | None) -> FileState | None:
     if entry.mode == "120000":
         return FileState(entry.oid, 0o777, link=True)
     return FileState(entry.oid, 0o755 if entry.mode == "100755" else 0o644)
+
+
+def with_mode(state: FileState | None, mode: int | None) -> FileState | None:
+    """A snapshot state with the file's real permission bits, when its executable bit agrees.
+
+    Git keeps only the executable bit, and a restore writes the bits recorded. A command that changes
+    a file's content (`>>`, `sed -i`) keeps its bits, so those the file has now are the ones it had
+    before too: a private (0600) file must not come back world-readable.
+    """
+    if state is None or state.link or mode is None or bool(mode & 0o111) != bool(state.mode & 0o111):
+        return state
+    return FileState(state.oid, mode)
 
 
 class Checkpointer:
@@ -206,6 +219,18 @@ class Checkpointer:
             states[rel] = state
         return states
 
+    def _modes(self, paths: Sequence[str]) -> dict[str, int]:
+        """The permission bits of the regular files among `paths`, as they are now."""
+        modes: dict[str, int] = {}
+        for rel in paths:
+            try:
+                info = os.lstat(self.workspace / rel)
+            except OSError:
+                continue
+            if stat.S_ISREG(info.st_mode):
+                modes[rel] = stat.S_IMODE(info.st_mode)
+        return modes
+
     def _record_edit(self, call: ToolCall, pre: dict[str, FileState | None], named: Sequence[str]) -> None:
         records: list[ChangeRecord] = []
         for name in dict.fromkeys(named):
@@ -286,10 +311,11 @@ class Checkpointer:
         records: list[ChangeRecord | SnapshotRecord] = [
             SnapshotRecord(seq=self.store.next_seq(), turn=self._turn, call=call.id, tree=after)
         ]
-        records += [
-            self._change(call, change.path, tree_state(change.before), tree_state(change.after))
-            for change in diff
-        ]
+        modes = await asyncio.to_thread(self._modes, [change.path for change in diff])
+        for change in diff:
+            before, after = tree_state(change.before), tree_state(change.after)
+            mode = modes.get(change.path)
+            records.append(self._change(call, change.path, with_mode(before, mode), with_mode(after, mode)))
         await asyncio.to_thread(self.store.append, records)
         edited, self._edited = self._edited, {}
         return [
