@@ -64,6 +64,7 @@ def attach_checkpoints(
         history_seq=history_seq,
         clock=clock,
         prune=prune,
+        extra_roots=options.added_dirs,
     )
     dispatcher.checkpoints = checkpointer
 

@@ -78,9 +78,12 @@ class Checkpointer:
         history_seq: Callable[[], int],
         clock: Callable[[], float],
         prune: Callable[[int], GcReport] | None = None,
+        extra_roots: Sequence[Path] = (),
     ) -> None:
         self.store = store
         self.workspace = workspace
+        # Folders added with --add-dir: vtcode's edits there are kept by absolute path.
+        self._extra_roots = tuple(os.path.realpath(root) for root in extra_roots)
         self.shadow = shadow if shadow is not None and shadow.available and settings.tree else None
         self._user_git = user_git
         self._emitter = emitter
@@ -120,10 +123,15 @@ class Checkpointer:
         await self.settle()
         self._turn = turn
         self._base_pending = True
-        if self.shadow is None and not self._warned_no_git:
+        if not self._warned_no_git:
             self._warned_no_git = True
-            if self._tree_wanted:
+            if self.shadow is None and self._tree_wanted:
                 self._emitter.warn(NOT_COVERED)
+            elif self.shadow is not None and self._extra_roots:
+                self._emitter.warn(
+                    "checkpoints cover vtcode's own edits in the added folders, not what commands "
+                    f"change in {', '.join(self._extra_roots)}: a rewind cannot undo that"
+                )
         record = TurnRecord(
             seq=self.store.next_seq(),
             turn=turn,
@@ -198,10 +206,16 @@ class Checkpointer:
             await syncing
 
     def _relative(self, named: str) -> str | None:
+        """`named` relative to the workspace, or absolute in an added folder; None elsewhere."""
         path = Path(named)
-        full = path if path.is_absolute() else self.workspace / path
-        rel = os.path.relpath(os.path.normpath(full), self.workspace)
-        return None if rel.startswith("..") or rel == "." else rel.replace(os.sep, "/")
+        full = os.path.normpath(path if path.is_absolute() else self.workspace / path)
+        rel = os.path.relpath(full, self.workspace)
+        if not rel.startswith("..") and rel != ".":
+            return rel.replace(os.sep, "/")
+        # Where the file really is: the restore writes there only while no link has been put in the way.
+        real = os.path.join(os.path.realpath(os.path.dirname(full)), os.path.basename(full))
+        inside = any(real.startswith(root.rstrip("/") + "/") for root in self._extra_roots)
+        return real if inside else None
 
     def _capture(self, named: Sequence[str]) -> dict[str, FileState | None]:
         states: dict[str, FileState | None] = {}

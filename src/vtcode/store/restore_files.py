@@ -19,10 +19,19 @@ class UnsafePathError(ValueError):
 
 
 def workspace_path(workspace: Path, rel: str) -> Path:
-    """`rel` under `workspace`, refusing absolute paths, `..` and parents that leave the workspace."""
+    """`rel` under `workspace`, refusing `..` and parents that leave the workspace.
+
+    An absolute path is a file vtcode edited in an added folder (`--add-dir`), recorded where it
+    really was: it is used only while its folder still is that place (no link put in the way since).
+    """
     parts = PurePosixPath(rel).parts
-    if not parts or PurePosixPath(rel).is_absolute() or ".." in parts:
+    if not parts or ".." in parts:
         raise UnsafePathError(f"not a workspace path: {rel!r}")
+    if PurePosixPath(rel).is_absolute():
+        absolute = Path(rel)
+        if os.path.realpath(absolute.parent) != str(absolute.parent):
+            raise UnsafePathError(f"{rel!r}: its folder is not where vtcode edited it")
+        return absolute
     path = workspace.joinpath(*parts)
     root = os.path.realpath(workspace)
     parent = os.path.realpath(path.parent)
