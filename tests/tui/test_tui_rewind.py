@@ -86,3 +86,19 @@ async def test_a_conversation_rewind_opens_the_branch_with_the_prompt_in_the_com
             sent = json.loads(server.requests[-1].body)["messages"]
             assert [m["content"] for m in sent if m["role"] == "user"][-1] == "edit a"
             assert not any(m["role"] == "tool" for m in sent), "the branch starts before the edit"
+
+
+async def test_redo_on_the_branch_a_rewind_of_code_and_conversation_opened(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "a.py").write_text("x = 1\n")
+    with server_for("chat", _script()) as server:
+        async with running_app(ws, tmp_path, server, size=(110, 30)) as (app, pilot):
+            await _edit_turn(pilot, app)
+            first = app.session
+            await _send(pilot, "/rewind 1 both yes")
+            await until(pilot, lambda: app.session is not None and app.session is not first, "the branch")
+            assert (ws / "a.py").read_text() == "x = 1\n"
+            app.composer.load_text("")
+            await _send(pilot, "/redo")
+            await until(pilot, lambda: (ws / "a.py").read_text() == "x = 2\n", "the redo on the branch")
