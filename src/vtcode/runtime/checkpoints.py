@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 # Tool kinds whose writes are known before they run; every other kind (commands, session input,
 # MCP and any future kind, a subagent's) is followed by a tree snapshot.
 _KNOWN_KINDS = frozenset({"read", "edit"})
+_CTIME_SLACK = 0.05
 NOT_COVERED = (
     "checkpoints cover vtcode's own edits only: git is not available, so changes made by commands "
     "are not captured and a rewind cannot undo them"
@@ -101,6 +102,8 @@ class Checkpointer:
         self._edited: dict[str, FileState | None] = {}
         self._turn = 0
         self._tree: str | None = None
+        # When the last snapshot began: a file whose inode changed last before it was not changed since.
+        self._tree_at = 0.0
         self._pre: dict[str, dict[str, FileState | None]] = {}
         self._warned_no_git = False
         self._quota_checked = False
@@ -233,17 +236,26 @@ class Checkpointer:
             states[rel] = state
         return states
 
-    def _modes(self, paths: Sequence[str]) -> dict[str, int]:
-        """The permission bits of the regular files among `paths`, as they are now."""
+    def _look(self, paths: Sequence[str], since: float) -> tuple[dict[str, int], set[str]]:
+        """The permission bits of the regular files among `paths` as they are now, and the paths
+        unchanged since `since` (their inode changed last before it: content, mode and renames set it).
+
+        Some slack: the kernel stamps files with a coarse clock that lags the wall clock by a tick. On
+        a file system with whole-second stamps a new file may pass for an old one: it is then left in
+        place by a rewind, never an old one deleted.
+        """
         modes: dict[str, int] = {}
+        untouched: set[str] = set()
         for rel in paths:
             try:
                 info = os.lstat(self.workspace / rel)
             except OSError:
                 continue
+            if info.st_ctime < since - _CTIME_SLACK:
+                untouched.add(rel)
             if stat.S_ISREG(info.st_mode):
                 modes[rel] = stat.S_IMODE(info.st_mode)
-        return modes
+        return modes, untouched
 
     def _record_edit(self, call: ToolCall, pre: dict[str, FileState | None], named: Sequence[str]) -> None:
         records: list[ChangeRecord] = []
@@ -280,6 +292,7 @@ class Checkpointer:
         shadow = self.shadow
         if shadow is None:
             return None
+        started = self._clock()
         user_git = self._user_git if check_folders else None
         try:
             tree, skipped = await asyncio.to_thread(shadow.snapshot, self._limits, user_git)
@@ -292,7 +305,7 @@ class Checkpointer:
         if not self._quota_checked:
             self._quota_checked = True
             await self._check_quota(shadow)
-        self._tree = tree
+        self._tree, self._tree_at = tree, started
         return tree
 
     async def _check_quota(self, shadow: ShadowGit) -> None:
@@ -313,7 +326,7 @@ class Checkpointer:
 
     async def _record_snapshot(self, call: ToolCall) -> list[str]:
         shadow = self.shadow
-        before = self._tree
+        before, since = self._tree, self._tree_at
         after = await self._snapshot(check_folders=False)
         if shadow is None or before is None or after is None:
             return []
@@ -325,8 +338,12 @@ class Checkpointer:
         records: list[ChangeRecord | SnapshotRecord] = [
             SnapshotRecord(seq=self.store.next_seq(), turn=self._turn, call=call.id, tree=after)
         ]
-        modes = await asyncio.to_thread(self._modes, [change.path for change in diff])
+        modes, untouched = await asyncio.to_thread(self._look, [change.path for change in diff], since)
         for change in diff:
+            if change.before is None and change.path in untouched:
+                # Not new: an ignored file the call made visible (it rewrote `.gitignore`). A rewind
+                # must not take the user's `.env` for the call's creation and delete it.
+                continue
             before, after = tree_state(change.before), tree_state(change.after)
             mode = modes.get(change.path)
             records.append(self._change(call, change.path, with_mode(before, mode), with_mode(after, mode)))
