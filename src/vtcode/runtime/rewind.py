@@ -92,10 +92,7 @@ def finish_interrupted(target: RewindTarget) -> bool:
     journal = store.journal()
     if journal is None:
         return False
-    for entry in journal.entries:
-        data = store.blob(entry.state.oid) if entry.state is not None else None
-        remove_leftovers(target.workspace, entry.path)
-        put_in_place(target.workspace, entry.path, entry.state, data)
+    _put_all(target.workspace, store, journal.entries, finishing=True)
     store.append([*journal.changes, journal.record])
     store.clear_journal()
     return True
@@ -214,19 +211,37 @@ def _restore(
     )
     if not entries:
         return (), kept, tuple(failed)
-    store.write_journal(Journal(entries=tuple(entries), record=record, changes=changes))
-    for entry_state in entries:
-        blob = store.blob(entry_state.state.oid) if entry_state.state is not None else None
-        try:
-            put_in_place(target.workspace, entry_state.path, entry_state.state, blob)
-        except (OSError, UnsafePathError) as exc:
-            raise VtcodeError(
-                f"could not restore {entry_state.path}: {exc}",
-                hint="fix the cause and run `vtcode rewind --to` again: it completes the restore",
-            ) from exc
+    ordered = _in_order(entries)
+    store.write_journal(Journal(entries=ordered, record=record, changes=changes))
+    _put_all(target.workspace, store, ordered, finishing=False)
     store.append([*changes, record])
     store.clear_journal()
     return tuple(e.path for e in entries), kept, tuple(failed)
+
+
+def _in_order(entries: Sequence[PathState]) -> tuple[PathState, ...]:
+    """Removals first, deepest first, then the rest: a folder a command made where a file was is
+    emptied before the file comes back, and a file made where a folder was is gone before its files."""
+    removals = sorted((e for e in entries if e.state is None), key=lambda e: (-e.path.count("/"), e.path))
+    return (*removals, *sorted((e for e in entries if e.state is not None), key=lambda e: e.path))
+
+
+def _put_all(
+    workspace: Path, store: CheckpointStore, entries: Sequence[PathState], *, finishing: bool
+) -> None:
+    """Put every entry in place; raises `VtcodeError` naming the path that could not be."""
+    for entry in entries:
+        data = store.blob(entry.state.oid) if entry.state is not None else None
+        try:
+            if finishing:
+                remove_leftovers(workspace, entry.path)
+            put_in_place(workspace, entry.path, entry.state, data)
+        except (OSError, UnsafePathError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise VtcodeError(
+                f"could not restore {entry.path}: {reason}",
+                hint="fix the cause and run `vtcode rewind --to` again: it completes the restore",
+            ) from exc
 
 
 def _note(to_turn: int, paths: Sequence[str]) -> str:

@@ -51,6 +51,13 @@ def put_in_place(workspace: Path, rel: str, state: FileState | None, data: bytes
     if data is None:
         raise OSError(f"the content of {rel} is not in the checkpoint store")
     path.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_dir() and not path.is_symlink():
+        # A folder made where the file was: gone once emptied of what the rewind removes. A folder
+        # still holding files fails here, before anything is replaced (`rmdir` removes only empty ones).
+        try:
+            path.rmdir()
+        except OSError as err:
+            raise OSError(err.errno, f"{rel} is a folder with files in it now; move them away") from err
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=_SUFFIX, dir=path.parent)
     try:
         if state.link:
