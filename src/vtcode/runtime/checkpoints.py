@@ -25,7 +25,15 @@ from vtcode.exec.shadow_git import ShadowGit, ShadowGitError, SnapshotLimits, Tr
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, UserMessage
 from vtcode.runtime.emitter import Emitter
-from vtcode.store.checkpoints import ChangeRecord, CheckpointStore, SnapshotRecord, TurnRecord, read_state
+from vtcode.store.checkpoints import (
+    ChangeRecord,
+    CheckpointStore,
+    DirsRecord,
+    SnapshotRecord,
+    TurnRecord,
+    read_state,
+)
+from vtcode.store.made_dirs import missing_parents, parents
 
 if TYPE_CHECKING:
     from vtcode.runtime.checkpoint_gc import GcReport
@@ -105,6 +113,7 @@ class Checkpointer:
         # When the last snapshot began: a file whose inode changed last before it was not changed since.
         self._tree_at = 0.0
         self._pre: dict[str, dict[str, FileState | None]] = {}
+        self._pre_dirs: dict[str, set[str]] = {}
         self._warned_no_git = False
         self._quota_checked = False
         # A snapshot is due before the turn's first command (its base).
@@ -169,7 +178,10 @@ class Checkpointer:
             self._edited = {}
         if tool.kind != "edit":
             return
-        self._pre[call.id] = await asyncio.to_thread(self._capture, described.paths)
+        pre = await asyncio.to_thread(self._capture, described.paths)
+        self._pre[call.id] = pre
+        absent = [rel for rel, state in pre.items() if state is None]
+        self._pre_dirs[call.id] = {d for rel in absent for d in missing_parents(self.workspace, rel)}
 
     async def after_call(
         self, tool: Tool, call: ToolCall, described: CallDescription, outcome: ToolOutcome
@@ -179,6 +191,8 @@ class Checkpointer:
             pre = self._pre.pop(call.id, {})
             named = [*pre, *(p for c in outcome.changes for p in (c.path, c.move_to) if p)]
             await asyncio.to_thread(self._record_edit, call, pre, named)
+            made = [d for d in sorted(self._pre_dirs.pop(call.id, ())) if (self.workspace / d).is_dir()]
+            await asyncio.to_thread(self._record_dirs, call, made)
         elif tool.kind not in _KNOWN_KINDS and self.shadow is not None:
             changed = await self._record_snapshot(call)
             if changed:
@@ -274,6 +288,22 @@ class Checkpointer:
             records.append(self._change(call, rel, before, after))
         self.store.append(records)
 
+    def _record_made_dirs(self, call: ToolCall, shadow: ShadowGit, base: str, created: Sequence[str]) -> None:
+        """The folders above `created` that the snapshot before the call did not have."""
+        folders = sorted({d for rel in created for d in parents(rel)})
+        if not folders:
+            return
+        try:
+            had = shadow.entries(base, folders)
+        except ShadowGitError as exc:
+            log.info("no folders of the snapshot: %s", exc)
+            return
+        self._record_dirs(call, [d for d in folders if d not in had and (self.workspace / d).is_dir()])
+
+    def _record_dirs(self, call: ToolCall, made: Sequence[str]) -> None:
+        if made:
+            self.store.append([DirsRecord(self.store.next_seq(), self._turn, call.id, tuple(made))])
+
     def _change(
         self, call: ToolCall, path: str, before: FileState | None, after: FileState | None
     ) -> ChangeRecord:
@@ -326,12 +356,12 @@ class Checkpointer:
 
     async def _record_snapshot(self, call: ToolCall) -> list[str]:
         shadow = self.shadow
-        before, since = self._tree, self._tree_at
+        base, since = self._tree, self._tree_at
         after = await self._snapshot(check_folders=False)
-        if shadow is None or before is None or after is None:
+        if shadow is None or base is None or after is None:
             return []
         try:
-            diff = await asyncio.to_thread(shadow.diff, before, after)
+            diff = await asyncio.to_thread(shadow.diff, base, after)
         except ShadowGitError as exc:
             log.info("no diff of the snapshots: %s", exc)
             return []
@@ -348,6 +378,8 @@ class Checkpointer:
             mode = modes.get(change.path)
             records.append(self._change(call, change.path, with_mode(before, mode), with_mode(after, mode)))
         await asyncio.to_thread(self.store.append, records)
+        created = [r.path for r in records if isinstance(r, ChangeRecord) and r.before is None and r.after]
+        await asyncio.to_thread(self._record_made_dirs, call, shadow, base, created)
         edited, self._edited = self._edited, {}
         return [
             r.path

@@ -29,6 +29,7 @@ from vtcode.store.checkpoints import (
     TurnRecord,
     read_state,
 )
+from vtcode.store.made_dirs import prune_made_dirs
 from vtcode.store.restore_files import UnsafePathError, put_in_place, remove_leftovers
 from vtcode.store.session import SessionStore
 from vtcode.store.session_fork import fork_session
@@ -214,6 +215,9 @@ def _restore(
     ordered = _in_order(entries)
     store.write_journal(Journal(entries=ordered, record=record, changes=changes))
     _put_all(target.workspace, store, ordered, finishing=False)
+    if not is_redo:
+        removed = [e.path for e in ordered if e.state is None]
+        prune_made_dirs(target.workspace, removed, store.made_dirs(to_turn))
     store.append([*changes, record])
     store.clear_journal()
     return tuple(e.path for e in entries), kept, tuple(failed)
