@@ -21,9 +21,7 @@ def test_a_rewind_restores_the_edits_made_in_an_added_folder(vtcode: VtcodeRunne
     extra.mkdir()
     (extra / "config.toml").write_text("mine = true\n")
     replies = [_write(extra / "config.toml", "agent = true\n", "w1"), _write(extra / "new.txt", "n\n", "w2")]
-    done, _ = turn(
-        vtcode, ws, "edit the shared folder", replies, resume=False, args=["--add-dir", str(extra)]
-    )
+    turn(vtcode, ws, "edit the shared folder", replies, resume=False, args=["--add-dir", str(extra)])
     assert (extra / "config.toml").read_text() == "agent = true\n"
     listed = json.loads(rewind(vtcode, ws, "--list", "--json").stdout)
     assert sorted(listed["turns"][0]["files"]) == [

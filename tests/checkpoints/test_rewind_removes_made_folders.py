@@ -7,7 +7,10 @@ from pathlib import Path
 from tests.checkpoints.rewind_helpers import command_call, patch_call, rewind, turn, user_repo
 from tests.conftest import VtcodeRunner
 
-ADD = "*** Begin Patch\n*** Add File: pkg/sub/new.py\n+x = 1\n*** Add File: src/extra.py\n+y = 2\n*** End Patch\n"
+ADD = (
+    "*** Begin Patch\n*** Add File: pkg/sub/new.py\n+x = 1\n"
+    "*** Add File: src/extra.py\n+y = 2\n*** End Patch\n"
+)
 MAKE = "mkdir -p gen/out && echo g > gen/out/g.txt && echo l > src/made.txt && mkdir -p build/keep"
 
 

@@ -374,9 +374,9 @@ class Checkpointer:
                 # Not new: an ignored file the call made visible (it rewrote `.gitignore`). A rewind
                 # must not take the user's `.env` for the call's creation and delete it.
                 continue
-            before, after = tree_state(change.before), tree_state(change.after)
+            old, new = tree_state(change.before), tree_state(change.after)
             mode = modes.get(change.path)
-            records.append(self._change(call, change.path, with_mode(before, mode), with_mode(after, mode)))
+            records.append(self._change(call, change.path, with_mode(old, mode), with_mode(new, mode)))
         await asyncio.to_thread(self.store.append, records)
         created = [r.path for r in records if isinstance(r, ChangeRecord) and r.before is None and r.after]
         await asyncio.to_thread(self._record_made_dirs, call, shadow, base, created)

@@ -285,7 +285,8 @@ def _last_restore(records: Sequence[Record], turn: int) -> list[Record]:
     carried = [
         r for r in records if isinstance(r, ChangeRecord) and r.call in RESTORE_CALLS and r.seq in mine
     ]
-    return [msgspec.structs.replace(r, turn=turn) for r in [*carried, last]]
+    moved: list[Record] = [msgspec.structs.replace(r, turn=turn) for r in carried]
+    return [*moved, msgspec.structs.replace(last, turn=turn)]
 
 
 def _link_or_copy(src: str, dst: str) -> None:
