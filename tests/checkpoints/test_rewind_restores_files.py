@@ -146,3 +146,19 @@ def test_a_file_a_command_changed_keeps_its_permission_bits(vtcode: VtcodeRunner
     assert os.stat(ws / "b.txt").st_mode & 0o7777 == 0o750
     assert rewind(vtcode, ws, "--redo", "--yes").code == 0
     assert os.stat(ws / "secret.env").st_mode & 0o7777 == 0o600
+
+
+def test_the_report_says_which_hand_edits_were_kept_and_which_overwritten(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    ws = _workspace(tmp_path)
+    _two_turns(vtcode, ws)
+    (ws / "a.py").write_text("x = 'mine'\n")
+    preview = rewind(vtcode, ws, "--to", "1", "--code")
+    assert "modify a.py  CONFLICT: edited by hand since vtcode wrote it; kept unless --force" in preview.stdout
+    kept = rewind(vtcode, ws, "--to", "1", "--code", "--yes")
+    assert "kept 1 file edited by hand: a.py (--force overwrites it)" in kept.stdout, kept.stdout
+    forced = rewind(vtcode, ws, "--to", "1", "--code", "--yes", "--force")
+    assert "modify a.py  CONFLICT: edited by hand since vtcode wrote it; overwritten" in forced.stdout
+    assert "kept" not in forced.stdout, forced.stdout
+    assert (ws / "a.py").read_text() == "x = 1\n"
