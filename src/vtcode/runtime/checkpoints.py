@@ -45,6 +45,8 @@ log = logging.getLogger(__name__)
 # MCP and any future kind, a subagent's) is followed by a tree snapshot.
 _KNOWN_KINDS = frozenset({"read", "edit"})
 _CTIME_SLACK = 0.05
+# Above this many folders over a command's new files, the folders it made are not recorded.
+_MAX_FOLDERS = 500
 NOT_COVERED = (
     "checkpoints cover vtcode's own edits only: git is not available, so changes made by commands "
     "are not captured and a rewind cannot undo them"
@@ -291,8 +293,8 @@ class Checkpointer:
     def _record_made_dirs(self, call: ToolCall, shadow: ShadowGit, base: str, created: Sequence[str]) -> None:
         """The folders above `created` that the snapshot before the call did not have."""
         folders = sorted({d for rel in created for d in parents(rel)})
-        if not folders:
-            return
+        if not folders or len(folders) > _MAX_FOLDERS:
+            return  # a tree of new folders (an install): left in place rather than one long git run
         try:
             had = shadow.entries(base, folders)
         except ShadowGitError as exc:
