@@ -112,8 +112,8 @@ class Checkpointer:
         self._edited: dict[str, FileState | None] = {}
         self._turn = 0
         self._tree: str | None = None
-        # When the last snapshot began: a file whose inode changed last before it was not changed since.
-        self._tree_at = 0.0
+        # When each call went off: a file whose inode changed last before that is not the call's doing.
+        self._started: dict[str, float] = {}
         self._pre: dict[str, dict[str, FileState | None]] = {}
         self._pre_dirs: dict[str, set[str]] = {}
         self._warned_no_git = False
@@ -178,6 +178,8 @@ class Checkpointer:
                 )
                 await asyncio.to_thread(self.store.append, [record])
             self._edited = {}
+        if tool.kind not in _KNOWN_KINDS:
+            self._started[call.id] = self._clock()
         if tool.kind != "edit":
             return
         pre = await asyncio.to_thread(self._capture, described.paths)
@@ -256,6 +258,10 @@ class Checkpointer:
         """The permission bits of the regular files among `paths` as they are now, and the paths
         unchanged since `since` (their inode changed last before it: content, mode and renames set it).
 
+        So a call is not credited with what changed before it went off, though the snapshot before
+        it was older: a file the user edited while the model thought, an ignored file that an edit
+        of `.gitignore` made visible (that a rewind would have deleted as the call's creation).
+
         Some slack: the kernel stamps files with a coarse clock that lags the wall clock by a tick. On
         a file system with whole-second stamps a new file may pass for an old one: it is then left in
         place by a rewind, never an old one deleted.
@@ -324,7 +330,6 @@ class Checkpointer:
         shadow = self.shadow
         if shadow is None:
             return None
-        started = self._clock()
         user_git = self._user_git if check_folders else None
         try:
             tree, skipped = await asyncio.to_thread(shadow.snapshot, self._limits, user_git)
@@ -337,7 +342,7 @@ class Checkpointer:
         if not self._quota_checked:
             self._quota_checked = True
             await self._check_quota(shadow)
-        self._tree, self._tree_at = tree, started
+        self._tree = tree
         return tree
 
     async def _check_quota(self, shadow: ShadowGit) -> None:
@@ -358,7 +363,7 @@ class Checkpointer:
 
     async def _record_snapshot(self, call: ToolCall) -> list[str]:
         shadow = self.shadow
-        base, since = self._tree, self._tree_at
+        base, since = self._tree, self._started.pop(call.id, 0.0)
         after = await self._snapshot(check_folders=False)
         if shadow is None or base is None or after is None:
             return []
@@ -372,10 +377,8 @@ class Checkpointer:
         ]
         modes, untouched = await asyncio.to_thread(self._look, [change.path for change in diff], since)
         for change in diff:
-            if change.before is None and change.path in untouched:
-                # Not new: an ignored file the call made visible (it rewrote `.gitignore`). A rewind
-                # must not take the user's `.env` for the call's creation and delete it.
-                continue
+            if change.path in untouched:
+                continue  # changed before the call went off (a removal cannot be told: it counts)
             old, new = tree_state(change.before), tree_state(change.after)
             mode = modes.get(change.path)
             records.append(self._change(call, change.path, with_mode(old, mode), with_mode(new, mode)))
