@@ -49,3 +49,21 @@ def test_a_hand_edit_made_between_two_commands_survives_the_rewind(
     assert (ws / "notes.md").read_text() == "my own edit\n"
     assert (ws / "a.py").read_text() == "x = 1\n"
     assert not (ws / "out.txt").exists()
+
+
+def test_what_a_command_left_running_writes_between_calls_is_still_rewound(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    ws = user_repo(tmp_path / "ws", {"a.py": "x = 1\n"})
+    turn(vtcode, ws, "first", [], resume=False)
+    background = json.dumps({"cmd": "sleep 1 && echo late > late.txt && sleep 2", "yield_time_ms": 250})
+    script = [
+        Reply(tool_calls=(ScriptToolCall("exec_command", background, id="c1"),)),
+        _command("echo x = 2 > a.py", "c2", delay=THINKING_SECONDS),
+    ]
+    turn(vtcode, ws, "build in the background", script)
+    assert (ws / "late.txt").exists()
+    done = rewind(vtcode, ws, "--to", "2", "--code", "--yes")
+    assert done.code == 0, done.stderr
+    assert not (ws / "late.txt").exists(), "the running command's file is the turn's doing"
+    assert (ws / "a.py").read_text() == "x = 1\n"

@@ -90,6 +90,7 @@ class Checkpointer:
         clock: Callable[[], float],
         prune: Callable[[int], GcReport] | None = None,
         extra_roots: Sequence[Path] = (),
+        jobs_running: Callable[[], bool] = lambda: False,
     ) -> None:
         self.store = store
         self.workspace = workspace
@@ -114,6 +115,10 @@ class Checkpointer:
         self._tree: str | None = None
         # When each call went off: a file whose inode changed last before that is not the call's doing.
         self._started: dict[str, float] = {}
+        # Whether a command kept running after its call (a job): what it writes between calls is its
+        # doing, so the next call is credited with all that changed since the snapshot before.
+        self._jobs_running = jobs_running
+        self._jobs_left = False
         self._pre: dict[str, dict[str, FileState | None]] = {}
         self._pre_dirs: dict[str, set[str]] = {}
         self._warned_no_git = False
@@ -179,7 +184,8 @@ class Checkpointer:
                 await asyncio.to_thread(self.store.append, [record])
             self._edited = {}
         if tool.kind not in _KNOWN_KINDS:
-            self._started[call.id] = self._clock()
+            jobs = self._jobs_left or self._jobs_running()
+            self._started[call.id] = 0.0 if jobs else self._clock()
         if tool.kind != "edit":
             return
         pre = await asyncio.to_thread(self._capture, described.paths)
@@ -199,6 +205,7 @@ class Checkpointer:
             await asyncio.to_thread(self._record_dirs, call, made)
         elif tool.kind not in _KNOWN_KINDS and self.shadow is not None:
             changed = await self._record_snapshot(call)
+            self._jobs_left = self._jobs_running()
             if changed:
                 shown = ", ".join(changed[:20]) + (
                     f" and {len(changed) - 20} more" if len(changed) > 20 else ""
