@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from tests.checkpoints.rewind_helpers import command_call, patch_call, rewind, turn, user_repo
 from tests.conftest import VtcodeRunner
-from vtcode.testing.script import Reply
+from vtcode.testing.script import Reply, ScriptToolCall
 
+BACKGROUND = Reply(
+    tool_calls=(
+        ScriptToolCall("exec_command", json.dumps({"cmd": "sleep 5", "yield_time_ms": 250}), id="b1"),
+    )
+)
 UNIGNORE_BY_PATCH = (
     "*** Begin Patch\n*** Update File: .gitignore\n@@\n-.env\n-build/\n+node_modules/\n*** End Patch\n"
 )
@@ -20,8 +26,9 @@ UNIGNORE_BY_PATCH = (
     [
         [command_call("printf 'node_modules/\\n' > .gitignore", "c1")],
         [patch_call(UNIGNORE_BY_PATCH, "p1"), command_call("ls", "c1")],
+        [BACKGROUND, command_call("printf 'node_modules/\\n' > .gitignore", "c1")],
     ],
-    ids=["command", "patch"],
+    ids=["command", "patch", "while-a-job-runs"],
 )
 def test_ignored_files_a_turn_unignored_survive_its_rewind(
     vtcode: VtcodeRunner, tmp_path: Path, calls: list[Reply]

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,6 +32,7 @@ from vtcode.store.checkpoints import (
     TurnRecord,
     read_state,
 )
+from vtcode.store.file_stamps import look, with_mode
 from vtcode.store.made_dirs import missing_parents, parents
 
 if TYPE_CHECKING:
@@ -44,7 +44,6 @@ log = logging.getLogger(__name__)
 # Tool kinds whose writes are known before they run; every other kind (commands, session input,
 # MCP and any future kind, a subagent's) is followed by a tree snapshot.
 _KNOWN_KINDS = frozenset({"read", "edit"})
-_CTIME_SLACK = 0.05
 # Above this many folders over a command's new files, the folders it made are not recorded.
 _MAX_FOLDERS = 500
 NOT_COVERED = (
@@ -60,18 +59,6 @@ def tree_state(entry: TreeEntry | None) -> FileState | None:
     if entry.mode == "120000":
         return FileState(entry.oid, 0o777, link=True)
     return FileState(entry.oid, 0o755 if entry.mode == "100755" else 0o644)
-
-
-def with_mode(state: FileState | None, mode: int | None) -> FileState | None:
-    """A snapshot state with the file's real permission bits, when its executable bit agrees.
-
-    Git keeps only the executable bit, and a restore writes the bits recorded. A command that changes
-    a file's content (`>>`, `sed -i`) keeps its bits, so those the file has now are the ones it had
-    before too: a private (0600) file must not come back world-readable.
-    """
-    if state is None or state.link or mode is None or bool(mode & 0o111) != bool(state.mode & 0o111):
-        return state
-    return FileState(state.oid, mode)
 
 
 class Checkpointer:
@@ -115,6 +102,7 @@ class Checkpointer:
         self._tree: str | None = None
         # When each call went off: a file whose inode changed last before that is not the call's doing.
         self._started: dict[str, float] = {}
+        self._tree_at = 0.0  # when the last snapshot began
         # Whether a command kept running after its call (a job): what it writes between calls is its
         # doing, so the next call is credited with all that changed since the snapshot before.
         self._jobs_running = jobs_running
@@ -261,31 +249,6 @@ class Checkpointer:
             states[rel] = state
         return states
 
-    def _look(self, paths: Sequence[str], since: float) -> tuple[dict[str, int], set[str]]:
-        """The permission bits of the regular files among `paths` as they are now, and the paths
-        unchanged since `since` (their inode changed last before it: content, mode and renames set it).
-
-        So a call is not credited with what changed before it went off, though the snapshot before
-        it was older: a file the user edited while the model thought, an ignored file that an edit
-        of `.gitignore` made visible (that a rewind would have deleted as the call's creation).
-
-        Some slack: the kernel stamps files with a coarse clock that lags the wall clock by a tick. On
-        a file system with whole-second stamps a new file may pass for an old one: it is then left in
-        place by a rewind, never an old one deleted.
-        """
-        modes: dict[str, int] = {}
-        untouched: set[str] = set()
-        for rel in paths:
-            try:
-                info = os.lstat(self.workspace / rel)
-            except OSError:
-                continue
-            if info.st_ctime < since - _CTIME_SLACK:
-                untouched.add(rel)
-            if stat.S_ISREG(info.st_mode):
-                modes[rel] = stat.S_IMODE(info.st_mode)
-        return modes, untouched
-
     def _record_edit(self, call: ToolCall, pre: dict[str, FileState | None], named: Sequence[str]) -> None:
         records: list[ChangeRecord] = []
         for name in dict.fromkeys(named):
@@ -337,6 +300,7 @@ class Checkpointer:
         shadow = self.shadow
         if shadow is None:
             return None
+        started = self._clock()
         user_git = self._user_git if check_folders else None
         try:
             tree, skipped = await asyncio.to_thread(shadow.snapshot, self._limits, user_git)
@@ -349,7 +313,7 @@ class Checkpointer:
         if not self._quota_checked:
             self._quota_checked = True
             await self._check_quota(shadow)
-        self._tree = tree
+        self._tree, self._tree_at = tree, started
         return tree
 
     async def _check_quota(self, shadow: ShadowGit) -> None:
@@ -370,7 +334,9 @@ class Checkpointer:
 
     async def _record_snapshot(self, call: ToolCall) -> list[str]:
         shadow = self.shadow
-        base, since = self._tree, self._started.pop(call.id, 0.0)
+        # With a job running, at least what predates the last snapshot is not the call's doing (a file
+        # made visible by an edit of `.gitignore`).
+        base, since = self._tree, max(self._started.pop(call.id, 0.0), self._tree_at)
         after = await self._snapshot(check_folders=False)
         if shadow is None or base is None or after is None:
             return []
@@ -382,7 +348,9 @@ class Checkpointer:
         records: list[ChangeRecord | SnapshotRecord] = [
             SnapshotRecord(seq=self.store.next_seq(), turn=self._turn, call=call.id, tree=after)
         ]
-        modes, untouched = await asyncio.to_thread(self._look, [change.path for change in diff], since)
+        modes, untouched = await asyncio.to_thread(
+            look, self.workspace, [change.path for change in diff], since
+        )
         for change in diff:
             if change.path in untouched:
                 continue  # changed before the call went off (a removal cannot be told: it counts)
