@@ -99,6 +99,11 @@ async def test_redo_on_the_branch_a_rewind_of_code_and_conversation_opened(tmp_p
             await _send(pilot, "/rewind 1 both yes")
             await until(pilot, lambda: app.session is not None and app.session is not first, "the branch")
             assert (ws / "a.py").read_text() == "x = 1\n"
+            said = "rewound to before turn 1; restored 1 file(s); the conversation continues in session"
+            await until(pilot, lambda: said in screen_text(app), "what the rewind did, shown on the branch")
             app.composer.load_text("")
             await _send(pilot, "/redo")
             await until(pilot, lambda: (ws / "a.py").read_text() == "x = 2\n", "the redo on the branch")
+            await until(pilot, lambda: "redone; restored 1 file(s)" in screen_text(app), "the redo's notice")
+            await pilot.pause(0.3)
+            assert screen_text(app).count("redone; restored 1 file(s)") == 1, "said once"

@@ -57,11 +57,10 @@ class RewindFlow:
     async def redo(self, argument: str) -> None:
         """`/redo`: put back what the last rewind changed."""
         try:
-            result = await self.session.rewinds.redo(force="force" in argument.split())
+            await self.session.rewinds.redo(force="force" in argument.split())
         except VtcodeError as exc:
             await self.say(exc.user_text(), error=True)
-            return
-        await self.say(result_text(result))
+        # What was redone is the session's own notice.
 
     def _pick_turn(self) -> None:
         turns = self.session.rewinds.turns()
@@ -119,7 +118,8 @@ class RewindFlow:
         if result.fork_id is None:
             return  # the session's notice says what was restored
         prompt = result.turn.prompt if result.turn is not None else ""
-        self.app.reopen(result.fork_id)
+        # The session's notice of what was restored stays with the old transcript: say it on the branch.
+        self.app.reopen(result.fork_id, notice=result_text(result))
         composer = self.app.composer
         composer.load_text(prompt)
         composer.move_cursor(composer.document.end)
