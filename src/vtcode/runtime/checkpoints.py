@@ -110,6 +110,7 @@ class Checkpointer:
         self._pre: dict[str, dict[str, FileState | None]] = {}
         self._pre_dirs: dict[str, set[str]] = {}
         self._warned_no_git = False
+        self._failed = False
         self._quota_checked = False
         # A snapshot is due before the turn's first command (its base).
         self._base_pending = True
@@ -139,21 +140,21 @@ class Checkpointer:
                     "checkpoints cover vtcode's own edits in the added folders, not what commands "
                     f"change in {', '.join(self._extra_roots)}: a rewind cannot undo that"
                 )
-        record = TurnRecord(
-            seq=self.store.next_seq(),
-            turn=turn,
-            prompt=prompt,
-            history_seq=self._history_seq(),
-            created_at=self._clock(),
-        )
         try:
+            record = TurnRecord(
+                seq=self.store.next_seq(),
+                turn=turn,
+                prompt=prompt,
+                history_seq=self._history_seq(),
+                created_at=self._clock(),
+            )
             # In the file now (a killed process keeps it); its fsyncs (~1 ms each, far more on a busy
             # disk) are not worth delaying the first request for: they run meanwhile, off the loop.
             self.store.append([record], sync=False)
             self._syncing = asyncio.create_task(self._sync(), name="vtcode-checkpoint-sync")
             note = self.store.take_note()
         except (VtcodeError, OSError) as exc:
-            self._emitter.warn(f"checkpoint not recorded: {exc}")
+            self._not_recorded(exc)
             return []
         if not note:
             return []
@@ -161,6 +162,31 @@ class Checkpointer:
 
     async def before_call(self, tool: Tool, call: ToolCall, described: CallDescription) -> None:
         """Keep the pre-image of every path an edit names; before a turn's first command, a snapshot."""
+        try:
+            await self._before_call(tool, call, described)
+        except (VtcodeError, OSError) as exc:
+            self._not_recorded(exc)
+
+    async def after_call(
+        self, tool: Tool, call: ToolCall, described: CallDescription, outcome: ToolOutcome
+    ) -> None:
+        """Record what the call changed (edits from their pre-images, others from a snapshot)."""
+        try:
+            await self._after_call(tool, call, described, outcome)
+        except (VtcodeError, OSError) as exc:
+            self._not_recorded(exc)
+
+    def _not_recorded(self, exc: VtcodeError | OSError) -> None:
+        """A checkpoint store that fails costs rewinds, never the work: said once, the session goes on."""
+        if self._failed:
+            return
+        self._failed = True
+        reason = exc.message if isinstance(exc, VtcodeError) else str(exc)
+        self._emitter.warn(
+            f"checkpoints not recorded ({reason}): a rewind cannot undo this session's changes"
+        )
+
+    async def _before_call(self, tool: Tool, call: ToolCall, described: CallDescription) -> None:
         await self.settle()
         if tool.kind not in _KNOWN_KINDS and self.shadow is not None and self._base_pending:
             self._base_pending = False
@@ -181,10 +207,9 @@ class Checkpointer:
         absent = [rel for rel, state in pre.items() if state is None]
         self._pre_dirs[call.id] = {d for rel in absent for d in missing_parents(self.workspace, rel)}
 
-    async def after_call(
+    async def _after_call(
         self, tool: Tool, call: ToolCall, described: CallDescription, outcome: ToolOutcome
     ) -> None:
-        """Record what the call changed (edits from their pre-images, others from a snapshot)."""
         if tool.kind == "edit":
             pre = self._pre.pop(call.id, {})
             named = [*pre, *(p for c in outcome.changes for p in (c.path, c.move_to) if p)]
