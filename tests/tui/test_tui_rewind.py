@@ -107,3 +107,20 @@ async def test_redo_on_the_branch_a_rewind_of_code_and_conversation_opened(tmp_p
             await until(pilot, lambda: "redone; restored 1 file(s)" in screen_text(app), "the redo's notice")
             await pilot.pause(0.3)
             assert screen_text(app).count("redone; restored 1 file(s)") == 1, "said once"
+
+
+async def test_a_damaged_checkpoint_manifest_is_an_error_line_not_a_crash(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "a.py").write_text("x = 1\n")
+    with server_for("chat", _script()) as server:
+        async with running_app(ws, tmp_path, server, size=(110, 30)) as (app, pilot):
+            await _edit_turn(pilot, app)
+            (manifest,) = list(tmp_path.rglob("checkpoints/*/manifest.jsonl"))
+            manifest.write_bytes(b'{"broken": \n' + manifest.read_bytes())
+            await pilot.press("escape", "escape")
+            await until(pilot, lambda: "manifest.jsonl:1" in screen_text(app), "the error line")
+            assert app.is_running
+            await _send(pilot, "/rewind 1 code")
+            await until(pilot, lambda: screen_text(app).count("manifest.jsonl:1") == 2, "the second error")
+            assert (ws / "a.py").read_text() == "x = 2\n"

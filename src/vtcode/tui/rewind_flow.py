@@ -48,7 +48,10 @@ class RewindFlow:
             await self.say(str(exc), error=True)
             return
         if command.turn is None:
-            self._pick_turn()
+            try:
+                self._pick_turn()
+            except VtcodeError as exc:  # a damaged checkpoint store: said, the session goes on
+                await self.say(exc.user_text(), error=True)
         elif command.action == "apply":
             await self._apply(command.turn, command.scope, force=command.force)
         else:
