@@ -109,6 +109,11 @@ async def test_redo_on_the_branch_a_rewind_of_code_and_conversation_opened(tmp_p
             assert screen_text(app).count("redone; restored 1 file(s)") == 1, "said once"
 
 
+def _damage_manifest(home: Path) -> None:
+    (manifest,) = list(home.rglob("checkpoints/*/manifest.jsonl"))
+    manifest.write_bytes(b'{"broken": \n' + manifest.read_bytes())
+
+
 async def test_a_damaged_checkpoint_manifest_is_an_error_line_not_a_crash(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     ws.mkdir()
@@ -116,8 +121,7 @@ async def test_a_damaged_checkpoint_manifest_is_an_error_line_not_a_crash(tmp_pa
     with server_for("chat", _script()) as server:
         async with running_app(ws, tmp_path, server, size=(110, 30)) as (app, pilot):
             await _edit_turn(pilot, app)
-            (manifest,) = list(tmp_path.rglob("checkpoints/*/manifest.jsonl"))
-            manifest.write_bytes(b'{"broken": \n' + manifest.read_bytes())
+            _damage_manifest(tmp_path)
             await pilot.press("escape", "escape")
             await until(pilot, lambda: "manifest.jsonl:1" in screen_text(app), "the error line")
             assert app.is_running
