@@ -65,3 +65,19 @@ def test_an_unknown_turn_is_a_clear_error(vtcode: VtcodeRunner, tmp_path: Path) 
     assert done.code == 2, done.stderr
     assert "no checkpoint for turn 7 (turns: 1)" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_redo_after_a_rewind_of_code_and_conversation_puts_the_files_back(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    ws = user_repo(tmp_path / "ws", {"a.py": "x = 1\n"})
+    turn(vtcode, ws, "edit it", [patch_call(PATCH, "p1")], resume=False)
+    done = rewind(vtcode, ws, "--to", "1", "--yes", "--json")
+    assert done.code == 0, done.stderr
+    assert (ws / "a.py").read_text() == "x = 1\n"
+    # The fork is now the workspace's latest session: the redo point must have come with it.
+    redone = rewind(vtcode, ws, "--redo", "--yes")
+    assert redone.code == 0, redone.stderr
+    assert (ws / "a.py").read_text() == "x = 2\n"
+    sent = _sent(vtcode, ws, json.loads(done.stdout)["fork"], "after the redo")
+    assert "edit it" not in sent, "the redo puts back files, not the rewound conversation"

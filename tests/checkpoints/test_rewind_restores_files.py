@@ -124,3 +124,42 @@ def test_a_workspace_that_is_no_git_repository_gets_tree_snapshots_too(
     assert (ws / "c").read_text() == "sea\n"
     assert not (ws / "d").exists()
     assert not (ws / ".git").exists(), "no repository is created in the workspace"
+
+
+def test_a_file_a_command_changed_keeps_its_permission_bits(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    ws = _workspace(tmp_path)
+    (ws / "secret.env").write_text("key=1\n")
+    os.chmod(ws / "secret.env", 0o600)
+    os.chmod(ws / "b.txt", 0o750)
+    turn(
+        vtcode,
+        ws,
+        "touch up",
+        [command_call("echo key=2 >> secret.env && echo more >> b.txt", "c1")],
+        resume=False,
+    )
+    done = rewind(vtcode, ws, "--to", "1", "--code", "--yes")
+    assert done.code == 0, done.stderr
+    assert (ws / "secret.env").read_text() == "key=1\n"
+    assert os.stat(ws / "secret.env").st_mode & 0o7777 == 0o600, "a private file stays private"
+    assert (ws / "b.txt").read_text() == "bee\n"
+    assert os.stat(ws / "b.txt").st_mode & 0o7777 == 0o750
+    assert rewind(vtcode, ws, "--redo", "--yes").code == 0
+    assert os.stat(ws / "secret.env").st_mode & 0o7777 == 0o600
+
+
+def test_the_report_says_which_hand_edits_were_kept_and_which_overwritten(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    ws = _workspace(tmp_path)
+    _two_turns(vtcode, ws)
+    (ws / "a.py").write_text("x = 'mine'\n")
+    preview = rewind(vtcode, ws, "--to", "1", "--code")
+    flag = "modify a.py  CONFLICT: edited by hand since vtcode wrote it;"
+    assert f"{flag} kept unless --force" in preview.stdout
+    kept = rewind(vtcode, ws, "--to", "1", "--code", "--yes")
+    assert "kept 1 file edited by hand: a.py (--force overwrites it)" in kept.stdout, kept.stdout
+    forced = rewind(vtcode, ws, "--to", "1", "--code", "--yes", "--force")
+    assert f"{flag} overwritten" in forced.stdout
+    assert "kept" not in forced.stdout, forced.stdout
+    assert (ws / "a.py").read_text() == "x = 1\n"

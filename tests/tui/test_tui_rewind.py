@@ -86,3 +86,45 @@ async def test_a_conversation_rewind_opens_the_branch_with_the_prompt_in_the_com
             sent = json.loads(server.requests[-1].body)["messages"]
             assert [m["content"] for m in sent if m["role"] == "user"][-1] == "edit a"
             assert not any(m["role"] == "tool" for m in sent), "the branch starts before the edit"
+
+
+async def test_redo_on_the_branch_a_rewind_of_code_and_conversation_opened(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "a.py").write_text("x = 1\n")
+    with server_for("chat", _script()) as server:
+        async with running_app(ws, tmp_path, server, size=(110, 30)) as (app, pilot):
+            await _edit_turn(pilot, app)
+            first = app.session
+            await _send(pilot, "/rewind 1 both yes")
+            await until(pilot, lambda: app.session is not None and app.session is not first, "the branch")
+            assert (ws / "a.py").read_text() == "x = 1\n"
+            said = "rewound to before turn 1; restored 1 file(s); the conversation continues in session"
+            await until(pilot, lambda: said in screen_text(app), "what the rewind did, shown on the branch")
+            app.composer.load_text("")
+            await _send(pilot, "/redo")
+            await until(pilot, lambda: (ws / "a.py").read_text() == "x = 2\n", "the redo on the branch")
+            await until(pilot, lambda: "redone; restored 1 file(s)" in screen_text(app), "the redo's notice")
+            await pilot.pause(0.3)
+            assert screen_text(app).count("redone; restored 1 file(s)") == 1, "said once"
+
+
+def _damage_manifest(home: Path) -> None:
+    (manifest,) = list(home.rglob("checkpoints/*/manifest.jsonl"))
+    manifest.write_bytes(b'{"broken": \n' + manifest.read_bytes())
+
+
+async def test_a_damaged_checkpoint_manifest_is_an_error_line_not_a_crash(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "a.py").write_text("x = 1\n")
+    with server_for("chat", _script()) as server:
+        async with running_app(ws, tmp_path, server, size=(110, 30)) as (app, pilot):
+            await _edit_turn(pilot, app)
+            _damage_manifest(tmp_path)
+            await pilot.press("escape", "escape")
+            await until(pilot, lambda: "manifest.jsonl:1" in screen_text(app), "the error line")
+            assert app.is_running
+            await _send(pilot, "/rewind 1 code")
+            await until(pilot, lambda: screen_text(app).count("manifest.jsonl:1") == 2, "the second error")
+            assert (ws / "a.py").read_text() == "x = 2\n"

@@ -111,14 +111,22 @@ def _report(result: RewindResult, session_id: str, scope: str, *, applied: bool,
     counts = summary(result.planned)
     if scope != "conversation":
         out(f"{counts['modify']} to modify, {counts['create']} to create, {counts['delete']} to delete\n")
+        kept = set(result.kept_conflicts)
         for entry in result.planned:
-            flag = "  CONFLICT: edited by hand since vtcode wrote it; kept" if entry.conflict else ""
+            fate = "kept unless --force" if not applied else "kept" if entry.path in kept else "overwritten"
+            flag = f"  CONFLICT: edited by hand since vtcode wrote it; {fate}" if entry.conflict else ""
             out(f"  {entry.action:<6} {entry.path}{flag}\n")
     if not applied:
         out("preview only: run again with --yes to apply\n")
         return
     if scope != "conversation":
         out(f"restored {len(result.applied)} file(s)\n")
+    if result.kept_conflicts:
+        many = len(result.kept_conflicts) > 1
+        out(
+            f"kept {len(result.kept_conflicts)} file{'s' if many else ''} edited by hand: "
+            f"{', '.join(result.kept_conflicts)} (--force overwrites {'them' if many else 'it'})\n"
+        )
     for path in result.failed:
         out(f"could not restore {path}: its content is not in the checkpoints\n")
     if result.fork_id is not None:

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from vtcode.exec.git_repo import GitAccess
+from vtcode.exec.manager import SessionManager
 from vtcode.exec.shadow_git import ShadowGit
 from vtcode.protocol.messages import Message
 from vtcode.runtime.checkpoints import Checkpointer
@@ -30,6 +31,7 @@ def attach_checkpoints(
     access: GitAccess,
     emitter: Emitter,
     clock: Callable[[], float],
+    commands: SessionManager | None = None,
 ) -> Checkpointer | None:
     """Record this session's checkpoints (None for an ephemeral session, which keeps nothing)."""
     if options.ephemeral:
@@ -64,6 +66,8 @@ def attach_checkpoints(
         history_seq=history_seq,
         clock=clock,
         prune=prune,
+        extra_roots=options.added_dirs,
+        jobs_running=lambda: commands is not None and bool(commands.live()),
     )
     dispatcher.checkpoints = checkpointer
 

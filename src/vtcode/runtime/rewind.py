@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+import msgspec
+
 from vtcode.core.rewind_plan import RESTORE_CALLS, FileState, PlannedPath, plan, targets
 from vtcode.exec.shadow_git import ShadowGit, ShadowGitError
 from vtcode.protocol.errors import UsageError, VtcodeError
@@ -22,10 +24,12 @@ from vtcode.store.checkpoints import (
     CheckpointStore,
     Journal,
     PathState,
+    Record,
     RestoreRecord,
     TurnRecord,
     read_state,
 )
+from vtcode.store.made_dirs import prune_made_dirs
 from vtcode.store.restore_files import UnsafePathError, put_in_place, remove_leftovers
 from vtcode.store.session import SessionStore
 from vtcode.store.session_fork import fork_session
@@ -89,10 +93,7 @@ def finish_interrupted(target: RewindTarget) -> bool:
     journal = store.journal()
     if journal is None:
         return False
-    for entry in journal.entries:
-        data = store.blob(entry.state.oid) if entry.state is not None else None
-        remove_leftovers(target.workspace, entry.path)
-        put_in_place(target.workspace, entry.path, entry.state, data)
+    _put_all(target.workspace, store, journal.entries, finishing=True)
     store.append([*journal.changes, journal.record])
     store.clear_journal()
     return True
@@ -124,7 +125,7 @@ def rewind(
     if scope == "code" and applied:
         store.set_note(_note(to_turn, applied))
     if scope != "code":
-        fork_id = _fork(target, turn)
+        fork_id = _fork(target, turn, carry_restore=bool(applied))
     return RewindResult(turn, tuple(planned), applied, kept, failed, fork_id, finished)
 
 
@@ -211,19 +212,40 @@ def _restore(
     )
     if not entries:
         return (), kept, tuple(failed)
-    store.write_journal(Journal(entries=tuple(entries), record=record, changes=changes))
-    for entry_state in entries:
-        blob = store.blob(entry_state.state.oid) if entry_state.state is not None else None
-        try:
-            put_in_place(target.workspace, entry_state.path, entry_state.state, blob)
-        except (OSError, UnsafePathError) as exc:
-            raise VtcodeError(
-                f"could not restore {entry_state.path}: {exc}",
-                hint="fix the cause and run `vtcode rewind --to` again: it completes the restore",
-            ) from exc
+    ordered = _in_order(entries)
+    store.write_journal(Journal(entries=ordered, record=record, changes=changes))
+    _put_all(target.workspace, store, ordered, finishing=False)
+    if not is_redo:
+        removed = [e.path for e in ordered if e.state is None]
+        prune_made_dirs(target.workspace, removed, store.made_dirs(to_turn))
     store.append([*changes, record])
     store.clear_journal()
     return tuple(e.path for e in entries), kept, tuple(failed)
+
+
+def _in_order(entries: Sequence[PathState]) -> tuple[PathState, ...]:
+    """Removals first, deepest first, then the rest: a folder a command made where a file was is
+    emptied before the file comes back, and a file made where a folder was is gone before its files."""
+    removals = sorted((e for e in entries if e.state is None), key=lambda e: (-e.path.count("/"), e.path))
+    return (*removals, *sorted((e for e in entries if e.state is not None), key=lambda e: e.path))
+
+
+def _put_all(
+    workspace: Path, store: CheckpointStore, entries: Sequence[PathState], *, finishing: bool
+) -> None:
+    """Put every entry in place; raises `VtcodeError` naming the path that could not be."""
+    for entry in entries:
+        data = store.blob(entry.state.oid) if entry.state is not None else None
+        try:
+            if finishing:
+                remove_leftovers(workspace, entry.path)
+            put_in_place(workspace, entry.path, entry.state, data)
+        except (OSError, UnsafePathError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise VtcodeError(
+                f"could not restore {entry.path}: {reason}",
+                hint="fix the cause and run `vtcode rewind --to` again: it completes the restore",
+            ) from exc
 
 
 def _note(to_turn: int, paths: Sequence[str]) -> str:
@@ -235,17 +257,36 @@ def _note(to_turn: int, paths: Sequence[str]) -> str:
     )
 
 
-def _fork(target: RewindTarget, turn: TurnRecord) -> str:
+def _fork(target: RewindTarget, turn: TurnRecord, *, carry_restore: bool) -> str:
     sessions = SessionStore(target.home, clock=target.clock, new_id=target.new_id)
     source = sessions.open(target.session_id)
     fork = fork_session(sessions, source, upto_seq=turn.history_seq, turns=turn.turn - 1)
     # The branch keeps the checkpoints of the turns it still has.
     old, new = target.store, CheckpointStore(target.home, fork.id)
-    kept = [r for r in old.records() if not isinstance(r, RestoreRecord) and r.turn < turn.turn]
+    records = old.records()
+    kept: list[Record] = [r for r in records if not isinstance(r, RestoreRecord) and r.turn < turn.turn]
+    if carry_restore:
+        # The branch is where the user goes on (the front ends open it, `vtcode rewind` picks it as the
+        # workspace's latest session): the redo point of the file restore just made goes with it.
+        kept += _last_restore(records, turn.turn - 1)
     if (old.dir / "blobs").exists():
         shutil.copytree(old.dir / "blobs", new.dir / "blobs", copy_function=_link_or_copy)
     new.append(kept)
     return fork.id
+
+
+def _last_restore(records: Sequence[Record], turn: int) -> list[Record]:
+    """The last restore's change records and record (renumbered into `turn`), in their file order."""
+    last = next((r for r in reversed(records) if isinstance(r, RestoreRecord)), None)
+    if last is None:
+        return []
+    # `_restore` numbers the record first and its changes after it, then appends changes, record.
+    mine = range(last.seq + 1, last.seq + len(last.applied) + 1)
+    carried = [
+        r for r in records if isinstance(r, ChangeRecord) and r.call in RESTORE_CALLS and r.seq in mine
+    ]
+    moved: list[Record] = [msgspec.structs.replace(r, turn=turn) for r in carried]
+    return [*moved, msgspec.structs.replace(last, turn=turn)]
 
 
 def _link_or_copy(src: str, dst: str) -> None:

@@ -343,7 +343,7 @@ def _wire(
         )  # fmt: skip
     attach_checkpoints(
         options, thread_id=thread_id, dispatcher=dispatcher, hooks=wiring.hooks, history=history,
-        access=access, emitter=emitter, clock=clock,
+        access=access, emitter=emitter, clock=clock, commands=wiring.toolset.sessions,
     )  # fmt: skip
     if task is not None:
         task.bind(wiring, emitter, clock=clock, new_id=new_id)

@@ -82,7 +82,16 @@ class SnapshotRecord(msgspec.Struct, frozen=True, tag="snapshot", forbid_unknown
     tree: str
 
 
-Record = TurnRecord | ChangeRecord | RestoreRecord | SnapshotRecord
+class DirsRecord(msgspec.Struct, frozen=True, tag="dirs", forbid_unknown_fields=True):
+    """The folders a call made (workspace-relative): a rewind of its turn removes them once empty."""
+
+    seq: int
+    turn: int
+    call: str
+    made: tuple[str, ...]
+
+
+Record = TurnRecord | ChangeRecord | RestoreRecord | SnapshotRecord | DirsRecord
 
 
 class Journal(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -186,6 +195,15 @@ class CheckpointStore:
             for r in self.records()
             if isinstance(r, ChangeRecord)
         ]
+
+    def made_dirs(self, from_turn: int) -> set[str]:
+        """The folders calls made in `from_turn` or later."""
+        return {
+            folder
+            for r in self.records()
+            if isinstance(r, DirsRecord) and r.turn >= from_turn
+            for folder in r.made
+        }
 
     def trees(self) -> list[str]:
         """Every tree snapshot this session's checkpoints refer to."""

@@ -19,10 +19,19 @@ class UnsafePathError(ValueError):
 
 
 def workspace_path(workspace: Path, rel: str) -> Path:
-    """`rel` under `workspace`, refusing absolute paths, `..` and parents that leave the workspace."""
+    """`rel` under `workspace`, refusing `..` and parents that leave the workspace.
+
+    An absolute path is a file vtcode edited in an added folder (`--add-dir`), recorded where it
+    really was: it is used only while its folder still is that place (no link put in the way since).
+    """
     parts = PurePosixPath(rel).parts
-    if not parts or PurePosixPath(rel).is_absolute() or ".." in parts:
+    if not parts or ".." in parts:
         raise UnsafePathError(f"not a workspace path: {rel!r}")
+    if PurePosixPath(rel).is_absolute():
+        absolute = Path(rel)
+        if os.path.realpath(absolute.parent) != str(absolute.parent):
+            raise UnsafePathError(f"{rel!r}: its folder is not where vtcode edited it")
+        return absolute
     path = workspace.joinpath(*parts)
     root = os.path.realpath(workspace)
     parent = os.path.realpath(path.parent)
@@ -42,6 +51,13 @@ def put_in_place(workspace: Path, rel: str, state: FileState | None, data: bytes
     if data is None:
         raise OSError(f"the content of {rel} is not in the checkpoint store")
     path.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_dir() and not path.is_symlink():
+        # A folder made where the file was: gone once emptied of what the rewind removes. A folder
+        # still holding files fails here, before anything is replaced (`rmdir` removes only empty ones).
+        try:
+            path.rmdir()
+        except OSError as err:
+            raise OSError(err.errno, f"{rel} is a folder with files in it now; move them away") from err
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=_SUFFIX, dir=path.parent)
     try:
         if state.link:

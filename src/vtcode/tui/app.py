@@ -155,7 +155,9 @@ class VtcodeApp(App[int]):
 
     # -- the session ----------------------------------------------------------------------------------
 
-    async def open_session(self, options: SessionOptions, *, first_prompt: str | None = None) -> None:
+    async def open_session(
+        self, options: SessionOptions, *, first_prompt: str | None = None, notice: str | None = None
+    ) -> None:
         """Open a session and read its events until it closes; the current one is closed only once the
         new one is open (a mistyped `/resume` id keeps it)."""
         options = await self._asked_about_project_mcp(options)
@@ -192,6 +194,8 @@ class VtcodeApp(App[int]):
         self.view.reset()
         self.plan_panel.show_plan(session.plan)
         await show_history(self.transcript, session.messages, session.past_events())
+        if notice:
+            await self.transcript.add(NoticeEntry(notice))
         self.run_worker(self._read(session), group="events")
         early, self._early = self._early, []
         if first_prompt:
@@ -422,10 +426,11 @@ class VtcodeApp(App[int]):
             await session.submit(Shutdown())
         self.exit(0 if self.signalled is None else 128 + self.signalled)
 
-    def reopen(self, resume: str | None) -> None:
-        """Replace the session with a new one (`/new`) or the stored session `resume` (`/resume`)."""
+    def reopen(self, resume: str | None, *, notice: str | None = None) -> None:
+        """Replace the session with a new one (`/new`) or the stored session `resume` (`/resume`);
+        `notice` is shown first in the new transcript."""
         options = replace(self.options, resume=resume, continue_last=False)
-        self.run_worker(self.open_session(options), group="session")
+        self.run_worker(self.open_session(options, notice=notice), group="session")
 
     def _fatal_error(self) -> None:
         # Textual would print a traceback with locals; the launcher reports the error in one line.

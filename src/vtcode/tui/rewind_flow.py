@@ -48,7 +48,10 @@ class RewindFlow:
             await self.say(str(exc), error=True)
             return
         if command.turn is None:
-            self._pick_turn()
+            try:
+                self._pick_turn()
+            except VtcodeError as exc:  # a damaged checkpoint store: said, the session goes on
+                await self.say(exc.user_text(), error=True)
         elif command.action == "apply":
             await self._apply(command.turn, command.scope, force=command.force)
         else:
@@ -57,11 +60,10 @@ class RewindFlow:
     async def redo(self, argument: str) -> None:
         """`/redo`: put back what the last rewind changed."""
         try:
-            result = await self.session.rewinds.redo(force="force" in argument.split())
+            await self.session.rewinds.redo(force="force" in argument.split())
         except VtcodeError as exc:
             await self.say(exc.user_text(), error=True)
-            return
-        await self.say(result_text(result))
+        # What was redone is the session's own notice.
 
     def _pick_turn(self) -> None:
         turns = self.session.rewinds.turns()
@@ -119,7 +121,8 @@ class RewindFlow:
         if result.fork_id is None:
             return  # the session's notice says what was restored
         prompt = result.turn.prompt if result.turn is not None else ""
-        self.app.reopen(result.fork_id)
+        # The session's notice of what was restored stays with the old transcript: say it on the branch.
+        self.app.reopen(result.fork_id, notice=result_text(result))
         composer = self.app.composer
         composer.load_text(prompt)
         composer.move_cursor(composer.document.end)
