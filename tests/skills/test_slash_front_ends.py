@@ -56,3 +56,17 @@ async def test_an_acp_prompt_runs_a_skill_by_slash_name(vtcode: VtcodeRunner, tm
             assert done.stop_reason == "end_turn"
         sent = server.requests[0].json()["messages"][-1]["content"]
     assert sent.startswith('<skill_content name="review">\nReview src/app.py carefully.')
+
+
+def test_exec_reads_the_command_name_up_to_any_whitespace(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    (root / ".claude/commands").mkdir(parents=True)
+    (root / ".claude/commands/fix.md").write_text("Fix issue $ARGUMENTS")
+    with server_for("chat", [Reply(text="fixed"), Reply(text="fixed")]) as server:
+        env = cli_env("chat", server)
+        spaced = vtcode.run("exec", "--provider", "openai", "/ fix 12", cwd=root, env=env)
+        newline = vtcode.run("exec", "--provider", "openai", "/fix\n12 and 13", cwd=root, env=env)
+        sent = [request.json()["messages"][-1]["content"] for request in server.requests]
+    assert spaced.code == 0, spaced.stderr
+    assert newline.code == 0, newline.stderr
+    assert sent == ["Fix issue 12", "Fix issue 12 and 13"]
