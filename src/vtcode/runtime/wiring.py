@@ -32,6 +32,7 @@ from vtcode.runtime.checkpoint_wiring import attach_checkpoints
 from vtcode.runtime.compaction_files import archive_reader
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.environment import environment_context
+from vtcode.runtime.file_mentions import attach_file_mentions
 from vtcode.runtime.leftovers import end_leftover_groups, record_groups
 from vtcode.runtime.plan_state import PlanState
 from vtcode.runtime.providers import build_client, choose_provider, model_info, resumed_settings
@@ -338,6 +339,10 @@ def _wire(
             skills, hooks=wiring.hooks, project_root=prompt.options.project_root, history=state.messages,
             inform=emitter.inform,
         )  # fmt: skip
+    if options.usage_parent is None:  # a person's prompts, not a subagent's task text
+        attach_file_mentions(
+            wiring.hooks, options.workspace, inform=emitter.inform, touched=prompt.note_touched
+        )
     attach_checkpoints(
         options, thread_id=thread_id, dispatcher=dispatcher, hooks=wiring.hooks, history=history,
         access=access, emitter=emitter, clock=clock,

@@ -15,6 +15,7 @@ from textual import events
 from textual.message import Message
 from textual.widgets import TextArea
 
+from vtcode.core.mentions import mention_text
 from vtcode.protocol.ops import InputMode
 from vtcode.tui.commands import matching_commands
 
@@ -41,14 +42,14 @@ class Composer(TextArea):
         query: str
 
     def insert_file(self, path: str) -> None:
-        """Replace the `@word` before the cursor with `@path ` (a file chosen in the picker)."""
+        """Replace the `@word` before the cursor with `@path ` (a file chosen in the picker), quoted
+        when the path has spaces so it reads back as one path."""
         row, column = self.cursor_location
-        before = self.document.get_line(row)[:column]
-        start = before.rfind("@")
-        if start < 0:
-            self.insert(f"@{path} ")
+        typed = _typed_mention(self.document.get_line(row)[:column])
+        if typed is None:
+            self.insert(f"{mention_text(path)} ")
             return
-        self.replace(f"@{path} ", (row, start), (row, column))
+        self.replace(f"{mention_text(path)} ", (row, typed[0]), (row, column))
 
     def __init__(self, complete: PathCompleter | None = None) -> None:
         super().__init__(
@@ -191,28 +192,41 @@ class Composer(TextArea):
         if self._complete is None:
             return False
         row, column = self.cursor_location
-        before = self.document.get_line(row)[:column]
-        word = before.rsplit(maxsplit=1)[-1] if before.strip() and not before.endswith(" ") else ""
-        if not word.startswith("@"):
+        typed = _typed_mention(self.document.get_line(row)[:column])
+        if typed is None:
             return False
-        prefix = word[1:]
+        start, prefix = typed
         found = self._complete(prefix)
         self.completions = found
         if len(found) != 1:
             # Nothing or several starting so: the picker searches the whole workspace.
             self.post_message(self.PickFile(prefix))
             return True
-        common = found[0]
-        for candidate in found[1:]:
-            while not candidate.startswith(common):
-                common = common[:-1]
-        if len(found) == 1 and not common.endswith("/"):
-            common += " "
-        if len(common) > len(prefix):
-            self.insert(common[len(prefix) :])
-        elif len(found) > 1:
-            self.notify("  ".join(found[:20]), title="@ completions", timeout=4)
+        path = found[0]
+        if path.endswith("/"):
+            # A folder: typing goes on inside it, so a quote stays open (`@"my docs/`).
+            text = mention_text(path)
+            text = text[:-1] if text.endswith(('"', "'")) else text
+        else:
+            text = f"{mention_text(path)} "
+        self.replace(text, (row, start), (row, column))
         return True
+
+
+def _typed_mention(before: str) -> tuple[int, str] | None:
+    """Where the `@path` being typed at the end of `before` starts, and the path typed so far; an
+    open quote (`@"my do`) keeps spaces in it."""
+    quoted = max(before.rfind('@"'), before.rfind("@'"))
+    if quoted >= 0 and (quoted == 0 or before[quoted - 1].isspace()):
+        inside = before[quoted + 2 :]
+        if before[quoted + 1] not in inside:
+            return quoted, inside
+    if not before.strip() or before[-1].isspace():
+        return None
+    word = before.rsplit(maxsplit=1)[-1]
+    if not word.startswith("@"):
+        return None
+    return len(before) - len(word), word[1:]
 
 
 def _common_prefix(words: list[str]) -> str:

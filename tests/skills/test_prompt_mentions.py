@@ -1,0 +1,60 @@
+"""`@path` in a prompt (`vtcode exec`, as in the TUI) attaches the workspace file it names, bounded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import VtcodeRunner
+from tests.skills.helpers import repo
+from vtcode.runtime.file_mentions import FILE_MAX_BYTES
+from vtcode.testing.script import Reply
+from vtcode.testing.wire import cli_env, server_for
+
+
+def _exec(vtcode: VtcodeRunner, root: Path, prompt: str) -> tuple[list[dict[str, str]], str]:
+    with server_for("chat", [Reply(text="done")]) as server:
+        result = vtcode.run("exec", "--provider", "openai", prompt, cwd=root, env=cli_env("chat", server))
+        messages = server.requests[0].json()["messages"]
+    assert result.code == 0, result.stderr
+    return messages, result.stderr
+
+
+def test_a_mentioned_file_and_folder_reach_the_model_with_the_prompt(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    root = repo(tmp_path)
+    (root / "src").mkdir()
+    (root / "src/app.py").write_text("print('hi')\n")
+    (root / "my notes").mkdir()
+    (root / "my notes/plan b.md").write_text("step one\n")
+    (root / "logo.bin").write_bytes(b"\x00\x01\x02")
+    (tmp_path / "outside.txt").write_text("not yours")
+    prompt = 'fix @src/app.py, see @"my notes/plan b.md" and @src; not @logo.bin @../outside.txt @gone.py'
+    messages, stderr = _exec(vtcode, root, prompt)
+    assert messages[-1] == {"role": "user", "content": prompt}
+    assert messages[-2]["content"] == (
+        "Files the user mentioned with @ (their contents as of this prompt):\n"
+        '<file path="src/app.py">\nprint(\'hi\')\n</file>\n'
+        '<file path="my notes/plan b.md">\nstep one\n</file>\n'
+        '<directory path="src">\napp.py\n</directory>'
+    )
+    assert "attached: src/app.py, my notes/plan b.md, src/" in stderr
+    assert "not yours" not in str(messages)
+
+
+def test_a_big_mentioned_file_is_cut_with_a_note(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    (root / "big.log").write_text("line\n" * 20_000)
+    messages, _ = _exec(vtcode, root, "why does @big.log fail")
+    attachment = messages[-2]["content"]
+    assert f"[cut: {FILE_MAX_BYTES:,} of 100,000 bytes shown; read_file reads the rest]" in attachment
+    assert len(attachment) < FILE_MAX_BYTES + 500
+
+
+def test_an_email_address_or_a_plain_prompt_attaches_nothing(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    (root / "b.com").write_text("a file named like a domain")
+    messages, stderr = _exec(vtcode, root, "mail a@b.com about it")
+    assert messages[-1]["content"] == "mail a@b.com about it"
+    assert "a file named like a domain" not in str(messages)
+    assert "attached" not in stderr
