@@ -34,7 +34,7 @@ def test_a_mentioned_file_and_folder_reach_the_model_with_the_prompt(
     assert messages[-1] == {"role": "user", "content": prompt}
     assert messages[-2]["content"] == (
         "Files the user mentioned with @ (their contents as of this prompt):\n"
-        '<file path="src/app.py">\nprint(\'hi\')\n</file>\n'
+        "<file path=\"src/app.py\">\nprint('hi')\n</file>\n"
         '<file path="my notes/plan b.md">\nstep one\n</file>\n'
         '<directory path="src">\napp.py\n</directory>'
     )
