@@ -113,8 +113,35 @@ async def _run_shell_blocks(
             arguments=json.dumps({"cmd": command}),
         )
         result = await skills.run_call(call)
-        outputs.append(result.content)
+        outputs.append(shell_block_text(result.content))
     return outputs
+
+
+def shell_block_text(content: str) -> str:
+    """What replaces a shell block: the command's output as text, as Claude Code and Gemini CLI put it,
+    not the JSON the model gets for its own `exec_command` calls; how it ended follows in brackets."""
+    try:
+        result = json.loads(content)
+    except ValueError:
+        return content
+    if not isinstance(result, dict):
+        return content
+    if not isinstance(result.get("output"), str):
+        error = result.get("error")
+        return f"[shell command failed: {error}]" if isinstance(error, str) else content
+    notes = []
+    if result.get("exit_code") not in (None, 0):
+        notes.append(f"[exit code {result['exit_code']}]")
+    if result.get("signal"):
+        notes.append(f"[killed by signal {result['signal']}]")
+    if result.get("is_exited") is False:
+        notes.append(f"[still running as command session {result.get('session_id')}]")
+    for key in ("sandbox_note", "critical_note", "spool_note"):
+        if isinstance(result.get(key), str):
+            notes.append(f"[{result[key]}]")
+    if isinstance(result.get("spool_path"), str):
+        notes.append(f"[whole output: {result['spool_path']}]")
+    return "\n".join([result["output"].rstrip("\n"), *notes]).strip("\n")
 
 
 def _inline_files(root: str, text: str) -> str:
