@@ -70,3 +70,24 @@ def test_exec_reads_the_command_name_up_to_any_whitespace(vtcode: VtcodeRunner, 
     assert spaced.code == 0, spaced.stderr
     assert newline.code == 0, newline.stderr
     assert sent == ["Fix issue 12", "Fix issue 12 and 13"]
+
+
+def test_exec_loads_a_skill_named_with_a_dollar_as_codex_does(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    write_skill(root / ".agents/skills", "review", "Reviews a diff.", "Check the tests first.\n")
+    write_skill(
+        root / ".agents/skills",
+        "deploy",
+        "Deploys.",
+        "Never on Fridays.\n",
+        **{"disable-model-invocation": "true"},
+    )
+    prompt = "use $review then $deploy; $HOME and $5 stay text, $nothing too"
+    with server_for("chat", [Reply(text="ok")]) as server:
+        result = vtcode.run("exec", "--provider", "openai", prompt, cwd=root, env=cli_env("chat", server))
+        messages = server.requests[0].json()["messages"]
+    assert result.code == 0, result.stderr
+    assert messages[-1] == {"role": "user", "content": prompt}
+    assert messages[-3]["content"].startswith('<skill_content name="review">\nCheck the tests first.\n')
+    assert messages[-2]["content"].startswith('<skill_content name="deploy">\nNever on Fridays.\n')
+    assert "skill loaded: review ($review)" in result.stderr

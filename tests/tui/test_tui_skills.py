@@ -69,3 +69,19 @@ async def test_skills_view_shows_the_paths_a_skill_loads_for(tmp_path: Path) -> 
             assert isinstance(screen, TextScreen)
             body = screen.body if isinstance(screen.body, str) else screen.body.plain
     assert "/py-style  [.agents/skills; listed; paths: src/**/*.py, *.{ts,tsx}]  Python style." in body
+
+
+async def test_tab_completes_a_dollar_skill_name_and_the_skill_reaches_the_model(tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    write_skill(root / ".agents/skills", "release-notes", "Writes notes.", "Group by type.\n")
+    with server_for("chat", [Reply(text="noted")]) as server:
+        async with running_app(root, tmp_path, server, size=(100, 30)) as (app, pilot):
+            await type_text(pilot, "draft them with $rel")
+            await pilot.press("tab")
+            assert app.composer.text == "draft them with $release-notes "
+            await pilot.press("enter")
+            await until(pilot, lambda: "noted" in screen_text(app), "the answer")
+            assert "skill loaded: release-notes ($release-notes)" in screen_text(app)
+    messages = server.requests[0].json()["messages"]
+    assert messages[-1]["content"] == "draft them with $release-notes "
+    assert messages[-2]["content"].startswith('<skill_content name="release-notes">\nGroup by type.\n')

@@ -28,7 +28,7 @@ from vtcode.instructions.definition_folders import DefinitionRoots, definition_r
 from vtcode.instructions.definitions import Discovery, discover_commands, discover_skills
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, ToolResultMessage, UserMessage
 from vtcode.runtime.compaction import Compactor
-from vtcode.runtime.hooks import TurnEnd, TurnHooks
+from vtcode.runtime.hooks import TurnEnd, TurnHooks, TurnStart, TurnStartHook
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.turn import TurnRunner
 from vtcode.runtime.workspace_scope import WorkspaceScope
@@ -273,6 +273,19 @@ def attach_skills(
     attach_activations(
         skills, dispatcher=dispatcher, runner=runner, hooks=hooks, compactor=compactor, new_hooks=new_hooks
     )
+
+
+def skill_mention_hook(skills: SessionSkills, inform: Callable[[str], None]) -> TurnStartHook:
+    """`$name` in a prompt loads that skill (`runtime.skill_mentions`, imported when a prompt has `$`)."""
+
+    async def turn_start(start: TurnStart) -> Sequence[Message]:
+        if "$" not in start.text:
+            return []
+        from vtcode.runtime.skill_mentions import skill_mentions
+
+        return await skill_mentions(skills, start, inform)
+
+    return turn_start
 
 
 def attach_activations(

@@ -325,13 +325,14 @@ def _wire(
     wiring.recovered, wiring.unanswered = recovered, unanswered
     wiring.mcp, wiring.plan, wiring.skills = mcp, plan, skills
     if skills is not None:
-        from vtcode.runtime.skills import attach_skills
+        from vtcode.runtime.skills import attach_skills, skill_mention_hook
 
         attach_skills(
             skills, dispatcher=dispatcher, runner=wiring.runner, hooks=wiring.hooks,
             compactor=wiring.compactor,
             new_hooks=lambda: _hooks(options, emitter, thread_id, choice.model, always=True),
         )  # fmt: skip
+        wiring.hooks.turn_start.append(skill_mention_hook(skills, emitter.inform))
     if skills is not None and skills.path_scoped:
         from vtcode.runtime.skill_paths import attach_path_skills
 

@@ -1,7 +1,8 @@
 """The composer: always editable, also while a turn runs; Enter queues, Alt+Enter / Ctrl+S steer.
 
 Ctrl+J (and Shift+Enter where the terminal reports it) inserts a newline; a bracketed paste is inserted
-and never sends; Up/Down on the first/last line walk the history; Tab after `@` completes a path.
+and never sends; Up/Down on the first/last line walk the history; Tab after `@` completes a path, after
+`$` a skill's name.
 """
 
 from __future__ import annotations
@@ -185,9 +186,30 @@ class Composer(TextArea):
                 self.notify(shown, title="commands", timeout=6)
         return True
 
+    def _complete_skill(self) -> bool:
+        """Complete a `$skill` name before the cursor (Codex's skill mention); False when not after one."""
+        row, column = self.cursor_location
+        before = self.document.get_line(row)[:column]
+        word = before.rsplit(maxsplit=1)[-1] if before.strip() and not before[-1].isspace() else ""
+        if not word.startswith("$") or self.menu is None:
+            return False
+        skills = sorted(e.name for e in self.menu() if e.source.startswith("skill"))
+        found = [name for name in skills if name.startswith(word[1:])]
+        if not found:
+            return False
+        self.completions = found
+        common = _common_prefix(found)
+        if len(found) == 1:
+            self.insert(common[len(word) - 1 :] + " ")
+        elif len(common) > len(word) - 1:
+            self.insert(common[len(word) - 1 :])
+        else:
+            self.notify("  ".join(f"${name}" for name in found[:20]), title="skills", timeout=6)
+        return True
+
     def _complete_at_cursor(self) -> bool:
         """Complete the `@path` word before the cursor; False when the cursor is not after one."""
-        if self._complete_command():
+        if self._complete_command() or self._complete_skill():
             return True
         if self._complete is None:
             return False
