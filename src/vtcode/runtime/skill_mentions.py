@@ -23,8 +23,8 @@ _MENTION = re.compile(r"(?<![\w$\\])\$([a-z0-9][a-z0-9_-]*(?::[a-z0-9][a-z0-9_-]
 def mentioned_skills(skills: SessionSkills, text: str) -> list[str]:
     """The skills `text` names with `$name`, each once, in order."""
     names: list[str] = []
-    for name in _MENTION.findall(text):
-        name = name.rstrip("-_")
+    for raw in _MENTION.findall(text):
+        name = raw.rstrip("-_")  # "use $deploy-" ends a sentence, not the name
         if name in names or name not in skills.found.skills or skills.lookup(name) is None:
             continue
         names.append(name)

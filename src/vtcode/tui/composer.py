@@ -19,6 +19,7 @@ from textual.widgets import TextArea
 from vtcode.core.mentions import mention_text
 from vtcode.protocol.ops import InputMode
 from vtcode.tui.commands import matching_commands
+from vtcode.tui.slash_menu import SlashMenu
 
 if TYPE_CHECKING:
     from vtcode.tui.skills_view import MenuEntry
@@ -69,6 +70,8 @@ class Composer(TextArea):
         self._browsing: int | None = None
         self._draft = ""
         self.completions: list[str] = []
+        # Shown above the composer while a command name is typed (the app lays it out).
+        self.slash_menu = SlashMenu()
         # When the user last typed here (monotonic): an approval dialog waits until typing stops.
         self.typed_at = float("-inf")
 
@@ -105,6 +108,16 @@ class Composer(TextArea):
             event.prevent_default()
             self.insert("\n")
             return
+        if self.slash_menu.display and key in ("up", "down", "tab", "escape"):
+            event.stop()
+            event.prevent_default()
+            if key == "escape":
+                self.slash_menu.hide()
+            elif key == "tab":
+                self._take_menu_choice()
+            else:
+                self.slash_menu.move(-1 if key == "up" else 1)
+            return
         if key == "tab":
             # Tab never leaves the composer by surprise (typed keys would go elsewhere): it completes,
             # or goes to pending input when there is some, or does nothing.
@@ -122,6 +135,38 @@ class Composer(TextArea):
             event.prevent_default()
             return
         await super()._on_key(event)
+
+    def on_text_area_changed(self, _: TextArea.Changed) -> None:
+        """Show the `/` menu while a command name is typed at the start (not for recalled history)."""
+        text = self.text
+        typing_name = (
+            text.startswith("/") and not text.startswith("//") and not any(c.isspace() for c in text)
+        )
+        if not typing_name or self._browsing is not None:
+            self.slash_menu.hide()
+            return
+        entries = self.menu() if self.menu is not None else []
+        if not entries:
+            from vtcode.tui.skills_view import MenuEntry
+
+            entries = [MenuEntry(name, "", "built-in") for name in matching_commands("")]
+        self.slash_menu.show(entries, text[1:])
+
+    def _take_menu_choice(self) -> None:
+        """Tab in the `/` menu: the names' common start when that adds to what is typed, else the
+        highlighted command, followed by a space for its arguments."""
+        menu = self.slash_menu
+        self.completions = list(menu.names)
+        typed = self.text[1:]
+        common = _common_prefix(menu.names) if menu.names else ""
+        if not menu.moved and len(menu.names) > 1 and len(common) > len(typed):
+            self.insert(common[len(typed) :])
+            return
+        name = menu.chosen()
+        menu.hide()
+        if name is not None:
+            self.load_text(f"/{name} ")
+            self.move_cursor(self.document.end)
 
     def _send(self, mode: InputMode) -> None:
         text = self.text
@@ -183,7 +228,7 @@ class Composer(TextArea):
                 self.insert(common[len(before) - 1 :])
             else:
                 shown = "\n".join(labels.get(name, f"/{name}") for name in found)
-                self.notify(shown, title="commands", timeout=6)
+                self.notify(shown, title="commands", timeout=6, markup=False)
         return True
 
     def _complete_skill(self) -> bool:
@@ -204,7 +249,7 @@ class Composer(TextArea):
         elif len(common) > len(word) - 1:
             self.insert(common[len(word) - 1 :])
         else:
-            self.notify("  ".join(f"${name}" for name in found[:20]), title="skills", timeout=6)
+            self.notify("  ".join(f"${name}" for name in found[:20]), title="skills", timeout=6, markup=False)
         return True
 
     def _complete_at_cursor(self) -> bool:
