@@ -50,3 +50,22 @@ async def test_the_file_picker_inserts_a_path_with_spaces_quoted(tmp_path: Path)
             await pilot.press("enter")
             await until(pilot, lambda: not isinstance(app.screen, FilePicker), "the picker closing")
             assert app.composer.text == 'see @"my notes/todo list.md" '
+
+
+async def test_a_folder_can_be_picked_and_its_listing_is_attached(tmp_path: Path) -> None:
+    _spaced_file(tmp_path)
+    with server_for("chat", [Reply(text="listed")]) as server:
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
+            await type_text(pilot, "what is in @notes")
+            await pilot.press("tab")
+            await until(pilot, lambda: isinstance(app.screen, FilePicker), "the file picker")
+            picker = app.screen
+            assert isinstance(picker, FilePicker)
+            await until(pilot, lambda: picker.shown[:1] == ["my notes/"], "the folder first")
+            await pilot.press("enter")
+            await until(pilot, lambda: not isinstance(app.screen, FilePicker), "the picker closing")
+            assert app.composer.text == 'what is in @"my notes/" '
+            await pilot.press("enter")
+            await until(pilot, lambda: "listed" in screen_text(app), "the answer")
+    messages = server.requests[0].json()["messages"]
+    assert messages[-2]["content"].endswith('<directory path="my notes">\ntodo list.md\n</directory>')
