@@ -91,3 +91,22 @@ def test_exec_loads_a_skill_named_with_a_dollar_as_codex_does(vtcode: VtcodeRunn
     assert messages[-3]["content"].startswith('<skill_content name="review">\nCheck the tests first.\n')
     assert messages[-2]["content"].startswith('<skill_content name="deploy">\nNever on Fridays.\n')
     assert "skill loaded: review ($review)" in result.stderr
+
+
+def test_exec_runs_a_namespaced_command_by_its_own_name_when_only_one_has_it(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    root = repo(tmp_path)
+    commands = root / ".claude/commands"
+    for folder in ("frontend", "backend"):
+        (commands / folder).mkdir(parents=True)
+        (commands / folder / "test.md").write_text(f"Test the {folder}")
+    (commands / "frontend/component.md").write_text("Make component $ARGUMENTS")
+    with server_for("chat", [Reply(text="ok"), Reply(text="ok")]) as server:
+        env = cli_env("chat", server)
+        short = vtcode.run("exec", "--provider", "openai", "/component Button", cwd=root, env=env)
+        ambiguous = vtcode.run("exec", "--provider", "openai", "/test", cwd=root, env=env)
+        sent = [request.json()["messages"][-1]["content"] for request in server.requests]
+    assert short.code == 0, short.stderr
+    assert ambiguous.code == 0, ambiguous.stderr
+    assert sent == ["Make component Button", "/test"]

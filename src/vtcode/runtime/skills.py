@@ -148,7 +148,14 @@ class SessionSkills(msgspec.Struct):
         skill = self.found.skills.get(name)
         if skill is not None and skill.user_invocable:
             return skill
-        return self.discovery.commands.get(name)
+        commands = self.discovery.commands
+        command = commands.get(name)
+        if command is None and name and ":" not in name:
+            # Claude Code once ran `.claude/commands/frontend/component.md` as `/component`: the one
+            # namespaced command of that name still answers to it.
+            nested = [c for key, c in commands.items() if key.endswith(f":{name}")]
+            command = nested[0] if len(nested) == 1 else None
+        return command
 
     def usable(self, definition: Definition) -> bool:
         """Whether shell blocks, hooks and `allowed-tools` of `definition` may act."""
