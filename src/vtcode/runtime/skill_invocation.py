@@ -71,7 +71,7 @@ async def expand_invocation(skills: SessionSkills, text: str) -> str:
     if definition.has_hooks:
         skills.activate_hooks(definition, active)
     if definition.allowed_tools:
-        _allow(skills, definition, active)
+        allow_tools(skills, definition, active)
     expansion = expand(body, definition.style, invocation.args, definition.arguments)
     outputs = await _run_shell_blocks(skills, definition, expansion, active)
     text = expansion.text(outputs)
@@ -82,7 +82,8 @@ async def expand_invocation(skills: SessionSkills, text: str) -> str:
     return await asyncio.to_thread(_inline_files, skills.discovery_root, text)
 
 
-def _allow(skills: SessionSkills, definition: Definition, active: bool) -> None:
+def allow_tools(skills: SessionSkills, definition: Definition, active: bool) -> None:
+    """Grant `definition`'s `allowed-tools` until the turn ends, or say why they are not applied."""
     if not active:
         skills.notice(
             f"/{definition.name}: allowed-tools ({' '.join(definition.allowed_tools)}) not applied: "

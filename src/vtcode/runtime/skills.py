@@ -125,13 +125,22 @@ class SessionSkills(msgspec.Struct):
         if not self.catalog.listed:
             return None
         offered = {name: self.found.skills[name] for name in self.catalog.listed}
-        return SkillTool(offered, on_activated=self.activated, is_loaded=self.is_loaded)
+        return SkillTool(offered, on_activated=self.model_activated, is_loaded=self.is_loaded)
 
     def activated(self, skill: Definition, text: str, args: str = "") -> None:
         """The model got `skill`'s instructions (the `skill` tool, a path): note them, start its hooks."""
         self.note_activation(skill, text, args)
         if skill.has_hooks:
             self.activate_hooks(skill, self.usable(skill))
+
+    def model_activated(self, skill: Definition, text: str, args: str = "") -> None:
+        """The model loaded `skill` with the `skill` tool: as `activated`, and its `allowed-tools` hold
+        for the rest of the turn, as when a person types `/name` (Claude Code applies them either way)."""
+        self.activated(skill, text, args)
+        if skill.allowed_tools:
+            from vtcode.runtime.skill_invocation import allow_tools
+
+            allow_tools(self, skill, self.usable(skill))
 
     def note_activation(self, skill: Definition, text: str, args: str = "") -> None:
         """Remember the newest activation of `skill` (re-attached after a compaction)."""
