@@ -11,6 +11,7 @@ are text only: shell blocks, frontmatter hooks and `allowed-tools` do nothing, a
 from __future__ import annotations
 
 import asyncio
+import difflib
 import json
 import os
 import re
@@ -21,6 +22,7 @@ import msgspec
 from vtcode.core.approvals import Grant
 from vtcode.core.definitions.arguments import Expansion, expand
 from vtcode.core.definitions.model import Definition
+from vtcode.core.definitions.names import BUILTIN_COMMANDS
 from vtcode.core.slash_line import split_slash
 from vtcode.instructions.definitions import definition_body
 from vtcode.protocol.messages import ToolCall
@@ -60,6 +62,8 @@ async def expand_invocation(skills: SessionSkills, text: str) -> str:
     await skills.read_commands()
     definition = skills.lookup(invocation.name)
     if definition is None:
+        if skills.warn_unknown:
+            skills.notice(_not_found(skills, invocation.name))
         return text
     body = definition.body
     if body is None:  # a skill's body is read on use
@@ -80,6 +84,16 @@ async def expand_invocation(skills: SessionSkills, text: str) -> str:
         skills.note_activation(definition, content, invocation.args)
         return content
     return await asyncio.to_thread(_inline_files, skills.discovery_root, text)
+
+
+def _not_found(skills: SessionSkills, name: str) -> str:
+    """What a `/name` that names nothing is told: it goes to the model as typed (a typo costs a turn)."""
+    if name.lower() in BUILTIN_COMMANDS:
+        return f"/{name} is a command of the terminal UI; the text was sent to the model as typed"
+    names = [*skills.found.skills, *skills.discovery.commands]
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    guess = f" (did you mean /{close[0]}?)" if close else ""
+    return f"no skill or command named /{name}{guess}; the text was sent to the model as typed"
 
 
 def allow_tools(skills: SessionSkills, definition: Definition, active: bool) -> None:

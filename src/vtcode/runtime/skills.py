@@ -65,6 +65,9 @@ class SessionSkills(msgspec.Struct):
     loaded: set[tuple[str, str]] = msgspec.field(default_factory=set)
     turn_grants: list[Grant] = msgspec.field(default_factory=list)
     shell_calls: int = 0
+    warn_unknown: bool = False
+    """Say when a `/name` names nothing (`vtcode exec`, where no menu shows what exists; in the TUI
+    `//text` sends `/text` on purpose)."""
 
     reading: asyncio.Future[None] | None = None
 

@@ -333,6 +333,7 @@ def _wire(
             new_hooks=lambda: _hooks(options, emitter, thread_id, choice.model, always=True),
         )  # fmt: skip
         wiring.hooks.turn_start.append(skill_mention_hook(skills, emitter.inform))
+        skills.warn_unknown = options.headless
     if skills is not None and skills.path_scoped:
         from vtcode.runtime.skill_paths import attach_path_skills
 
