@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from tests.conftest import VtcodeRunner
@@ -49,6 +50,14 @@ def test_a_big_mentioned_file_is_cut_with_a_note(vtcode: VtcodeRunner, tmp_path:
     attachment = messages[-2]["content"]
     assert f"[cut: {FILE_MAX_BYTES:,} of 100,000 bytes shown; read_file reads the rest]" in attachment
     assert len(attachment) < FILE_MAX_BYTES + 500
+
+
+def test_a_mentioned_fifo_is_not_read(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    os.mkfifo(root / "pipe")  # nothing ever writes to it: reading it would wait for ever
+    messages, stderr = _exec(vtcode, root, "what is @pipe")
+    assert messages[-1]["content"] == "what is @pipe"
+    assert "attached" not in stderr
 
 
 def test_an_email_address_or_a_plain_prompt_attaches_nothing(vtcode: VtcodeRunner, tmp_path: Path) -> None:

@@ -75,8 +75,8 @@ def mention_attachments(text: str, workspace: Path) -> tuple[str | None, list[st
                     blocks.append(f'<directory path="{shown}">\n{_listing(path)}\n</directory>')
                     attached.append(f"{shown}/")
                     break
-                if budget <= 0:
-                    break
+                if budget <= 0 or not path.is_file():
+                    break  # a FIFO or a device would block the read (or never end)
                 read = _file(path, budget)
             except OSError:
                 break
