@@ -67,3 +67,14 @@ def test_an_email_address_or_a_plain_prompt_attaches_nothing(vtcode: VtcodeRunne
     assert messages[-1]["content"] == "mail a@b.com about it"
     assert "a file named like a domain" not in str(messages)
     assert "attached" not in stderr
+
+
+def test_a_mentioned_file_brings_the_instructions_of_its_folder(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    (root / "src").mkdir()
+    (root / "src/app.py").write_text("x = 1\n")
+    (root / "src/AGENTS.md").write_text("Use tabs in src.\n")
+    plain, _ = _exec(vtcode, root, "explain app.py")
+    mentioned, _ = _exec(vtcode, root, "explain @src/app.py")
+    assert "Use tabs in src." not in str(plain)
+    assert "Use tabs in src." in str(mentioned)
