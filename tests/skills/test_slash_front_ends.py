@@ -115,14 +115,17 @@ def test_exec_runs_a_namespaced_command_by_its_own_name_when_only_one_has_it(
 def test_exec_says_when_a_slash_name_is_no_skill_or_command(vtcode: VtcodeRunner, tmp_path: Path) -> None:
     root = repo(tmp_path)
     write_skill(root / ".agents/skills", "review", "Reviews a diff.")
-    with server_for("chat", [Reply(text="ok"), Reply(text="ok")]) as server:
+    write_skill(root / ".agents/skills", "style", "House style.", **{"user-invocable": "false"})
+    with server_for("chat", [Reply(text="ok"), Reply(text="ok"), Reply(text="ok")]) as server:
         env = cli_env("chat", server)
         typo = vtcode.run("exec", "--provider", "openai", "/reveiw 12", cwd=root, env=env)
         tui_only = vtcode.run("exec", "--provider", "openai", "/skills", cwd=root, env=env)
+        model_only = vtcode.run("exec", "--provider", "openai", "/style", cwd=root, env=env)
         sent = [request.json()["messages"][-1]["content"] for request in server.requests]
     assert typo.code == 0, typo.stderr
     assert "no skill or command named /reveiw (did you mean /review?); the text was sent" in typo.stderr
     assert (
         "/skills is a command of the terminal UI; the text was sent to the model as typed" in tui_only.stderr
     )
-    assert sent == ["/reveiw 12", "/skills"]
+    assert "/style: the skill says `user-invocable: false` (only the model loads it)" in model_only.stderr
+    assert sent == ["/reveiw 12", "/skills", "/style"]

@@ -90,6 +90,8 @@ def _not_found(skills: SessionSkills, name: str) -> str:
     """What a `/name` that names nothing is told: it goes to the model as typed (a typo costs a turn)."""
     if name.lower() in BUILTIN_COMMANDS:
         return f"/{name} is a command of the terminal UI; the text was sent to the model as typed"
+    if name in skills.found.skills:
+        return f"/{name}: the skill says `user-invocable: false` (only the model loads it); sent as typed"
     names = [*skills.found.skills, *skills.discovery.commands]
     close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
     guess = f" (did you mean /{close[0]}?)" if close else ""
