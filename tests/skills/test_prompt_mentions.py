@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from tests.conftest import VtcodeRunner
-from tests.skills.helpers import repo
+from tests.skills.helpers import repo, write_skill
 from vtcode.runtime.file_mentions import FILE_MAX_BYTES
 from vtcode.testing.script import Reply
 from vtcode.testing.wire import cli_env, server_for
@@ -78,3 +78,13 @@ def test_a_mentioned_file_brings_the_instructions_of_its_folder(vtcode: VtcodeRu
     mentioned, _ = _exec(vtcode, root, "explain @src/app.py")
     assert "Use tabs in src." not in str(plain)
     assert "Use tabs in src." in str(mentioned)
+
+
+def test_a_file_mentioned_in_a_skills_arguments_is_attached(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    write_skill(root / ".agents/skills", "review", "Reviews code.", "Review $ARGUMENTS.\n")
+    (root / "app.py").write_text("x = 1\n")
+    messages, stderr = _exec(vtcode, root, "/review @app.py")
+    assert messages[-1]["content"].startswith('<skill_content name="review">\nReview @app.py.')
+    assert messages[-2]["content"].endswith('<file path="app.py">\nx = 1\n</file>')
+    assert "attached: app.py" in stderr

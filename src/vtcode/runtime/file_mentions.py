@@ -102,8 +102,8 @@ def attach_file_mentions(
     """Attach what each prompt's `@path` mentions name, at the start of its turn."""
 
     async def turn_start(start: TurnStart) -> Sequence[Message]:
-        if "@" not in start.text or start.text.lstrip().startswith(("!", "<skill_content")):
-            return []  # most prompts; a `!cmd` is the user's shell line; a skill body is not typed
+        if "@" not in start.text or start.text.lstrip().startswith("!"):
+            return []  # most prompts; a `!cmd` is the user's shell line
         attachment, attached = await asyncio.to_thread(mention_attachments, start.text, workspace)
         if attachment is None:
             return []
