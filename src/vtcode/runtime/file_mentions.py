@@ -71,11 +71,15 @@ def mention_attachments(text: str, workspace: Path) -> tuple[str | None, list[st
             seen.add(path)
             shown = path.relative_to(root).as_posix() or "."
             try:
+                if budget <= 0:
+                    break
                 if path.is_dir():
-                    blocks.append(f'<directory path="{shown}">\n{_listing(path)}\n</directory>')
+                    listing = _listing(path)
+                    budget -= len(listing.encode())
+                    blocks.append(f'<directory path="{shown}">\n{listing}\n</directory>')
                     attached.append(f"{shown}/")
                     break
-                if budget <= 0 or not path.is_file():
+                if not path.is_file():
                     break  # a FIFO or a device would block the read (or never end)
                 read = _file(path, budget)
             except OSError:
