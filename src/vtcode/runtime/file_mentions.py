@@ -15,7 +15,6 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from vtcode.core.mentions import find_mentions
 from vtcode.protocol.messages import Message, MessageMeta, UserMessage
 from vtcode.runtime.hooks import TurnHooks, TurnStart
 
@@ -56,6 +55,9 @@ def _file(path: Path, budget: int) -> tuple[str, int] | None:
 def mention_attachments(text: str, workspace: Path) -> tuple[str | None, list[str]]:
     """The attachment text for the `@path` mentions of `text` (None when there is none) and the
     workspace-relative paths attached."""
+    # Imported with the first prompt that holds an `@`: the others never need the mention parser.
+    from vtcode.core.mentions import find_mentions
+
     root = Path(os.path.realpath(workspace))
     budget = TOTAL_MAX_BYTES
     blocks: list[str] = []
