@@ -88,3 +88,15 @@ def test_a_file_mentioned_in_a_skills_arguments_is_attached(vtcode: VtcodeRunner
     assert messages[-1]["content"].startswith('<skill_content name="review">\nReview @app.py.')
     assert messages[-2]["content"].endswith('<file path="app.py">\nx = 1\n</file>')
     assert "attached: app.py" in stderr
+
+
+def test_gemini_forms_of_a_path_with_spaces_are_attached(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    (root / "my notes").mkdir()
+    (root / "my notes/a b.md").write_text("braced\n")
+    (root / "my notes/c d.md").write_text("escaped\n")
+    messages, stderr = _exec(vtcode, root, "compare @{my notes/a b.md} with @my\\ notes/c\\ d.md")
+    assert messages[-2]["content"].endswith(
+        '<file path="my notes/a b.md">\nbraced\n</file>\n<file path="my notes/c d.md">\nescaped\n</file>'
+    )
+    assert "attached: my notes/a b.md, my notes/c d.md" in stderr

@@ -1,9 +1,10 @@
 """`@path` mentions in typed text (pure): where they are, and how to write one that has spaces.
 
 A mention starts with `@` at the start of the text or after whitespace. A path with spaces is written
-quoted, `@"my notes/a b.md"` (what the composer inserts, as Codex auto-quotes), or with escaped spaces,
-`@my\\ notes/a.md` (Gemini CLI's form). A sentence may end right after a path (`see @a.py.`): the
-caller tries the path as written first, then without trailing punctuation.
+quoted, `@"my notes/a b.md"` (what the composer inserts, as Codex auto-quotes), in braces,
+`@{my notes/a.md}`, or with escaped spaces, `@my\\ notes/a.md` (Gemini CLI's two forms). A sentence
+may end right after a path (`see @a.py.`): the caller tries the path as written first, then without
+trailing punctuation.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_MENTION = re.compile(r"""(?<!\S)@(?:"([^"\n]+)"|'([^'\n]+)'|((?:\\ |[^\s"'])(?:\\ |\S)*))""")
+_MENTION = re.compile(r"""(?<!\S)@(?:"([^"\n]+)"|'([^'\n]+)'|\{([^{}\n]+)\}|((?:\\ |[^\s"'{])(?:\\ |\S)*))""")
 # Punctuation a sentence puts after a path ("look at @a.py, then ...").
 TRAILING = ".,;:!?)]}'\""
 
@@ -37,11 +38,11 @@ def find_mentions(text: str) -> list[Mention]:
     """Every `@path` of `text`, in order."""
     found: list[Mention] = []
     for match in _MENTION.finditer(text):
-        quoted = match.group(1) or match.group(2)
+        quoted = match.group(1) or match.group(2) or match.group(3)
         if quoted is not None:
             found.append(Mention(quoted, match.start(), match.end(), True))
             continue
-        raw = match.group(3)
+        raw = match.group(4)
         found.append(Mention(raw.replace("\\ ", " "), match.start(), match.end(), False))
     return found
 
