@@ -94,3 +94,23 @@ async def test_gemini_shell_block_quotes_arguments_and_waits_for_approval(tmp_pa
     assert sent.startswith("Found:\n")
     assert "it's here" in sent
     assert "not this" not in sent
+
+
+async def test_a_shell_block_is_replaced_by_the_command_output_as_text(tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    (root / ".claude/commands").mkdir(parents=True)
+    (root / ".claude/commands/st.md").write_text(
+        "Status:\n!`printf 'M a.py\\n?? b.py\\n'`\nLint: !`sh -c 'echo 2 errors; exit 3'`\n"
+    )
+    with server_for("chat", [Reply(text="ok")]) as server:
+        opts = options(root, tmp_path, server, approval="full-auto")
+        projects = {str(root): ProjectSettings(trust_mcp=True)}
+        opts = dataclasses.replace(opts, settings=msgspec.structs.replace(opts.settings, projects=projects))
+        session = await Session.open(opts)
+        reader = Reader(session)
+        await session.submit(UserInput("/st"))
+        await reader.wait_for(TurnCompleted)
+        await reader.close()
+        body = server.requests[0].json()
+    sent = [m["content"] for m in body["messages"] if m["role"] == "user"][-1]
+    assert sent == "Status:\nM a.py\n?? b.py\nLint: 2 errors\n[exit code 3]\n"

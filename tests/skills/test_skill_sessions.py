@@ -262,3 +262,42 @@ async def test_the_catalog_survives_a_profile_switch(tmp_path: Path) -> None:
         first, second = (_system(r.json()) for r in server.requests)
     assert first != second  # the profile changed the static part ...
     assert "<name>pdf-forms</name>" in second  # ... and the catalog is still there
+
+
+async def test_a_skill_the_model_loads_grants_its_allowed_tools_for_that_turn(tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    write_skill(
+        root / ".agents/skills", "stamp", "Stamps.", "Stamp it.\n", **{"allowed-tools": "Bash(touch:*)"}
+    )
+    load = ScriptToolCall("skill", json.dumps({"name": "stamp"}), id="s1")
+    first_call = ScriptToolCall("exec_command", json.dumps({"cmd": "touch one"}), id="c1")
+    later_call = ScriptToolCall("exec_command", json.dumps({"cmd": "touch two"}), id="c2")
+    script = [
+        Reply(tool_calls=(load,)),
+        Reply(tool_calls=(first_call,)),
+        Reply(text="ok"),
+        Reply(tool_calls=(later_call,)),
+        Reply(text="ok"),
+    ]
+    with server_for("chat", script) as server:
+        opts = trusted(options(root, tmp_path, server, approval="ask"), root)
+        reader = await _run(opts, "stamp it", "stamp again")
+    assert (root / "one").exists()  # the turn that loaded the skill: allowed without a prompt
+    assert not (root / "two").exists()  # the next turn: headless ask mode denies it again
+    notes = [n.message for n in reader.of(Notice)]
+    assert any("allowed for this turn by a skill's allowed-tools" in n for n in notes)
+
+
+async def test_an_untrusted_skill_the_model_loads_grants_nothing(tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    write_skill(
+        root / ".agents/skills", "stamp", "Stamps.", "Stamp it.\n", **{"allowed-tools": "Bash(touch:*)"}
+    )
+    load = ScriptToolCall("skill", json.dumps({"name": "stamp"}), id="s1")
+    call = ScriptToolCall("exec_command", json.dumps({"cmd": "touch one"}), id="c1")
+    script = [Reply(tool_calls=(load,)), Reply(tool_calls=(call,)), Reply(text="ok")]
+    with server_for("chat", script) as server:
+        reader = await _run(options(root, tmp_path, server, approval="ask"), "stamp it")
+    assert not (root / "one").exists()
+    notes = [n.message for n in reader.of(Notice)]
+    assert any("allowed-tools (Bash(touch:*)) not applied: this workspace is not trusted" in n for n in notes)

@@ -150,3 +150,49 @@ def test_skills_list_names_a_command_ignored_for_a_built_in_name(
     listed = json.loads(vtcode.run("skills", "list", "--json", cwd=root).stdout)
     assert [d["name"] for d in listed["definitions"]] == ["deploy"]
     assert any(d["path"].endswith("clear.md") and "built-in" in d["reason"] for d in listed["diagnostics"])
+
+
+def test_claude_code_argument_hints_in_brackets_are_listed_as_written(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    root = repo(tmp_path)
+    commands = root / ".claude/commands"
+    (commands / "git").mkdir(parents=True)
+    # Claude Code's own examples: strict YAML reads the first as a list and rejects the second.
+    (commands / "git/commit.md").write_text("---\nargument-hint: [message]\n---\nCommit: $ARGUMENTS\n")
+    (commands / "review.md").write_text(
+        "---\nargument-hint: [pr-number] [priority] [assignee]\ndescription: Review a PR\n---\n$ARGUMENTS\n"
+    )
+    result = vtcode.run("skills", "list", cwd=root)
+    assert result.code == 0, result.stderr
+    assert "/git:commit [message]  [command, .claude/commands, command]" in result.stdout
+    assert "/review [pr-number] [priority] [assignee]  [command, .claude/commands, command]" in result.stdout
+    listed = json.loads(vtcode.run("skills", "list", "--json", cwd=root).stdout)
+    hints = {d["name"]: d["argument_hint"] for d in listed["definitions"]}
+    assert hints == {"git:commit": "[message]", "review": "[pr-number] [priority] [assignee]"}
+
+
+def test_skills_list_warns_about_claude_code_keys_and_numbering_it_does_not_follow(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    root = repo(tmp_path)
+    commands = root / ".claude/commands"
+    commands.mkdir(parents=True)
+    (commands / "cheap.md").write_text("---\nmodel: claude-3-5-haiku-20241022\n---\nSummarize $ARGUMENTS\n")
+    (commands / "old.md").write_text("Review PR #$1 with priority $2\n")
+    (commands / "fresh.md").write_text("Review PR #$0 with priority $1\n")
+    write_skill(root / ".agents/skills", "forked", "Runs apart.", context="fork", effort="high")
+    result = vtcode.run("skills", "list", cwd=root)
+    assert result.code == 0, result.stderr
+    out = result.stdout
+    assert (
+        f"warning: {commands / 'cheap.md'}: `model` is not applied: it runs with the session's model" in out
+    )
+    assert (
+        f"warning: {commands / 'old.md'}: `$1` is argument 2: arguments count from `$0` (Claude Code's rule)"
+        in out
+    )
+    assert str(commands / "fresh.md") not in out
+    skill = root / ".agents/skills/forked/SKILL.md"
+    assert f"warning: {skill}: `context: fork` is not applied: it runs in the conversation" in out
+    assert f"warning: {skill}: unknown key `effort` ignored" in out

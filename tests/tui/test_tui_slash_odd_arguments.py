@@ -10,6 +10,8 @@ from textual.pilot import Pilot
 from tests.tui.tui_helpers import running_app, screen_text, type_text, until
 from vtcode.testing.script import Reply
 from vtcode.testing.wire import server_for
+from vtcode.tui.app import VtcodeApp
+from vtcode.tui.screens import TextScreen
 
 
 async def _command(pilot: Pilot[Any], text: str) -> None:
@@ -125,3 +127,23 @@ async def test_a_model_switch_during_a_turn_says_it_applies_from_the_next_turn(t
             await _command(pilot, "two")
             await until(pilot, lambda: "on the new model" in screen_text(app), "the answer")
     assert [r.json()["model"] for r in server.requests] == ["gpt-4.1", "gpt-4.1-mini"]
+
+
+def _panel_text(app: VtcodeApp) -> str:
+    screen = app.screen
+    assert isinstance(screen, TextScreen), screen
+    body = screen.body
+    return body if isinstance(body, str) else body.plain
+
+
+async def test_a_space_after_the_slash_still_names_the_command(tmp_path: Path) -> None:
+    with server_for("chat", []) as server:
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
+            await _command(pilot, "/ help")
+            await until(pilot, lambda: isinstance(app.screen, TextScreen), "the help view")
+            assert "Alt+Enter" in _panel_text(app)
+            await pilot.press("escape")
+            assert "unknown command" not in screen_text(app)
+            await _command(pilot, "/")
+            await until(pilot, lambda: isinstance(app.screen, TextScreen), "the help view for a lone /")
+            assert "Alt+Enter" in _panel_text(app)

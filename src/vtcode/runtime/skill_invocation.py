@@ -11,6 +11,7 @@ are text only: shell blocks, frontmatter hooks and `allowed-tools` do nothing, a
 from __future__ import annotations
 
 import asyncio
+import difflib
 import json
 import os
 import re
@@ -21,6 +22,7 @@ import msgspec
 from vtcode.core.approvals import Grant
 from vtcode.core.definitions.arguments import Expansion, expand
 from vtcode.core.definitions.model import Definition
+from vtcode.core.definitions.names import BUILTIN_COMMANDS
 from vtcode.core.slash_line import split_slash
 from vtcode.instructions.definitions import definition_body
 from vtcode.protocol.messages import ToolCall
@@ -60,6 +62,8 @@ async def expand_invocation(skills: SessionSkills, text: str) -> str:
     await skills.read_commands()
     definition = skills.lookup(invocation.name)
     if definition is None:
+        if skills.warn_unknown:
+            skills.notice(_not_found(skills, invocation.name))
         return text
     body = definition.body
     if body is None:  # a skill's body is read on use
@@ -71,7 +75,7 @@ async def expand_invocation(skills: SessionSkills, text: str) -> str:
     if definition.has_hooks:
         skills.activate_hooks(definition, active)
     if definition.allowed_tools:
-        _allow(skills, definition, active)
+        allow_tools(skills, definition, active)
     expansion = expand(body, definition.style, invocation.args, definition.arguments)
     outputs = await _run_shell_blocks(skills, definition, expansion, active)
     text = expansion.text(outputs)
@@ -82,7 +86,20 @@ async def expand_invocation(skills: SessionSkills, text: str) -> str:
     return await asyncio.to_thread(_inline_files, skills.discovery_root, text)
 
 
-def _allow(skills: SessionSkills, definition: Definition, active: bool) -> None:
+def _not_found(skills: SessionSkills, name: str) -> str:
+    """What a `/name` that names nothing is told: it goes to the model as typed (a typo costs a turn)."""
+    if name.lower() in BUILTIN_COMMANDS:
+        return f"/{name} is a command of the terminal UI; the text was sent to the model as typed"
+    if name in skills.found.skills:
+        return f"/{name}: the skill says `user-invocable: false` (only the model loads it); sent as typed"
+    names = [*skills.found.skills, *skills.discovery.commands]
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    guess = f" (did you mean /{close[0]}?)" if close else ""
+    return f"no skill or command named /{name}{guess}; the text was sent to the model as typed"
+
+
+def allow_tools(skills: SessionSkills, definition: Definition, active: bool) -> None:
+    """Grant `definition`'s `allowed-tools` until the turn ends, or say why they are not applied."""
     if not active:
         skills.notice(
             f"/{definition.name}: allowed-tools ({' '.join(definition.allowed_tools)}) not applied: "
@@ -113,8 +130,35 @@ async def _run_shell_blocks(
             arguments=json.dumps({"cmd": command}),
         )
         result = await skills.run_call(call)
-        outputs.append(result.content)
+        outputs.append(shell_block_text(result.content))
     return outputs
+
+
+def shell_block_text(content: str) -> str:
+    """What replaces a shell block: the command's output as text, as Claude Code and Gemini CLI put it,
+    not the JSON the model gets for its own `exec_command` calls; how it ended follows in brackets."""
+    try:
+        result = json.loads(content)
+    except ValueError:
+        return content
+    if not isinstance(result, dict):
+        return content
+    if not isinstance(result.get("output"), str):
+        error = result.get("error")
+        return f"[shell command failed: {error}]" if isinstance(error, str) else content
+    notes = []
+    if result.get("exit_code") not in (None, 0):
+        notes.append(f"[exit code {result['exit_code']}]")
+    if result.get("signal"):
+        notes.append(f"[killed by signal {result['signal']}]")
+    if result.get("is_exited") is False:
+        notes.append(f"[still running as command session {result.get('session_id')}]")
+    for key in ("sandbox_note", "critical_note", "spool_note"):
+        if isinstance(result.get(key), str):
+            notes.append(f"[{result[key]}]")
+    if isinstance(result.get("spool_path"), str):
+        notes.append(f"[whole output: {result['spool_path']}]")
+    return "\n".join([result["output"].rstrip("\n"), *notes]).strip("\n")
 
 
 def _inline_files(root: str, text: str) -> str:

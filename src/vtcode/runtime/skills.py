@@ -28,7 +28,7 @@ from vtcode.instructions.definition_folders import DefinitionRoots, definition_r
 from vtcode.instructions.definitions import Discovery, discover_commands, discover_skills
 from vtcode.protocol.messages import Message, MessageMeta, ToolCall, ToolResultMessage, UserMessage
 from vtcode.runtime.compaction import Compactor
-from vtcode.runtime.hooks import TurnEnd, TurnHooks
+from vtcode.runtime.hooks import TurnEnd, TurnHooks, TurnStart, TurnStartHook
 from vtcode.runtime.tool_dispatch import ToolDispatcher
 from vtcode.runtime.turn import TurnRunner
 from vtcode.runtime.workspace_scope import WorkspaceScope
@@ -65,6 +65,9 @@ class SessionSkills(msgspec.Struct):
     loaded: set[tuple[str, str]] = msgspec.field(default_factory=set)
     turn_grants: list[Grant] = msgspec.field(default_factory=list)
     shell_calls: int = 0
+    warn_unknown: bool = False
+    """Say when a `/name` names nothing (`vtcode exec`, where no menu shows what exists; in the TUI
+    `//text` sends `/text` on purpose)."""
 
     reading: asyncio.Future[None] | None = None
 
@@ -125,13 +128,22 @@ class SessionSkills(msgspec.Struct):
         if not self.catalog.listed:
             return None
         offered = {name: self.found.skills[name] for name in self.catalog.listed}
-        return SkillTool(offered, on_activated=self.activated, is_loaded=self.is_loaded)
+        return SkillTool(offered, on_activated=self.model_activated, is_loaded=self.is_loaded)
 
     def activated(self, skill: Definition, text: str, args: str = "") -> None:
         """The model got `skill`'s instructions (the `skill` tool, a path): note them, start its hooks."""
         self.note_activation(skill, text, args)
         if skill.has_hooks:
             self.activate_hooks(skill, self.usable(skill))
+
+    def model_activated(self, skill: Definition, text: str, args: str = "") -> None:
+        """The model loaded `skill` with the `skill` tool: as `activated`, and its `allowed-tools` hold
+        for the rest of the turn, as when a person types `/name` (Claude Code applies them either way)."""
+        self.activated(skill, text, args)
+        if skill.allowed_tools:
+            from vtcode.runtime.skill_invocation import allow_tools
+
+            allow_tools(self, skill, self.usable(skill))
 
     def note_activation(self, skill: Definition, text: str, args: str = "") -> None:
         """Remember the newest activation of `skill` (re-attached after a compaction)."""
@@ -148,7 +160,14 @@ class SessionSkills(msgspec.Struct):
         skill = self.found.skills.get(name)
         if skill is not None and skill.user_invocable:
             return skill
-        return self.discovery.commands.get(name)
+        commands = self.discovery.commands
+        command = commands.get(name)
+        if command is None and name and ":" not in name:
+            # Claude Code once ran `.claude/commands/frontend/component.md` as `/component`: the one
+            # namespaced command of that name still answers to it.
+            nested = [c for key, c in commands.items() if key.endswith(f":{name}")]
+            command = nested[0] if len(nested) == 1 else None
+        return command
 
     def usable(self, definition: Definition) -> bool:
         """Whether shell blocks, hooks and `allowed-tools` of `definition` may act."""
@@ -273,6 +292,19 @@ def attach_skills(
     attach_activations(
         skills, dispatcher=dispatcher, runner=runner, hooks=hooks, compactor=compactor, new_hooks=new_hooks
     )
+
+
+def skill_mention_hook(skills: SessionSkills, inform: Callable[[str], None]) -> TurnStartHook:
+    """`$name` in a prompt loads that skill (`runtime.skill_mentions`, imported when a prompt has `$`)."""
+
+    async def turn_start(start: TurnStart) -> Sequence[Message]:
+        if "$" not in start.text:
+            return []
+        from vtcode.runtime.skill_mentions import skill_mentions
+
+        return await skill_mentions(skills, start, inform)
+
+    return turn_start
 
 
 def attach_activations(

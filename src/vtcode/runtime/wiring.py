@@ -32,6 +32,7 @@ from vtcode.runtime.checkpoint_wiring import attach_checkpoints
 from vtcode.runtime.compaction_files import archive_reader
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.environment import environment_context
+from vtcode.runtime.file_mentions import attach_file_mentions
 from vtcode.runtime.leftovers import end_leftover_groups, record_groups
 from vtcode.runtime.plan_state import PlanState
 from vtcode.runtime.providers import build_client, choose_provider, model_info, resumed_settings
@@ -327,13 +328,15 @@ def _wire(
     wiring.recovered, wiring.held, wiring.unanswered = recovered, held, unanswered
     wiring.mcp, wiring.plan, wiring.skills = mcp, plan, skills
     if skills is not None:
-        from vtcode.runtime.skills import attach_skills
+        from vtcode.runtime.skills import attach_skills, skill_mention_hook
 
         attach_skills(
             skills, dispatcher=dispatcher, runner=wiring.runner, hooks=wiring.hooks,
             compactor=wiring.compactor,
             new_hooks=lambda: _hooks(options, emitter, thread_id, choice.model, always=True),
         )  # fmt: skip
+        wiring.hooks.turn_start.append(skill_mention_hook(skills, emitter.inform))
+        skills.warn_unknown = options.headless
     if skills is not None and skills.path_scoped:
         from vtcode.runtime.skill_paths import attach_path_skills
 
@@ -341,6 +344,10 @@ def _wire(
             skills, hooks=wiring.hooks, project_root=prompt.options.project_root, history=state.messages,
             inform=emitter.inform,
         )  # fmt: skip
+    if options.usage_parent is None:  # a person's prompts, not a subagent's task text
+        attach_file_mentions(
+            wiring.hooks, options.workspace, inform=emitter.inform, touched=prompt.note_touched
+        )
     attach_checkpoints(
         options, thread_id=thread_id, dispatcher=dispatcher, hooks=wiring.hooks, history=history,
         access=access, emitter=emitter, clock=clock, commands=wiring.toolset.sessions,

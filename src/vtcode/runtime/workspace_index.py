@@ -19,8 +19,15 @@ _SKIPPED = frozenset({".git", "node_modules", "__pycache__", ".venv", ".mypy_cac
 
 
 def workspace_file_list(workspace: Path) -> list[str]:
-    """Every file of the workspace git does not ignore (the `.gitignore` walk without git); blocking."""
-    return sorted(workspace_files(workspace.resolve()))
+    """Every file of the workspace git does not ignore (the `.gitignore` walk without git), and the
+    folders holding them (with a trailing `/`: an `@folder/` mention attaches its listing); blocking."""
+    files = workspace_files(workspace.resolve())
+    folders = {f"{path[:index]}/" for path in files for index in _slashes(path)}
+    return sorted([*files, *folders])
+
+
+def _slashes(path: str) -> list[int]:
+    return [index for index, character in enumerate(path) if character == "/"]
 
 
 def find_files(files: list[str], query: str, limit: int = MAX_COMPLETIONS) -> list[str]:

@@ -122,6 +122,7 @@ class VtcodeApp(App[int]):
         yield self.plan_panel
         self.pending_list.display = False
         yield self.pending_list
+        yield self.composer.slash_menu
         yield self.composer
         yield self.status_line
 

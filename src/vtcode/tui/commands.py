@@ -15,6 +15,8 @@ class SlashCommand:
 
     name: str
     argument: str
+    typed: str = ""
+    """The name as typed (case and alias kept): what a skill or custom command is looked up by."""
 
 
 COMMANDS: dict[str, str] = {
@@ -74,8 +76,8 @@ def parse(text: str) -> SlashCommand | None:
     split = split_slash(text)
     if split is None or "/" in split[0]:
         return None  # a path such as /etc/hosts is text, as the runtime reads it (`parse_invocation`)
-    name = split[0].lower()
-    return SlashCommand(name=ALIASES.get(name, name), argument=split[1])
+    name = split[0].lower() or "help"  # a lone `/` asks what there is
+    return SlashCommand(name=ALIASES.get(name, name), argument=split[1], typed=split[0])
 
 
 def help_text() -> str:

@@ -1,7 +1,8 @@
 """The composer: always editable, also while a turn runs; Enter queues, Alt+Enter / Ctrl+S steer.
 
 Ctrl+J (and Shift+Enter where the terminal reports it) inserts a newline; a bracketed paste is inserted
-and never sends; Up/Down on the first/last line walk the history; Tab after `@` completes a path.
+and never sends; Up/Down on the first/last line walk the history; Tab after `@` completes a path, after
+`$` a skill's name.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from textual import events
 from textual.message import Message
 from textual.widgets import TextArea
 
+from vtcode.core.mentions import mention_text
 from vtcode.protocol.ops import InputMode
 from vtcode.tui.commands import matching_commands
+from vtcode.tui.slash_menu import SlashMenu
 
 if TYPE_CHECKING:
     from vtcode.tui.skills_view import MenuEntry
@@ -41,14 +44,14 @@ class Composer(TextArea):
         query: str
 
     def insert_file(self, path: str) -> None:
-        """Replace the `@word` before the cursor with `@path ` (a file chosen in the picker)."""
+        """Replace the `@word` before the cursor with `@path ` (a file chosen in the picker), quoted
+        when the path has spaces so it reads back as one path."""
         row, column = self.cursor_location
-        before = self.document.get_line(row)[:column]
-        start = before.rfind("@")
-        if start < 0:
-            self.insert(f"@{path} ")
+        typed = _typed_mention(self.document.get_line(row)[:column])
+        if typed is None:
+            self.insert(f"{mention_text(path)} ")
             return
-        self.replace(f"@{path} ", (row, start), (row, column))
+        self.replace(f"{mention_text(path)} ", (row, typed[0]), (row, column))
 
     def __init__(self, complete: PathCompleter | None = None) -> None:
         super().__init__(
@@ -67,6 +70,8 @@ class Composer(TextArea):
         self._browsing: int | None = None
         self._draft = ""
         self.completions: list[str] = []
+        # Shown above the composer while a command name is typed (the app lays it out).
+        self.slash_menu = SlashMenu()
         # When the user last typed here (monotonic): an approval dialog waits until typing stops.
         self.typed_at = float("-inf")
 
@@ -103,6 +108,16 @@ class Composer(TextArea):
             event.prevent_default()
             self.insert("\n")
             return
+        if self.slash_menu.display and key in ("up", "down", "tab", "escape"):
+            event.stop()
+            event.prevent_default()
+            if key == "escape":
+                self.slash_menu.hide()
+            elif key == "tab":
+                self._take_menu_choice()
+            else:
+                self.slash_menu.move(-1 if key == "up" else 1)
+            return
         if key == "tab":
             # Tab never leaves the composer by surprise (typed keys would go elsewhere): it completes,
             # or goes to pending input when there is some, or does nothing.
@@ -120,6 +135,38 @@ class Composer(TextArea):
             event.prevent_default()
             return
         await super()._on_key(event)
+
+    def on_text_area_changed(self, _: TextArea.Changed) -> None:
+        """Show the `/` menu while a command name is typed at the start (not for recalled history)."""
+        text = self.text
+        typing_name = (
+            text.startswith("/") and not text.startswith("//") and not any(c.isspace() for c in text)
+        )
+        if not typing_name or self._browsing is not None:
+            self.slash_menu.hide()
+            return
+        entries = self.menu() if self.menu is not None else []
+        if not entries:
+            from vtcode.tui.skills_view import MenuEntry
+
+            entries = [MenuEntry(name, "", "built-in") for name in matching_commands("")]
+        self.slash_menu.show(entries, text[1:])
+
+    def _take_menu_choice(self) -> None:
+        """Tab in the `/` menu: the names' common start when that adds to what is typed, else the
+        highlighted command, followed by a space for its arguments."""
+        menu = self.slash_menu
+        self.completions = list(menu.names)
+        typed = self.text[1:]
+        common = _common_prefix(menu.names) if menu.names else ""
+        if not menu.moved and len(menu.names) > 1 and len(common) > len(typed):
+            self.insert(common[len(typed) :])
+            return
+        name = menu.chosen()
+        menu.hide()
+        if name is not None:
+            self.load_text(f"/{name} ")
+            self.move_cursor(self.document.end)
 
     def _send(self, mode: InputMode) -> None:
         text = self.text
@@ -181,38 +228,72 @@ class Composer(TextArea):
                 self.insert(common[len(before) - 1 :])
             else:
                 shown = "\n".join(labels.get(name, f"/{name}") for name in found)
-                self.notify(shown, title="commands", timeout=6)
+                self.notify(shown, title="commands", timeout=6, markup=False)
+        return True
+
+    def _complete_skill(self) -> bool:
+        """Complete a `$skill` name before the cursor (Codex's skill mention); False when not after one."""
+        row, column = self.cursor_location
+        before = self.document.get_line(row)[:column]
+        word = before.rsplit(maxsplit=1)[-1] if before.strip() and not before[-1].isspace() else ""
+        if not word.startswith("$") or self.menu is None:
+            return False
+        skills = sorted(e.name for e in self.menu() if e.source.startswith("skill"))
+        found = [name for name in skills if name.startswith(word[1:])]
+        if not found:
+            return False
+        self.completions = found
+        common = _common_prefix(found)
+        if len(found) == 1:
+            self.insert(common[len(word) - 1 :] + " ")
+        elif len(common) > len(word) - 1:
+            self.insert(common[len(word) - 1 :])
+        else:
+            self.notify("  ".join(f"${name}" for name in found[:20]), title="skills", timeout=6, markup=False)
         return True
 
     def _complete_at_cursor(self) -> bool:
         """Complete the `@path` word before the cursor; False when the cursor is not after one."""
-        if self._complete_command():
+        if self._complete_command() or self._complete_skill():
             return True
         if self._complete is None:
             return False
         row, column = self.cursor_location
-        before = self.document.get_line(row)[:column]
-        word = before.rsplit(maxsplit=1)[-1] if before.strip() and not before.endswith(" ") else ""
-        if not word.startswith("@"):
+        typed = _typed_mention(self.document.get_line(row)[:column])
+        if typed is None:
             return False
-        prefix = word[1:]
+        start, prefix = typed
         found = self._complete(prefix)
         self.completions = found
         if len(found) != 1:
             # Nothing or several starting so: the picker searches the whole workspace.
             self.post_message(self.PickFile(prefix))
             return True
-        common = found[0]
-        for candidate in found[1:]:
-            while not candidate.startswith(common):
-                common = common[:-1]
-        if len(found) == 1 and not common.endswith("/"):
-            common += " "
-        if len(common) > len(prefix):
-            self.insert(common[len(prefix) :])
-        elif len(found) > 1:
-            self.notify("  ".join(found[:20]), title="@ completions", timeout=4)
+        path = found[0]
+        if path.endswith("/"):
+            # A folder: typing goes on inside it, so a quote stays open (`@"my docs/`).
+            text = mention_text(path)
+            text = text[:-1] if text.endswith(('"', "'")) else text
+        else:
+            text = f"{mention_text(path)} "
+        self.replace(text, (row, start), (row, column))
         return True
+
+
+def _typed_mention(before: str) -> tuple[int, str] | None:
+    """Where the `@path` being typed at the end of `before` starts, and the path typed so far; an
+    open quote (`@"my do`) keeps spaces in it."""
+    quoted = max(before.rfind('@"'), before.rfind("@'"))
+    if quoted >= 0 and (quoted == 0 or before[quoted - 1].isspace()):
+        inside = before[quoted + 2 :]
+        if before[quoted + 1] not in inside:
+            return quoted, inside
+    if not before.strip() or before[-1].isspace():
+        return None
+    word = before.rsplit(maxsplit=1)[-1]
+    if not word.startswith("@"):
+        return None
+    return len(before) - len(word), word[1:]
 
 
 def _common_prefix(words: list[str]) -> str:

@@ -1,5 +1,5 @@
-"""The `@` file picker: fuzzy search over the workspace's files (what git does not ignore), arrow keys
-to choose, Enter to insert, Esc to leave the text as it was."""
+"""The `@` file picker: fuzzy search over the workspace's files (what git does not ignore) and their
+folders, arrow keys to choose, Enter to insert, Esc to leave the text as it was."""
 
 from __future__ import annotations
 

@@ -8,16 +8,12 @@ left as they are.
 from __future__ import annotations
 
 import base64
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from vtcode.core.image_kind import HEADER_BYTES, MAX_IMAGE_BYTES, image_type
+from vtcode.core.mentions import Mention, find_mentions
 from vtcode.protocol.messages import ImagePart
-
-_MENTION = re.compile(r"(?<!\S)@(\S+)")
-# Punctuation a sentence puts after a path ("look at @a.png, then ...").
-_TRAILING = ".,;:!?)]}'\""
 
 
 @dataclass
@@ -29,9 +25,9 @@ class MentionedImages:
     warnings: list[str] = field(default_factory=list)
 
 
-def _candidate(raw: str, workspace: Path) -> tuple[str, Path] | None:
+def _candidate(mention: Mention, workspace: Path) -> tuple[str, Path] | None:
     """The file a mention names (as written, or without trailing punctuation), or None."""
-    for name in (raw, raw.rstrip(_TRAILING)):
+    for name in mention.candidates():
         if not name:
             continue
         path = Path(name).expanduser()
@@ -45,8 +41,8 @@ def mentioned_images(text: str, workspace: Path) -> MentionedImages:
     """The image files `text` mentions with `@path`, each once, in order."""
     found = MentionedImages()
     seen: set[Path] = set()
-    for raw in _MENTION.findall(text):
-        candidate = _candidate(raw, workspace)
+    for mention in find_mentions(text):
+        candidate = _candidate(mention, workspace)
         if candidate is None:
             continue
         name, path = candidate

@@ -23,6 +23,7 @@ class MenuEntry:
     name: str
     hint: str
     source: str
+    description: str = ""
 
     def label(self) -> str:
         """`/name HINT (source)` for the menu."""
@@ -32,7 +33,7 @@ class MenuEntry:
 
 def menu_entries(skills: SessionSkills | None) -> list[MenuEntry]:
     """Built-ins first (in /help order), then user-invocable skills and commands by name."""
-    entries = [MenuEntry(name, "", "built-in") for name in COMMANDS]
+    entries = [MenuEntry(name, "", "built-in", what) for name, what in COMMANDS.items()]
     if skills is None:
         return entries
     for definition in skills.discovery.everything():
@@ -40,7 +41,10 @@ def menu_entries(skills: SessionSkills | None) -> list[MenuEntry]:
             continue
         entries.append(
             MenuEntry(
-                definition.name, definition.argument_hint or "", f"{definition.kind}, {definition.source}"
+                definition.name,
+                definition.argument_hint or "",
+                f"{definition.kind}, {definition.source}",
+                definition.description,
             )
         )
     return entries

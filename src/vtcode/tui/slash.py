@@ -59,7 +59,7 @@ class SlashCommands:
         skills = self.app.session.skills if self.app.session is not None else None
         if name in PROMPT_COMMANDS:
             return False  # `/init`: sent as typed, the runtime puts its prompt in when the turn starts
-        if name not in COMMANDS and skills is not None and skills.lookup(text.strip()[1:].split(" ")[0]):
+        if name not in COMMANDS and skills is not None and skills.lookup(command.typed):
             return False  # a skill or custom command: the runtime expands it when its turn starts
         if name not in COMMANDS:
             await self._say(unknown_command_text(name), error=True)

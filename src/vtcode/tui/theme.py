@@ -49,6 +49,16 @@ Screen {
     border-top: solid $secondary;
     padding: 0 1;
 }
+#slash-menu {
+    height: auto;
+    max-height: 10;
+    border: none;
+    border-top: solid $secondary;
+    padding: 0 1;
+    background: $surface;
+    text-wrap: nowrap;
+    text-overflow: ellipsis;
+}
 #composer {
     height: auto;
     min-height: 3;

@@ -187,7 +187,7 @@ def load_skill(
     compatibility = text_field(fields, "compatibility")
     if compatibility is not None and len(compatibility) > COMPATIBILITY_MAX:
         problems.append(f"`compatibility` is over {COMPATIBILITY_MAX} characters")
-    problems.extend(f"unknown key `{key}` ignored" for key in sorted(set(fields) - SKILL_KEYS))
+    problems.extend(key_problems(fields))
     definition = _definition(
         fields, name=name, description=description, body=parsed.body if keep_body else None, path=path,
         folder=folder, kind="skill", scope=scope, source=source, style="claude",
@@ -206,7 +206,10 @@ def load_markdown_command(
         fields, name=name, description=description, body=parsed.body, path=path, folder=folder,
         kind="command", scope=scope, source=source, style=style,
     )  # fmt: skip
-    return Loaded(definition, parsed.diagnostics)
+    problems = [*parsed.diagnostics, *key_problems(fields)]
+    if style == "claude" and not definition.arguments:
+        problems.extend(numbering_problems(parsed.body))
+    return Loaded(definition, tuple(problems))
 
 
 def load_toml_command(text: str, *, name: str, path: str, folder: str, scope: Scope, source: str) -> Loaded:
@@ -229,6 +232,33 @@ def load_toml_command(text: str, *, name: str, path: str, folder: str, scope: Sc
     return Loaded(definition)
 
 
+def key_problems(fields: dict[str, Any]) -> list[str]:
+    """What a user should hear about the frontmatter keys: unknown ones, and Claude Code's keys vtcode
+    reads but does not act on (silence would let them think a cheaper model or a subagent ran it)."""
+    problems = [f"unknown key `{key}` ignored" for key in sorted(set(fields) - SKILL_KEYS)]
+    if text_field(fields, "model") is not None:
+        problems.append("`model` is not applied: it runs with the session's model (`/model` switches)")
+    if text_field(fields, "context") == "fork":
+        problems.append("`context: fork` is not applied: it runs in the conversation, not a subagent")
+    return problems
+
+
+_SHORTHAND = r"(?<!\\)\$(\d+)"  # compiled on first use (`re` caches it): start-up time
+
+
+def numbering_problems(body: str) -> list[str]:
+    """A Claude Code body that uses `$1`.. but never `$0` was written for the old 1-based numbering:
+    Claude Code (and vtcode) read `$1` as the second argument, so the first one would be lost."""
+    numbers = {int(n) for n in re.findall(_SHORTHAND, body)}
+    if not numbers or 0 in numbers or "$ARGUMENTS[0]" in body:
+        return []
+    first = min(numbers)
+    return [
+        f"`${first}` is argument {first + 1}: arguments count from `$0` (Claude Code's rule), and this "
+        "file never uses `$0`, so the first argument is left out (renumber from `$0`, or use `$ARGUMENTS`)"
+    ]
+
+
 _OPTIONAL_KEYS = SKILL_KEYS - {"name", "description", "license", "compatibility", "metadata"}
 """The keys `_definition` reads besides name and description."""
 
@@ -242,7 +272,7 @@ def _definition(fields: dict[str, Any], **known: Any) -> Definition:
     return Definition(
         **known,
         when_to_use=text_field(fields, "when_to_use"),
-        argument_hint=text_field(fields, "argument-hint"),
+        argument_hint=_hint(fields.get("argument-hint")),
         arguments=list_field(fields, "arguments"),
         # A command is typed by a person; only skills are offered to the model.
         model_invocable=kind == "skill" and not flag_field(fields, "disable-model-invocation", False),
@@ -252,6 +282,15 @@ def _definition(fields: dict[str, Any], **known: Any) -> Definition:
         has_hooks=bool(fields.get("hooks")),
         hooks=fields.get("hooks") or None,
     )
+
+
+def _hint(value: Any) -> str | None:
+    """`argument-hint` as written: Claude Code's own examples (`[message]`, `[pr] [priority]`) read as
+    a YAML list (or, unparsable, a list the line reader made), so the brackets are put back."""
+    if isinstance(value, list):
+        items = [str(item).strip() for item in value if isinstance(item, (str, int, float))]
+        return f"[{', '.join(items)}]" if items else None
+    return text_field({"argument-hint": value}, "argument-hint")
 
 
 _TOOL_RULE = r"[^\s,()]+(?:\([^)]*\))?"
