@@ -130,7 +130,7 @@ def test_the_docs_example_runs(
     assert len(model.requests) == len(SCRIPTS[heading]), printed
     match heading:
         case "Run a turn":
-            assert printed == "completed A coding agent. 10\n"
+            assert printed == "completed A coding agent. 10 None\n"
         case "Stream events":
             assert printed == "It starts the app.\n[5 tokens out]\ncompleted\n"
         case "Steer and interrupt":
