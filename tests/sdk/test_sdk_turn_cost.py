@@ -97,3 +97,20 @@ async def test_a_model_with_no_known_price_costs_none_not_zero(tmp_path: Path) -
     assert result.status == "completed"
     assert result.usage == vt.Usage(input_tokens=1_000, output_tokens=10)
     assert result.cost_usd is None
+
+
+async def test_max_budget_usd_stops_the_turn_before_the_next_request(
+    tmp_path: Path, transport: TransportName
+) -> None:
+    script: list[Step] = [_ticket_call("c1", input_tokens=1_000, output_tokens=50), Reply(text="never asked")]
+    with server_for("chat", script) as server:
+        options = sdk_options(
+            tmp_path, server, wire="chat", tools=[ticket], transport=transport, max_budget_usd=0.001
+        )
+        async with await vt.Session.open(options) as session:
+            result = await session.run("what is A-1?")
+        assert len(server.requests) == 1
+    assert result.status == "failed"
+    assert result.error is not None
+    assert result.error.kind == "budget"
+    assert result.cost_usd == pytest.approx((1_000 * 2 + 50 * 8) / 1e6)
