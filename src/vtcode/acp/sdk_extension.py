@@ -46,8 +46,9 @@ from vtcode.protocol.acp_messages import (
     OpParams,
     PromptMeta,
     SessionMeta,
+    UsageParams,
 )
-from vtcode.protocol.acp_methods import EVENT, META_KEY, OP
+from vtcode.protocol.acp_methods import EVENT, META_KEY, OP, USAGE
 from vtcode.protocol.error_fields import error_fields
 from vtcode.protocol.errors import ProviderError
 from vtcode.protocol.events import ApprovalRequested, Event, TurnCompleted, TurnFailed
@@ -233,6 +234,13 @@ async def ext_method(
     method: str, params: Mapping[str, Any], session: Callable[[str], Session]
 ) -> dict[str, Any]:
     """Answer one `_vtcode/...` request (`session` finds an open session or raises `RequestError`)."""
+    if method == USAGE:
+        try:
+            asked = msgspec.convert(params, UsageParams)
+        except msgspec.ValidationError as exc:
+            raise RequestError(INVALID_PARAMS, f"bad _vtcode/usage: {exc}", None) from None
+        report: dict[str, Any] = msgspec.to_builtins(session(asked.session_id).usage())
+        return report
     if method != OP:
         raise RequestError.method_not_found(f"_{method}")
     try:
