@@ -4,6 +4,7 @@ server reported the calls (gpt-4.1 at $2 in, $0.50 cached in, $8 out per million
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from tests.sdk.sdk_helpers import sdk_options
 from vtcode.core.compaction.summary import SECTIONS
 from vtcode.protocol.errors import UsageError
 from vtcode.sdk.transport import TransportName
-from vtcode.testing.script import Reply
+from vtcode.testing.script import Reply, ScriptToolCall, Step
 from vtcode.testing.wire import server_for
 
 SUMMARY = "\n".join(f"## {name}\nsummary-mark-42" for name in SECTIONS)
@@ -82,3 +83,27 @@ def test_sync_session_usage_and_an_unknown_price(tmp_path: Path) -> None:
     assert report.usage == vt.Usage(input_tokens=1_000, output_tokens=10)
     assert report.cost_usd is None
     assert report.unpriced == ("acme-coder-7",)
+
+
+async def test_a_subagents_calls_count_in_the_turn_and_under_their_own_source(tmp_path: Path) -> None:
+    brief = {"subagent_type": "explore", "description": "look around", "prompt": "find the loader"}
+    task = ScriptToolCall("task", json.dumps(brief), id="t1")
+    script: list[Step] = [
+        Reply(tool_calls=(task,), input_tokens=1_000, output_tokens=50),
+        Reply(text="it is in loader.py", input_tokens=4_000, output_tokens=100, cached_input_tokens=2_000),
+        Reply(text="done", input_tokens=1_500, output_tokens=20),
+    ]
+    with server_for("chat", script) as server:
+        async with await vt.Session.open(sdk_options(tmp_path, server, wire="chat")) as session:
+            result = await session.run("where is the loader?")
+            report = await session.usage()
+    child = _cost(4_000, 100, cached=2_000)
+    main = _cost(1_000, 50) + _cost(1_500, 20)
+    assert result.status == "completed"
+    assert result.usage == vt.Usage(input_tokens=6_500, output_tokens=170, cached_input_tokens=2_000)
+    assert result.cost_usd == pytest.approx(main + child)
+    rows = {row.source: row for row in report.rows}
+    assert rows["main"].cost_usd == pytest.approx(main)
+    (subagent,) = (row for source, row in rows.items() if source.startswith("subagent:"))
+    assert subagent.requests == 1
+    assert subagent.cost_usd == pytest.approx(child)
