@@ -8,6 +8,7 @@ $0.50 cached in, $8 out).
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 from pathlib import Path
@@ -113,4 +114,30 @@ async def test_max_budget_usd_stops_the_turn_before_the_next_request(
     assert result.status == "failed"
     assert result.error is not None
     assert result.error.kind == "budget"
+    assert result.cost_usd == pytest.approx((1_000 * 2 + 50 * 8) / 1e6)
+
+
+@vt.tool(read_only=True)
+async def wait_for_ci(ctx: vt.ToolContext) -> str:
+    """Wait for the CI run to finish."""
+    await asyncio.sleep(60)
+    return "green"
+
+
+async def test_an_interrupted_turn_keeps_the_usage_and_cost_of_the_calls_it_made(
+    tmp_path: Path, transport: TransportName
+) -> None:
+    waiting = Reply(
+        tool_calls=(ScriptToolCall("wait_for_ci", "{}", id="c1"),), input_tokens=1_000, output_tokens=50
+    )
+    with server_for("chat", [waiting]) as server:
+        options = sdk_options(tmp_path, server, wire="chat", tools=[wait_for_ci], transport=transport)
+        async with await vt.Session.open(options) as session:
+            turn = await session.start("is CI green?")
+            async for event in turn.events():
+                if isinstance(event, vt.ItemStarted) and isinstance(event.item, vt.ToolCallItem):
+                    await turn.interrupt()
+            result = await turn.result()
+    assert result.status == "interrupted"
+    assert result.usage == vt.Usage(input_tokens=1_000, output_tokens=50)
     assert result.cost_usd == pytest.approx((1_000 * 2 + 50 * 8) / 1e6)
