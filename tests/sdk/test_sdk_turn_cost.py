@@ -114,6 +114,8 @@ async def test_max_budget_usd_stops_the_turn_before_the_next_request(
     assert result.status == "failed"
     assert result.error is not None
     assert result.error.kind == "budget"
+    # A program is told how it continues, not only the CLI's way.
+    assert "Session.resume(id, options)" in result.error.hint
     assert result.cost_usd == pytest.approx((1_000 * 2 + 50 * 8) / 1e6)
 
 
