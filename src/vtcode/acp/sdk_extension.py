@@ -15,6 +15,7 @@ extension points (`_meta` and `_`-prefixed methods), so there is one protocol:
   its own `intent.applied` events; `outputSchema`, the schema this turn's answer is held to.
 - `_vtcode/op {sessionId, op}`: the runtime operations ACP has no method for (steer, compact, pause,
   resume, withdraw a queued input, revoke a grant), as the runtime's own `Op` structs.
+- `_vtcode/usage {sessionId}`: the session's account (`protocol.usage.UsageReport`, `Session.usage()`).
 - a `turn.failed` event of a provider failure carries `cause` beside `event`: the status, provider and
   retry-after the event has no field for; with `pause`, an `approval.requested` carries the paused
   call's record (`acp.client_pause`).
