@@ -41,6 +41,7 @@ REVIEW = json.dumps({"verdict": "request_changes", "findings": ["no test for the
 # What the model says in each section's example.
 SCRIPTS: dict[str, list[Step]] = {
     "Run a turn": [Reply(text="A coding agent.")],
+    "Usage and cost": [Reply(text="Added.")],
     "Stream events": [Reply(text="It starts the app.")],
     "Steer and interrupt": [_call("run_checks", {}), Reply(text="3 passed in 0.2 s")],
     "Tools as functions": [_call("ticket", {"key": "ABC-12"}), Reply(text="A crash on empty input.")],
@@ -130,7 +131,10 @@ def test_the_docs_example_runs(
     assert len(model.requests) == len(SCRIPTS[heading]), printed
     match heading:
         case "Run a turn":
-            assert printed == "completed A coding agent. 10\n"
+            assert printed == "completed A coding agent. 10 None\n"
+        case "Usage and cost":
+            # A ScriptedModel has no list price: tokens are counted, the cost is unknown.
+            assert printed == "5 None\nmain sdk_client 1 None\n"
         case "Stream events":
             assert printed == "It starts the app.\n[5 tokens out]\ncompleted\n"
         case "Steer and interrupt":

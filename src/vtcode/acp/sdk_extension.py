@@ -15,6 +15,7 @@ extension points (`_meta` and `_`-prefixed methods), so there is one protocol:
   its own `intent.applied` events; `outputSchema`, the schema this turn's answer is held to.
 - `_vtcode/op {sessionId, op}`: the runtime operations ACP has no method for (steer, compact, pause,
   resume, withdraw a queued input, revoke a grant), as the runtime's own `Op` structs.
+- `_vtcode/usage {sessionId}`: the session's account (`protocol.usage.UsageReport`, `Session.usage()`).
 - a `turn.failed` event of a provider failure carries `cause` beside `event`: the status, provider and
   retry-after the event has no field for; with `pause`, an `approval.requested` carries the paused
   call's record (`acp.client_pause`).
@@ -46,8 +47,9 @@ from vtcode.protocol.acp_messages import (
     OpParams,
     PromptMeta,
     SessionMeta,
+    UsageParams,
 )
-from vtcode.protocol.acp_methods import EVENT, META_KEY, OP
+from vtcode.protocol.acp_methods import EVENT, META_KEY, OP, USAGE
 from vtcode.protocol.error_fields import error_fields
 from vtcode.protocol.errors import ProviderError
 from vtcode.protocol.events import ApprovalRequested, Event, TurnCompleted, TurnFailed
@@ -233,6 +235,13 @@ async def ext_method(
     method: str, params: Mapping[str, Any], session: Callable[[str], Session]
 ) -> dict[str, Any]:
     """Answer one `_vtcode/...` request (`session` finds an open session or raises `RequestError`)."""
+    if method == USAGE:
+        try:
+            asked = msgspec.convert(params, UsageParams)
+        except msgspec.ValidationError as exc:
+            raise RequestError(INVALID_PARAMS, f"bad _vtcode/usage: {exc}", None) from None
+        report: dict[str, Any] = msgspec.to_builtins(session(asked.session_id).usage())
+        return report
     if method != OP:
         raise RequestError.method_not_found(f"_{method}")
     try:

@@ -35,6 +35,20 @@ class RunTotals(msgspec.Struct, frozen=True):
     calls: int = 0
 
 
+class LedgerMark(msgspec.Struct, frozen=True):
+    """The ledger's rows of this run at one moment (`UsageLedger.mark`)."""
+
+    rows: tuple[UsageRow, ...]
+
+
+class TurnSpend(msgspec.Struct, frozen=True):
+    """What the calls since a mark used: tokens of every source but compaction (as a turn's `usage`
+    counts them) and the cost of all of them (None: a model's price is unknown)."""
+
+    usage: Usage
+    cost_usd: float | None
+
+
 Listener = Callable[[RunTotals], None]
 Scope = Literal["session", "run"]
 
@@ -98,6 +112,31 @@ class UsageLedger:
             merged[key] = _add(merged.get(key), row)
         return tuple(sorted(merged.values(), key=lambda r: r.source != SOURCE_MAIN))
 
+    def mark(self) -> LedgerMark:
+        """Where the ledger stands now; `since(mark)` is what was recorded after (one turn's calls)."""
+        return LedgerMark(rows=tuple(self._run.values()))
+
+    def since(self, mark: LedgerMark) -> TurnSpend:
+        """The calls recorded after `mark`: their tokens (compaction apart) and their cost."""
+        before = {(row.source, row.model): row for row in mark.rows}
+        usage = Usage()
+        cost: float | None = 0.0
+        for key, row in self._run.items():
+            seen = before.get(key)
+            if seen is not None and seen.requests == row.requests:
+                continue
+            if row.source != SOURCE_COMPACTION:
+                usage = usage + (row.usage if seen is None else _minus(row.usage, seen.usage))
+            # A row whose cost became unknown (a call with no price) stays so: the turn's cost is then
+            # unknown too, even when the unpriced call came before the mark (never a wrong figure).
+            if cost is None or row.cost_usd is None:
+                cost = None
+            else:
+                earlier = seen.cost_usd if seen is not None else None
+                cost += row.cost_usd - (earlier or 0.0)
+        # The differences of sums carry float noise in the last digits (0.0024000000000000002).
+        return TurnSpend(usage=usage, cost_usd=None if cost is None else round(cost, 12))
+
     def report(self, scope: Scope = "session", session_id: str = "") -> UsageReport:
         """The account of the whole session (earlier runs included) or of this run."""
         return summarize(self.rows(scope), session_id=session_id, prices_taken=self.prices.taken)
@@ -137,6 +176,16 @@ def by_source(rows: Sequence[UsageRow]) -> dict[str, UsageRow]:
     for row in rows:
         merged[row.source] = _add(merged.get(row.source), msgspec.structs.replace(row, model="all"))
     return merged
+
+
+def _minus(total: Usage, part: Usage) -> Usage:
+    return Usage(
+        input_tokens=total.input_tokens - part.input_tokens,
+        output_tokens=total.output_tokens - part.output_tokens,
+        cached_input_tokens=total.cached_input_tokens - part.cached_input_tokens,
+        cache_creation_input_tokens=total.cache_creation_input_tokens - part.cache_creation_input_tokens,
+        reasoning_tokens=total.reasoning_tokens - part.reasoning_tokens,
+    )
 
 
 def _add(seen: UsageRow | None, row: UsageRow) -> UsageRow:

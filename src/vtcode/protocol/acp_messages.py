@@ -100,6 +100,12 @@ class OpParams(msgspec.Struct, frozen=True, rename="camel"):
     op: Op
 
 
+class UsageParams(msgspec.Struct, frozen=True, rename="camel"):
+    """`_vtcode/usage`: the session whose account (`protocol.usage.UsageReport`) is asked for."""
+
+    session_id: str
+
+
 # -- _vtcode/tool_call, _vtcode/tool_cancel, _vtcode/hook_cancel ------------------------------------------
 
 

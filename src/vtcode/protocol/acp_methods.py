@@ -13,6 +13,8 @@ META_KEY = "vtcode"
 # The typed event stream, and the operations ACP has no method for (`acp.sdk_extension`).
 EVENT = "vtcode/event"
 OP = "vtcode/op"
+# The session's account of its model calls (`Session.usage()` of the SDK).
+USAGE = "vtcode/usage"
 # The program's own tools, run in the program (`acp.client_tools`).
 TOOL_CALL = "vtcode/tool_call"
 TOOL_CANCEL = "vtcode/tool_cancel"

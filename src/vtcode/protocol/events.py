@@ -332,10 +332,15 @@ class PlanUpdated(_Event, frozen=True, tag="plan.updated"):
 
 
 class TurnCompleted(_Event, frozen=True, tag="turn.completed"):
-    """The turn finished; `pending_intents` still wait (a headless run leaves them for `--resume`)."""
+    """The turn finished; `pending_intents` still wait (a headless run leaves them for `--resume`).
+
+    `usage` counts the turn's own and its subagents' calls; `cost_usd` is what all the calls the turn
+    made cost at list prices, compaction included (null: a model's price is unknown).
+    """
 
     usage: Usage = Usage()
     pending_intents: int = 0
+    cost_usd: float | None = None
 
 
 class TurnFailed(_Event, frozen=True, tag="turn.failed"):
@@ -346,6 +351,9 @@ class TurnFailed(_Event, frozen=True, tag="turn.failed"):
     hint: str = ""
     # The process exit code a headless front end should end with (SPEC section 2).
     exit_code: int = 1
+    # What the turn's model calls used and cost before it failed (as `turn.completed` counts them).
+    usage: Usage = Usage()
+    cost_usd: float | None = None
 
 
 class UsageSummary(_Event, frozen=True, tag="usage"):

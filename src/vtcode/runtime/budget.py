@@ -59,8 +59,8 @@ class Budget:
         if self._exceeded is not None:
             raise BudgetExceededError(
                 f"stopped: {self._exceeded}",
-                hint="the session is saved: continue it with `vtcode exec --continue` (or --resume ID) "
-                "and a larger budget, or none"
+                hint="the session is saved: continue it with a larger budget, or none (`vtcode exec "
+                "--continue` or --resume ID; `Session.resume(id, options)` in the SDK)"
                 if self.stored
                 else "an --ephemeral session is not stored: run it again with a larger budget, or none",
             )

@@ -23,7 +23,9 @@ class RunSummary:
             case TurnCompleted(usage=usage):
                 self.usage = self.usage + usage
                 self.last = event
-            case TurnFailed():
+            case TurnFailed(usage=usage):
+                # A failed turn's calls were made (and billed) all the same.
+                self.usage = self.usage + usage
                 self.last = event
             case _:
                 pass

@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING
 from vtcode.core.steering import unanswered_prompt
 from vtcode.exec.process_group import kill_all_groups
 from vtcode.protocol.errors import VtcodeError
-from vtcode.protocol.events import SessionPaused, SessionResumed, TurnCompleted
+from vtcode.protocol.events import SessionPaused, SessionResumed
 from vtcode.protocol.messages import Message, MessageMeta, UserMessage
 from vtcode.protocol.ops import UserInput
 from vtcode.runtime import turn_end
 from vtcode.runtime.hold import HoldReason
 from vtcode.runtime.hooks import AfterToolBatch, TurnEnd
 from vtcode.runtime.session_queries import SessionQueries
+from vtcode.runtime.turn_spending import TurnSpending
 
 if TYPE_CHECKING:
     from vtcode.exec.session import CommandSession
@@ -69,6 +70,7 @@ class SessionTurns(SessionQueries):
         runner = self._wiring.runner
         final_text: str | None = None
         error: BaseException | None = None
+        spend = TurnSpending(self._wiring.usage)
         try:
             if item is None:
                 outcome = await runner.run(None)
@@ -79,7 +81,7 @@ class SessionTurns(SessionQueries):
             self._intents.refresh()
             self._intents.requeue_steering()
             pending = len(self._intents)
-            self._emitter.emit(TurnCompleted(usage=outcome.usage, pending_intents=pending))
+            self._emitter.emit(spend.completed(outcome.usage, pending))
             if self._options.until_idle and not pending and self._had_input and not self._adding:
                 self._closing = True
         except asyncio.CancelledError as exc:
@@ -90,7 +92,7 @@ class SessionTurns(SessionQueries):
                 current.uncancel()
             await self._end_waited_commands()
             self._note_interruption()
-            self._emitter.emit(turn_end.interrupted())
+            self._emitter.emit(spend.failed(turn_end.interrupted()))
             if self._intents and not self._closing and not self._options.until_idle:
                 # Stop beats a follow-up typed before it: nothing waiting starts by itself now.
                 self._put_hold("interrupted")
@@ -98,7 +100,7 @@ class SessionTurns(SessionQueries):
             if not isinstance(exc, VtcodeError):
                 log.debug("turn failed", exc_info=True)
             error = exc
-            self._emitter.emit(turn_end.failed(exc))
+            self._emitter.emit(spend.failed(turn_end.failed(exc)))
         if error is not None:
             self._intents.requeue_steering()
             if self._options.until_idle:

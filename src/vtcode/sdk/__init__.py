@@ -48,6 +48,7 @@ if TYPE_CHECKING:
         TurnStarted,
     )
     from vtcode.protocol.messages import Usage
+    from vtcode.protocol.usage import UsageReport, UsageRow
     from vtcode.runtime.hooks import AfterToolBatch, BeforeRequest, TurnEnd
     from vtcode.sdk.compaction import CompactionError
     from vtcode.sdk.hooks import Hooks
@@ -87,6 +88,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "TurnStarted",
     ),
     "vtcode.protocol.messages": ("Usage",),
+    "vtcode.protocol.usage": ("UsageReport", "UsageRow"),
     "vtcode.runtime.hooks": ("AfterToolBatch", "BeforeRequest", "TurnEnd"),
     "vtcode.sdk.compaction": ("CompactionError",),
     "vtcode.sdk.hooks": ("Hooks",),
@@ -194,6 +196,8 @@ __all__ = [
     "TurnStarted",
     "TurnStatus",
     "Usage",
+    "UsageReport",
+    "UsageRow",
     "VtcodeError",
     "tool",
 ]

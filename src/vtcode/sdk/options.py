@@ -45,6 +45,9 @@ class Options:
     approval: ApprovalMode | Literal["pause"] | None = None
     base_url: str | None = None
     max_turns: int | None = None
+    # Stop before the next model request once this session's calls since it was opened cost this much
+    # (USD at list prices, subagents and compaction included): the turn fails with kind "budget".
+    max_budget_usd: float | None = None
     tools: Sequence[FunctionTool] = ()
     permission: PermissionCallback | None = None
     env: Mapping[str, str] = field(default_factory=dict)
@@ -83,6 +86,7 @@ def runtime_options(
             ("agent.approval", "ask" if options.approval == "pause" else options.approval),
             ("agent.base_url", options.base_url),
             ("agent.max_turns", options.max_turns),
+            ("agent.max_budget_usd", options.max_budget_usd),
         )
         if value is not None
     }

@@ -26,6 +26,7 @@ from vtcode.sdk.transport import Transport, TransportError, open_transport
 from vtcode.sdk.turn import TurnHandle, TurnResult
 
 if TYPE_CHECKING:
+    from vtcode.protocol.usage import UsageReport
     from vtcode.runtime.session import Session as RuntimeSession
     from vtcode.store.paused_calls import PausedCall as PendingApproval
 
@@ -98,6 +99,12 @@ class Session:
         if not isinstance(self._runtime, InProcess):
             raise UsageError("a subprocess session's runtime is in its child process")
         return self._runtime.runtime
+
+    async def usage(self) -> UsageReport:
+        """What the session's model calls used and cost, by source (main, subagents, compaction) and
+        model, earlier runs of a resumed session included (as `vtcode usage --json`)."""
+        self._refuse_when_closed()
+        return await self._runtime.usage()
 
     @property
     def pending_approvals(self) -> tuple[PendingApproval, ...]:

@@ -21,6 +21,7 @@ from vtcode.sdk.session import Session
 from vtcode.sdk.turn import TurnHandle, TurnResult
 
 if TYPE_CHECKING:
+    from vtcode.protocol.usage import UsageReport
     from vtcode.store.paused_calls import PausedCall as PendingApproval
 
 T = TypeVar("T")
@@ -120,6 +121,10 @@ class SyncSession:
     def id(self) -> str:
         """The session id."""
         return self._session.id
+
+    def usage(self) -> UsageReport:
+        """What the session's model calls used and cost (`Session.usage`)."""
+        return self._runner.call(self._session.usage())
 
     @property
     def pending_approvals(self) -> tuple[PendingApproval, ...]:

@@ -45,10 +45,12 @@ CANCEL_GRACE_SECONDS = 10.0
 
 @dataclass(frozen=True)
 class TurnResult(Generic[T]):
-    """How a turn ended: its status, the answer's text, token usage and the completed items.
+    """How a turn ended: its status, the answer's text, token usage and cost, and the completed items.
 
     `error` is the `turn.failed` event of a turn that did not complete (its `kind`, `message`, `hint`
-    and `exit_code` as `vtcode exec` reports them).
+    and `exit_code` as `vtcode exec` reports them). `usage` counts the calls of the turn and of its
+    subagents, also when it failed or was interrupted; `cost_usd` is what every call the turn made
+    cost at list prices (compaction included), None when a model's price is unknown.
     """
 
     session_id: str
@@ -57,6 +59,7 @@ class TurnResult(Generic[T]):
     usage: Usage
     items: tuple[Item, ...]
     error: TurnFailed | None = None
+    cost_usd: float | None = None
     # With `output_type=T`: the final answer as a `T`. None when the turn did not complete (check
     # `status`, or call `raise_for_status()` first).
     output: T = None  # type: ignore[assignment]
@@ -193,10 +196,11 @@ class TurnHandle(Generic[T]):
             if event.item is not None:
                 self._items.append(event.item)
         elif isinstance(event, TurnCompleted):
-            self._finish("completed", event.usage, None)
+            self._finish("completed", event.usage, None, event.cost_usd)
             return True
         elif isinstance(event, TurnFailed):
-            self._finish("interrupted" if event.kind == "interrupted" else "failed", Usage(), event)
+            status: TurnStatus = "interrupted" if event.kind == "interrupted" else "failed"
+            self._finish(status, event.usage, event, event.cost_usd)
             return True
         return False
 
@@ -215,7 +219,9 @@ class TurnHandle(Generic[T]):
             self._result.set_exception(error)
             self._put(None)
 
-    def _finish(self, status: TurnStatus, usage: Usage, error: TurnFailed | None) -> None:
+    def _finish(
+        self, status: TurnStatus, usage: Usage, error: TurnFailed | None, cost_usd: float | None = None
+    ) -> None:
         if self._result.done():
             return
         if self._paused and status == "interrupted":
@@ -238,6 +244,7 @@ class TurnHandle(Generic[T]):
                 usage=usage,
                 items=items,
                 error=error,
+                cost_usd=cost_usd,
                 output=output,
                 pending_approvals=tuple(self._paused),
                 cause=self.cause if error is not None else None,

@@ -14,6 +14,7 @@ from vtcode.protocol.ops import Op
 from vtcode.sdk.transport.errors import TransportError
 
 if TYPE_CHECKING:
+    from vtcode.protocol.usage import UsageReport
     from vtcode.sdk.options import Options
 
 TransportName = Literal["in-process", "subprocess"]
@@ -39,6 +40,10 @@ class Transport(Protocol):
 
     async def aclose(self) -> None:
         """Interrupt a running turn and close the session (and its process, if any)."""
+        ...
+
+    async def usage(self) -> UsageReport:
+        """The session's account: its model calls by source and model, their tokens and cost."""
         ...
 
     def set_output_schema(self, schema: Mapping[str, Any] | None) -> None:

@@ -55,6 +55,7 @@ def child_argv(options: Options, workspace: Path) -> list[str]:
     ):
         if value is not None:
             argv += [flag, str(value)]
-    for override in (*options.config, *named):
+    budget = () if options.max_budget_usd is None else (f"agent.max_budget_usd={options.max_budget_usd!r}",)
+    for override in (*options.config, *named, *budget):
         argv += ["-c", override]
     return argv

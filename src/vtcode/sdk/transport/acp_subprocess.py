@@ -34,8 +34,9 @@ from vtcode.protocol.acp_messages import (
     OpParams,
     PromptMeta,
     SessionMeta,
+    UsageParams,
 )
-from vtcode.protocol.acp_methods import META_KEY, OP
+from vtcode.protocol.acp_methods import META_KEY, OP, USAGE
 from vtcode.protocol.error_fields import error_from_fields
 from vtcode.protocol.errors import (
     ConfigError,
@@ -46,6 +47,7 @@ from vtcode.protocol.errors import (
 )
 from vtcode.protocol.events import ApprovalRequested, Event, IntentApplied, TurnCompleted, TurnFailed
 from vtcode.protocol.ops import ApprovalAnswer, Interrupt, Op, Shutdown, UserInput
+from vtcode.protocol.usage import UsageReport
 from vtcode.sdk.options import Options
 from vtcode.sdk.transport.acp_child import StartedChild
 from vtcode.sdk.transport.acp_client import SdkClient
@@ -129,6 +131,16 @@ class AcpSubprocess:
             if isinstance(item, BaseException):
                 raise item
             yield item
+
+    async def usage(self) -> UsageReport:
+        """The child session's account, asked for with `_vtcode/usage`."""
+        try:
+            raw = await self.conn.ext_method(USAGE, msgspec.to_builtins(UsageParams(self._session_id)))
+        except RequestError as exc:
+            raise UsageError(str(exc)) from None
+        except ConnectionError as exc:
+            raise self._broken(str(exc)) from None
+        return msgspec.convert(raw, UsageReport)
 
     async def aclose(self) -> None:
         """Interrupt a running turn, close the child's input, and end the child and its group."""

@@ -11,6 +11,7 @@ from vtcode.sdk.hooks import install
 from vtcode.sdk.options import Options, runtime_options
 
 if TYPE_CHECKING:
+    from vtcode.protocol.usage import UsageReport
     from vtcode.runtime.hooks import TurnEnd
     from vtcode.runtime.session import Session as RuntimeSession
 
@@ -33,6 +34,10 @@ class InProcess:
     def events(self) -> AsyncIterator[Event]:
         """The runtime's event stream."""
         return self.runtime.events()
+
+    async def usage(self) -> UsageReport:
+        """The runtime session's account (what `/usage` shows)."""
+        return self.runtime.usage()
 
     async def aclose(self) -> None:
         """Close the runtime session (a running turn is interrupted, its commands ended)."""
