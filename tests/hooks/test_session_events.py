@@ -176,3 +176,18 @@ def test_a_permission_request_hook_answers_what_nobody_could_in_a_headless_run(
     assert (ws / "ran").exists(), run.tool_results()
     started = run.of("hook.started")
     assert json.dumps([e["event"] for e in started]) == '["PermissionRequest"]'
+
+
+def test_a_stop_hook_repeating_its_reason_to_an_unchanged_answer_ends_the_turn(
+    vtcode: VtcodeRunner, isolated_home: Path, tmp_path: Path
+) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    stop = script(tmp_path / "stop.sh", "cat > /dev/null\necho 'run the tests first' >&2\nexit 2\n")
+    _hook(isolated_home, "Stop", stop)
+    run = exec_run(vtcode, ws, [Reply(text="I cannot run tests here.")] * 10)
+    assert run.result.code == 0, run.result.stderr
+    # One answer, one block, the same answer again: the turn ends instead of seven more rounds.
+    assert len(run.bodies) == 2
+    notices = [e["message"] for e in run.of("notice")]
+    assert any("again for the same reason and the answer did not change" in n for n in notices), notices

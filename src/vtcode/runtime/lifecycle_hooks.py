@@ -2,8 +2,8 @@
 
 UserPromptSubmit may add hidden context or block (the prompt is then never stored); Stop may send the
 model back to work with a reason, at most `STOP_BLOCK_CAP` times per user turn (counted across tool
-calls, never reset by them); PreCompact may block a compaction; SessionEnd shares a short budget so it
-cannot hold up exit.
+calls, never reset by them), and not again when the same answer meets the same reason; PreCompact may
+block a compaction; SessionEnd shares a short budget so it cannot hold up exit.
 """
 
 from __future__ import annotations
@@ -41,6 +41,8 @@ class LifecycleHooks:
 
     def __init__(self, dispatch: HookDispatch) -> None:
         self.dispatch = dispatch
+        # The model's answer and the Stop hook's reason at the turn's last block.
+        self._last_stop: tuple[str, str] | None = None
 
     def active(self, event: HookEvent) -> bool:
         """Whether any trusted hook listens to `event`."""
@@ -82,6 +84,14 @@ class LifecycleHooks:
             return None
         blocked = "a Stop hook blocked the end of this turn"
         if past_stop_cap(self.dispatch.emitter, blocks, blocked, "the turn", combined.reason):
+            return None
+        last, self._last_stop = self._last_stop, (final_text, combined.reason)
+        if blocks > 0 and last == self._last_stop:
+            # The same answer met the same reason: another round would only repeat it.
+            self.dispatch.emitter.warn(
+                f"{blocked} again for the same reason and the answer did not change; the turn ends "
+                f"(reason: {combined.reason})"
+            )
             return None
         return combined.reason
 

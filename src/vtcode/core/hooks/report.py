@@ -6,7 +6,7 @@ from vtcode.core.hooks.model import HookSet
 
 
 def hooks_text(hooks: HookSet) -> str:
-    """Every hook: event, matcher, command, source file, and trust (with its digest)."""
+    """Every hook: event, matcher (and `if`), command, source file, and trust (with its digest)."""
     if not hooks:
         return (
             "No hooks configured.\n\nAdd [[hooks.EVENT]] tables to vtcode.toml or a .vtcode/hooks.json file."
@@ -14,6 +14,7 @@ def hooks_text(hooks: HookSet) -> str:
     lines: list[str] = []
     for hook in hooks.hooks:
         matcher = f" [{hook.matcher}]" if hook.matcher else ""
+        matcher += f" if {hook.handler.if_}" if hook.handler.if_ else ""
         lines.append(f"{hook.event}{matcher}: {hook.handler.display}")
         if not hook.source.needs_trust:
             trust = "user hook"
