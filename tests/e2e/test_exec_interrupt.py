@@ -80,6 +80,9 @@ def test_sigint_while_streaming_exits_130_and_resumes(vtcode: VtcodeRunner, tmp_
         "hint": "",
         "exit_code": 130,
         "turn_id": "turn_1",
+        # Interrupted while streaming: no usage was reported yet, so nothing was spent that is known.
+        "usage": {},
+        "cost_usd": 0.0,
     }
     session = _session_id(out)
     # The history says the prompt was interrupted, so the resume below does not answer it again.
