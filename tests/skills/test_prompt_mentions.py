@@ -40,6 +40,7 @@ def test_a_mentioned_file_and_folder_reach_the_model_with_the_prompt(
         '<directory path="src">\napp.py\n</directory>'
     )
     assert "attached: src/app.py, my notes/plan b.md, src/" in stderr
+    assert "not attached: logo.bin is not text" in stderr
     assert "not yours" not in str(messages)
 
 
@@ -50,6 +51,14 @@ def test_a_big_mentioned_file_is_cut_with_a_note(vtcode: VtcodeRunner, tmp_path:
     attachment = messages[-2]["content"]
     assert f"[cut: {FILE_MAX_BYTES:,} of 100,000 bytes shown; read_file reads the rest]" in attachment
     assert len(attachment) < FILE_MAX_BYTES + 500
+
+
+def test_exec_says_a_mentioned_image_goes_with_dash_i(vtcode: VtcodeRunner, tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    (root / "shot.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 32)
+    messages, stderr = _exec(vtcode, root, "what is in @shot.png")
+    assert messages[-1]["content"] == "what is in @shot.png"
+    assert "not attached: shot.png is an image (`-i shot.png` attaches it)" in stderr
 
 
 def test_a_mentioned_fifo_is_not_read(vtcode: VtcodeRunner, tmp_path: Path) -> None:

@@ -185,11 +185,9 @@ def test_skills_list_warns_about_claude_code_keys_and_numbering_it_does_not_foll
     result = vtcode.run("skills", "list", cwd=root)
     assert result.code == 0, result.stderr
     out = result.stdout
+    assert f"info: {commands / 'cheap.md'}: `model` is not applied: it runs with the session's model" in out
     assert (
-        f"warning: {commands / 'cheap.md'}: `model` is not applied: it runs with the session's model" in out
-    )
-    assert (
-        f"warning: {commands / 'old.md'}: `$1` is argument 2: arguments count from `$0` (Claude Code's rule)"
+        f"info: {commands / 'old.md'}: `$1` is argument 2: arguments count from `$0` (Claude Code's rule)"
         in out
     )
     assert str(commands / "fresh.md") not in out

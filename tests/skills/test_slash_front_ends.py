@@ -129,3 +129,22 @@ def test_exec_says_when_a_slash_name_is_no_skill_or_command(vtcode: VtcodeRunner
     )
     assert "/style: the skill says `user-invocable: false` (only the model loads it)" in model_only.stderr
     assert sent == ["/reveiw 12", "/skills", "/style"]
+
+
+def test_exec_says_when_a_command_numbered_from_one_loses_its_first_argument(
+    vtcode: VtcodeRunner, tmp_path: Path
+) -> None:
+    root = repo(tmp_path)
+    (root / ".claude/commands").mkdir(parents=True)
+    (root / ".claude/commands/review-pr.md").write_text(
+        "---\nmodel: haiku\n---\nReview PR #$1 with priority $2\n"
+    )
+    with server_for("chat", [Reply(text="ok")]) as server:
+        result = vtcode.run(
+            "exec", "--provider", "openai", "/review-pr 456 high", cwd=root, env=cli_env("chat", server)
+        )
+        sent = server.requests[0].json()["messages"][-1]["content"]
+    assert result.code == 0, result.stderr
+    assert sent == "Review PR #high with priority \n"  # Claude Code's numbering: `$1` is the second
+    assert "/review-pr: `$1` is argument 2: arguments count from `$0`" in result.stderr
+    assert "`model` is not applied" not in result.stderr  # a note for `skills list`, not each session

@@ -129,3 +129,17 @@ async def test_the_slash_menu_shows_as_a_name_is_typed_and_tab_takes_the_chosen_
             await pilot.press("escape")
             assert _menu_rows(app) == []
             assert composer.text == "/sta"
+
+
+async def test_enter_in_the_slash_menu_runs_the_highlighted_command(tmp_path: Path) -> None:
+    with server_for("chat", []) as server:
+        async with running_app(tmp_path, tmp_path, server, size=(100, 30)) as (app, pilot):
+            await type_text(pilot, "/sta")
+            await until(pilot, lambda: bool(_menu_rows(app)), "the menu")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, TextScreen), "the status view")
+            assert "unknown command" not in screen_text(app)
+            await pilot.press("escape")
+            await type_text(pilot, "/nonsense")
+            await pilot.press("enter")
+            await until(pilot, lambda: "unknown command /nonsense" in screen_text(app), "the error")

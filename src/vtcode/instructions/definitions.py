@@ -131,6 +131,8 @@ def _add(table: dict[str, Definition], found: Discovery, loaded: tuple[Loaded, s
         found.diagnostics.append(Diagnostic(path, "error", problem))
     for problem in result.problems:
         found.diagnostics.append(Diagnostic(path, "warning", problem))
+    for note in result.notes:
+        found.diagnostics.append(Diagnostic(path, "info", note))
     definition = result.definition
     if definition is None:
         return

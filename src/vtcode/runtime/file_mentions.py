@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from vtcode.core.image_kind import HEADER_BYTES, image_type
 from vtcode.protocol.messages import Message, MessageMeta, UserMessage
 from vtcode.runtime.hooks import TurnHooks, TurnStart
 
@@ -39,29 +41,43 @@ def _listing(path: Path) -> str:
     return "\n".join(shown) + (f"\n[{more} more entries: list_files shows them]" if more > 0 else "")
 
 
-def _file(path: Path, budget: int) -> tuple[str, int] | None:
-    """The text of `path` within `budget` bytes and the bytes used; None for a binary file."""
+def _file(path: Path, budget: int) -> tuple[str, int] | str:
+    """The text of `path` within `budget` bytes and the bytes used; for a file that is not text, what
+    it is (`image` or `binary`)."""
     size = path.stat().st_size
     with path.open("rb") as handle:
         data = handle.read(min(FILE_MAX_BYTES, budget))
+    if image_type(data[:HEADER_BYTES]) is not None:
+        return "image"
     if b"\0" in data:
-        return None
+        return "binary"
     text = data.decode("utf-8", errors="replace").removesuffix("\n")
     if size > len(data):
         text += f"\n[cut: {len(data):,} of {size:,} bytes shown; read_file reads the rest]"
     return text, len(data)
 
 
-def mention_attachments(text: str, workspace: Path) -> tuple[str | None, list[str]]:
-    """The attachment text for the `@path` mentions of `text` (None when there is none) and the
-    workspace-relative paths attached."""
+@dataclass
+class Attachments:
+    """What the `@path` mentions of a prompt attach: the text (None when nothing), the workspace paths
+    attached, and the mentioned files left out for not being text (images, other binaries)."""
+
+    text: str | None = None
+    attached: list[str] = field(default_factory=list)
+    images: list[str] = field(default_factory=list)
+    binary: list[str] = field(default_factory=list)
+
+
+def mention_attachments(text: str, workspace: Path) -> Attachments:
+    """What the `@path` mentions of `text` attach."""
     # Imported with the first prompt that holds an `@`: the others never need the mention parser.
     from vtcode.core.mentions import find_mentions
 
     root = Path(os.path.realpath(workspace))
     budget = TOTAL_MAX_BYTES
     blocks: list[str] = []
-    attached: list[str] = []
+    found = Attachments()
+    attached = found.attached
     seen: set[Path] = set()
     for mention in find_mentions(text):
         for raw in mention.candidates():
@@ -86,16 +102,18 @@ def mention_attachments(text: str, workspace: Path) -> tuple[str | None, list[st
                 read = _file(path, budget)
             except OSError:
                 break
-            if read is not None:
+            if isinstance(read, str):
+                (found.images if read == "image" else found.binary).append(shown)
+            else:
                 body, used = read
                 budget -= used
                 blocks.append(f'<file path="{shown}">\n{body}\n</file>')
                 attached.append(shown)
             break
-    if not blocks:
-        return None, []
-    head = "Files the user mentioned with @ (their contents as of this prompt):"
-    return "\n".join([head, *blocks]), attached
+    if blocks:
+        head = "Files the user mentioned with @ (their contents as of this prompt):"
+        found.text = "\n".join([head, *blocks])
+    return found
 
 
 def attach_file_mentions(
@@ -104,17 +122,24 @@ def attach_file_mentions(
     *,
     inform: Callable[[str], None],
     touched: Callable[[Sequence[str]], None],
+    headless: bool = False,
 ) -> None:
-    """Attach what each prompt's `@path` mentions name, at the start of its turn."""
+    """Attach what each prompt's `@path` mentions name, at the start of its turn. `headless` (exec)
+    says an image was not attached; the TUI attaches mentioned images itself."""
 
     async def turn_start(start: TurnStart) -> Sequence[Message]:
         if "@" not in start.text or start.text.lstrip().startswith("!"):
             return []  # most prompts; a `!cmd` is the user's shell line
-        attachment, attached = await asyncio.to_thread(mention_attachments, start.text, workspace)
-        if attachment is None:
+        found = await asyncio.to_thread(mention_attachments, start.text, workspace)
+        if headless:
+            for name in found.images:
+                inform(f"not attached: {name} is an image (`-i {name}` attaches it)")
+        for name in found.binary:
+            inform(f"not attached: {name} is not text")
+        if found.text is None:
             return []
-        touched([path for path in attached if not path.endswith("/")])
-        inform(f"attached: {', '.join(attached)}")
-        return [UserMessage(attachment, meta=MessageMeta(kind="context", turn=start.turn))]
+        touched([path for path in found.attached if not path.endswith("/")])
+        inform(f"attached: {', '.join(found.attached)}")
+        return [UserMessage(found.text, meta=MessageMeta(kind="context", turn=start.turn))]
 
     hooks.turn_start.append(turn_start)

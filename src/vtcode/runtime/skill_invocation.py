@@ -21,7 +21,7 @@ import msgspec
 
 from vtcode.core.approvals import Grant
 from vtcode.core.definitions.arguments import Expansion, expand
-from vtcode.core.definitions.model import Definition
+from vtcode.core.definitions.model import Definition, numbering_problems
 from vtcode.core.definitions.names import BUILTIN_COMMANDS
 from vtcode.core.slash_line import split_slash
 from vtcode.instructions.definitions import definition_body
@@ -76,6 +76,9 @@ async def expand_invocation(skills: SessionSkills, text: str) -> str:
         skills.activate_hooks(definition, active)
     if definition.allowed_tools:
         allow_tools(skills, definition, active)
+    if definition.style == "claude" and invocation.args and not definition.arguments:
+        for problem in numbering_problems(body):  # said where it matters: an argument is lost now
+            skills.notice(f"/{definition.name}: {problem}")
     expansion = expand(body, definition.style, invocation.args, definition.arguments)
     outputs = await _run_shell_blocks(skills, definition, expansion, active)
     text = expansion.text(outputs)

@@ -346,8 +346,9 @@ def _wire(
         )  # fmt: skip
     if options.usage_parent is None:  # a person's prompts, not a subagent's task text
         attach_file_mentions(
-            wiring.hooks, options.workspace, inform=emitter.inform, touched=prompt.note_touched
-        )
+            wiring.hooks, options.workspace, inform=emitter.inform, touched=prompt.note_touched,
+            headless=options.headless,
+        )  # fmt: skip
     attach_checkpoints(
         options, thread_id=thread_id, dispatcher=dispatcher, hooks=wiring.hooks, history=history,
         access=access, emitter=emitter, clock=clock, commands=wiring.toolset.sessions,

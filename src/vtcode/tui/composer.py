@@ -172,6 +172,9 @@ class Composer(TextArea):
         text = self.text
         if not text.strip():
             return
+        chosen = self.slash_menu.chosen()
+        if chosen is not None and text[1:] not in self.slash_menu.names:
+            text = f"/{chosen}"  # Enter in the `/` menu runs the highlighted command, as in Claude Code
         if not self.sent or self.sent[-1] != text:
             self.sent.append(text)
         self._browsing = None

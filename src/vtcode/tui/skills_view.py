@@ -84,7 +84,7 @@ def skills_text(skills: SessionSkills | None) -> str:
             "",
             "This workspace is not trusted: project shell blocks, hooks and allowed-tools do nothing.",
         ]
-    problems = [d for d in skills.discovery.diagnostics if d.severity != "info"]
+    problems = list(skills.discovery.diagnostics)  # notes too: `/skills` is where they are read
     if problems:
         lines += ["", "Problems", *(f"  {d.severity}: {d.path}: {d.reason}" for d in problems)]
     lines += ["", "Esc closes this view."]

@@ -101,6 +101,8 @@ class Loaded(msgspec.Struct, frozen=True, gc=False):
     problems: tuple[str, ...] = ()
     errors: tuple[str, ...] = ()
     """Problems that kept the file from loading (the others are warnings)."""
+    notes: tuple[str, ...] = ()
+    """What is worth knowing but needs no fix (reported as info, not at every session start)."""
 
 
 def name_problem(name: str) -> str | None:
@@ -206,10 +208,13 @@ def load_markdown_command(
         fields, name=name, description=description, body=parsed.body, path=path, folder=folder,
         kind="command", scope=scope, source=source, style=style,
     )  # fmt: skip
-    problems = [*parsed.diagnostics, *key_problems(fields)]
+    # Commands are shared with Claude Code users (a team's `.claude/commands`), so what vtcode leaves
+    # aside is a note for `vtcode skills list` and `/skills`, and the numbering is said again on use.
+    problems = [*parsed.diagnostics, *unknown_keys(fields)]
+    notes = unapplied_keys(fields)
     if style == "claude" and not definition.arguments:
-        problems.extend(numbering_problems(parsed.body))
-    return Loaded(definition, tuple(problems))
+        notes.extend(numbering_problems(parsed.body))
+    return Loaded(definition, tuple(problems), notes=tuple(notes))
 
 
 def load_toml_command(text: str, *, name: str, path: str, folder: str, scope: Scope, source: str) -> Loaded:
@@ -233,9 +238,19 @@ def load_toml_command(text: str, *, name: str, path: str, folder: str, scope: Sc
 
 
 def key_problems(fields: dict[str, Any]) -> list[str]:
-    """What a user should hear about the frontmatter keys: unknown ones, and Claude Code's keys vtcode
-    reads but does not act on (silence would let them think a cheaper model or a subagent ran it)."""
-    problems = [f"unknown key `{key}` ignored" for key in sorted(set(fields) - SKILL_KEYS)]
+    """What a user should hear about the frontmatter keys: `unknown_keys`, then `unapplied_keys`."""
+    return [*unknown_keys(fields), *unapplied_keys(fields)]
+
+
+def unknown_keys(fields: dict[str, Any]) -> list[str]:
+    """The keys vtcode does not know, each said to be ignored."""
+    return [f"unknown key `{key}` ignored" for key in sorted(set(fields) - SKILL_KEYS)]
+
+
+def unapplied_keys(fields: dict[str, Any]) -> list[str]:
+    """Claude Code's keys vtcode reads but does not act on (silence would let a user think a cheaper
+    model or a subagent ran it)."""
+    problems = []
     if text_field(fields, "model") is not None:
         problems.append("`model` is not applied: it runs with the session's model (`/model` switches)")
     if text_field(fields, "context") == "fork":
