@@ -26,6 +26,11 @@ _OFFERED = {
             "description": "A short (3-7 words) label for the task, shown to the user.",
         },
         "prompt": {"type": "string", "description": "The complete, self-contained brief for the subagent."},
+        "resume": {
+            "type": "string",
+            "description": "The agent id (`agent-...`) of an earlier subagent to continue with this prompt; "
+            "omit it to start a new one.",
+        },
     },
     "required": ["subagent_type", "description", "prompt"],
     "additionalProperties": False,

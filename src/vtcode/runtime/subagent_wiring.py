@@ -34,6 +34,7 @@ from vtcode.tools.base import CallDescription, Tool, ToolContext, ToolOutcome
 from vtcode.tools.registry import builtin_tools
 
 if TYPE_CHECKING:
+    from vtcode.runtime.subagent_resume import PastChild
     from vtcode.runtime.tool_hooks import ToolHooks
 
 DEPTH_REFUSAL = (
@@ -86,8 +87,10 @@ def wire_child(
     emitter: Emitter,
     clock: Callable[[], float],
     new_id: Callable[[], str],
+    past: PastChild | None = None,
 ) -> tuple[Wiring, SessionOptions]:
-    """The parts of a child session of `parent` running `definition` (no I/O beyond the prompt build)."""
+    """The parts of a child session of `parent` running `definition` (no I/O beyond the prompt build);
+    `past` is the conversation of the child it continues."""
     options = dataclasses.replace(
         parent.options,
         resume=None,
@@ -112,6 +115,7 @@ def wire_child(
             model=model,
             provider=parent.provider_name,
             ephemeral=options.ephemeral,
+            handle=past.handle if past is not None else None,
         )
     )
     names = child_tools(definition, parent.dispatcher.tools)
@@ -125,7 +129,7 @@ def wire_child(
         git=parent.dispatcher.context.git,
         agent_prompt=_agent_section(definition),
     )
-    state = ConversationState(messages=[])
+    state = past.state if past is not None else ConversationState(messages=[])
     policy = parent.dispatcher.policy
     dispatcher = ToolDispatcher(
         tools=[*tools, RefusedTask()],

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import msgspec
 
 from vtcode.config.schema import Settings
+from vtcode.core.agents.brief import brief_problem
 from vtcode.core.agents.builtins import BUILTINS, TASK_TOOL
 from vtcode.instructions.agent_folders import any_agent_folder
 from vtcode.protocol.errors import VtcodeError
@@ -30,7 +31,9 @@ from vtcode.protocol.ops import UserInput
 from vtcode.protocol.tool_parameters import tool_parameters
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.providers import model_info
+from vtcode.runtime.subagent_resume import ChildRegistry
 from vtcode.runtime.workspace_scope import user_home
+from vtcode.store.session import SessionStore
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, Tool, ToolContext, ToolOutcome
 
@@ -41,6 +44,7 @@ if TYPE_CHECKING:
     from vtcode.instructions.agent_files import AgentCatalog
     from vtcode.runtime.session import Session
     from vtcode.runtime.subagent_events import ChildReport, Follow
+    from vtcode.runtime.subagent_resume import PastChild
     from vtcode.runtime.wiring import SessionOptions, Wiring
 
 DESCRIPTION = (
@@ -49,6 +53,8 @@ DESCRIPTION = (
     "goal, the relevant files and facts, constraints, and what to report back); never write "
     "'continue the previous task'. Use it to explore a large codebase without filling your context, "
     "or to run independent pieces of work in parallel (several task calls in one reply run at once). "
+    "To follow up with a subagent that already answered (it keeps everything it read and did), set "
+    "`resume` to the agent id in its result's first line and send only what is new. "
     "Only delegate when it helps; simple lookups are faster done yourself. Subagent types:\n"
 )
 
@@ -61,6 +67,13 @@ class _Args(msgspec.Struct, forbid_unknown_fields=True):
         str, msgspec.Meta(description="A short (3-7 words) label for the task, shown to the user.")
     ]
     prompt: Annotated[str, msgspec.Meta(description="The complete, self-contained brief for the subagent.")]
+    resume: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="The agent id (`agent-...`) of an earlier subagent to continue with this prompt; "
+            "omit it to start a new one."
+        ),
+    ] = None
 
 
 class TaskTool:
@@ -83,6 +96,7 @@ class TaskTool:
         self._emitter: Emitter | None = None
         self._clock: Callable[[], float] = time.time
         self._new_id: Callable[[], str] = lambda: str(uuid.uuid4())
+        self._children = ChildRegistry()
         if offered is None:
             offered = [(a.name, a.description) for a in self.catalog.agents.values()]
         agents = "\n".join(f"- {name}: {description}" for name, description in offered)
@@ -132,24 +146,32 @@ class TaskTool:
             args = parse_arguments(arguments, _Args)
         except VtcodeError as error:
             return ToolOutcome(content=error.message, is_error=True)
-        definition = self.catalog.agents.get(args.subagent_type)
+        problem = brief_problem(args.prompt, resuming=args.resume is not None)
+        if problem is not None:
+            return ToolOutcome(content=problem, is_error=True)
+        past = None
+        if args.resume is not None:
+            found = await self._children.find(
+                args.resume, self._child_store(parent), parent.options.workspace
+            )
+            if isinstance(found, str):
+                return ToolOutcome(content=found, is_error=True)
+            past = found
+        # A continued child keeps its own type (and so its tools and prompt), whatever the call says.
+        kind = (past.agent_type if past is not None else None) or args.subagent_type
+        definition = self.catalog.agents.get(kind)
         if definition is None:
             known = ", ".join(self.catalog.agents)
-            unknown = args.subagent_type
-            return ToolOutcome(
-                content=f"unknown subagent_type {unknown!r}; available: {known}", is_error=True
-            )
-        brief = args.prompt
-        if not brief.strip():
-            return ToolOutcome(content="`prompt` must be the subagent's complete brief", is_error=True)
+            return ToolOutcome(content=f"unknown subagent_type {kind!r}; available: {known}", is_error=True)
         async with self._slots:
             report = await self._run_child(
                 parent=parent,
                 emitter=emitter,
                 definition=definition,
-                brief=brief,
+                brief=args.prompt,
                 arguments=arguments,
                 item_id=ctx.item_id,
+                past=past,
             )
         return ToolOutcome(
             content=report.text(),
@@ -157,6 +179,13 @@ class TaskTool:
             touched_paths=report.files_changed,
             extra=report.details(),
         )
+
+    def _child_store(self, parent: Wiring) -> SessionStore | None:
+        """Where the parent session keeps its children's transcripts (None while it has no folder)."""
+        handle = parent.history.handle
+        if handle is None or parent.history.ephemeral:
+            return None
+        return SessionStore(handle.dir, self._clock, self._new_id)
 
     async def _run_child(
         self,
@@ -167,13 +196,14 @@ class TaskTool:
         brief: str,
         arguments: Mapping[str, Any],
         item_id: str,
+        past: PastChild | None,
     ) -> ChildReport:
         # Imported here: a session that never delegates never loads the child machinery.
         from vtcode.runtime.session import Session
         from vtcode.runtime.subagent_events import ChildReport, Follow
         from vtcode.runtime.subagent_wiring import ChildEmitter, wire_child
 
-        agent_id = f"agent-{self._new_id().replace('-', '')[:12]}"
+        agent_id = past.agent_id if past is not None else f"agent-{self._new_id().replace('-', '')[:12]}"
         started = self._monotonic()
         child_emitter = ChildEmitter(agent_id, clock=self._clock)
         wiring, options = wire_child(
@@ -183,7 +213,12 @@ class TaskTool:
             emitter=child_emitter,
             clock=self._clock,
             new_id=self._new_id,
+            past=past,
         )
+        for text in past.notices if past is not None else ():
+            emitter.warn(f"subagent {agent_id}: {text}")
+        earlier = len(wiring.state.messages)
+        self._children.running.add(agent_id)
         follow = Follow(
             emitter,
             label=f"{definition.name} {agent_id}",
@@ -213,6 +248,9 @@ class TaskTool:
             except asyncio.CancelledError:
                 await closing
                 raise
+            finally:
+                self._children.running.discard(agent_id)
+                self._children.ended(agent_id, definition.name, wiring.state)
         answer = _final_answer(wiring)
         status = "failed" if follow.failure else "interrupted" if follow.interrupted else "completed"
         report = ChildReport(
@@ -221,7 +259,7 @@ class TaskTool:
             status=status,
             answer=answer if status == "completed" else (follow.failure or answer),
             usage=wiring.state.usage_total,
-            tool_calls=sum(isinstance(m, ToolResultMessage) for m in wiring.state.messages),
+            tool_calls=sum(isinstance(m, ToolResultMessage) for m in wiring.state.messages[earlier:]),
             duration_ms=round((self._monotonic() - started) * 1000),
             files_changed=tuple(follow.files),
         )
