@@ -27,7 +27,9 @@ def test_a_subagent_is_continued_by_its_id_after_exec_resume(vtcode: VtcodeRunne
         Reply(text="noted"),
     ]
     with server_for("chat", first_script) as server:
-        first = vtcode.run("exec", "--json", *cli_args("chat"), "go", cwd=tmp_path, env=cli_env("chat", server))
+        first = vtcode.run(
+            "exec", "--json", *cli_args("chat"), "go", cwd=tmp_path, env=cli_env("chat", server)
+        )
     assert first.code == 0, first.stderr
     session = events(first.stdout)[0]["thread_id"]
     (agent_id,) = set(re.findall(r"agent-[0-9a-f]+", first.stdout))

@@ -9,8 +9,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -30,7 +30,7 @@ def _resume(agent_id: str, prompt: str, call_id: str) -> Reply:
     return Reply(tool_calls=(ScriptToolCall("task", json.dumps(arguments), id=call_id),))
 
 
-def _follow_up_script() -> list[Any]:
+def _follow_up_script() -> list[Step | Callable[[RecordedRequest], Step]]:
     """Turn 1: a child reads a.py and answers. Turn 2: the parent continues that child by its id."""
 
     def resume_it(request: RecordedRequest) -> Step:
@@ -58,7 +58,7 @@ async def test_a_child_continued_by_its_id_gets_its_earlier_conversation_and_the
 
         def respond(request: RecordedRequest) -> Step:
             step = script.pop(0)
-            return step(request) if callable(step) else step
+            return step if isinstance(step, Step) else step(request)
 
         server.responder = respond
         opts = dataclasses.replace(options(tmp_path, tmp_path, server), ephemeral=ephemeral)
@@ -79,7 +79,11 @@ async def test_a_child_continued_by_its_id_gets_its_earlier_conversation_and_the
         assert earlier in said, earlier
     assert said.index("FIRST-ANSWER") < said.index("NEW-QUESTION")
     assert "PARENT-SECRET" not in json.dumps(resumed)
-    assert sorted(t["function"]["name"] for t in resumed["tools"]) == ["grep_files", "list_files", "read_file"]
+    assert sorted(t["function"]["name"] for t in resumed["tools"]) == [
+        "grep_files",
+        "list_files",
+        "read_file",
+    ]
     result = tool_results(bodies[6])["t2"]
     assert result.startswith(f"[subagent explore {first_id}: completed;")
     # This run's calls only: the earlier read_file is not counted again.
@@ -90,7 +94,9 @@ async def test_a_child_continued_by_its_id_gets_its_earlier_conversation_and_the
 @pytest.mark.parametrize(
     "brief", ["continue the previous task", "Keep going", "finish your last task please"]
 )
-async def test_a_brief_that_only_points_back_is_refused_with_how_to_resume(tmp_path: Path, brief: str) -> None:
+async def test_a_brief_that_only_points_back_is_refused_with_how_to_resume(
+    tmp_path: Path, brief: str
+) -> None:
     steps: list[Step] = [
         Reply(tool_calls=(task("general", brief),)),
         Reply(text="CHILD-SHOULD-NOT-RUN"),

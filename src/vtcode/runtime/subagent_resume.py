@@ -62,12 +62,19 @@ class ChildRegistry:
                 found = exc.user_text()
             if isinstance(found, PastChild):
                 found.agent_type = known[0] if known is not None else None
-                return found
+                return self._claim(found)
             if known is None:
                 return found
         if known is not None:
-            return PastChild(agent_id, known[0], _copy(known[1]))
+            return self._claim(PastChild(agent_id, known[0], _copy(known[1])))
         return f"no subagent {agent_id} ran in this session; start a new one with a complete brief"
+
+    def _claim(self, past: PastChild) -> PastChild | str:
+        """`past`, now marked running; two calls of one batch cannot continue the same child."""
+        if past.agent_id in self.running:
+            return f"subagent {past.agent_id} is still running; wait for its result before continuing it"
+        self.running.add(past.agent_id)
+        return past
 
 
 def _load(store: SessionStore, agent_id: str, workspace: Path) -> PastChild | str:

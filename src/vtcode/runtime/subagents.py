@@ -157,6 +157,23 @@ class TaskTool:
             if isinstance(found, str):
                 return ToolOutcome(content=found, is_error=True)
             past = found
+        try:
+            return await self._delegate(parent, emitter, args, arguments, ctx=ctx, past=past)
+        finally:
+            if past is not None:
+                self._children.running.discard(past.agent_id)
+
+    async def _delegate(
+        self,
+        parent: Wiring,
+        emitter: Emitter,
+        args: _Args,
+        arguments: dict[str, Any],
+        *,
+        ctx: ToolContext,
+        past: PastChild | None,
+    ) -> ToolOutcome:
+        """Run the child (new or continued) in a free slot and make its report the result."""
         # A continued child keeps its own type (and so its tools and prompt), whatever the call says.
         kind = (past.agent_type if past is not None else None) or args.subagent_type
         definition = self.catalog.agents.get(kind)
