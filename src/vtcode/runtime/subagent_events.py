@@ -41,9 +41,12 @@ class ChildReport:
     tool_calls: int
     duration_ms: int
     files_changed: tuple[str, ...]
+    # What a child that did not finish said last (its progress so far); empty for a finished one.
+    last_words: str = ""
 
     def text(self) -> str:
-        """The result the parent's model reads: a header line of facts, then the child's answer."""
+        """The result the parent's model reads: a header line of facts, then the child's answer (for a
+        child that stopped early: why, what it said last, and how to let it go on)."""
         files = ", ".join(self.files_changed) or "none"
         tokens = self.usage.input_tokens + self.usage.output_tokens
         head = (
@@ -51,7 +54,15 @@ class ChildReport:
             f"({self.usage.input_tokens} in, {self.usage.output_tokens} out); {self.tool_calls} tool "
             f"calls; {self.duration_ms} ms; files changed: {files}]"
         )
-        return f"{head}\n\n{self.answer}" if self.answer else head
+        parts = [head, self.answer] if self.answer else [head]
+        if self.status != "completed":
+            if self.last_words:
+                parts.append(f"Its last message before it stopped:\n{self.last_words}")
+            parts.append(
+                f'It keeps what it did so far: to let it go on, call task with resume="{self.agent_id}" '
+                "and say what to do next."
+            )
+        return "\n\n".join(parts)
 
     def details(self) -> dict[str, Any]:
         """The same facts as data (the `tool_call` item's details)."""

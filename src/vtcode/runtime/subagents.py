@@ -279,6 +279,7 @@ class TaskTool:
             tool_calls=sum(isinstance(m, ToolResultMessage) for m in wiring.state.messages[earlier:]),
             duration_ms=round((self._monotonic() - started) * 1000),
             files_changed=tuple(follow.files),
+            last_words="" if status == "completed" else _last_words(wiring, earlier),
         )
         parent.runner.add_delegated(report.usage)
         return report
@@ -297,6 +298,14 @@ async def _settled(wiring: Wiring) -> None:
 
     if isinstance(wiring.history, ChildHistory):
         await wiring.history.settled()
+
+
+def _last_words(wiring: Wiring, earlier: int) -> str:
+    """What the child said last in this run (text beside its tool calls counts too)."""
+    for message in reversed(wiring.state.messages[earlier:]):
+        if isinstance(message, AssistantMessage) and message.content.strip():
+            return message.content.strip()
+    return ""
 
 
 def _final_answer(wiring: Wiring) -> str:
