@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 
 from tests.runtime.session_helpers import Reader, options
 from vtcode.config.schema import AgentsSettings
-from vtcode.protocol.events import Notice, TurnCompleted
+from vtcode.protocol.events import ItemCompleted, Notice, ToolCallItem, TurnCompleted
 from vtcode.protocol.ops import UserInput
 from vtcode.runtime.session import Session
 from vtcode.runtime.subagent_wiring import DEPTH_REFUSAL
@@ -134,6 +135,23 @@ async def test_child_tokens_count_in_the_parents_turn_usage(tmp_path: Path) -> N
     usage = reader.of(TurnCompleted)[0].usage
     assert (usage.input_tokens, usage.output_tokens) == (1400, 240)
     assert "1200 tokens (1000 in, 200 out)" in tool_results(bodies[2])["t1"]
+
+
+async def test_the_result_says_what_the_child_cost_at_list_prices(tmp_path: Path) -> None:
+    steps: list[Step] = [
+        Reply(tool_calls=(task("explore", "count"),), input_tokens=100, output_tokens=10),
+        Reply(text="child", input_tokens=1000, output_tokens=200),
+        Reply(text="done", input_tokens=300, output_tokens=30),
+    ]
+    reader, bodies = await run(tmp_path, tmp_path, steps, "go")
+    # gpt-4.1 at $2 per million tokens in and $8 out: 1000 in and 200 out cost $0.0036.
+    head = tool_results(bodies[2])["t1"].splitlines()[0]
+    assert "; 1200 tokens (1000 in, 200 out), $0.0036; 0 tool calls; " in head
+    (item,) = [
+        e.item for e in reader.of(ItemCompleted) if isinstance(e.item, ToolCallItem) and e.item.name == "task"
+    ]
+    assert item.details is not None
+    assert item.details["cost_usd"] == pytest.approx(0.0036)
 
 
 async def _fan_out(tmp_path: Path, max_concurrent: int) -> tuple[int, list[dict[str, Any]]]:

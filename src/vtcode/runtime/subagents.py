@@ -25,7 +25,7 @@ from vtcode.core.agents.brief import brief_problem
 from vtcode.core.agents.builtins import BUILTINS, TASK_TOOL
 from vtcode.instructions.agent_folders import any_agent_folder
 from vtcode.protocol.errors import VtcodeError
-from vtcode.protocol.messages import AssistantMessage, ToolResultMessage
+from vtcode.protocol.messages import ToolResultMessage
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.protocol.ops import UserInput
 from vtcode.protocol.tool_parameters import tool_parameters
@@ -217,7 +217,14 @@ class TaskTool:
     ) -> ChildReport:
         # Imported here: a session that never delegates never loads the child machinery.
         from vtcode.runtime.session import Session
-        from vtcode.runtime.subagent_events import ChildReport, Follow
+        from vtcode.runtime.subagent_events import (
+            ChildReport,
+            Follow,
+            cost_since,
+            final_answer,
+            last_words,
+            spent,
+        )
         from vtcode.runtime.subagent_wiring import ChildEmitter, wire_child
 
         agent_id = past.agent_id if past is not None else f"agent-{self._new_id().replace('-', '')[:12]}"
@@ -235,6 +242,7 @@ class TaskTool:
         for text in past.notices if past is not None else ():
             emitter.warn(f"subagent {agent_id}: {text}")
         earlier = len(wiring.state.messages)
+        spent_before = spent(parent, agent_id)
         self._children.running.add(agent_id)
         follow = Follow(
             emitter,
@@ -268,7 +276,7 @@ class TaskTool:
             finally:
                 self._children.running.discard(agent_id)
                 self._children.ended(agent_id, definition.name, wiring.state)
-        answer = _final_answer(wiring)
+        answer = final_answer(wiring)
         status = "failed" if follow.failure else "interrupted" if follow.interrupted else "completed"
         report = ChildReport(
             agent_id=agent_id,
@@ -279,7 +287,9 @@ class TaskTool:
             tool_calls=sum(isinstance(m, ToolResultMessage) for m in wiring.state.messages[earlier:]),
             duration_ms=round((self._monotonic() - started) * 1000),
             files_changed=tuple(follow.files),
-            last_words="" if status == "completed" else _last_words(wiring, earlier),
+            last_words="" if status == "completed" else last_words(wiring, earlier),
+            cost_usd=cost_since(spent_before, spent(parent, agent_id)),
+            cost_tracked=parent.usage is not None,
         )
         parent.runner.add_delegated(report.usage)
         return report
@@ -300,21 +310,6 @@ async def _settled(wiring: Wiring) -> None:
         await wiring.history.settled()
 
 
-def _last_words(wiring: Wiring, earlier: int) -> str:
-    """What the child said last in this run (text beside its tool calls counts too)."""
-    for message in reversed(wiring.state.messages[earlier:]):
-        if isinstance(message, AssistantMessage) and message.content.strip():
-            return message.content.strip()
-    return ""
-
-
-def _final_answer(wiring: Wiring) -> str:
-    for message in reversed(wiring.state.messages):
-        if isinstance(message, AssistantMessage) and not message.tool_calls:
-            return message.content
-    return ""
-
-
 async def _fire(parent: Wiring, event: Any, payload: dict[str, Any]) -> None:
     hooks = parent.dispatcher.hooks
     if hooks is not None and hooks.dispatch.active(event):
@@ -332,6 +327,7 @@ async def _subagent_stop(
     if hooks is None or not hooks.dispatch.active("SubagentStop"):
         return None
     from vtcode.runtime.lifecycle_hooks import past_stop_cap
+    from vtcode.runtime.subagent_events import final_answer
 
     await _settled(wiring)
     handle = wiring.history.handle
@@ -339,7 +335,7 @@ async def _subagent_stop(
         "agent_id": wiring.thread_id,
         "agent_type": agent_type,
         "agent_transcript_path": str(handle.history_path) if handle is not None else "",
-        "last_assistant_message": _final_answer(wiring),
+        "last_assistant_message": final_answer(wiring),
         "stop_hook_active": blocks > 0,
     }
     combined = await hooks.dispatch.fire("SubagentStop", payload, subject=agent_type)
