@@ -97,6 +97,8 @@ class TaskTool:
         self._clock: Callable[[], float] = time.time
         self._new_id: Callable[[], str] = lambda: str(uuid.uuid4())
         self._children = ChildRegistry()
+        # Children whose `task` call was interrupted, by call id: the parent's model learns their ids.
+        self._stopped: dict[str, str] = {}
         if offered is None:
             offered = [(a.name, a.description) for a in self.catalog.agents.values()]
         agents = "\n".join(f"- {name}: {description}" for name, description in offered)
@@ -188,6 +190,7 @@ class TaskTool:
                 brief=args.prompt,
                 arguments=arguments,
                 item_id=ctx.item_id,
+                call_id=ctx.call_id,
                 past=past,
             )
         return ToolOutcome(
@@ -195,6 +198,16 @@ class TaskTool:
             is_error=report.status != "completed",
             touched_paths=report.files_changed,
             extra=report.details(),
+        )
+
+    def unfinished_note(self, call_id: str) -> str | None:
+        """For a `task` call interrupted while its child ran: how to let that child go on."""
+        agent_id = self._stopped.pop(call_id, None)
+        if agent_id is None:
+            return None
+        return (
+            f"Subagent {agent_id} was stopped; it keeps what it did so far: to let it go on, call task "
+            f'with resume="{agent_id}" and say what to do next.'
         )
 
     def _child_store(self, parent: Wiring) -> SessionStore | None:
@@ -213,6 +226,7 @@ class TaskTool:
         brief: str,
         arguments: Mapping[str, Any],
         item_id: str,
+        call_id: str,
         past: PastChild | None,
     ) -> ChildReport:
         # Imported here: a session that never delegates never loads the child machinery.
@@ -264,6 +278,9 @@ class TaskTool:
                     break
                 blocks += 1
                 await session.submit(UserInput(f"A SubagentStop hook asks you to continue: {reason}"))
+        except asyncio.CancelledError:
+            self._stopped[call_id] = agent_id
+            raise
         finally:
             # Also when the parent is interrupted: the child's turn ends with its commands first, and a
             # second cancel (the rest of the tool batch being stopped) does not cut that short.
@@ -272,6 +289,7 @@ class TaskTool:
                 await asyncio.shield(closing)
             except asyncio.CancelledError:
                 await closing
+                self._stopped[call_id] = agent_id
                 raise
             finally:
                 self._children.running.discard(agent_id)
