@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
+
+import msgspec
 
 from vtcode.protocol.errors import VtcodeError
 from vtcode.protocol.messages import Message
@@ -21,15 +22,14 @@ from vtcode.store.session import SessionHandle, SessionStore
 _AGENT_ID = re.compile(r"agent-[0-9a-f]{6,32}")
 
 
-@dataclass
-class PastChild:
+class PastChild(msgspec.Struct):
     """A child to continue: its type (None when only its transcript is known), conversation and files."""
 
     agent_id: str
     agent_type: str | None
     state: ConversationState
     handle: SessionHandle | None = None
-    notices: list[str] = field(default_factory=list)
+    notices: list[str] = msgspec.field(default_factory=list)
 
 
 class ChildRegistry:
