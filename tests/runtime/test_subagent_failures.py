@@ -13,7 +13,7 @@ import msgspec
 from tests.runtime.session_helpers import Reader, options
 from tests.runtime.test_subagents import task, tool_results
 from vtcode.config.schema import NetworkSettings
-from vtcode.protocol.events import TurnCompleted
+from vtcode.protocol.events import Notice, TurnCompleted
 from vtcode.protocol.ops import UserInput
 from vtcode.runtime.session import Session
 from vtcode.testing.script import HttpError, RecordedRequest, Reply, ScriptToolCall, Step
@@ -101,3 +101,23 @@ async def test_a_child_whose_provider_keeps_failing_is_a_failed_result_and_the_p
     assert result.startswith("ERROR: [subagent explore agent-")
     assert "HTTP 500: upstream exploded" in result
     assert 'call task with resume="agent-' in result
+
+
+async def test_a_retry_warning_from_a_child_names_the_child(tmp_path: Path) -> None:
+    steps: list[Step] = [
+        Reply(tool_calls=(task("explore", "look around"),)),
+        HttpError(500, "upstream hiccup"),
+        Reply(text="child answer"),
+        Reply(text="PARENT-FINAL"),
+    ]
+    with server_for("chat", steps) as server:
+        session = await Session.open(options(tmp_path, tmp_path, server))
+        reader = Reader(session)
+        await session.submit(UserInput("go"))
+        await reader.wait_for(TurnCompleted)
+        await reader.close()
+    retries = [n.message for n in reader.of(Notice) if "retrying in" in n.message]
+    assert len(retries) == 1
+    assert re.match(
+        r"subagent explore agent-[0-9a-f]+: openai: HTTP 500: upstream hiccup; retrying in ", retries[0]
+    )

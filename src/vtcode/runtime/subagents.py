@@ -239,6 +239,7 @@ class TaskTool:
             last_words,
             spent,
         )
+        from vtcode.runtime.subagent_label import speaking_for
         from vtcode.runtime.subagent_wiring import ChildEmitter, wire_child
 
         agent_id = past.agent_id if past is not None else f"agent-{self._new_id().replace('-', '')[:12]}"
@@ -266,7 +267,9 @@ class TaskTool:
             agent_type=definition.name,
         )
         await _fire(parent, "SubagentStart", {"agent_id": agent_id, "agent_type": definition.name})
-        session = Session(wiring, child_emitter, options, new_id=self._new_id, clock=self._clock)
+        with speaking_for(follow.label):
+            # The child's tasks (its driver, and each turn it starts) keep the label.
+            session = Session(wiring, child_emitter, options, new_id=self._new_id, clock=self._clock)
         reader = asyncio.create_task(follow.run(session.events()))
         try:
             await session.submit(UserInput(brief))
