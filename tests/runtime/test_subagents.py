@@ -87,6 +87,25 @@ async def test_the_childs_first_request_has_the_project_instructions_and_none_of
     assert ": completed;" in result
 
 
+async def test_the_child_is_asked_for_the_five_section_handoff(tmp_path: Path) -> None:
+    steps: list[Step] = [
+        Reply(tool_calls=(task("explore", "find the loader"),)),
+        Reply(text="## Summary\nfound it"),
+        Reply(text="done"),
+    ]
+    _, bodies = await run(tmp_path, tmp_path, steps, "go")
+    system = bodies[1]["messages"][0]["content"]
+    assert system.endswith(
+        "Your final answer is all it receives: make it complete and self-contained, in these sections:\n\n"
+        "## Summary\nWhat you did, and the answer to the brief.\n"
+        "## Facts\nWhat you found, with file paths and line numbers.\n"
+        "## Touched Files\nThe files you changed (or: none).\n"
+        "## Verification\nWhat you checked and how; what you could not check.\n"
+        "## Open Questions\nWhat is left to do or unclear (or: none)."
+    )
+    assert "## Facts" not in bodies[0]["messages"][0]["content"]
+
+
 async def test_a_child_limited_to_read_file_cannot_run_exec_command(tmp_path: Path) -> None:
     agents = tmp_path / ".vtcode" / "agents"
     agents.mkdir(parents=True)

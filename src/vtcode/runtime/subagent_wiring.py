@@ -42,6 +42,14 @@ DEPTH_REFUSAL = (
     "your own tools, or answer with what the parent agent should delegate next"
 )
 _COMMAND_TOOLS = frozenset({"exec_command", "write_stdin"})
+# The shape of a child's final answer (VT Code's handoff): the parent reads the same headings every time.
+HANDOFF = (
+    "## Summary\nWhat you did, and the answer to the brief.\n"
+    "## Facts\nWhat you found, with file paths and line numbers.\n"
+    "## Touched Files\nThe files you changed (or: none).\n"
+    "## Verification\nWhat you checked and how; what you could not check.\n"
+    "## Open Questions\nWhat is left to do or unclear (or: none)."
+)
 
 
 class ChildEmitter(Emitter):
@@ -184,7 +192,7 @@ def _agent_section(definition: AgentDefinition) -> str:
     return (
         f"# Subagent `{definition.name}`\n\n{role}\n\nYou work for another agent on the brief in the user "
         "message; you cannot see its conversation. Your final answer is all it receives: make it "
-        "complete and self-contained (what you did, what you found, files you changed, what is open)."
+        f"complete and self-contained, in these sections:\n\n{HANDOFF}"
     )
 
 
