@@ -36,11 +36,12 @@ class ChildRegistry:
     """The children of one session: which ran here (their type and conversation) and which run now."""
 
     def __init__(self) -> None:
-        self._ended: dict[str, tuple[str, ConversationState]] = {}
+        self._ended: dict[str, tuple[str, ConversationState | None]] = {}
         self.running: set[str] = set()
 
-    def ended(self, agent_id: str, agent_type: str, state: ConversationState) -> None:
-        """Remember a child that ended in this process (an ephemeral session has only this)."""
+    def ended(self, agent_id: str, agent_type: str, state: ConversationState | None) -> None:
+        """Remember a child that ended in this process: its type, and its conversation when nothing
+        stores it (an ephemeral session), so a long session does not keep every child in memory."""
         self._ended[agent_id] = (agent_type, state)
 
     async def find(self, agent_id: str, store: SessionStore | None, workspace: Path) -> PastChild | str:
@@ -63,9 +64,9 @@ class ChildRegistry:
             if isinstance(found, PastChild):
                 found.agent_type = known[0] if known is not None else None
                 return self._claim(found)
-            if known is None:
+            if known is None or known[1] is None:
                 return found
-        if known is not None:
+        if known is not None and known[1] is not None:
             return self._claim(PastChild(agent_id, known[0], _copy(known[1])))
         return f"no subagent {agent_id} ran in this session; start a new one with a complete brief"
 

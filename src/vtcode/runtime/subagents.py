@@ -296,7 +296,8 @@ class TaskTool:
                 raise
             finally:
                 self._children.running.discard(agent_id)
-                self._children.ended(agent_id, definition.name, wiring.state)
+                stored = not wiring.history.ephemeral and wiring.history.handle is not None
+                self._children.ended(agent_id, definition.name, None if stored else wiring.state)
         answer = final_answer(wiring)
         status = "failed" if follow.failure else "interrupted" if follow.interrupted else "completed"
         report = ChildReport(
