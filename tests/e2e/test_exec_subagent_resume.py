@@ -33,13 +33,19 @@ def test_a_subagent_is_continued_by_its_id_after_exec_resume(vtcode: VtcodeRunne
     assert first.code == 0, first.stderr
     session = events(first.stdout)[0]["thread_id"]
     (agent_id,) = set(re.findall(r"agent-[0-9a-f]+", first.stdout))
-    follow = {**brief, "prompt": "NEW-QUESTION", "resume": agent_id}
+    # The call names another type: the continued child keeps its own (read-only) one.
+    follow = {**brief, "subagent_type": "general", "prompt": "NEW-QUESTION", "resume": agent_id}
     with server_for("chat", [_task(follow, "t2"), Reply(text="SECOND-ANSWER"), Reply(text="done")]) as server:
         resumed = vtcode.run(
             "exec", "--resume", session, *cli_args("chat"), "more", cwd=tmp_path, env=cli_env("chat", server)
         )
         bodies = [r.json() for r in server.requests]
     assert resumed.code == 0, resumed.stderr
+    assert sorted(t["function"]["name"] for t in bodies[1]["tools"]) == [
+        "grep_files",
+        "list_files",
+        "read_file",
+    ]
     child = json.dumps(bodies[1]["messages"])
     for earlier in ("BRIEF: read a.py", "STORED-LINE-ONE", "FIRST-ANSWER", "NEW-QUESTION"):
         assert earlier in child, earlier

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import msgspec
 
 from vtcode.protocol.errors import VtcodeError
-from vtcode.protocol.messages import Message
+from vtcode.protocol.messages import Message, ToolResultMessage
 from vtcode.runtime.turn import ConversationState
 from vtcode.store.session import SessionHandle, SessionStore
 
@@ -44,9 +45,16 @@ class ChildRegistry:
         stores it (an ephemeral session), so a long session does not keep every child in memory."""
         self._ended[agent_id] = (agent_type, state)
 
-    async def find(self, agent_id: str, store: SessionStore | None, workspace: Path) -> PastChild | str:
+    async def find(
+        self,
+        agent_id: str,
+        store: SessionStore | None,
+        workspace: Path,
+        parent_messages: Sequence[Message] = (),
+    ) -> PastChild | str:
         """The child `agent_id` to continue, or why it cannot be (said to the model); `store` holds the
-        parent session's child transcripts (None for an ephemeral parent)."""
+        parent session's child transcripts (None for an ephemeral parent); `parent_messages` tell the
+        type of a child of an earlier run (its result's header names it)."""
         agent_id = agent_id.strip()
         if not _AGENT_ID.fullmatch(agent_id):
             return (
@@ -62,7 +70,7 @@ class ChildRegistry:
             except VtcodeError as exc:
                 found = exc.user_text()
             if isinstance(found, PastChild):
-                found.agent_type = known[0] if known is not None else None
+                found.agent_type = known[0] if known is not None else _type_of(agent_id, parent_messages)
                 return self._claim(found)
             if known is None or known[1] is None:
                 return found
@@ -76,6 +84,15 @@ class ChildRegistry:
             return f"subagent {past.agent_id} is still running; wait for its result before continuing it"
         self.running.add(past.agent_id)
         return past
+
+
+def _type_of(agent_id: str, messages: Sequence[Message]) -> str | None:
+    """The type a `task` result header (`[subagent TYPE agent-ID: ...`) gave `agent_id`, if any is left."""
+    header = re.compile(rf"^(?:ERROR: )?\[subagent (\S+) {re.escape(agent_id)}: ")
+    for message in reversed(messages):
+        if isinstance(message, ToolResultMessage) and (found := header.match(message.content)):
+            return found.group(1)
+    return None
 
 
 def _load(store: SessionStore, agent_id: str, workspace: Path) -> PastChild | str:

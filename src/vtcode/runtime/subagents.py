@@ -154,7 +154,7 @@ class TaskTool:
         past = None
         if args.resume is not None:
             found = await self._children.find(
-                args.resume, self._child_store(parent), parent.options.workspace
+                args.resume, self._child_store(parent), parent.options.workspace, parent.state.messages
             )
             if isinstance(found, str):
                 return ToolOutcome(content=found, is_error=True)
