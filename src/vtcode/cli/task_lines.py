@@ -26,6 +26,10 @@ def task_lines(arguments: str, status: str, result: str | None, details: dict[st
     lines = [head + ("" if status == "completed" else f"  ({status})")]
     if details and details.get("agent_id"):
         lines.append("  " + _outcome(details))
+        reason = (result or "").split("\n\n", 2)[1:2]
+        if status != "completed" and reason and reason[0].strip():
+            # Why it stopped (the paragraph after the header line).
+            lines.append(f"  {reason[0].strip().splitlines()[0][:200]}")
     elif result:
         first = result.strip().splitlines()[0] if result.strip() else ""
         lines.append(f"  {first[:200]}")
