@@ -173,6 +173,27 @@ async def test_the_result_says_what_the_child_cost_at_list_prices(tmp_path: Path
     assert item.details["cost_usd"] == pytest.approx(0.0036)
 
 
+async def test_the_task_tool_says_its_limits_before_a_child_is_started(tmp_path: Path) -> None:
+    agents = tmp_path / ".vtcode" / "agents"
+    agents.mkdir(parents=True)
+    (agents / "digger.md").write_text("---\nname: digger\ndescription: digs\nmaxTurns: 3\n---\nDig.\n")
+    with server_for("chat", [Reply(text="hi")]) as server:
+        opts = options(tmp_path, tmp_path, server)
+        limited = msgspec.structs.replace(opts.settings, agents=AgentsSettings(max_concurrent=2))
+        session = await Session.open(dataclasses.replace(opts, settings=limited))
+        reader = Reader(session)
+        await session.submit(UserInput("go"))
+        await reader.wait_for(TurnCompleted)
+        await reader.close()
+        body = server.requests[0].json()
+    described = next(t for t in body["tools"] if t["function"]["name"] == "task")["function"]["description"]
+    assert (
+        "At most 2 subagents run at once (further calls wait for a slot), and a subagent cannot start "
+        in (described)
+    )
+    assert "\n- digger: digs (stops after 3 model requests)\n" in described
+
+
 async def _fan_out(tmp_path: Path, max_concurrent: int) -> tuple[int, list[dict[str, Any]]]:
     """Three `task` calls in one reply, each child's request held 1 s by the server: how many of the
     children's requests the server held at once at most, and the tool results of the last request."""

@@ -55,7 +55,8 @@ DESCRIPTION = (
     "or to run independent pieces of work in parallel (several task calls in one reply run at once). "
     "To follow up with a subagent that already answered (it keeps everything it read and did), set "
     "`resume` to the agent id in its result's first line and send only what is new. "
-    "Only delegate when it helps; simple lookups are faster done yourself. Subagent types:\n"
+    "At most {slots} subagents run at once (further calls wait for a slot), and a subagent cannot start "
+    "subagents. Only delegate when it helps; simple lookups are faster done yourself. Subagent types:\n"
 )
 
 
@@ -100,11 +101,18 @@ class TaskTool:
         # Children whose `task` call was interrupted, by call id: the parent's model learns their ids.
         self._stopped: dict[str, str] = {}
         if offered is None:
-            offered = [(a.name, a.description) for a in self.catalog.agents.values()]
+            # A type's own limit is said before it is chosen, not found out when it stops.
+            offered = [
+                (
+                    a.name,
+                    a.description + (f" (stops after {a.max_turns} model requests)" if a.max_turns else ""),
+                )
+                for a in self.catalog.agents.values()
+            ]
         agents = "\n".join(f"- {name}: {description}" for name, description in offered)
         self._spec = ToolSpec(
             name=TASK_TOOL,
-            description=DESCRIPTION + agents,
+            description=DESCRIPTION.format(slots=max_concurrent) + agents,
             parameters=tool_parameters(
                 _Args, extra_json_schema={"subagent_type": {"enum": [name for name, _ in offered]}}
             ),
