@@ -266,7 +266,6 @@ class TaskTool:
             emitter.warn(f"subagent {agent_id}: {text}")
         earlier = len(wiring.state.messages)
         spent_before = spent(parent, agent_id)
-        self._children.running.add(agent_id)
         follow = Follow(
             emitter,
             label=f"{definition.name} {agent_id}",
@@ -279,6 +278,7 @@ class TaskTool:
             # The child's tasks (its driver, and each turn it starts) keep the label.
             session = Session(wiring, child_emitter, options, new_id=self._new_id, clock=self._clock)
         reader = asyncio.create_task(follow.run(session.events()))
+        self._children.running.add(agent_id)
         try:
             await session.submit(UserInput(brief))
             blocks = 0
