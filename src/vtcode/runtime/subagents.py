@@ -11,6 +11,7 @@ with what it cost and changed, and an interrupt of the parent ends every child w
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import time
 import uuid
@@ -31,6 +32,7 @@ from vtcode.protocol.ops import UserInput
 from vtcode.protocol.tool_parameters import tool_parameters
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.providers import model_info
+from vtcode.runtime.subagent_model import chosen_model
 from vtcode.runtime.subagent_resume import ChildRegistry
 from vtcode.runtime.workspace_scope import user_home
 from vtcode.store.session import SessionStore
@@ -73,6 +75,13 @@ class _Args(msgspec.Struct, forbid_unknown_fields=True):
         msgspec.Meta(
             description="The agent id (`agent-...`) of an earlier subagent to continue with this prompt; "
             "omit it to start a new one."
+        ),
+    ] = None
+    model: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="A model for this subagent (for example a smaller one for a simple search); omit "
+            "it for the subagent type's own model, or yours."
         ),
     ] = None
 
@@ -190,6 +199,11 @@ class TaskTool:
         if definition is None:
             known = ", ".join(self.catalog.agents)
             return ToolOutcome(content=f"unknown subagent_type {kind!r}; available: {known}", is_error=True)
+        chosen = chosen_model(args.model, parent.options.settings)
+        if isinstance(chosen, ToolOutcome):
+            return chosen
+        if chosen is not None:
+            definition = dataclasses.replace(definition, model=chosen)
         async with self._slots:
             report = await self._run_child(
                 parent=parent,

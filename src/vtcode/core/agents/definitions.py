@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from vtcode.core.agents.builtins import BUILTINS, TASK_TOOL
+from vtcode.core.agents.builtins import BUILTINS, INHERIT_MODELS, TASK_TOOL
 from vtcode.core.approvals import APPROVAL_MODES, ApprovalMode
 
 Origin = Literal["project", "user", "built-in"]
@@ -56,8 +56,6 @@ FOREIGN_TOOLS: dict[str, tuple[str, ...]] = {
     "webfetch": ("web_fetch",),
     "todowrite": ("update_plan",),
 }
-# Claude Code's model aliases name models of one vendor; a child keeps its parent's model for them.
-INHERIT_MODELS = frozenset({"inherit", "sonnet", "opus", "haiku"})
 # Claude Code's permission modes as vtcode approval modes; a child may only be stricter than its parent.
 PERMISSION_MODES: dict[str, ApprovalMode] = {
     "plan": "read-only",
