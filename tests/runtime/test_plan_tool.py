@@ -10,6 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from tests.runtime.compaction_agent import Agent, budget_options, texts, wait_turn_end, write_files
 from tests.runtime.session_helpers import Reader, options
 from vtcode.core.compaction.envelope import ENVELOPE_HEADER
@@ -114,6 +116,30 @@ async def test_malformed_plan_arguments_are_a_tool_error_naming_the_field(tmp_pa
     assert result.startswith("ERROR: plan not updated: invalid arguments")
     assert "status" in result
     assert session.plan == Plan()
+
+
+async def test_an_unknown_status_is_answered_with_the_statuses_to_use(tmp_path: Path) -> None:
+    bad = [{"step": "Read the parser", "status": "done"}]
+    _, _, bodies = await _run(tmp_path, [plan_call(bad, "p1"), Reply(text="ok")])
+    assert tool_result(bodies[1], "p1") == (
+        "ERROR: plan not updated: invalid arguments: Invalid enum value 'done' - at `$.plan[0].status` "
+        "(a status is one of: pending, in_progress, completed, cancelled)"
+    )
+
+
+async def test_tools_update_plan_false_offers_no_plan_tool(tmp_path: Path) -> None:
+    with server_for("chat", [Reply(text="ok")]) as server:
+        opts = options(tmp_path, tmp_path, server)
+        tools = msgspec.structs.replace(opts.settings.tools, update_plan=False)
+        settings = msgspec.structs.replace(opts.settings, tools=tools)
+        session = await Session.open(dataclasses.replace(opts, settings=settings))
+        reader = Reader(session)
+        await session.submit(UserInput("fix the parser"))
+        await reader.wait_for(TurnCompleted)
+        await reader.close()
+        offered = [t["function"]["name"] for t in server.requests[0].json()["tools"]]
+    assert "update_plan" not in offered
+    assert "read_file" in offered
 
 
 async def test_the_current_plan_reaches_the_model_after_a_compaction(tmp_path: Path) -> None:

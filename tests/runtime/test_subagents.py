@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 
 from tests.runtime.session_helpers import Reader, options
 from vtcode.config.schema import AgentsSettings
-from vtcode.protocol.events import Notice, TurnCompleted
+from vtcode.protocol.events import ItemCompleted, Notice, ToolCallItem, TurnCompleted
 from vtcode.protocol.ops import UserInput
 from vtcode.runtime.session import Session
 from vtcode.runtime.subagent_wiring import DEPTH_REFUSAL
@@ -86,6 +87,25 @@ async def test_the_childs_first_request_has_the_project_instructions_and_none_of
     assert ": completed;" in result
 
 
+async def test_the_child_is_asked_for_the_five_section_handoff(tmp_path: Path) -> None:
+    steps: list[Step] = [
+        Reply(tool_calls=(task("explore", "find the loader"),)),
+        Reply(text="## Summary\nfound it"),
+        Reply(text="done"),
+    ]
+    _, bodies = await run(tmp_path, tmp_path, steps, "go")
+    system = bodies[1]["messages"][0]["content"]
+    assert system.endswith(
+        "Your final answer is all it receives: make it complete and self-contained, in these sections:\n\n"
+        "## Summary\nWhat you did, and the answer to the brief.\n"
+        "## Facts\nWhat you found, with file paths and line numbers.\n"
+        "## Touched Files\nThe files you changed (or: none).\n"
+        "## Verification\nWhat you checked and how; what you could not check.\n"
+        "## Open Questions\nWhat is left to do or unclear (or: none)."
+    )
+    assert "## Facts" not in bodies[0]["messages"][0]["content"]
+
+
 async def test_a_child_limited_to_read_file_cannot_run_exec_command(tmp_path: Path) -> None:
     agents = tmp_path / ".vtcode" / "agents"
     agents.mkdir(parents=True)
@@ -134,6 +154,44 @@ async def test_child_tokens_count_in_the_parents_turn_usage(tmp_path: Path) -> N
     usage = reader.of(TurnCompleted)[0].usage
     assert (usage.input_tokens, usage.output_tokens) == (1400, 240)
     assert "1200 tokens (1000 in, 200 out)" in tool_results(bodies[2])["t1"]
+
+
+async def test_the_result_says_what_the_child_cost_at_list_prices(tmp_path: Path) -> None:
+    steps: list[Step] = [
+        Reply(tool_calls=(task("explore", "count"),), input_tokens=100, output_tokens=10),
+        Reply(text="child", input_tokens=1000, output_tokens=200),
+        Reply(text="done", input_tokens=300, output_tokens=30),
+    ]
+    reader, bodies = await run(tmp_path, tmp_path, steps, "go")
+    # gpt-4.1 at $2 per million tokens in and $8 out: 1000 in and 200 out cost $0.0036.
+    head = tool_results(bodies[2])["t1"].splitlines()[0]
+    assert "; 1200 tokens (1000 in, 200 out), $0.0036; 0 tool calls; " in head
+    (item,) = [
+        e.item for e in reader.of(ItemCompleted) if isinstance(e.item, ToolCallItem) and e.item.name == "task"
+    ]
+    assert item.details is not None
+    assert item.details["cost_usd"] == pytest.approx(0.0036)
+
+
+async def test_the_task_tool_says_its_limits_before_a_child_is_started(tmp_path: Path) -> None:
+    agents = tmp_path / ".vtcode" / "agents"
+    agents.mkdir(parents=True)
+    (agents / "digger.md").write_text("---\nname: digger\ndescription: digs\nmaxTurns: 3\n---\nDig.\n")
+    with server_for("chat", [Reply(text="hi")]) as server:
+        opts = options(tmp_path, tmp_path, server)
+        limited = msgspec.structs.replace(opts.settings, agents=AgentsSettings(max_concurrent=2))
+        session = await Session.open(dataclasses.replace(opts, settings=limited))
+        reader = Reader(session)
+        await session.submit(UserInput("go"))
+        await reader.wait_for(TurnCompleted)
+        await reader.close()
+        body = server.requests[0].json()
+    described = next(t for t in body["tools"] if t["function"]["name"] == "task")["function"]["description"]
+    assert (
+        "At most 2 subagents run at once (further calls wait for a slot), and a subagent cannot start "
+        in (described)
+    )
+    assert "\n- digger: digs (stops after 3 model requests)\n" in described
 
 
 async def _fan_out(tmp_path: Path, max_concurrent: int) -> tuple[int, list[dict[str, Any]]]:

@@ -6,6 +6,7 @@ import re
 import sys
 from typing import TextIO
 
+from vtcode.cli.task_lines import task_lines
 from vtcode.core.call_summary import argument_summary
 from vtcode.core.exec.text import clean_text
 from vtcode.core.plan import progress_line
@@ -143,6 +144,9 @@ class HumanRenderer:
                     self._note(f"  edit failed: {_first_line(message or 'unknown error')}")
             case ItemCompleted(item=ToolCallItem(name="update_plan", status="completed")):
                 pass  # the `plan.updated` line says it
+            case ItemCompleted(item=ToolCallItem(name="task") as item):
+                for line in task_lines(item.arguments, item.status, item.result, item.details):
+                    self._note(line)
             case ItemCompleted(
                 item=ToolCallItem(name=name, arguments=arguments, status=status, result=result)
             ):

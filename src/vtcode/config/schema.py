@@ -149,6 +149,8 @@ class ToolsSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_
     """`[tools]`: built-in tools that can be turned off (`web_fetch = false`)."""
 
     web_fetch: bool = True
+    # The plan tool costs its definition in every request; models that track work without it do better.
+    update_plan: bool = True
 
 
 def _absolute_or_home(value: str) -> bool:

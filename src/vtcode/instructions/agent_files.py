@@ -1,7 +1,8 @@
 """Subagent definition files: where they are, read in precedence order, one diagnostic per bad file.
 
-Project `.vtcode/agents/*.md`, then `.claude/agents/*.md`, then the user's `$VTCODE_HOME/agents/*.md`
-and `~/.claude/agents/*.md`, then the built-ins; the first definition of a name wins. A file that
+Project `.vtcode/agents/*.md`, then `.claude/agents/*.md`, then Codex's `.codex/agents/*.toml`, Gemini
+CLI's `.gemini/agents/*.md` and opencode's `.opencode/agent/*.md`; then the user's folders in the same
+order (`$VTCODE_HOME/agents/*.md` first), then the built-ins; the first definition of a name wins. A file that
 cannot be used is reported with its path and skipped; the others load.
 """
 
@@ -16,8 +17,8 @@ from vtcode.core.agents.definitions import (
     AgentDefinition,
     DefinitionProblem,
     by_precedence,
-    parse_definition,
 )
+from vtcode.core.agents.foreign import parse_foreign
 from vtcode.instructions.agent_folders import agent_folders
 
 # Definition files bigger than this are not agent prompts; reading them whole would be a mistake.
@@ -43,14 +44,15 @@ def load_agents(
     """Every usable definition (the built-ins last) and a diagnostic per skipped file or dropped tool."""
     found: list[AgentDefinition] = []
     diagnostics: list[str] = []
-    for origin, folder in agent_folders(workspace, vtcode_home, user_home):
-        for path in _markdown_files(folder):
+    for folder in agent_folders(workspace, vtcode_home, user_home):
+        for path in _definition_files(folder.path, folder.suffix):
             try:
                 text = _read(path)
-                parsed = parse_definition(
+                parsed = parse_foreign(
                     text,
+                    folder.dialect,
                     stem=path.stem,
-                    origin=origin,
+                    origin=folder.origin,
                     source=str(path),
                     known_tool=known_tool,
                     known_model=known_model,
@@ -64,9 +66,9 @@ def load_agents(
     return AgentCatalog(chosen, (*diagnostics, *notes))
 
 
-def _markdown_files(folder: Path) -> list[Path]:
+def _definition_files(folder: Path, suffix: str) -> list[Path]:
     try:
-        return sorted(p for p in folder.iterdir() if p.suffix == ".md" and p.is_file())
+        return sorted(p for p in folder.iterdir() if p.suffix == suffix and p.is_file())
     except OSError:
         return []  # no such folder (the usual case), or unreadable: nothing defined there
 

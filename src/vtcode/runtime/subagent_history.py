@@ -29,6 +29,8 @@ class ChildHistory(StoredHistory):
             model=inner.model,
             provider=inner.provider,
             ephemeral=inner.ephemeral,
+            # A continued child appends to the transcript it has.
+            handle=inner.handle,
         )
         self._inner = inner
         self._waiting: list[tuple[Sequence[Message], int] | Event] = []
@@ -39,7 +41,9 @@ class ChildHistory(StoredHistory):
         """Checkpoint `messages`; the first checkpoint is written in the background."""
         if self.ephemeral:
             return
-        if self._creating is None:
+        if self._creating is None and self.handle is not None:
+            self._inner.append(messages, turn)
+        elif self._creating is None:
             self._creating = asyncio.create_task(self._create(messages, turn), name="vtcode-subagent-history")
         elif not self._creating.done():
             self._waiting.append((messages, turn))

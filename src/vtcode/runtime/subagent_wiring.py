@@ -34,6 +34,7 @@ from vtcode.tools.base import CallDescription, Tool, ToolContext, ToolOutcome
 from vtcode.tools.registry import builtin_tools
 
 if TYPE_CHECKING:
+    from vtcode.runtime.subagent_resume import PastChild
     from vtcode.runtime.tool_hooks import ToolHooks
 
 DEPTH_REFUSAL = (
@@ -41,6 +42,14 @@ DEPTH_REFUSAL = (
     "your own tools, or answer with what the parent agent should delegate next"
 )
 _COMMAND_TOOLS = frozenset({"exec_command", "write_stdin"})
+# The shape of a child's final answer (VT Code's handoff): the parent reads the same headings every time.
+HANDOFF = (
+    "## Summary\nWhat you did, and the answer to the brief.\n"
+    "## Facts\nWhat you found, with file paths and line numbers.\n"
+    "## Touched Files\nThe files you changed (or: none).\n"
+    "## Verification\nWhat you checked and how; what you could not check.\n"
+    "## Open Questions\nWhat is left to do or unclear (or: none)."
+)
 
 
 class ChildEmitter(Emitter):
@@ -86,8 +95,10 @@ def wire_child(
     emitter: Emitter,
     clock: Callable[[], float],
     new_id: Callable[[], str],
+    past: PastChild | None = None,
 ) -> tuple[Wiring, SessionOptions]:
-    """The parts of a child session of `parent` running `definition` (no I/O beyond the prompt build)."""
+    """The parts of a child session of `parent` running `definition` (no I/O beyond the prompt build);
+    `past` is the conversation of the child it continues."""
     options = dataclasses.replace(
         parent.options,
         resume=None,
@@ -112,6 +123,7 @@ def wire_child(
             model=model,
             provider=parent.provider_name,
             ephemeral=options.ephemeral,
+            handle=past.handle if past is not None else None,
         )
     )
     names = child_tools(definition, parent.dispatcher.tools)
@@ -125,7 +137,7 @@ def wire_child(
         git=parent.dispatcher.context.git,
         agent_prompt=_agent_section(definition),
     )
-    state = ConversationState(messages=[])
+    state = past.state if past is not None else ConversationState(messages=[])
     policy = parent.dispatcher.policy
     dispatcher = ToolDispatcher(
         tools=[*tools, RefusedTask()],
@@ -180,7 +192,7 @@ def _agent_section(definition: AgentDefinition) -> str:
     return (
         f"# Subagent `{definition.name}`\n\n{role}\n\nYou work for another agent on the brief in the user "
         "message; you cannot see its conversation. Your final answer is all it receives: make it "
-        "complete and self-contained (what you did, what you found, files you changed, what is open)."
+        f"complete and self-contained, in these sections:\n\n{HANDOFF}"
     )
 
 

@@ -11,6 +11,7 @@ with what it cost and changed, and an interrupt of the parent ends every child w
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import time
 import uuid
@@ -21,16 +22,20 @@ from typing import TYPE_CHECKING, Annotated, Any
 import msgspec
 
 from vtcode.config.schema import Settings
+from vtcode.core.agents.brief import brief_problem
 from vtcode.core.agents.builtins import BUILTINS, TASK_TOOL
 from vtcode.instructions.agent_folders import any_agent_folder
 from vtcode.protocol.errors import VtcodeError
-from vtcode.protocol.messages import AssistantMessage, ToolResultMessage
+from vtcode.protocol.messages import ToolResultMessage
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.protocol.ops import UserInput
 from vtcode.protocol.tool_parameters import tool_parameters
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.providers import model_info
+from vtcode.runtime.subagent_model import chosen_model
+from vtcode.runtime.subagent_resume import ChildRegistry
 from vtcode.runtime.workspace_scope import user_home
+from vtcode.store.session import SessionStore
 from vtcode.tools.arguments import parse_arguments
 from vtcode.tools.base import CallDescription, Tool, ToolContext, ToolOutcome
 
@@ -41,6 +46,7 @@ if TYPE_CHECKING:
     from vtcode.instructions.agent_files import AgentCatalog
     from vtcode.runtime.session import Session
     from vtcode.runtime.subagent_events import ChildReport, Follow
+    from vtcode.runtime.subagent_resume import PastChild
     from vtcode.runtime.wiring import SessionOptions, Wiring
 
 DESCRIPTION = (
@@ -49,7 +55,10 @@ DESCRIPTION = (
     "goal, the relevant files and facts, constraints, and what to report back); never write "
     "'continue the previous task'. Use it to explore a large codebase without filling your context, "
     "or to run independent pieces of work in parallel (several task calls in one reply run at once). "
-    "Only delegate when it helps; simple lookups are faster done yourself. Subagent types:\n"
+    "To follow up with a subagent that already answered (it keeps everything it read and did), set "
+    "`resume` to the agent id in its result's first line and send only what is new. "
+    "At most {slots} subagents run at once (further calls wait for a slot), and a subagent cannot start "
+    "subagents. Only delegate when it helps; simple lookups are faster done yourself. Subagent types:\n"
 )
 
 
@@ -61,6 +70,20 @@ class _Args(msgspec.Struct, forbid_unknown_fields=True):
         str, msgspec.Meta(description="A short (3-7 words) label for the task, shown to the user.")
     ]
     prompt: Annotated[str, msgspec.Meta(description="The complete, self-contained brief for the subagent.")]
+    resume: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="The agent id (`agent-...`) of an earlier subagent to continue with this prompt; "
+            "omit it to start a new one."
+        ),
+    ] = None
+    model: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="A model for this subagent (for example a smaller one for a simple search); omit "
+            "it for the subagent type's own model, or yours."
+        ),
+    ] = None
 
 
 class TaskTool:
@@ -83,12 +106,22 @@ class TaskTool:
         self._emitter: Emitter | None = None
         self._clock: Callable[[], float] = time.time
         self._new_id: Callable[[], str] = lambda: str(uuid.uuid4())
+        self._children = ChildRegistry()
+        # Children whose `task` call was interrupted, by call id: the parent's model learns their ids.
+        self._stopped: dict[str, str] = {}
         if offered is None:
-            offered = [(a.name, a.description) for a in self.catalog.agents.values()]
+            # A type's own limit is said before it is chosen, not found out when it stops.
+            offered = [
+                (
+                    a.name,
+                    a.description + (f" (stops after {a.max_turns} model requests)" if a.max_turns else ""),
+                )
+                for a in self.catalog.agents.values()
+            ]
         agents = "\n".join(f"- {name}: {description}" for name, description in offered)
         self._spec = ToolSpec(
             name=TASK_TOOL,
-            description=DESCRIPTION + agents,
+            description=DESCRIPTION.format(slots=max_concurrent) + agents,
             parameters=tool_parameters(
                 _Args, extra_json_schema={"subagent_type": {"enum": [name for name, _ in offered]}}
             ),
@@ -132,24 +165,55 @@ class TaskTool:
             args = parse_arguments(arguments, _Args)
         except VtcodeError as error:
             return ToolOutcome(content=error.message, is_error=True)
-        definition = self.catalog.agents.get(args.subagent_type)
+        problem = brief_problem(args.prompt, resuming=args.resume is not None)
+        if problem is not None:
+            return ToolOutcome(content=problem, is_error=True)
+        past = None
+        if args.resume is not None:
+            found = await self._children.find(
+                args.resume, self._child_store(parent), parent.options.workspace, parent.state.messages
+            )
+            if isinstance(found, str):
+                return ToolOutcome(content=found, is_error=True)
+            past = found
+        try:
+            return await self._delegate(parent, emitter, args, arguments, ctx=ctx, past=past)
+        finally:
+            if past is not None:
+                self._children.running.discard(past.agent_id)
+
+    async def _delegate(
+        self,
+        parent: Wiring,
+        emitter: Emitter,
+        args: _Args,
+        arguments: dict[str, Any],
+        *,
+        ctx: ToolContext,
+        past: PastChild | None,
+    ) -> ToolOutcome:
+        """Run the child (new or continued) in a free slot and make its report the result."""
+        # A continued child keeps its own type (and so its tools and prompt), whatever the call says.
+        kind = (past.agent_type if past is not None else None) or args.subagent_type
+        definition = self.catalog.agents.get(kind)
         if definition is None:
             known = ", ".join(self.catalog.agents)
-            unknown = args.subagent_type
-            return ToolOutcome(
-                content=f"unknown subagent_type {unknown!r}; available: {known}", is_error=True
-            )
-        brief = args.prompt
-        if not brief.strip():
-            return ToolOutcome(content="`prompt` must be the subagent's complete brief", is_error=True)
+            return ToolOutcome(content=f"unknown subagent_type {kind!r}; available: {known}", is_error=True)
+        chosen = chosen_model(args.model, parent.options.settings)
+        if isinstance(chosen, ToolOutcome):
+            return chosen
+        if chosen is not None:
+            definition = dataclasses.replace(definition, model=chosen)
         async with self._slots:
             report = await self._run_child(
                 parent=parent,
                 emitter=emitter,
                 definition=definition,
-                brief=brief,
+                brief=args.prompt,
                 arguments=arguments,
                 item_id=ctx.item_id,
+                call_id=ctx.call_id,
+                past=past,
             )
         return ToolOutcome(
             content=report.text(),
@@ -157,6 +221,23 @@ class TaskTool:
             touched_paths=report.files_changed,
             extra=report.details(),
         )
+
+    def unfinished_note(self, call_id: str) -> str | None:
+        """For a `task` call interrupted while its child ran: how to let that child go on."""
+        agent_id = self._stopped.pop(call_id, None)
+        if agent_id is None:
+            return None
+        return (
+            f"Subagent {agent_id} was stopped; it keeps what it did so far: to let it go on, call task "
+            f'with resume="{agent_id}" and say what to do next.'
+        )
+
+    def _child_store(self, parent: Wiring) -> SessionStore | None:
+        """Where the parent session keeps its children's transcripts (None while it has no folder)."""
+        handle = parent.history.handle
+        if handle is None or parent.history.ephemeral:
+            return None
+        return SessionStore(handle.dir, self._clock, self._new_id)
 
     async def _run_child(
         self,
@@ -167,13 +248,23 @@ class TaskTool:
         brief: str,
         arguments: Mapping[str, Any],
         item_id: str,
+        call_id: str,
+        past: PastChild | None,
     ) -> ChildReport:
         # Imported here: a session that never delegates never loads the child machinery.
         from vtcode.runtime.session import Session
-        from vtcode.runtime.subagent_events import ChildReport, Follow
+        from vtcode.runtime.subagent_events import (
+            ChildReport,
+            Follow,
+            cost_since,
+            final_answer,
+            last_words,
+            spent,
+        )
+        from vtcode.runtime.subagent_label import speaking_for
         from vtcode.runtime.subagent_wiring import ChildEmitter, wire_child
 
-        agent_id = f"agent-{self._new_id().replace('-', '')[:12]}"
+        agent_id = past.agent_id if past is not None else f"agent-{self._new_id().replace('-', '')[:12]}"
         started = self._monotonic()
         child_emitter = ChildEmitter(agent_id, clock=self._clock)
         wiring, options = wire_child(
@@ -183,7 +274,12 @@ class TaskTool:
             emitter=child_emitter,
             clock=self._clock,
             new_id=self._new_id,
+            past=past,
         )
+        for text in past.notices if past is not None else ():
+            emitter.warn(f"subagent {agent_id}: {text}")
+        earlier = len(wiring.state.messages)
+        spent_before = spent(parent, agent_id)
         follow = Follow(
             emitter,
             label=f"{definition.name} {agent_id}",
@@ -192,8 +288,11 @@ class TaskTool:
             agent_type=definition.name,
         )
         await _fire(parent, "SubagentStart", {"agent_id": agent_id, "agent_type": definition.name})
-        session = Session(wiring, child_emitter, options, new_id=self._new_id, clock=self._clock)
+        with speaking_for(follow.label):
+            # The child's tasks (its driver, and each turn it starts) keep the label.
+            session = Session(wiring, child_emitter, options, new_id=self._new_id, clock=self._clock)
         reader = asyncio.create_task(follow.run(session.events()))
+        self._children.running.add(agent_id)
         try:
             await session.submit(UserInput(brief))
             blocks = 0
@@ -204,6 +303,9 @@ class TaskTool:
                     break
                 blocks += 1
                 await session.submit(UserInput(f"A SubagentStop hook asks you to continue: {reason}"))
+        except asyncio.CancelledError:
+            self._stopped[call_id] = agent_id
+            raise
         finally:
             # Also when the parent is interrupted: the child's turn ends with its commands first, and a
             # second cancel (the rest of the tool batch being stopped) does not cut that short.
@@ -212,8 +314,13 @@ class TaskTool:
                 await asyncio.shield(closing)
             except asyncio.CancelledError:
                 await closing
+                self._stopped[call_id] = agent_id
                 raise
-        answer = _final_answer(wiring)
+            finally:
+                self._children.running.discard(agent_id)
+                stored = not wiring.history.ephemeral and wiring.history.handle is not None
+                self._children.ended(agent_id, definition.name, None if stored else wiring.state)
+        answer = final_answer(wiring)
         status = "failed" if follow.failure else "interrupted" if follow.interrupted else "completed"
         report = ChildReport(
             agent_id=agent_id,
@@ -221,9 +328,12 @@ class TaskTool:
             status=status,
             answer=answer if status == "completed" else (follow.failure or answer),
             usage=wiring.state.usage_total,
-            tool_calls=sum(isinstance(m, ToolResultMessage) for m in wiring.state.messages),
+            tool_calls=sum(isinstance(m, ToolResultMessage) for m in wiring.state.messages[earlier:]),
             duration_ms=round((self._monotonic() - started) * 1000),
             files_changed=tuple(follow.files),
+            last_words="" if status == "completed" else last_words(wiring, earlier),
+            cost_usd=cost_since(spent_before, spent(parent, agent_id)),
+            cost_tracked=parent.usage is not None,
         )
         parent.runner.add_delegated(report.usage)
         return report
@@ -244,13 +354,6 @@ async def _settled(wiring: Wiring) -> None:
         await wiring.history.settled()
 
 
-def _final_answer(wiring: Wiring) -> str:
-    for message in reversed(wiring.state.messages):
-        if isinstance(message, AssistantMessage) and not message.tool_calls:
-            return message.content
-    return ""
-
-
 async def _fire(parent: Wiring, event: Any, payload: dict[str, Any]) -> None:
     hooks = parent.dispatcher.hooks
     if hooks is not None and hooks.dispatch.active(event):
@@ -268,6 +371,7 @@ async def _subagent_stop(
     if hooks is None or not hooks.dispatch.active("SubagentStop"):
         return None
     from vtcode.runtime.lifecycle_hooks import past_stop_cap
+    from vtcode.runtime.subagent_events import final_answer
 
     await _settled(wiring)
     handle = wiring.history.handle
@@ -275,7 +379,7 @@ async def _subagent_stop(
         "agent_id": wiring.thread_id,
         "agent_type": agent_type,
         "agent_transcript_path": str(handle.history_path) if handle is not None else "",
-        "last_assistant_message": _final_answer(wiring),
+        "last_assistant_message": final_answer(wiring),
         "stop_hook_active": blocks > 0,
     }
     combined = await hooks.dispatch.fire("SubagentStop", payload, subject=agent_type)

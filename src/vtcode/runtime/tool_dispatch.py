@@ -110,7 +110,10 @@ class ToolDispatcher:
                 await self._run_batch(batch, results)
         except BaseException as exc:
             reason = INTERRUPTED if isinstance(exc, asyncio.CancelledError) else f"not run: {exc}"
-            ordered = [results.get(c.id) or unfinished_result(c, reason, self.approvals) for c in calls]
+            ordered = [
+                results.get(c.id) or unfinished_result(c, self._unfinished(c, reason), self.approvals)
+                for c in calls
+            ]
             commit(ordered)
             raise
         ordered = [results[c.id] for c in calls]
@@ -161,6 +164,12 @@ class ToolDispatcher:
                 batches.append([call])
         return batches
 
+    def _unfinished(self, call: ToolCall, reason: str) -> str:
+        """`reason`, and what the tool says of its unfinished call (`task`: the subagent to continue)."""
+        note = getattr(self.tools.get(call.name), "unfinished_note", None)
+        said = note(call.id) if callable(note) else None
+        return f"{reason}\n\n{said}" if isinstance(said, str) and said else reason
+
     def _is_read(self, call: ToolCall) -> bool:
         tool = self.tools.get(call.name)
         return tool is not None and tool.kind == "read"
@@ -210,7 +219,12 @@ class ToolDispatcher:
         live = self._live_output(item_id) if tool.kind in ("command", "session_input") else None
         unconfined = user and not self.confine_user_commands
         context = msgspec.structs.replace(
-            self.context, progress=live, item_id=item_id, unconfined=unconfined, typed_by_user=user
+            self.context,
+            progress=live,
+            item_id=item_id,
+            call_id=call.id,
+            unconfined=unconfined,
+            typed_by_user=user,
         )
         if self.checkpoints is not None:
             await self.checkpoints.before_call(tool, call, described)

@@ -85,4 +85,5 @@ def build_toolset(
         workspace, command_environment(env, settings), exec_settings(settings, env), notify=notify
     )
     web: list[Tool] = [WebFetchTool()] if settings.tools.web_fetch else []
-    return Toolset(tools=[*builtin_tools(sessions, archive, plan), *web, *extra], sessions=sessions)
+    planning = plan if settings.tools.update_plan else None
+    return Toolset(tools=[*builtin_tools(sessions, archive, planning), *web, *extra], sessions=sessions)

@@ -45,6 +45,7 @@ from vtcode.runtime.session_resume import (
 )
 from vtcode.runtime.skills_start import session_skills
 from vtcode.runtime.stored_history import StoredHistory
+from vtcode.runtime.subagent_label import labelled
 from vtcode.runtime.subagents import task_tool
 from vtcode.runtime.system_prompt import SystemPromptBuilder
 from vtcode.runtime.tool_dispatch import ToolDispatcher
@@ -225,7 +226,7 @@ def _wire(
             f'context window (set [models."{choice.model}"] context_window to change it); said once '
             "per model and window"
         )
-    model_client = client or build_client(choice, settings, notify=notice, env=options.env)
+    model_client = client or build_client(choice, settings, notify=labelled(notice), env=options.env)
     # Before this run records its own command groups: end what killed runs of this session or
     # workspace left running (their command sessions had no vtcode left to end them).
     ended = end_leftover_groups(store, options.workspace, thread_id)

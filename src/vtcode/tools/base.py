@@ -43,6 +43,8 @@ class ToolContext(msgspec.Struct, frozen=True):
     journal_dir: Path | None = None
     # The event item that shows this call (the runtime sets one per call).
     item_id: str = ""
+    # The model's id of this call (the runtime sets one per call).
+    call_id: str = ""
     # Folders added with `--add-dir`: the file tools accept absolute paths inside them as well.
     extra_roots: tuple[Path, ...] = ()
     # A command the user typed (`!cmd`) runs outside the OS sandbox. Only the runtime sets it, per

@@ -80,7 +80,12 @@ class UpdatePlanTool:
         try:
             args = parse_arguments(arguments, _Args)
         except VtcodeError as error:
-            return ToolOutcome(f"plan not updated: {error.message}", is_error=True)
+            hint = (
+                f" (a status is one of: {', '.join(get_args(PlanStatus))})"
+                if ".status`" in error.message
+                else ""
+            )
+            return ToolOutcome(f"plan not updated: {error.message}{hint}", is_error=True)
         plan = normalized(
             Plan(
                 steps=tuple(PlanStep(step.step, step.status) for step in args.plan),

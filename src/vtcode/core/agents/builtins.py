@@ -10,6 +10,8 @@ from typing import NamedTuple
 
 TASK_TOOL = "task"
 READ_ONLY_TOOLS = ("read_file", "grep_files", "list_files")
+# Claude Code's model aliases name models of one vendor; a child keeps its parent's model for them.
+INHERIT_MODELS = frozenset({"inherit", "sonnet", "opus", "haiku"})
 
 
 class Builtin(NamedTuple):

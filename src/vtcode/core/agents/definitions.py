@@ -14,8 +14,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from vtcode.core.agents.builtins import BUILTINS, TASK_TOOL
-from vtcode.core.agents.frontmatter import FrontmatterProblem, read_frontmatter
+from vtcode.core.agents.builtins import BUILTINS, INHERIT_MODELS, TASK_TOOL
 from vtcode.core.approvals import APPROVAL_MODES, ApprovalMode
 
 Origin = Literal["project", "user", "built-in"]
@@ -33,11 +32,30 @@ FOREIGN_TOOLS: dict[str, tuple[str, ...]] = {
     "Edit": ("apply_patch",),
     "MultiEdit": ("apply_patch",),
     "Write": ("write_file",),
+    "WebFetch": ("web_fetch",),
+    "Skill": ("skill",),
+    "TodoWrite": ("update_plan",),
     "Task": (TASK_TOOL,),
     "Agent": (TASK_TOOL,),
+    # Gemini CLI's names.
+    "replace": ("apply_patch",),
+    "run_shell_command": ("exec_command", "write_stdin"),
+    "glob": ("list_files",),
+    "list_directory": ("list_files",),
+    "search_file_content": ("grep_files",),
+    "grep_search": ("grep_files",),
+    "read_many_files": ("read_file",),
+    # opencode's names.
+    "read": ("read_file",),
+    "grep": ("grep_files",),
+    "list": ("list_files",),
+    "edit": ("apply_patch",),
+    "patch": ("apply_patch",),
+    "write": ("write_file",),
+    "bash": ("exec_command", "write_stdin"),
+    "webfetch": ("web_fetch",),
+    "todowrite": ("update_plan",),
 }
-# Claude Code's model aliases name models of one vendor; a child keeps its parent's model for them.
-INHERIT_MODELS = frozenset({"inherit", "sonnet", "opus", "haiku"})
 # Claude Code's permission modes as vtcode approval modes; a child may only be stricter than its parent.
 PERMISSION_MODES: dict[str, ApprovalMode] = {
     "plan": "read-only",
@@ -84,20 +102,19 @@ class Parsed:
     warnings: tuple[str, ...] = ()
 
 
-def parse_definition(
-    text: str,
+def definition_from(
+    keys: dict[str, Any],
+    body: str,
     *,
     stem: str,
     origin: Origin,
     source: str,
     known_tool: Callable[[str], bool],
     known_model: Callable[[str], bool],
+    foreign_model: bool = False,
 ) -> Parsed:
-    """Read one definition file's text; raises `DefinitionProblem` when it cannot be used."""
-    try:
-        keys, body = read_frontmatter(text)
-    except FrontmatterProblem as exc:
-        raise DefinitionProblem(str(exc)) from exc
+    """A definition from Claude Code's keys and a prompt; `foreign_model`: a file written for another
+    agent, whose model names are its vendor's, so an unknown one means the parent's model (warned)."""
     name = _text(keys, "name") or stem
     if not _NAME.fullmatch(name):
         raise DefinitionProblem(f"`name` {name!r} is not a usable agent name (letters, digits, `-_.`)")
@@ -113,7 +130,10 @@ def parse_definition(
     if model is not None and model in INHERIT_MODELS:
         model = None
     if model is not None and not known_model(model):
-        raise DefinitionProblem(f"unknown model {model!r} (not in the catalog or a [models] table)")
+        if not foreign_model:
+            raise DefinitionProblem(f"unknown model {model!r} (not in the catalog or a [models] table)")
+        warnings.append(f"model {model!r} is not in the catalog; the parent's model is used")
+        model = None
     mode_name = _text(keys, "permissionMode")
     mode = PERMISSION_MODES.get(mode_name) if mode_name else None
     if mode_name and mode is None:
