@@ -32,8 +32,6 @@ from vtcode.protocol.events import (
     ApprovalResolved,
     CommandExecutionItem,
     FileChange,
-    FileChangeItem,
-    Item,
     ItemCompleted,
     ItemStarted,
     ItemStatus,
@@ -44,6 +42,7 @@ from vtcode.protocol.messages import Message, MessageMeta, ToolCall, ToolResultM
 from vtcode.protocol.ops import ApprovalAnswer
 from vtcode.runtime.approval_port import ApprovalPort, unfinished_result
 from vtcode.runtime.approval_rewrite import Rewrites
+from vtcode.runtime.call_items import bounded_change, call_item
 from vtcode.runtime.editor_buffers import follow_edits
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.policy_shadow import ShadowWatch
@@ -61,8 +60,6 @@ Commit = Callable[[Sequence[Message]], None]
 
 # Characters of live output carried by each `item.updated` (the tail of what the command printed).
 LIVE_OUTPUT_CHARS = 8192
-# Characters of each file's diff an approval request carries (the event is stored with the session).
-PREVIEW_DIFF_CHARS = 64 * 1024
 INTERRUPTED = "interrupted by the user before this call finished"
 INTERRUPTED_APPROVAL = "the user interrupted the turn instead of approving this call"
 
@@ -185,14 +182,14 @@ class ToolDispatcher:
             known = ", ".join(sorted(self.tools))
             return self._error(call, item_id, f"unknown tool {call.name!r}; available: {known}")
         described = tool.describe(arguments)
-        started = _item(tool, call, item_id, described, status="in_progress")
+        started = call_item(tool, call, item_id, described, status="in_progress")
         self.emitter.emit(ItemStarted(item=started))
         pre: Combined | None = None
         if not user and self.hooks is not None and self.hooks.dispatch.active("PreToolUse"):
             try:
                 pre = await self.hooks.pre_tool_use(tool, call, arguments, described)
             except asyncio.CancelledError:
-                declined = _item(tool, call, item_id, described, status="declined", text=INTERRUPTED)
+                declined = call_item(tool, call, item_id, described, status="declined", text=INTERRUPTED)
                 self.emitter.emit(ItemCompleted(item=declined))
                 raise
             if pre.updated_input is not None and not pre.blocked:
@@ -200,7 +197,7 @@ class ToolDispatcher:
                 arguments = pre.updated_input
                 described = tool.describe(arguments)
                 self.emitter.emit(
-                    ItemUpdated(item=_item(tool, call, item_id, described, status="in_progress"))
+                    ItemUpdated(item=call_item(tool, call, item_id, described, status="in_progress"))
                 )
         if user:
             decision = Decision("allow", "typed by the user")
@@ -210,9 +207,11 @@ class ToolDispatcher:
             decision = await self._approve(tool, call, item_id, described, pre=pre, arguments=arguments)
         if (rewritten := self.rewrites.take(call.id)) is not None:  # only kept for allowed calls
             arguments, described = rewritten
-            self.emitter.emit(ItemUpdated(item=_item(tool, call, item_id, described, status="in_progress")))
+            self.emitter.emit(
+                ItemUpdated(item=call_item(tool, call, item_id, described, status="in_progress"))
+            )
         if decision.action != "allow":
-            declined = _item(tool, call, item_id, described, status="declined", text=decision.reason)
+            declined = call_item(tool, call, item_id, described, status="declined", text=decision.reason)
             self.emitter.emit(ItemCompleted(item=declined))
             content = f"not run: {decision.reason}"
             return ToolResultMessage(call_id=call.id, name=call.name, content=content, is_error=True)
@@ -231,7 +230,7 @@ class ToolDispatcher:
         try:
             outcome = await tool.run(arguments, context)
         except asyncio.CancelledError:
-            failed = _item(tool, call, item_id, described, status="failed", text=INTERRUPTED)
+            failed = call_item(tool, call, item_id, described, status="failed", text=INTERRUPTED)
             self.emitter.emit(ItemCompleted(item=failed))
             if self.checkpoints is not None:
                 # What an interrupted command changed is still this call's doing.
@@ -253,7 +252,7 @@ class ToolDispatcher:
             # Before the result goes back: the model's next read through the editor sees the edit.
             await follow_edits(self.context.buffers, self.context.workspace, outcome.changes)
         status: ItemStatus = "failed" if outcome.is_error else "completed"
-        done = _item(tool, call, item_id, described, status=status, text=outcome.content, outcome=outcome)
+        done = call_item(tool, call, item_id, described, status=status, text=outcome.content, outcome=outcome)
         self.emitter.emit(ItemCompleted(item=done))
         return ToolResultMessage(
             call_id=call.id,
@@ -323,7 +322,7 @@ class ToolDispatcher:
             self.emitter.emit(
                 ApprovalResolved(request_id=request_id, decision="deny", reason=INTERRUPTED_APPROVAL)
             )
-            declined = _item(tool, call, item_id, described, status="declined", text=INTERRUPTED_APPROVAL)
+            declined = call_item(tool, call, item_id, described, status="declined", text=INTERRUPTED_APPROVAL)
             self.emitter.emit(ItemCompleted(item=declined))
             raise
         self.emitter.emit(
@@ -350,7 +349,7 @@ class ToolDispatcher:
                 return Decision("deny", f"{reason}; do not retry it unchanged")
 
     async def _preview(self, tool: Tool, arguments: dict[str, Any]) -> tuple[FileChange, ...]:
-        """What an edit would change, for the person asked (diffs cut at `PREVIEW_DIFF_CHARS`)."""
+        """What an edit would change, for the person asked (diffs cut by `bounded_change`)."""
         if not isinstance(tool, PreviewsChanges):
             return ()
         try:
@@ -360,7 +359,7 @@ class ToolDispatcher:
         except Exception:  # a preview is a courtesy: the question is asked without it
             log.debug("no preview for %s", tool.spec.name, exc_info=True)
             return ()
-        return tuple(_bounded(change) for change in changes)
+        return tuple(bounded_change(change) for change in changes)
 
     def _grant(self, grant: Grant) -> None:
         """Remember a session grant and say so: a grant nobody sees cannot be taken back."""
@@ -398,67 +397,8 @@ class ToolDispatcher:
         return ToolResultMessage(call_id=call.id, name=call.name, content=message, is_error=True)
 
 
-def _bounded(change: FileChange) -> FileChange:
-    diff = change.diff
-    if diff is None or len(diff) <= PREVIEW_DIFF_CHARS:
-        return change
-    cut = diff[:PREVIEW_DIFF_CHARS].rsplit("\n", 1)[0]
-    return msgspec.structs.replace(change, diff=cut + "\n… (the rest of the diff is not shown)")
-
-
 def _parse_arguments(raw: str) -> dict[str, Any]:
     value = json.loads(raw or "{}")
     if not isinstance(value, dict):
         raise ValueError("arguments must be a JSON object")
     return value
-
-
-def _item(
-    tool: Tool,
-    call: ToolCall,
-    item_id: str,
-    described: CallDescription,
-    *,
-    status: ItemStatus,
-    text: str = "",
-    outcome: ToolOutcome | None = None,
-) -> Item:
-    """The event item that shows this call, chosen by the tool's kind.
-
-    `text` is the result (or the reason it was not run); front ends get a command's own output as
-    `aggregated_output` and the tool's whole result apart.
-    """
-    match tool.kind:
-        case "command" | "session_input":
-            shown = outcome.display_output if outcome and outcome.display_output is not None else text
-            session = outcome.extra.get("session_id") if outcome is not None else None
-            return CommandExecutionItem(
-                id=item_id,
-                command=described.display,
-                status=status,
-                aggregated_output=shown,
-                exit_code=outcome.exit_code if outcome else None,
-                action=described.action or None,
-                session_id=session if isinstance(session, str) else None,
-                result=outcome.content if outcome is not None else None,
-            )
-        case "edit":
-            changes = outcome.changes if outcome is not None else ()
-            failed = status in ("failed", "declined")
-            return FileChangeItem(
-                id=item_id,
-                changes=changes,
-                status=status,
-                message=text if failed and text else None,
-                tool=call.name,
-                paths=described.paths,
-            )
-        case "read" | "external":
-            return ToolCallItem(
-                id=item_id,
-                name=call.name,
-                arguments=call.arguments,
-                status=status,
-                result=text or None,
-                details=dict(outcome.extra) if outcome is not None and outcome.extra else None,
-            )
