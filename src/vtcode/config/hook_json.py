@@ -44,12 +44,9 @@ class JsonHooks:
 
 def read_hook_json(path: Path, dialect: Dialect) -> JsonHooks:
     """The hooks of a JSON file (absent file: none); bad input raises ConfigError naming file and key."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    text = _read_text(path)
+    if text is None:
         return JsonHooks()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot be read: {exc}") from None
     try:
         data = json.loads(text)
     except ValueError as exc:
@@ -70,12 +67,9 @@ def read_hook_toml(path: Path, dialect: Dialect) -> JsonHooks:
     """The `[[hooks.EVENT]]` tables of a TOML file (Codex's `.codex/config.toml`); absent file: none."""
     import tomllib
 
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    text = _read_text(path)
+    if text is None:
         return JsonHooks()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot be read: {exc}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -84,6 +78,16 @@ def read_hook_toml(path: Path, dialect: Dialect) -> JsonHooks:
     if hooks is None:
         return JsonHooks()
     return _read_events(hooks, path=path, dialect=dialect)
+
+
+def _read_text(path: Path) -> str | None:
+    """The file's text, None when it does not exist; unreadable or not UTF-8 is a ConfigError."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc}") from None
 
 
 def read_hook_mapping(hooks: object, *, path: Path, dialect: Dialect) -> JsonHooks:
