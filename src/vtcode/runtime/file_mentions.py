@@ -13,8 +13,9 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+
+import msgspec
 
 from vtcode.core.image_kind import HEADER_BYTES, image_type
 from vtcode.protocol.messages import Message, MessageMeta, UserMessage
@@ -57,15 +58,14 @@ def _file(path: Path, budget: int) -> tuple[str, int] | str:
     return text, len(data)
 
 
-@dataclass
-class Attachments:
+class Attachments(msgspec.Struct):
     """What the `@path` mentions of a prompt attach: the text (None when nothing), the workspace paths
     attached, and the mentioned files left out for not being text (images, other binaries)."""
 
     text: str | None = None
-    attached: list[str] = field(default_factory=list)
-    images: list[str] = field(default_factory=list)
-    binary: list[str] = field(default_factory=list)
+    attached: list[str] = msgspec.field(default_factory=list)
+    images: list[str] = msgspec.field(default_factory=list)
+    binary: list[str] = msgspec.field(default_factory=list)
 
 
 def mention_attachments(text: str, workspace: Path) -> Attachments:
