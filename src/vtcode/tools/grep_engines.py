@@ -27,6 +27,7 @@ from pathlib import Path
 
 import msgspec
 
+from vtcode.core.user_regex import compile_user_regex
 from vtcode.tools.file_set import FileBatch
 from vtcode.tools.grep_scan import KEPT_TEXT_CHARS, GrepMatch, python_search
 from vtcode.tools.ripgrep_output import DATA_LIMIT, MAX_THREADS, RipgrepOutput, run_ripgrep
@@ -218,7 +219,7 @@ def _sizes(root: Path, files: Sequence[str]) -> dict[str, int]:
 async def _python_search(root: Path, files: Sequence[str], pattern: str) -> list[GrepMatch]:
     """The Python scan of `files`, with the pattern grep_files already compiled once."""
     try:
-        regex = re.compile(pattern)
+        regex = compile_user_regex(pattern)
     except re.error:
         return []
     return await asyncio.to_thread(python_search, root, files, regex)

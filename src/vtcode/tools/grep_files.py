@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import msgspec
 
+from vtcode.core.user_regex import compile_user_regex
 from vtcode.protocol.errors import ToolError
 from vtcode.protocol.model import ToolKind, ToolSpec
 from vtcode.protocol.tool_parameters import tool_parameters
@@ -165,7 +166,7 @@ def format_match(match: GrepMatch) -> str:
 
 def _compile(pattern: str) -> re.Pattern[str]:
     try:
-        return re.compile(pattern)
+        return compile_user_regex(pattern)
     except re.error as exc:
         raise ToolError(
             f"invalid regular expression {pattern!r}: {exc} (Python `re` syntax; "

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from vtcode.core.user_regex import compile_user_regex
 from vtcode.protocol.errors import UsageError
 
 DEFAULT_SEED = 42
@@ -46,7 +47,7 @@ def parse_slice(spec: str) -> slice:
 
 def _pattern(spec: str) -> re.Pattern[str]:
     try:
-        return re.compile(spec)
+        return compile_user_regex(spec)
     except re.error as exc:
         raise UsageError(f"--filter {spec!r}: not a valid regular expression ({exc})") from None
 

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from vtcode.core.hooks.model import TOOL_EVENTS, ConfiguredHook, HookEvent, HookSet
+from vtcode.core.user_regex import compile_user_regex
 
 # vtcode tool -> the Claude Code (and Codex) names that mean the same tool.
 TOOL_ALIASES: dict[str, tuple[str, ...]] = {
@@ -49,7 +50,7 @@ def matcher_error(matcher: str) -> str | None:
     if _is_all(matcher) or _EXACT.fullmatch(matcher):
         return None
     try:
-        re.compile(matcher)
+        compile_user_regex(matcher)
     except re.error as exc:
         return f"invalid regular expression: {exc}"
     return None
@@ -114,6 +115,6 @@ def _exact_names(matcher: str) -> frozenset[str] | None:
 @functools.lru_cache(maxsize=256)
 def _regex(matcher: str) -> re.Pattern[str] | None:
     try:
-        return re.compile(matcher)
+        return compile_user_regex(matcher)
     except re.error:
         return None  # rejected at load time; a matcher that cannot compile matches nothing
