@@ -46,7 +46,15 @@ from vtcode.runtime.call_items import bounded_change, call_item
 from vtcode.runtime.editor_buffers import follow_edits
 from vtcode.runtime.emitter import Emitter
 from vtcode.runtime.policy_shadow import ShadowWatch
-from vtcode.tools.base import CallDescription, PreviewsChanges, Tool, ToolContext, ToolOutcome, storable
+from vtcode.tools.base import (
+    CallDescription,
+    NotesUnfinishedCalls,
+    PreviewsChanges,
+    Tool,
+    ToolContext,
+    ToolOutcome,
+    storable,
+)
 
 if TYPE_CHECKING:
     # Annotations only: a session without hooks never loads the hook machinery.
@@ -163,9 +171,9 @@ class ToolDispatcher:
 
     def _unfinished(self, call: ToolCall, reason: str) -> str:
         """`reason`, and what the tool says of its unfinished call (`task`: the subagent to continue)."""
-        note = getattr(self.tools.get(call.name), "unfinished_note", None)
-        said = note(call.id) if callable(note) else None
-        return f"{reason}\n\n{said}" if isinstance(said, str) and said else reason
+        tool = self.tools.get(call.name)
+        said = tool.unfinished_note(call.id) if isinstance(tool, NotesUnfinishedCalls) else None
+        return f"{reason}\n\n{said}" if said else reason
 
     def _is_read(self, call: ToolCall) -> bool:
         tool = self.tools.get(call.name)

@@ -152,6 +152,16 @@ class Tool(Protocol):
 
 
 @runtime_checkable
+class NotesUnfinishedCalls(Protocol):
+    """A tool with something to add to the result of its call that a stop cut short (`task`: which
+    subagent was stopped and how to let it go on)."""
+
+    def unfinished_note(self, call_id: str) -> str | None:
+        """What the model should read after the stop's reason, or None."""
+        ...
+
+
+@runtime_checkable
 class PreviewsChanges(Protocol):
     """An edit tool that can tell what a call would change before it runs (shown with its approval)."""
 
